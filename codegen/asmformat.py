@@ -1,0 +1,788 @@
+"""Declarative assembly formats: parsing the format string and generating printers and parsers.
+
+An op's `assemblyFormat` (MLIR's syntax: `` $lhs `,` $rhs attr-dict `:` type($result) ``) is
+parsed into elements, checked (every operand, region and successor appears; every type can be
+parsed or inferred from traits and buildable types) and turned into the Python source of the
+op's `print` method and `parse` classmethod, calling the IR's Printer and Parser.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .model import AttributeModel, OpModel, Operand
+from .predicates import substitute
+from .td import TdError
+
+_TOKEN = re.compile(r"\s*(?:(`(?:[^`\\]|\\.)*`)|(\$[A-Za-z_][A-Za-z0-9_]*)|([A-Za-z_][\w-]*)|(\S))")
+_DIRECTIVES = {
+    "attr-dict", "attr-dict-with-keyword", "type", "functional-type", "operands", "results",
+    "regions", "successors", "qualified",
+}
+_UNSUPPORTED = {"custom", "ref", "oilist", "prop-dict"}
+
+
+@dataclass
+class Literal:
+    text: str
+
+    @property
+    def is_keyword(self) -> bool:
+        return bool(re.fullmatch(r"[A-Za-z_][\w.$]*", self.text))
+
+
+@dataclass
+class Var:
+    name: str
+    kind: str  # operand, attribute, region, successor, result
+    anchor: bool = False
+
+
+@dataclass
+class AttrDict:
+    with_keyword: bool
+
+
+@dataclass
+class Operands:
+    """The `operands` directive: all operands, comma-separated."""
+
+
+@dataclass
+class Results:
+    """The `results` directive (only inside `type(...)`/`functional-type(...)`)."""
+
+
+@dataclass
+class Regions:
+    """The `regions` directive."""
+
+
+@dataclass
+class Successors:
+    """The `successors` directive."""
+
+
+@dataclass
+class TypeOf:
+    arg: Var | Operands | Results
+    anchor: bool = False
+
+
+@dataclass
+class FunctionalType:
+    inputs: Var | Operands
+    outputs: Var | Results
+
+
+@dataclass
+class Group:
+    elements: list
+    else_elements: list = field(default_factory=list)
+
+    def anchor(self) -> Var | TypeOf | None:
+        for element in self.elements:
+            if isinstance(element, (Var, TypeOf)) and element.anchor:
+                return element
+        return None
+
+
+Element = Literal | Var | AttrDict | Operands | Regions | Successors | TypeOf | FunctionalType | Group
+
+
+class FormatParser:
+    """Parses a format string for `op`; errors are TdErrors at the assemblyFormat field."""
+
+    def __init__(self, op: OpModel) -> None:
+        self.op = op
+        self.loc = op.record.field_loc("assemblyFormat")
+        self.tokens = [m.group(0).strip() for m in _TOKEN.finditer(op.assembly_format or "")
+                       if m.group(0).strip()]
+        self.pos = 0
+        self.kinds: dict[str, str] = {}
+        for name_list, kind in (
+            ([o.name for o in op.operands], "operand"), ([a.name for a in op.attributes], "attribute"),
+            ([r.name for r in op.regions], "region"), ([s.name for s in op.successors], "successor"),
+            ([r.name for r in op.results], "result"),
+        ):
+            for name in name_list:
+                self.kinds[name] = kind
+
+    def error(self, message: str) -> TdError:
+        return TdError(f"in the assembly format of '{self.op.record.name}': {message}", self.loc)
+
+    def peek(self) -> str | None:
+        return self.tokens[self.pos] if self.pos < len(self.tokens) else None
+
+    def take(self, expected: str | None = None) -> str:
+        token = self.peek()
+        if token is None:
+            raise self.error(f"expected '{expected}' but the format ended" if expected
+                             else "unexpected end of the format")
+        if expected is not None and token != expected:
+            raise self.error(f"expected '{expected}' but found '{token}'")
+        self.pos += 1
+        return token
+
+    def parse(self) -> list[Element]:
+        elements = []
+        while self.peek() is not None:
+            elements.append(self.element(top=True))
+        return elements
+
+    def element(self, top: bool = False) -> Element:
+        token = self.take()
+        if token.startswith("`"):
+            text = token[1:-1].replace("\\`", "`")
+            if text in ("", " ", "\\n"):
+                raise self.error("space and newline literals are not supported")
+            return Literal(text)
+        if token.startswith("$"):
+            return self.anchored(self.var(token[1:]))
+        if token == "(":
+            return self.group()
+        if token in _UNSUPPORTED:
+            raise self.error(f"the '{token}' directive is not supported")
+        if token not in _DIRECTIVES:
+            raise self.error(f"unknown directive '{token}'")
+        if token in ("attr-dict", "attr-dict-with-keyword"):
+            return AttrDict(token == "attr-dict-with-keyword")
+        if token == "operands":
+            return Operands()
+        if token == "regions":
+            return Regions()
+        if token == "successors":
+            return Successors()
+        if token == "results":
+            raise self.error("'results' may only appear inside 'type(...)' or "
+                             "'functional-type(...)'")
+        if token == "qualified":
+            self.take("(")
+            inner = self.element()
+            self.take(")")
+            return inner
+        if token == "type":
+            self.take("(")
+            arg = self.type_arg()
+            self.take(")")
+            return self.anchored(TypeOf(arg))
+        self.take("(")
+        inputs = self.type_arg()
+        self.take(",")
+        outputs = self.type_arg()
+        self.take(")")
+        return FunctionalType(inputs, outputs)
+
+    def anchored(self, element: Var | TypeOf) -> Var | TypeOf:
+        if self.peek() == "^":
+            self.take()
+            element.anchor = True
+        return element
+
+    def var(self, name: str) -> Var:
+        kind = self.kinds.get(name)
+        if kind is None:
+            raise self.error(f"'${name}' is not an operand, attribute, region, successor or "
+                             "result of the op")
+        return Var(name, kind)
+
+    def type_arg(self) -> Var | Operands | Results:
+        token = self.take()
+        if token == "operands":
+            return Operands()
+        if token == "results":
+            return Results()
+        if token.startswith("$"):
+            var = self.var(token[1:])
+            if var.kind not in ("operand", "result"):
+                raise self.error(f"'type(${var.name})' needs an operand or a result")
+            return var
+        raise self.error(f"expected an operand, a result, 'operands' or 'results', not "
+                         f"'{token}'")
+
+    def group(self) -> Group:
+        elements = []
+        while self.peek() not in (")", None):
+            elements.append(self.element())
+        self.take(")")
+        else_elements = []
+        if self.peek() == ":":
+            self.take()
+            self.take("(")
+            while self.peek() not in (")", None):
+                else_elements.append(self.element())
+            self.take(")")
+        self.take("?")
+        group = Group(elements, else_elements)
+        if not elements:
+            raise self.error("an optional group cannot be empty")
+        if group.anchor() is None:
+            raise self.error("an optional group needs an anchor ('^') on one of its elements")
+        return group
+
+
+def _walk(elements: list) -> list:
+    out = []
+    for element in elements:
+        out.append(element)
+        if isinstance(element, Group):
+            out += _walk(element.elements) + _walk(element.else_elements)
+        elif isinstance(element, TypeOf):
+            out.append(element.arg)
+        elif isinstance(element, FunctionalType):
+            out += [element.inputs, element.outputs]
+    return out
+
+
+def _punct_space_before(text: str, last_was_punct: bool) -> bool:
+    """MLIR's rule for whether a space goes before a literal."""
+    if len(text) != 1 and text != "->":
+        return True
+    if last_was_punct:
+        return text[0] not in ">)}],"
+    return text[0] not in "<>(){}[],"
+
+
+@dataclass
+class _Emit:
+    lines: list[str]
+    indent: int = 2
+
+    def __call__(self, line: str) -> None:
+        self.lines.append("    " * self.indent + line)
+
+
+class FormatGenerator:
+    """Generates `print` and `parse` for one op's format and checks that it is complete."""
+
+    def __init__(self, op: OpModel, elements: list[Element]) -> None:
+        self.op = op
+        self.elements = elements
+        self.error = FormatParser(op).error
+        self.operands = {o.name: o for o in op.operands}
+        self.results = {r.name: r for r in op.results}
+        self.attrs = {a.name: a for a in op.attributes}
+        self.check()
+
+    # -- checks and type inference -------------------------------------------------------------
+
+    def check(self) -> None:
+        walked = _walk(self.elements)
+        top_vars = [e for e in walked if isinstance(e, Var)]
+        # Vars that appear as values (not inside type directives).
+        value_vars = {v.name for v in self._value_vars(self.elements)}
+        has = {type(e) for e in walked}
+        if not any(isinstance(e, AttrDict) for e in walked):
+            raise self.error("the format needs an 'attr-dict' directive")
+        if Operands not in has or not any(
+            isinstance(e, Operands) for e in self._value_elements(self.elements)
+        ):
+            for operand in self.op.operands:
+                if operand.name not in value_vars:
+                    raise self.error(f"the format omits the operand '${operand.name}'")
+        if Regions not in has:
+            for region in self.op.regions:
+                if region.name not in value_vars:
+                    raise self.error(f"the format omits the region '${region.name}'")
+        if Successors not in has:
+            for succ in self.op.successors:
+                if succ.name not in value_vars:
+                    raise self.error(f"the format omits the successor '${succ.name}'")
+        for var in top_vars:
+            if var.kind == "result" and var.name in value_vars:
+                raise self.error(f"the result '${var.name}' can only appear in 'type(...)'")
+        self.type_sources = self._type_sources()
+        self.inferred = self._infer()
+
+    def _value_elements(self, elements: list) -> list:
+        out = []
+        for element in elements:
+            if isinstance(element, Group):
+                out += self._value_elements(element.elements + element.else_elements)
+            elif not isinstance(element, (TypeOf, FunctionalType)):
+                out.append(element)
+        return out
+
+    def _value_vars(self, elements: list) -> list[Var]:
+        return [e for e in self._value_elements(elements) if isinstance(e, Var)]
+
+    def _type_sources(self) -> set[str]:
+        """Names of operands and results whose types the format spells out."""
+        names: set[str] = set()
+        for element in _walk(self.elements):
+            args = []
+            if isinstance(element, TypeOf):
+                args = [element.arg]
+            elif isinstance(element, FunctionalType):
+                args = [element.inputs, element.outputs]
+            for arg in args:
+                if isinstance(arg, Var):
+                    names.add(arg.name)
+                elif isinstance(arg, Operands):
+                    names |= set(self.operands)
+                else:
+                    names |= set(self.results)
+        return names
+
+    def _infer(self) -> dict[str, str]:
+        """For each operand/result whose type the format lacks, a Python expression for it."""
+        known = {n: f"types[{n!r}][0]" for n in self.type_sources}
+        inferred: dict[str, str] = {}
+        todo = [n for n in [*self.operands, *self.results] if n not in known]
+        rules = inference_rules(self.op)
+        progress = True
+        while todo and progress:
+            progress = False
+            for name in list(todo):
+                expr = _infer_one(name, rules, known)
+                if expr is not None:
+                    known[name] = inferred[name] = expr
+                    todo.remove(name)
+                    progress = True
+        if todo:
+            name = todo[0]
+            group = self.operands.get(name) or self.results[name]
+            what = "operand" if name in self.operands else "result"
+            raise self.error(f"the type of the {what} '${name}' can neither be parsed nor "
+                             f"inferred: add 'type(${name})' to the format"
+                             if group.kind == "single" else
+                             f"the types of the variadic {what} '${name}' must be in the "
+                             "format")
+        for name in inferred:
+            group = self.operands.get(name) or self.results.get(name)
+            if group.kind == "variadic" and name in self.results:
+                raise self.error(f"the types of the variadic result '${name}' must be in the "
+                                 "format")
+        return inferred
+
+    # -- printer -------------------------------------------------------------------------------
+
+    def printer(self) -> list[str]:
+        lines = ["    def print(self, printer: Printer) -> None:"]
+        emit = _Emit(lines)
+        state = {"space": True, "punct": False}
+        self._print_elements(self.elements, emit, state)
+        return lines
+
+    def _print_elements(self, elements: list, emit: _Emit, state: dict) -> None:
+        for element in elements:
+            self._print_element(element, emit, state)
+
+    def _space(self, emit: _Emit, state: dict) -> None:
+        if state["space"]:
+            emit('printer.write(" ")')
+
+    def _print_element(self, element: Element, emit: _Emit, state: dict) -> None:
+        if isinstance(element, Literal):
+            text = element.text
+            space = state["space"] and _punct_space_before(text, state["punct"])
+            emit(f"printer.write({(' ' if space else '') + text!r})")
+            state["space"] = len(text) != 1 or text not in "<({["
+            state["punct"] = not (text[0] == "_" or text[0].isalpha())
+            return
+        if isinstance(element, AttrDict):
+            elided = sorted({v.name for v in _walk(self.elements)
+                             if isinstance(v, Var) and v.kind == "attribute"}
+                            | {"operandSegmentSizes", "resultSegmentSizes"})
+            method = "print_attr_dict_with_keyword" if element.with_keyword else "print_attr_dict"
+            emit(f"printer.{method}(self.all_attributes(), {tuple(elided)!r})")
+            state["space"], state["punct"] = True, False
+            return
+        if isinstance(element, Group):
+            emit(f"if {self._group_condition(element)}:")
+            emit.indent += 1
+            self._print_elements(element.elements, emit, dict(state))
+            emit.indent -= 1
+            if element.else_elements:
+                emit("else:")
+                emit.indent += 1
+                self._print_elements(element.else_elements, emit, dict(state))
+                emit.indent -= 1
+            state["space"], state["punct"] = True, False
+            return
+        if isinstance(element, Var) and element.kind == "attribute" and self.attrs[
+                element.name].py_type == "bool" and self.attrs[element.name].return_value == "True":
+            return  # a unit attribute anchors its group and prints nothing itself
+        self._space(emit, state)
+        state["space"], state["punct"] = True, False
+        if isinstance(element, Var):
+            self._print_var(element, emit)
+        elif isinstance(element, Operands):
+            emit("printer.print_operands(self.operands)")
+        elif isinstance(element, Regions):
+            emit("for region in self.regions:")
+            emit("    printer.print_region(region)")
+        elif isinstance(element, Successors):
+            emit("printer.write(', '.join(printer.block_name(b) for b in self.successors))")
+        elif isinstance(element, TypeOf):
+            emit(f"printer.print_types({self._types_expr(element.arg)})")
+        elif isinstance(element, FunctionalType):
+            emit(f"printer.print_functional_type({self._types_expr(element.inputs)}, "
+                 f"{self._types_expr(element.outputs)})")
+
+    def _print_var(self, var: Var, emit: _Emit) -> None:
+        op = self.op
+        if var.kind == "operand":
+            operand = self.operands[var.name]
+            if operand.kind == "single":
+                emit(f"printer.print_operand(self.{operand.accessor})")
+            elif operand.kind == "optional":
+                emit(f"if self.{operand.accessor} is not None:")
+                emit(f"    printer.print_operand(self.{operand.accessor})")
+            else:
+                emit(f"printer.print_operands(self.{operand.accessor})")
+        elif var.kind == "attribute":
+            attr = self.attrs[var.name]
+            expr = f"self.properties.get({attr.name!r})"
+            if attr.asm_printer:
+                code = substitute(attr.asm_printer, {"_self": "attr", "_printer": "printer"})
+                emit(f"attr = {expr}")
+                emit(f"if attr is not None:")
+                emit(f"    {code}")
+            elif attr.value_type:
+                emit(f"printer.print_attribute_without_type({expr})")
+            else:
+                emit(f"printer.print_attribute({expr})")
+        elif var.kind == "region":
+            region = next(r for r in op.regions if r.name == var.name)
+            index = op.regions.index(region)
+            if region.variadic:
+                emit(f"for region in self.regions[{index}:]:")
+                emit("    printer.print_region(region)")
+            else:
+                emit(f"printer.print_region(self.regions[{index}])")
+        else:
+            succ = next(s for s in op.successors if s.name == var.name)
+            if succ.variadic:
+                emit(f"printer.write(', '.join(printer.block_name(b) for b in "
+                     f"self.{succ.accessor}))")
+            else:
+                emit(f"printer.print_successor(self.{succ.accessor})")
+
+    def _types_expr(self, arg: Var | Operands | Results) -> str:
+        if isinstance(arg, Operands):
+            return "[v.type for v in self.operands]"
+        if isinstance(arg, Results):
+            return "[v.type for v in self.results]"
+        group = self.operands.get(arg.name) if arg.kind == "operand" else self.results[arg.name]
+        accessor = group.accessor if arg.kind == "operand" else group.accessor
+        if group.kind == "single":
+            return f"[self.{accessor}.type]"
+        if group.kind == "optional":
+            return f"[v.type for v in (self.{accessor},) if v is not None]"
+        return f"[v.type for v in self.{accessor}]"
+
+    def _group_condition(self, group: Group) -> str:
+        anchor = group.anchor()
+        var = anchor.arg if isinstance(anchor, TypeOf) else anchor
+        if isinstance(var, (Operands, Results)):
+            return "self.operands" if isinstance(var, Operands) else "self.results"
+        if var.kind == "operand":
+            operand = self.operands[var.name]
+            return (f"self.{operand.accessor} is not None" if operand.kind == "optional"
+                    else f"len(self.{operand.accessor}) > 0" if operand.kind == "variadic"
+                    else "True")
+        if var.kind == "result":
+            result = self.results[var.name]
+            return (f"self.{result.accessor} is not None" if result.kind == "optional"
+                    else f"len(self.{result.accessor}) > 0")
+        if var.kind == "attribute":
+            return f"self.properties.get({var.name!r}) is not None"
+        if var.kind == "region":
+            index = [r.name for r in self.op.regions].index(var.name)
+            return f"self.regions[{index}].blocks"
+        succ = next(s for s in self.op.successors if s.name == var.name)
+        return f"self.{succ.accessor}"
+
+    # -- parser --------------------------------------------------------------------------------
+
+    def parser(self) -> list[str]:
+        op = self.op
+        lines = ["    @classmethod", "    def parse(cls, parser: Parser) -> Operation:"]
+        emit = _Emit(lines)
+        for operand in op.operands:
+            emit(f"u_{operand.name}: list = []")
+        emit("types: dict[str, list] = {}")
+        emit("attrs: dict[str, Attribute] = {}")
+        if op.regions:
+            emit("regions: dict[str, list] = {}")
+        if op.successors:
+            emit("successors: dict[str, list] = {}")
+        self._parse_elements(self.elements, emit)
+        self._parse_finish(emit)
+        return lines
+
+    def _parse_elements(self, elements: list, emit: _Emit) -> None:
+        for element in elements:
+            self._parse_element(element, emit)
+
+    def _parse_element(self, element: Element, emit: _Emit) -> None:
+        if isinstance(element, Literal):
+            method = "parse_keyword" if element.is_keyword else "parse_punct"
+            emit(f"parser.{method}({element.text!r})")
+        elif isinstance(element, AttrDict):
+            method = ("parse_optional_attr_dict_with_keyword" if element.with_keyword
+                      else "parse_optional_attr_dict")
+            emit(f"attrs.update(parser.{method}())")
+        elif isinstance(element, Group):
+            self._parse_group(element, emit)
+        elif isinstance(element, Var):
+            self._parse_var(element, emit)
+        elif isinstance(element, Operands):
+            emit("u_all = parser.parse_operand_list()")
+            self._split_all_operands(emit)
+        elif isinstance(element, Regions):
+            emit("regions['*'] = []")
+            emit("while (region := parser.parse_optional_region()) is not None:")
+            emit("    regions['*'].append(region)")
+        elif isinstance(element, Successors):
+            emit("successors['*'] = parse_successor_list(parser)")
+        elif isinstance(element, TypeOf):
+            self._parse_types_into(element.arg, "parse_type_group(parser, "
+                                   f"{self._is_single(element.arg)})", emit)
+        elif isinstance(element, FunctionalType):
+            emit("ins, outs = parser.parse_functional_type()")
+            self._parse_types_into(element.inputs, "ins", emit)
+            self._parse_types_into(element.outputs, "outs", emit)
+
+    def _is_single(self, arg: Var | Operands | Results) -> bool:
+        if isinstance(arg, Var):
+            group = self.operands.get(arg.name) or self.results[arg.name]
+            return group.kind == "single"
+        return False
+
+    def _split_all_operands(self, emit: _Emit) -> None:
+        operands = self.op.operands
+        if sum(o.kind != "single" for o in operands) > 1:
+            raise self.error("'operands' cannot split several variadic or optional operands; "
+                             "name them one by one")
+        targets = "".join(f"u_{o.name}, " for o in operands)
+        kinds = "".join(f"{o.kind!r}, " for o in operands)
+        emit(f"({targets}) = split_groups(u_all, ({kinds}))")
+
+    def _parse_types_into(self, arg: Var | Operands | Results, expr: str, emit: _Emit) -> None:
+        if isinstance(arg, Var):
+            emit(f"types[{arg.name!r}] = {expr}")
+        else:
+            key = "*operands" if isinstance(arg, Operands) else "*results"
+            emit(f"types[{key!r}] = {expr}")
+
+    def _parse_var(self, var: Var, emit: _Emit, optional: bool = False) -> None:
+        if var.kind == "operand":
+            operand = self.operands[var.name]
+            if operand.kind == "variadic":
+                emit(f"u_{var.name}.extend(parser.parse_operand_list())")
+            else:
+                emit(f"u_{var.name}.append(parser.parse_operand())")
+        elif var.kind == "attribute":
+            attr = self.attrs[var.name]
+            if attr.py_type == "bool" and attr.return_value == "True":
+                emit(f"attrs[{var.name!r}] = UnitAttr()")
+            else:
+                emit(f"attrs[{var.name!r}] = {_attr_parse_expr(attr)}")
+        elif var.kind == "region":
+            emit(f"regions[{var.name!r}] = [parser.parse_region()]")
+        else:
+            emit(f"successors[{var.name!r}] = [parser.parse_successor()]")
+
+    def _parse_group(self, group: Group, emit: _Emit) -> None:
+        first = group.elements[0]
+        rest = group.elements[1:]
+        if isinstance(first, Literal):
+            method = "parse_optional_keyword" if first.is_keyword else "parse_optional_punct"
+            emit(f"if parser.{method}({first.text!r}):")
+        elif isinstance(first, Var) and first.kind == "operand":
+            emit("operand = parser.parse_optional_operand()")
+            emit("if operand is not None:")
+            rest = [("operand", first)] + rest
+        elif isinstance(first, Var) and first.kind == "attribute":
+            attr = self.attrs[first.name]
+            emit(f"attr = {_attr_parse_expr(attr, optional=True)}")
+            emit("if attr is not None:")
+            rest = [("attribute", first)] + rest
+        elif isinstance(first, Var) and first.kind == "region":
+            emit("region = parser.parse_optional_region()")
+            emit("if region is not None:")
+            rest = [("region", first)] + rest
+        elif isinstance(first, Var) and first.kind == "successor":
+            emit("block = parser.parse_optional_successor()")
+            emit("if block is not None:")
+            rest = [("successor", first)] + rest
+        elif isinstance(first, TypeOf):
+            emit("type_ = parser.parse_optional_type()")
+            emit("if type_ is not None:")
+            rest = [("type", first)] + rest
+        else:
+            raise self.error("an optional group must start with a literal, a variable or a "
+                             "type directive")
+        emit.indent += 1
+        for element in rest:
+            if isinstance(element, tuple):
+                self._parse_first_value(element, emit)
+            else:
+                self._parse_element(element, emit)
+        self._mark_unit_anchor(group, emit)
+        emit.indent -= 1
+        if group.else_elements:
+            emit("else:")
+            emit.indent += 1
+            self._parse_elements(group.else_elements, emit)
+            emit.indent -= 1
+
+    def _mark_unit_anchor(self, group: Group, emit: _Emit) -> None:
+        anchor = group.anchor()
+        if isinstance(anchor, Var) and anchor.kind == "attribute":
+            attr = self.attrs[anchor.name]
+            if attr.py_type == "bool" and attr.return_value == "True":
+                emit(f"attrs[{anchor.name!r}] = UnitAttr()")
+        if not group.elements:
+            emit("pass")
+
+    def _parse_first_value(self, item: tuple[str, Var | TypeOf], emit: _Emit) -> None:
+        kind, element = item
+        if kind == "operand":
+            operand = self.operands[element.name]
+            emit(f"u_{element.name}.append(operand)")
+            if operand.kind == "variadic":
+                emit("while parser.parse_optional_punct(','):")
+                emit(f"    u_{element.name}.append(parser.parse_operand())")
+        elif kind == "attribute":
+            emit(f"attrs[{element.name!r}] = attr")
+        elif kind == "region":
+            emit(f"regions[{element.name!r}] = [region]")
+        elif kind == "successor":
+            emit(f"successors[{element.name!r}] = [block]")
+        else:
+            arg = element.arg
+            if self._is_single(arg):
+                self._parse_types_into(arg, "[type_]", emit)
+            else:
+                self._parse_types_into(arg, "[type_] + parse_more_types(parser)", emit)
+
+    def _parse_finish(self, emit: _Emit) -> None:
+        op = self.op
+        # Types given by `type(operands)`/`type(results)` are split per group by count.
+        if "*operands" in self._type_keys():
+            counts = ", ".join(f"len(u_{o.name})" for o in op.operands)
+            names = ", ".join(repr(o.name) for o in op.operands)
+            emit(f"types.update(zip(({names},), split_counts(types.pop('*operands'), "
+                 f"({counts},))))")
+        if "*results" in self._type_keys():
+            kinds = ", ".join(repr(r.kind) for r in op.results)
+            names = ", ".join(repr(r.name) for r in op.results)
+            emit(f"types.update(zip(({names},), split_groups(types.pop('*results'), "
+                 f"({kinds},))))")
+        for name, expr in self.inferred.items():
+            group = self.operands.get(name) or self.results[name]
+            if name in self.operands:
+                emit(f"types[{name!r}] = [{expr}] * len(u_{name})")
+            else:
+                emit(f"types[{name!r}] = [{expr}]")
+        operand_names = [o.name for o in op.operands]
+        if operand_names:
+            unresolved = " + ".join(f"u_{n}" for n in operand_names)
+            typed = " + ".join(f"types[{n!r}]" for n in operand_names)
+            emit(f"operands = parser.resolve_operands({unresolved}, {typed})")
+        else:
+            emit("operands = []")
+        result_types = " + ".join(f"types[{r.name!r}]" for r in op.results) or "[]"
+        emit(f"result_types = {result_types}")
+        if op.has_trait("AttrSizedOperandSegments"):
+            sizes = ", ".join(f"len(u_{n})" for n in operand_names)
+            emit(f"attrs['operandSegmentSizes'] = DenseArrayAttr(i32, ({sizes},))")
+        if op.has_trait("AttrSizedResultSegments"):
+            sizes = ", ".join(f"len(types[{r.name!r}])" for r in op.results)
+            emit(f"attrs['resultSegmentSizes'] = DenseArrayAttr(i32, ({sizes},))")
+        if op.regions:
+            parts = " + ".join(f"regions.get({r.name!r}, [])" for r in op.regions)
+            if any(isinstance(e, Regions) for e in _walk(self.elements)):
+                parts = "regions['*']"
+            emit(f"region_list = {parts}")
+        if op.successors:
+            parts = " + ".join(f"successors.get({s.name!r}, [])" for s in op.successors)
+            if any(isinstance(e, Successors) for e in _walk(self.elements)):
+                parts = "successors['*']"
+            emit(f"successor_list = {parts}")
+        emit("properties, attributes = cls.split_attributes(attrs)")
+        emit("return cls.create(")
+        emit("    cls.OPERATION_NAME, operands=operands, result_types=result_types,")
+        emit("    properties=properties, attributes=attributes,")
+        emit(f"    regions={'region_list' if op.regions else 0},")
+        emit(f"    successors={'successor_list' if op.successors else '()'},")
+        emit(")")
+
+    def _type_keys(self) -> set[str]:
+        keys = set()
+        for element in _walk(self.elements):
+            args = [element.arg] if isinstance(element, TypeOf) else (
+                [element.inputs, element.outputs] if isinstance(element, FunctionalType) else [])
+            for arg in args:
+                if isinstance(arg, Operands):
+                    keys.add("*operands")
+                elif isinstance(arg, Results):
+                    keys.add("*results")
+        return keys
+
+
+def _attr_parse_expr(attr: AttributeModel, optional: bool = False) -> str:
+    if attr.asm_parser:
+        expr = substitute(attr.asm_parser, {"_parser": "parser"})
+        return f"parse_optional(parser, lambda: {expr})" if optional else expr
+    method = "parse_optional_attribute" if optional else "parse_attribute"
+    if attr.value_type:
+        return f"parser.{method}(type={attr.value_type})"
+    return f"parser.{method}()"
+
+
+@dataclass
+class InferenceRules:
+    """What an op's traits and constraints say about its operand and result types."""
+
+    same_all: list[str]
+    groups: list[list[str]]
+    derived: list[tuple[str, str, str]]  # (lhs, rhs, transformer with $_self)
+    builders: dict[str, str]
+
+
+def inference_rules(op: OpModel) -> InferenceRules:
+    """Collect the type-equality facts that builders and parsers use to infer types."""
+    single = [g.name for g in [*op.operands, *op.results] if g.kind != "variadic"]
+    same_all = single if op.has_trait("SameOperandsAndResultType") else []
+    groups = []
+    derived = []
+    for trait in op.traits:
+        if trait.name == "AllTypesMatch":
+            groups.append(list(trait.values))
+        elif trait.name in ("TypesMatchWith", "OptionalTypesMatchWith"):
+            derived.append((trait.lhs, trait.rhs, trait.transformer))
+    if op.has_trait("SameTypeOperands"):
+        groups.append([o.name for o in op.operands if o.kind != "variadic"])
+    builders = {g.name: g.constraint.builder for g in [*op.operands, *op.results]
+                if g.constraint.builder and g.kind != "variadic"}
+    return InferenceRules(same_all, groups, derived, builders)
+
+
+def _infer_one(name: str, rules: InferenceRules, known: dict[str, str]) -> str | None:
+    if name in rules.builders:
+        return rules.builders[name]
+    if name in rules.same_all:
+        for other in rules.same_all:
+            if other in known:
+                return known[other]
+    for group in rules.groups:
+        if name in group:
+            for other in group:
+                if other in known:
+                    return known[other]
+    for lhs, rhs, transformer in rules.derived:
+        if rhs == name and lhs in known:
+            return "(" + substitute(transformer, {"_self": known[lhs]}) + ")"
+    return None
+
+
+def generate_format(op: OpModel) -> tuple[list[str], list[str]]:
+    """Return the lines of the `print` method and of the `parse` classmethod for `op`."""
+    elements = FormatParser(op).parse()
+    generator = FormatGenerator(op, elements)
+    return generator.printer(), generator.parser()

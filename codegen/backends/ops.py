@@ -1,0 +1,300 @@
+"""The op backend: the Python source of each op class (accessors, builder, verifier, format).
+
+Every function here is a pure function of the model and returns lines of Python; the dialect
+backend assembles them into a module with the jinja2 template `dialect.py.j2`.
+"""
+
+from __future__ import annotations
+
+from ..asmformat import InferenceRules, _infer_one, generate_format, inference_rules
+from ..model import AttributeModel, OpModel, Operand
+from ..predicates import substitute
+
+
+class ConstraintTable:
+    """Deduplicated module-level constraint functions, like MLIR's local type constraints."""
+
+    def __init__(self) -> None:
+        self.functions: dict[tuple[str, str], str] = {}
+
+    def function(self, kind: str, pred: str) -> str:
+        key = (kind, pred)
+        if key not in self.functions:
+            self.functions[key] = f"_{kind}_constraint_{len(self.functions)}"
+        return self.functions[key]
+
+    def lines(self) -> list[str]:
+        out = []
+        for (kind, pred), name in self.functions.items():
+            arg = {"type": "type_", "attr": "attr", "region": "region"}[kind]
+            body = substitute(pred, {"_self": arg})
+            out += [f"def {name}({arg}) -> bool:", f"    return bool({body})", "", ""]
+        return out
+
+
+def _docstring(summary: str, description: str, indent: str = "    ") -> list[str]:
+    text = summary.strip() or "An operation."
+    if description.strip():
+        text += "\n\n" + description.strip()
+    text = text.replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
+    lines = text.splitlines()
+    if len(lines) == 1:
+        return [f'{indent}"""{lines[0]}"""']
+    return [f'{indent}"""{lines[0]}'] + [f"{indent}{l}".rstrip() for l in lines[1:]] + [
+        f'{indent}"""']
+
+
+def _static_index(groups: list[Operand], index: int) -> int | None:
+    """The fixed position of group `index` when every group before it is a single value."""
+    if all(g.kind == "single" for g in groups[:index]):
+        return index
+    return None
+
+
+def _group_accessor(kind: str, groups: list[Operand], index: int) -> list[str]:
+    group = groups[index]
+    collection = "operands" if kind == "operand" else "results"
+    fixed = _static_index(groups, index)
+    annotation = {"single": "Value", "optional": "Value | None", "variadic": "list[Value]"}
+    lines = ["    @property", f"    def {group.accessor}(self) -> {annotation[group.kind]}:"]
+    if group.kind == "single" and fixed is not None:
+        lines.append(f"        return self.{collection}[{fixed}]")
+    elif group.kind == "single":
+        lines.append(f"        return self.{kind}_group({index})[0]")
+    elif group.kind == "optional":
+        lines += [f"        group = self.{kind}_group({index})",
+                  "        return group[0] if group else None"]
+    else:
+        lines.append(f"        return self.{kind}_group({index})")
+    return lines + [""]
+
+
+def _attr_accessor(attr: AttributeModel) -> list[str]:
+    value = substitute(attr.return_value, {"_self": "attr"})
+    fallback = attr.default if attr.default is not None else "None"
+    annotation = attr.py_type if attr.required or attr.default is not None else (
+        f"{attr.py_type} | None")
+    return [
+        "    @property",
+        f"    def {attr.accessor}(self) -> {annotation}:",
+        f"        attr = self.properties.get({attr.name!r})",
+        f"        return {fallback} if attr is None else {value}",
+        "",
+        "    @property",
+        f"    def {attr.accessor}_attr(self) -> Attribute | None:",
+        f"        return self.properties.get({attr.name!r})",
+        "",
+    ]
+
+
+def accessors(op: OpModel) -> list[str]:
+    lines: list[str] = []
+    for i in range(len(op.operands)):
+        lines += _group_accessor("operand", op.operands, i)
+    for i in range(len(op.results)):
+        lines += _group_accessor("result", op.results, i)
+    for attr in op.attributes:
+        lines += _attr_accessor(attr)
+    for i, region in enumerate(op.regions):
+        ann, expr = ("list[Region]", f"self.regions[{i}:]") if region.variadic else (
+            "Region", f"self.regions[{i}]")
+        lines += ["    @property", f"    def {region.accessor}(self) -> {ann}:",
+                  f"        return {expr}", ""]
+    for i, succ in enumerate(op.successors):
+        ann, expr = ("list[Block]", f"list(self.successors[{i}:])") if succ.variadic else (
+            "Block", f"self.successors[{i}]")
+        lines += ["    @property", f"    def {succ.accessor}(self) -> {ann}:",
+                  f"        return {expr}", ""]
+    return lines
+
+
+def builder(op: OpModel) -> list[str]:
+    """A `build` classmethod: operands as Values, attributes as Python values, inferred types."""
+    rules = inference_rules(op)
+    known = {o.name: f"{o.accessor}.type" for o in op.operands if o.kind == "single"}
+    inferred: dict[str, str] = {}
+    for result in op.results:
+        if result.kind == "single":
+            expr = _infer_from(result.name, rules, known)
+            if expr is not None:
+                inferred[result.name] = expr
+    required: list[str] = []
+    defaulted: list[str] = []
+    for result in op.results:
+        if result.name in inferred:
+            defaulted.append(f"{result.accessor}_type: Type | None = None")
+        elif result.kind == "variadic":
+            required.append(f"{result.accessor}_types: Sequence[Type]")
+        elif result.kind == "optional":
+            defaulted.append(f"{result.accessor}_type: Type | None = None")
+        else:
+            required.append(f"{result.accessor}_type: Type")
+    for operand in op.operands:
+        if operand.kind == "single":
+            required.append(f"{operand.accessor}: Value")
+        elif operand.kind == "optional":
+            defaulted.append(f"{operand.accessor}: Value | None = None")
+        else:
+            defaulted.append(f"{operand.accessor}: Sequence[Value] = ()")
+    for attr in op.attributes:
+        if attr.required:
+            required.append(f"{attr.accessor}: {attr.py_type} | Attribute")
+        else:
+            defaulted.append(f"{attr.accessor}: {attr.py_type} | Attribute | None = None")
+    for succ in op.successors:
+        required.append(f"{succ.accessor}: Sequence[Block]" if succ.variadic
+                        else f"{succ.accessor}: Block")
+    for region in op.regions:
+        if region.variadic:
+            defaulted.append(f"num_{region.accessor}: int = 0")
+    params = ", ".join(["cls", *required, *defaulted])
+    lines = [
+        "    @classmethod",
+        f"    def build({params}, *, attributes: dict[str, Attribute] | None = None, "
+        f"location: Location | None = None) -> {op.class_name}:",
+        f'        """Create a `{op.full_name}` op; results whose types the traits determine '
+        'may be omitted."""',
+    ]
+    operand_terms = []
+    for operand in op.operands:
+        operand_terms.append(
+            f"[{operand.accessor}]" if operand.kind == "single" else
+            f"([] if {operand.accessor} is None else [{operand.accessor}])"
+            if operand.kind == "optional" else f"list({operand.accessor})")
+    lines.append(f"        operands = {' + '.join(operand_terms) or '[]'}")
+    result_terms = []
+    for result in op.results:
+        if result.name in inferred:
+            lines.append(f"        if {result.accessor}_type is None:")
+            lines.append(f"            {result.accessor}_type = {inferred[result.name]}")
+            result_terms.append(f"[{result.accessor}_type]")
+        elif result.kind == "variadic":
+            result_terms.append(f"list({result.accessor}_types)")
+        elif result.kind == "optional":
+            result_terms.append(
+                f"([] if {result.accessor}_type is None else [{result.accessor}_type])")
+        else:
+            result_terms.append(f"[{result.accessor}_type]")
+    lines.append(f"        result_types = {' + '.join(result_terms) or '[]'}")
+    lines.append("        properties: dict[str, Attribute] = {}")
+    for attr in op.attributes:
+        build = substitute(attr.build_value, {"_value": attr.accessor})
+        indent = "        "
+        if not attr.required:
+            lines.append(f"        if {attr.accessor} is not None:")
+            indent += "    "
+        lines.append(f"{indent}properties[{attr.name!r}] = ({attr.accessor} if "
+                     f"isinstance({attr.accessor}, Attribute) else {build})")
+    if op.has_trait("AttrSizedOperandSegments"):
+        sizes = ", ".join(f"len({t})" for t in operand_terms)
+        lines.append(f"        properties['operandSegmentSizes'] = DenseArrayAttr(i32, ({sizes},))")
+    if op.has_trait("AttrSizedResultSegments"):
+        sizes = ", ".join(f"len({t})" for t in result_terms)
+        lines.append(f"        properties['resultSegmentSizes'] = DenseArrayAttr(i32, ({sizes},))")
+    fixed_regions = sum(1 for r in op.regions if not r.variadic)
+    variadic_regions = " + ".join(f"num_{r.accessor}" for r in op.regions if r.variadic)
+    regions = f"{fixed_regions} + {variadic_regions}" if variadic_regions else str(fixed_regions)
+    successors = " + ".join(
+        f"list({s.accessor})" if s.variadic else f"[{s.accessor}]" for s in op.successors) or "()"
+    lines += [
+        "        return cls.create(",
+        "            cls.OPERATION_NAME, operands=operands, result_types=result_types,",
+        "            properties=properties, attributes=attributes,",
+        f"            regions={regions}, successors={successors}, location=location,",
+        "        )",
+        "",
+    ]
+    return lines
+
+
+def _infer_from(name: str, rules: InferenceRules, known: dict[str, str]) -> str | None:
+    known = dict(known)
+    expr = _infer_one(name, rules, known)
+    if expr is None:
+        # Chains such as operand -> result A -> result B.
+        for _ in range(3):
+            for other in [*rules.same_all, *sum(rules.groups, [])]:
+                if other not in known:
+                    found = _infer_one(other, rules, known)
+                    if found is not None:
+                        known[other] = found
+            expr = _infer_one(name, rules, known)
+            if expr is not None:
+                break
+    return expr
+
+
+def verifier(op: OpModel, table: ConstraintTable) -> list[str]:
+    """`verify_invariants`: attributes, operands, results, regions, successors, op predicates."""
+    lines = ["    def verify_invariants(self) -> None:", "        self.verify_groups()"]
+    for attr in op.attributes:
+        fn = table.function("attr", attr.pred)
+        lines.append(f"        attr = self.properties.get({attr.name!r})")
+        if attr.required:
+            lines += ["        if attr is None:",
+                      f"            raise self.emit_error(\"requires attribute '{attr.name}'\")"]
+        lines += [f"        if attr is not None and not {fn}(attr):",
+                  f"            raise self.attribute_error({attr.name!r}, {attr.summary!r})"]
+    for kind, groups in (("operand", op.operands), ("result", op.results)):
+        for index, group in enumerate(groups):
+            if group.constraint.pred == "(True)":
+                continue
+            fn = table.function("type", group.constraint.pred)
+            lines += [f"        for value in self.{kind}_group({index}):",
+                      f"            if not {fn}(value.type):",
+                      f"                raise self.type_error({kind!r}, value, "
+                      f"{group.constraint.summary!r})"]
+    for index, region in enumerate(op.regions):
+        if region.pred == "(True)":
+            continue
+        fn = table.function("region", region.pred)
+        target = f"self.regions[{index}:]" if region.variadic else f"[self.regions[{index}]]"
+        lines += [f"        for region in {target}:",
+                  f"            if not {fn}(region):",
+                  f"                raise self.region_error(region, {region.name!r}, "
+                  f"{region.summary!r})"]
+    for trait in op.traits:
+        if trait.pred is None:
+            continue
+        pred = substitute(trait.pred, {"_op": "self"}, op_var="self")
+        lines += [f"        if not ({pred}):",
+                  f"            raise self.emit_error({('failed to verify that ' + trait.summary)!r})"]
+    if "custom_verify" in op.hooks:
+        lines.append("        self.custom_verify()")
+    return lines + [""]
+
+
+def op_class(op: OpModel, table: ConstraintTable) -> list[str]:
+    """The whole class for `op`."""
+    traits = [t.expr for t in op.traits if t.expr]
+    lines = ["@DIALECT.op", f"class {op.class_name}(DefinedOp):"]
+    lines += _docstring(op.summary, op.description)
+    lines += [
+        "",
+        f"    OPERATION_NAME = {op.full_name!r}",
+        f"    TRAITS = ({''.join(t + ', ' for t in traits)})",
+        f"    HOOKS = ({''.join(repr(h) + ', ' for h in op.hooks)})",
+        f"    PROPERTY_NAMES = ({''.join(repr(n) + ', ' for n in _property_names(op))})",
+        f"    OPERAND_GROUPS = ({''.join(repr(o.kind) + ', ' for o in op.operands)})",
+        f"    RESULT_GROUPS = ({''.join(repr(r.kind) + ', ' for r in op.results)})",
+        "    __slots__ = ()",
+        "",
+    ]
+    lines += accessors(op)
+    lines += builder(op)
+    lines += verifier(op, table)
+    if op.assembly_format is not None:
+        printer, parser = generate_format(op)
+        lines += printer + [""] + parser + [""]
+    while lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def _property_names(op: OpModel) -> list[str]:
+    names = [a.name for a in op.attributes]
+    if op.has_trait("AttrSizedOperandSegments"):
+        names.append("operandSegmentSizes")
+    if op.has_trait("AttrSizedResultSegments"):
+        names.append("resultSegmentSizes")
+    return names

@@ -1,0 +1,627 @@
+"""The generator's view of the records: dialects, ops, attributes, types, enums and passes.
+
+`build_model` reads the evaluated `.td` records and checks what the backends rely on, reporting
+mistakes as `TdError`s at the record or field that caused them. Backends only see this model.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .predicates import PredicateChecker
+from .td import Record, RecordKeeper, TdError, Unset
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+
+# Members of the IR's Operation, attribute and type base classes that accessors must not shadow.
+RESERVED = frozenset(
+    """name operands results result regions successors properties attributes location parent
+    parent_op verify verify_invariants print parse build create walk erase clone operand
+    emit_error block uses type types detach move_before move_after set_operand num_operands
+    num_results num_regions OPERATION_NAME TRAITS HOOKS PARAMETERS DIALECT MNEMONIC ALIAS
+    value values""".split()
+)
+
+
+def snake_case(name: str) -> str:
+    """`bodyRegion` -> `body_region`; names already in snake_case stay as they are."""
+    return _CAMEL.sub("_", name).lower()
+
+
+def accessor_name(name: str) -> str:
+    """The Python accessor for an operand, result, attribute, region or parameter `name`."""
+    py = snake_case(name)
+    return py + "_" if py in RESERVED or py in _PY_KEYWORDS else py
+
+
+_PY_KEYWORDS = frozenset(
+    "and as assert async await break class continue def del elif else except finally for from "
+    "global if import in is lambda nonlocal not or pass raise return try while with yield".split()
+)
+
+
+def class_name(record: Record) -> str:
+    """`Arith_AddIOp` -> `AddIOp`: the text after the dialect prefix, as MLIR's tblgen does."""
+    name = record.name
+    return name.split("_", 1)[1] if "_" in name and not name.startswith("anonymous") else name
+
+
+@dataclass
+class TypeConstraintModel:
+    """A type constraint: its predicate (with `$_self`), summary and buildable type, if any."""
+
+    pred: str
+    summary: str
+    builder: str | None
+    py_type: str
+
+
+@dataclass
+class Operand:
+    name: str
+    accessor: str
+    kind: str  # "single", "optional" or "variadic"
+    constraint: TypeConstraintModel
+
+
+@dataclass
+class AttributeModel:
+    name: str
+    accessor: str
+    pred: str
+    summary: str
+    py_type: str
+    return_value: str
+    build_value: str
+    value_type: str
+    asm_printer: str
+    asm_parser: str
+    optional: bool
+    default: str | None
+    enum: str | None
+
+    @property
+    def required(self) -> bool:
+        return not self.optional and self.default is None
+
+
+@dataclass
+class RegionModel:
+    name: str
+    accessor: str
+    variadic: bool
+    pred: str
+    summary: str
+
+
+@dataclass
+class SuccessorModel:
+    name: str
+    accessor: str
+    variadic: bool
+
+
+@dataclass
+class OpTrait:
+    """A native trait (`expr` names a class of tilecraft.ir.traits) or an op predicate."""
+
+    expr: str | None
+    name: str
+    pred: str | None = None
+    summary: str = ""
+    values: list[str] = field(default_factory=list)
+    lhs: str = ""
+    rhs: str = ""
+    transformer: str = ""
+
+
+@dataclass
+class OpModel:
+    record: Record
+    dialect: str
+    mnemonic: str
+    class_name: str
+    summary: str
+    description: str
+    operands: list[Operand]
+    attributes: list[AttributeModel]
+    results: list[Operand]
+    regions: list[RegionModel]
+    successors: list[SuccessorModel]
+    traits: list[OpTrait]
+    assembly_format: str | None
+    hooks: list[str]
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.dialect}.{self.mnemonic}"
+
+    def has_trait(self, name: str) -> bool:
+        return any(t.name == name for t in self.traits)
+
+
+@dataclass
+class EnumCase:
+    symbol: str
+    value: int
+    keyword: str
+
+
+@dataclass
+class EnumModel:
+    name: str
+    summary: str
+    cases: list[EnumCase]
+
+
+@dataclass
+class ParameterModel:
+    name: str
+    accessor: str
+    py_type: str
+    summary: str
+    printer: str
+    parser: str
+    converter: str
+    default: str | None
+
+
+@dataclass
+class AttrOrTypeModel:
+    record: Record
+    kind: str  # "Attr" or "Type"
+    dialect: str
+    mnemonic: str
+    class_name: str
+    summary: str
+    description: str
+    parameters: list[ParameterModel]
+    assembly_format: str | None
+    alias: str
+    hooks: list[str]
+
+
+@dataclass
+class DialectModel:
+    record: Record
+    name: str
+    summary: str
+    description: str
+    hooks_module: str
+    dependent_dialects: list[str]
+    ops: list[OpModel] = field(default_factory=list)
+    attrs: list[AttrOrTypeModel] = field(default_factory=list)
+    types: list[AttrOrTypeModel] = field(default_factory=list)
+    enums: list[EnumModel] = field(default_factory=list)
+
+
+@dataclass
+class OptionModel:
+    name: str
+    argument: str
+    type: str
+    default: str
+    description: str
+    is_list: bool
+
+
+@dataclass
+class StatisticModel:
+    name: str
+    stat_name: str
+    description: str
+
+
+@dataclass
+class PassModel:
+    record: Record
+    class_name: str
+    argument: str
+    summary: str
+    description: str
+    anchor: str
+    dependent_dialects: list[str]
+    options: list[OptionModel]
+    statistics: list[StatisticModel]
+    impl_module: str
+
+
+@dataclass
+class Model:
+    dialects: dict[str, DialectModel]
+    passes: list[PassModel]
+
+
+_HOOK_BITS = (
+    ("hasVerifier", "custom_verify"),
+    ("hasRegionVerifier", "custom_verify_regions"),
+    ("hasFolder", "fold"),
+    ("hasCanonicalizer", "get_canonicalization_patterns"),
+    ("hasCanonicalizeMethod", "canonicalize"),
+    ("hasCustomAssemblyFormat", "parse"),
+)
+
+PASS_OPTION_TYPES = {
+    "bool": "bool", "int": "int", "unsigned": "int", "int32_t": "int", "int64_t": "int",
+    "uint32_t": "int", "uint64_t": "int", "float": "float", "double": "float",
+    "string": "str", "std::string": "str",
+}
+
+
+class ModelBuilder:
+    """Turns records into the model, one def at a time, checking as it goes."""
+
+    def __init__(self, records: RecordKeeper) -> None:
+        self.records = records
+        self.predicates = PredicateChecker()
+        self.dialects: dict[str, DialectModel] = {}
+
+    def build(self) -> Model:
+        for rec in self.records.all_derived("Dialect"):
+            self._dialect(rec)
+        enums_seen: dict[str, set[str]] = {}
+        for rec in self.records.all_derived("Op"):
+            op = self._op(rec)
+            dialect = self.dialects[op.dialect]
+            dialect.ops.append(op)
+            for attr_rec in self._enum_attrs(rec):
+                seen = enums_seen.setdefault(op.dialect, set())
+                if attr_rec["className"] not in seen:
+                    seen.add(attr_rec["className"])
+                    dialect.enums.append(self._enum(attr_rec))
+        for rec in self.records.all_derived("AttrOrTypeDef"):
+            model = self._attr_or_type(rec)
+            dialect = self.dialects[model.dialect]
+            (dialect.attrs if model.kind == "Attr" else dialect.types).append(model)
+        self._check_unique()
+        passes = [self._pass(rec) for rec in self.records.all_derived("PassBase")]
+        names: dict[str, Record] = {}
+        for p in passes:
+            if p.argument in names:
+                raise TdError(f"duplicate pass argument '{p.argument}'", p.record.loc)
+            names[p.argument] = p.record
+        return Model(dict(sorted(self.dialects.items())), sorted(passes, key=lambda p: p.argument))
+
+    # -- dialects ------------------------------------------------------------------------------
+
+    def _dialect(self, rec: Record) -> None:
+        name = rec.get("name")
+        if not isinstance(name, str) or not name:
+            raise TdError(f"dialect '{rec.name}' has no 'name'", rec.loc)
+        if not re.fullmatch(r"[a-z_][a-z0-9_]*", name):
+            raise TdError(f"dialect name '{name}' must be a lower-case identifier",
+                          rec.field_loc("name"))
+        if name in self.dialects:
+            raise TdError(f"dialect '{name}' is defined twice", rec.loc,
+                          notes=[(self.dialects[name].record.loc, "first defined here")])
+        self.dialects[name] = DialectModel(
+            record=rec, name=name, summary=rec.get("summary", ""),
+            description=_dedent(rec.get("description", "")),
+            hooks_module=rec.get("hooksModule", "") or f"tilecraft.dialects.{name}",
+            dependent_dialects=list(rec.get("dependentDialects", [])),
+        )
+
+    def _dialect_of(self, rec: Record, field_name: str) -> str:
+        dialect = rec.get(field_name)
+        if not isinstance(dialect, Record) or not dialect.isa("Dialect"):
+            raise TdError(f"'{rec.name}' needs a Dialect in '{field_name}'", rec.loc)
+        return dialect["name"]
+
+    # -- ops -----------------------------------------------------------------------------------
+
+    def _op(self, rec: Record) -> OpModel:
+        dialect = self._dialect_of(rec, "opDialect")
+        mnemonic = rec.get("opName")
+        if not isinstance(mnemonic, str) or not re.fullmatch(r"[A-Za-z_][\w.$]*", mnemonic):
+            raise TdError(f"op '{rec.name}' has an invalid mnemonic '{mnemonic}'", rec.loc)
+        operands, attributes = [], []
+        for value, name in self._dag_args(rec, "arguments", "ins"):
+            if value.isa("AttrConstraint"):
+                attributes.append(self._attribute(rec, value, name))
+            elif value.isa("TypeConstraint"):
+                operands.append(self._operand(rec, value, name))
+            else:
+                raise TdError(
+                    f"argument '${name}' of '{rec.name}' is a '{value.name}', which is neither "
+                    "a type nor an attribute constraint", rec.field_loc("arguments"))
+        results = []
+        for value, name in self._dag_args(rec, "results", "outs"):
+            if not value.isa("TypeConstraint"):
+                raise TdError(f"result '${name}' of '{rec.name}' is not a type constraint",
+                              rec.field_loc("results"))
+            results.append(self._operand(rec, value, name, "results"))
+        regions = []
+        for value, name in self._dag_args(rec, "regions", "region"):
+            if not value.isa("RegionConstraint"):
+                raise TdError(f"region '${name}' of '{rec.name}' is not a region constraint",
+                              rec.field_loc("regions"))
+            pred = self.predicates.expression(value["predicate"]["predExpr"], rec, "regions")
+            regions.append(RegionModel(name, accessor_name(name), value.isa("VariadicRegion"),
+                                       pred, value.get("summary", "")))
+        successors = []
+        for value, name in self._dag_args(rec, "successors", "successor"):
+            if not value.isa("SuccessorConstraint"):
+                raise TdError(f"successor '${name}' of '{rec.name}' is not a successor",
+                              rec.field_loc("successors"))
+            successors.append(SuccessorModel(name, accessor_name(name),
+                                             value.isa("VariadicSuccessor")))
+        self._check_names(rec, operands, attributes, results, regions, successors)
+        traits = self._traits(rec, rec.get("traits", []))
+        hooks = [hook for bit, hook in _HOOK_BITS if rec.get_bit(bit)]
+        fmt = rec.get("assemblyFormat", Unset)
+        if fmt is Unset or fmt == "":
+            fmt = None
+        if fmt is not None and "parse" in hooks:
+            raise TdError(f"op '{rec.name}' sets both 'assemblyFormat' and "
+                          "'hasCustomAssemblyFormat'", rec.field_loc("assemblyFormat"))
+        if "parse" in hooks:
+            hooks.append("print")
+        variadic = [o for o in operands if o.kind != "single"]
+        if len(variadic) > 1 and not any(
+            t.name in ("AttrSizedOperandSegments", "SameVariadicOperandSize") for t in traits
+        ):
+            raise TdError(
+                f"op '{rec.name}' has more than one variadic or optional operand: it needs "
+                "'AttrSizedOperandSegments' or 'SameVariadicOperandSize'", rec.loc)
+        variadic_results = [r for r in results if r.kind != "single"]
+        if len(variadic_results) > 1 and not any(
+            t.name in ("AttrSizedResultSegments", "SameVariadicResultSize") for t in traits
+        ):
+            raise TdError(
+                f"op '{rec.name}' has more than one variadic or optional result: it needs "
+                "'AttrSizedResultSegments' or 'SameVariadicResultSize'", rec.loc)
+        return OpModel(
+            record=rec, dialect=dialect, mnemonic=mnemonic, class_name=class_name(rec),
+            summary=rec.get("summary", ""), description=_dedent(rec.get("description", "")),
+            operands=operands, attributes=attributes, results=results, regions=regions,
+            successors=successors, traits=traits, assembly_format=fmt, hooks=hooks,
+        )
+
+    def _dag_args(self, rec: Record, field_name: str, operator: str) -> list[tuple[Record, str]]:
+        dag = rec.get(field_name)
+        if dag is Unset or dag is None:
+            return []
+        loc = rec.field_loc(field_name)
+        op = dag.op
+        op_name = op.name if isinstance(op, Record) else str(op)
+        if op_name != operator:
+            raise TdError(f"'{field_name}' must be a '({operator} ...)' dag, not '({op_name} ...)'",
+                          loc)
+        out = []
+        for value, name in dag.args:
+            if not name:
+                raise TdError(f"every entry of '{field_name}' needs a name ('$name')", loc)
+            if not isinstance(value, Record):
+                raise TdError(f"'${name}' in '{field_name}' must be a constraint, not {value!r}",
+                              loc)
+            out.append((value, name))
+        return out
+
+    def _type_constraint(self, rec: Record, value: Record, field_name: str) -> TypeConstraintModel:
+        base = value.get("baseType") if value.isa("Variadic") or value.isa("Optional") else value
+        pred = self.predicates.expression(base["predicate"]["predExpr"], rec, field_name)
+        builder = base.get("builderCall", "") if base.isa("Type") else ""
+        return TypeConstraintModel(pred, base.get("summary", ""), builder or None,
+                                   base.get("pyTypeName", "Type"))
+
+    def _operand(self, rec: Record, value: Record, name: str,
+                 field_name: str = "arguments") -> Operand:
+        kind = "variadic" if value.isa("Variadic") else (
+            "optional" if value.isa("Optional") else "single")
+        return Operand(name, accessor_name(name), kind,
+                       self._type_constraint(rec, value, field_name))
+
+    def _attribute(self, rec: Record, value: Record, name: str) -> AttributeModel:
+        pred = self.predicates.expression(value["predicate"]["predExpr"], rec, "arguments")
+        default = value.get("defaultValue", Unset)
+        enum = value.get("className") if value.isa("IntEnumAttr") else None
+        if enum is None and value.get("baseAttr", Unset) is not Unset:
+            base = value["baseAttr"]
+            enum = base.get("className") if base.isa("IntEnumAttr") else None
+        if value.isa("Attr"):
+            fields = {k: value.get(k, "") for k in (
+                "pyTypeName", "returnValue", "buildValue", "valueType", "asmPrinter",
+                "asmParser")}
+        else:
+            fields = dict(pyTypeName="Attribute", returnValue="$_self", buildValue="$_value",
+                          valueType="", asmPrinter="", asmParser="")
+        for key in ("returnValue", "buildValue", "valueType", "asmPrinter", "asmParser"):
+            if fields[key]:
+                self.predicates.expression(fields[key], rec, "arguments", statement=False)
+        return AttributeModel(
+            name=name, accessor=accessor_name(name), pred=pred, summary=value.get("summary", ""),
+            py_type=fields["pyTypeName"], return_value=fields["returnValue"],
+            build_value=fields["buildValue"], value_type=fields["valueType"],
+            asm_printer=fields["asmPrinter"], asm_parser=fields["asmParser"],
+            optional=bool(value.get_bit("isOptional")) if value.isa("Attr") else False,
+            default=_python_literal(default) if default is not Unset else None,
+            enum=enum,
+        )
+
+    def _enum_attrs(self, rec: Record) -> list[Record]:
+        found = []
+        for value, _ in self._dag_args(rec, "arguments", "ins"):
+            while value is not None and value is not Unset:
+                if value.isa("IntEnumAttr"):
+                    found.append(value)
+                    break
+                value = value.get("baseAttr", Unset) if value.isa("Attr") else None
+        return found
+
+    def _enum(self, rec: Record) -> EnumModel:
+        cases = [EnumCase(c["symbol"], c["value"], c["str"]) for c in rec["enumerants"]]
+        return EnumModel(rec["className"], rec.get("summary", ""), cases)
+
+    def _traits(self, rec: Record, traits: list) -> list[OpTrait]:
+        out: list[OpTrait] = []
+        for trait in traits:
+            if not isinstance(trait, Record) or not trait.isa("Trait"):
+                raise TdError(f"'{trait}' in the traits of '{rec.name}' is not a Trait",
+                              rec.field_loc("traits"))
+            if trait.isa("TraitList"):
+                out += self._traits(rec, trait["traitList"])
+            elif trait.isa("PredOpTrait"):
+                pred = self.predicates.expression(trait["predicate"]["predExpr"], rec, "traits")
+                out.append(OpTrait(
+                    None, _trait_class(trait), pred, trait.get("summary", ""),
+                    list(trait.get("values", [])), trait.get("lhs", ""), trait.get("rhs", ""),
+                    trait.get("transformer", ""),
+                ))
+            else:
+                expr = trait.get("pyTrait", "")
+                if not expr:
+                    raise TdError(f"trait '{trait.name}' has no 'pyTrait'", rec.loc)
+                out.append(OpTrait(expr, expr.split(".")[0]))
+        return out
+
+    def _check_names(self, rec: Record, *groups: list) -> None:
+        seen: dict[str, str] = {}
+        for group in groups:
+            for item in group:
+                if item.accessor in seen:
+                    raise TdError(f"'{rec.name}' uses the name '{item.name}' twice", rec.loc)
+                seen[item.accessor] = item.name
+
+    # -- attributes and types ------------------------------------------------------------------
+
+    def _attr_or_type(self, rec: Record) -> AttrOrTypeModel:
+        kind = rec["defKind"]
+        dialect = self._dialect_of(rec, "attrDialect" if kind == "Attr" else "typeDialect")
+        mnemonic = rec.get("mnemonic", Unset)
+        if not isinstance(mnemonic, str) or not mnemonic:
+            raise TdError(f"{kind.lower()} '{rec.name}' needs a 'mnemonic'", rec.loc)
+        params = []
+        for value, name in _dag_entries(rec, "parameters"):
+            params.append(self._parameter(rec, value, name))
+        fmt = rec.get("assemblyFormat", Unset)
+        hooks = ["parse_parameters", "print_parameters"] if rec.get_bit(
+            "hasCustomAssemblyFormat") else []
+        if rec.get_bit("genVerifyDecl"):
+            hooks.append("verify")
+        return AttrOrTypeModel(
+            record=rec, kind=kind, dialect=dialect, mnemonic=mnemonic,
+            class_name=class_name(rec), summary=rec.get("summary", ""),
+            description=_dedent(rec.get("description", "")), parameters=params,
+            assembly_format=None if fmt is Unset or fmt == "" else fmt,
+            alias=rec.get("alias", "") if kind == "Attr" else "", hooks=hooks,
+        )
+
+    def _parameter(self, rec: Record, value: object, name: str) -> ParameterModel:
+        if isinstance(value, str):
+            param = _CPP_PARAMETERS.get(value.strip().removeprefix("::mlir::"))
+            if param is None:
+                raise TdError(f"parameter '${name}' of '{rec.name}' has the unknown type "
+                              f"'{value}'", rec.field_loc("parameters"))
+            param = self.records.defs[param]
+        elif isinstance(value, Record) and value.isa("AttrOrTypeParameter"):
+            param = value
+        else:
+            raise TdError(f"parameter '${name}' of '{rec.name}' must be an AttrOrTypeParameter "
+                          "or a type name string", rec.field_loc("parameters"))
+        default = param.get("defaultValue", Unset)
+        return ParameterModel(
+            name=name, accessor=accessor_name(name), py_type=param["pyTypeName"],
+            summary=param.get("summary", ""), printer=param["printer"], parser=param["parser"],
+            converter=param["converter"],
+            default=None if default is Unset else _python_literal(default),
+        )
+
+    def _check_unique(self) -> None:
+        for dialect in self.dialects.values():
+            for kind, items in (("op", dialect.ops), ("attribute", dialect.attrs),
+                                ("type", dialect.types)):
+                seen: dict[str, Record] = {}
+                for item in items:
+                    if item.mnemonic in seen:
+                        raise TdError(
+                            f"{kind} '{dialect.name}.{item.mnemonic}' is defined twice",
+                            item.record.loc, notes=[(seen[item.mnemonic].loc, "first here")])
+                    seen[item.mnemonic] = item.record
+            classes: dict[str, Record] = {}
+            for item in [*dialect.ops, *dialect.attrs, *dialect.types]:
+                if item.class_name in classes:
+                    raise TdError(f"two defs of dialect '{dialect.name}' give the class name "
+                                  f"'{item.class_name}'", item.record.loc,
+                                  notes=[(classes[item.class_name].loc, "the other one")])
+                classes[item.class_name] = item.record
+
+    # -- passes --------------------------------------------------------------------------------
+
+    def _pass(self, rec: Record) -> PassModel:
+        argument = rec.get("argument", "")
+        if not re.fullmatch(r"[a-z][a-z0-9-]*", argument or ""):
+            raise TdError(f"pass '{rec.name}' needs a lower-case argument like 'my-pass', not "
+                          f"'{argument}'", rec.loc)
+        options = []
+        for opt in rec.get("options", []):
+            py_type = PASS_OPTION_TYPES.get(opt["type"])
+            if py_type is None:
+                raise TdError(f"option '{opt['argument']}' of pass '{argument}' has the "
+                              f"unsupported type '{opt['type']}' (one of "
+                              f"{', '.join(sorted(PASS_OPTION_TYPES))})", rec.field_loc("options"))
+            options.append(OptionModel(
+                name=accessor_name(opt["cppName"]), argument=opt["argument"], type=py_type,
+                default=opt.get("defaultValue", ""), description=opt.get("description", ""),
+                is_list=opt.isa("ListOption")))
+        stats = [StatisticModel(accessor_name(s["cppName"]), s["name"], s.get("description", ""))
+                 for s in rec.get("statistics", [])]
+        anchor = rec.get("opName", "") if rec.isa("Pass") else ""
+        return PassModel(
+            record=rec, class_name=_pass_class_name(rec.name), argument=argument,
+            summary=rec.get("summary", ""), description=_dedent(rec.get("description", "")),
+            anchor=anchor, dependent_dialects=list(rec.get("dependentDialects", [])),
+            options=options, statistics=stats,
+            impl_module=rec.get("implModule", "") or "tilecraft.transforms",
+        )
+
+
+_CPP_PARAMETERS = {
+    "Type": "TypeParameter", "unsigned": "IntParameter", "int": "IntParameter",
+    "int32_t": "IntParameter", "int64_t": "IntParameter", "uint32_t": "IntParameter",
+    "bool": "BoolParameter", "StringRef": "StringParameter", "std::string": "StringParameter",
+    "Attribute": "AttributeParameter",
+}
+
+
+def _dag_entries(rec: Record, field_name: str) -> list[tuple[object, str]]:
+    dag = rec.get(field_name)
+    if dag is Unset or dag is None:
+        return []
+    out = []
+    for value, name in dag.args:
+        if not name:
+            raise TdError(f"every entry of '{field_name}' needs a name ('$name')",
+                          rec.field_loc(field_name))
+        out.append((value, name))
+    return out
+
+
+def _trait_class(trait: Record) -> str:
+    for name in ("TypesMatchWith", "OptionalTypesMatchWith", "AllTypesMatch"):
+        if trait.isa(name) or trait.name == name:
+            return name
+    return "PredOpTrait"
+
+
+def _pass_class_name(def_name: str) -> str:
+    base = def_name.split("_", 1)[1] if "_" in def_name else def_name
+    base = base[0].upper() + base[1:]
+    return base if base.endswith("Pass") else base + "Pass"
+
+
+def _python_literal(text: str) -> str:
+    """Defaults in MLIR's files are C++ literals; map the few that differ from Python."""
+    return {"true": "True", "false": "False", "nullptr": "None", "{}": "None"}.get(
+        text.strip(), text.strip())
+
+
+def _dedent(text: str) -> str:
+    import textwrap
+
+    return textwrap.dedent(str(text)).strip("\n")
+
+
+def build_model(records: RecordKeeper) -> Model:
+    """Check the records and return the model the backends render."""
+    return ModelBuilder(records).build()

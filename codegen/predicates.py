@@ -1,0 +1,81 @@
+"""Python expressions embedded in `.td`: placeholder substitution and checking.
+
+Constraints, attribute conversions and parameter printers are Python expressions with
+placeholders: `$_self` (the value checked), `$_op` (the operation), `$_value`, `$_printer`,
+`$_parser`, and `$name` for an op's accessor. The generator substitutes them and checks, before
+writing anything, that each expression compiles and names only things the generated module has,
+so a mistake is reported at its `.td` line instead of at run time.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import importlib.util
+import re
+from pathlib import Path
+
+from .td import Record, TdError
+
+_PLACEHOLDER = re.compile(r"\$(_?[A-Za-z][A-Za-z0-9_]*)")
+
+
+def substitute(expr: str, mapping: dict[str, str], op_var: str | None = None) -> str:
+    """Replace `$_self`-style placeholders by `mapping[name]`; other `$name`s by `op_var.name`."""
+
+    def repl(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name in mapping:
+            return mapping[name]
+        if name.startswith("_") or op_var is None:
+            raise KeyError(name)
+        from .model import accessor_name
+
+        return f"{op_var}.{accessor_name(name)}"
+
+    return _PLACEHOLDER.sub(repl, expr)
+
+
+def _ir_exports() -> frozenset[str] | None:
+    """The names `from tilecraft.ir import *` gives, read from the package's `__all__`."""
+    spec = importlib.util.find_spec("tilecraft")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    for folder in spec.submodule_search_locations:
+        init = Path(folder) / "ir" / "__init__.py"
+        if init.exists():
+            tree = ast.parse(init.read_text(encoding="utf-8"))
+            for node in tree.body:
+                if isinstance(node, ast.Assign) and any(
+                    isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets
+                ):
+                    return frozenset(ast.literal_eval(node.value))
+    return None
+
+
+class PredicateChecker:
+    """Checks embedded expressions; `extra_names` are names the generated module defines."""
+
+    def __init__(self) -> None:
+        self.known = _ir_exports()
+        self.extra_names: set[str] = set()
+
+    def expression(self, expr: str, rec: Record, field_name: str, statement: bool = False) -> str:
+        """Return `expr` after checking that it compiles and uses known names."""
+        probe = _PLACEHOLDER.sub(lambda m: "_ph_" + m.group(1).lstrip("_"), expr)
+        loc = rec.field_loc(field_name) if field_name in rec.fields else rec.loc
+        try:
+            tree = ast.parse(probe.strip(), mode="exec" if statement else "eval")
+        except SyntaxError as err:
+            raise TdError(f"cannot evaluate the expression '{expr}' of '{rec.name}': "
+                          f"{err.msg}", loc) from None
+        if self.known is not None:
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                    name = node.id
+                    if (name.startswith("_") or name in self.known or name in self.extra_names
+                            or hasattr(builtins, name)):
+                        continue
+                    raise TdError(f"the expression '{expr}' of '{rec.name}' uses the unknown "
+                                  f"name '{name}'", loc)
+        return expr

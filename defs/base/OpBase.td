@@ -1,0 +1,204 @@
+//===- OpBase.td - dialects, operations, traits, regions, successors -----===//
+//
+// The vocabulary of MLIR's ODS: a `Dialect`, `Op<dialect, mnemonic, traits>` with `arguments`,
+// `results`, `regions`, `successors`, `assemblyFormat` and hooks. `tools/gen` turns every def
+// derived from `Op` into a Python class.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILECRAFT_OPBASE_TD
+#define TILECRAFT_OPBASE_TD
+
+include "base/Constraints.td"
+
+//===----------------------------------------------------------------------===//
+// Dialects
+//===----------------------------------------------------------------------===//
+
+class Dialect {
+  // The prefix of the dialect's ops, types and attributes (`tt` in `tt.load`).
+  string name = ?;
+  string summary = "";
+  string description = "";
+  list<string> dependentDialects = [];
+  // The Python module holding the dialect's hand-written hooks (verifiers, folders, custom
+  // formats, canonicalization patterns); empty means `tilecraft.dialects.<name>`.
+  string hooksModule = "";
+  // Accepted for compatibility with MLIR's files; meaningless here.
+  string cppNamespace = "";
+  bit useDefaultTypePrinterParser = 1;
+  bit useDefaultAttributePrinterParser = 1;
+  bit usePropertiesForAttributes = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Traits
+//===----------------------------------------------------------------------===//
+
+// Something an op has. `pyTrait` is a Python expression naming a trait class of
+// tilecraft.ir.traits (evaluated in the namespace of `from tilecraft.ir.traits import *`).
+class Trait {
+  string pyTrait = "";
+}
+
+class NativeOpTrait<string name> : Trait {
+  let pyTrait = name;
+}
+
+// A trait with parameters: `pyTrait` calls the trait's `of(...)` with them.
+class ParamNativeOpTrait<string name, string params> : Trait {
+  let pyTrait = name # ".of(" # params # ")";
+}
+
+// A list of traits used as one.
+class TraitList<list<Trait> traits> : Trait {
+  list<Trait> traitList = traits;
+}
+
+// An op-level constraint: `pred` sees `$_op` and `$name` accessors.
+class PredOpTrait<string descr, Pred pred> : Trait {
+  string summary = descr;
+  Pred predicate = pred;
+}
+
+def Commutative : NativeOpTrait<"Commutative">;
+def Elementwise : NativeOpTrait<"Elementwise">;
+def SameOperandsAndResultType : NativeOpTrait<"SameOperandsAndResultType">;
+def SameOperandsAndResultShape : NativeOpTrait<"SameOperandsAndResultShape">;
+def SameOperandsAndResultEncoding : NativeOpTrait<"SameOperandsAndResultEncoding">;
+def SameOperandsAndResultElementType : NativeOpTrait<"SameOperandsAndResultElementType">;
+def SameOperandsShape : NativeOpTrait<"SameOperandsShape">;
+def SameOperandsEncoding : NativeOpTrait<"SameOperandsEncoding">;
+def SameTypeOperands : NativeOpTrait<"SameTypeOperands">;
+def Terminator : NativeOpTrait<"Terminator">;
+def ReturnLike : NativeOpTrait<"ReturnLike">;
+def SingleBlock : NativeOpTrait<"SingleBlock">;
+def NoTerminator : NativeOpTrait<"NoTerminator">;
+def IsolatedFromAbove : NativeOpTrait<"IsolatedFromAbove">;
+def SameVariadicOperandSize : NativeOpTrait<"SameVariadicOperandSize">;
+def SameVariadicResultSize : NativeOpTrait<"SameVariadicResultSize">;
+def AttrSizedOperandSegments : NativeOpTrait<"AttrSizedOperandSegments">;
+def AttrSizedResultSegments : NativeOpTrait<"AttrSizedResultSegments">;
+def Symbol : NativeOpTrait<"Symbol">;
+def SymbolTable : NativeOpTrait<"SymbolTable">;
+def FunctionLike : NativeOpTrait<"FunctionLike">;
+def ConstantLike : NativeOpTrait<"ConstantLike">;
+def RecursiveMemoryEffects : NativeOpTrait<"RecursiveMemoryEffects">;
+
+// Memory effects.
+def NoMemoryEffect : NativeOpTrait<"NoMemoryEffect">;
+def MemRead : NativeOpTrait<"MemRead">;
+def MemWrite : NativeOpTrait<"MemWrite">;
+def MemAlloc : NativeOpTrait<"MemAlloc">;
+def MemFree : NativeOpTrait<"MemFree">;
+class MemoryEffects<list<Trait> effects> : TraitList<effects>;
+
+// No side effects and speculatable: may be removed when unused, moved and deduplicated.
+def Pure : NativeOpTrait<"Pure">;
+
+// The op must sit directly inside one of the named ops.
+class HasParent<string op> : ParamNativeOpTrait<"HasParent", "\"" # op # "\"">;
+class ParentOneOf<list<string> ops>
+    : ParamNativeOpTrait<"HasParent", "\"" # !interleave(ops, "\", \"") # "\"">;
+
+// The named operands, results or attributes all have the same type.
+class AllTypesMatch<list<string> names>
+    : PredOpTrait<"all of {" # !interleave(names, ", ") # "} have same type",
+                  CPred<"all_equal(" # !interleave(!foreach(n, names, "$" # n # ".type"), ", ") #
+                        ")">> {
+  list<string> values = names;
+}
+
+// `transform` applied to the type of `lhsArg` (as `$_self`) gives the type of `rhsArg`.
+class TypesMatchWith<string summary, string lhsArg, string rhsArg, string transform>
+    : PredOpTrait<summary,
+                  CPred<!subst("$_self", "$" # lhsArg # ".type", transform) # " == $" # rhsArg #
+                        ".type">> {
+  string lhs = lhsArg;
+  string rhs = rhsArg;
+  string transformer = transform;
+}
+
+// Like TypesMatchWith, but `rhsArg` is an optional operand and the check applies when present.
+class OptionalTypesMatchWith<string summary, string lhsArg, string rhsArg, string transform>
+    : PredOpTrait<summary,
+                  CPred<"$" # rhsArg # " is None or " #
+                        !subst("$_self", "$" # lhsArg # ".type", transform) # " == $" # rhsArg #
+                        ".type">> {
+  string lhs = lhsArg;
+  string rhs = rhsArg;
+  string transformer = transform;
+}
+
+//===----------------------------------------------------------------------===//
+// Regions and successors
+//===----------------------------------------------------------------------===//
+
+class RegionConstraint<Pred pred, string summary = ""> : Constraint<pred, summary>;
+class Region<Pred condition, string descr = ""> : RegionConstraint<condition, descr>;
+
+def AnyRegion : Region<TruePred, "any region">;
+class SizedRegion<int numBlocks>
+    : Region<CPred<"len($_self.blocks) == " # numBlocks>, "region with " # numBlocks # " blocks">;
+class MinSizedRegion<int numBlocks>
+    : Region<CPred<"len($_self.blocks) >= " # numBlocks>,
+             "region with at least " # numBlocks # " blocks">;
+class VariadicRegion<Region region> : Region<region.predicate, region.summary> {
+  Region baseRegion = region;
+}
+
+class SuccessorConstraint<Pred pred, string summary = ""> : Constraint<pred, summary>;
+class Successor<Pred condition, string descr = ""> : SuccessorConstraint<condition, descr>;
+def AnySuccessor : Successor<TruePred, "any successor">;
+class VariadicSuccessor<Successor successor>
+    : Successor<successor.predicate, successor.summary> {
+  Successor baseSuccessor = successor;
+}
+
+//===----------------------------------------------------------------------===//
+// Operations
+//===----------------------------------------------------------------------===//
+
+// Markers of the dag operators in `arguments`, `results`, `regions`, `successors`.
+def ins;
+def outs;
+def region;
+def successor;
+
+// Extra builders are accepted for compatibility with MLIR's files and ignored.
+class OpBuilder<dag p, code b = ""> {
+  dag dagParams = p;
+  code body = b;
+}
+
+class Op<Dialect dialect, string mnemonic, list<Trait> props = []> {
+  Dialect opDialect = dialect;
+  string opName = mnemonic;
+  list<Trait> traits = props;
+  string summary = "";
+  string description = "";
+
+  dag arguments = (ins);
+  dag results = (outs);
+  dag regions = (region);
+  dag successors = (successor);
+
+  // The declarative assembly format; unset means the generic form.
+  string assemblyFormat = ?;
+
+  // Hooks written by hand in the dialect's hooks module.
+  bit hasVerifier = 0;
+  bit hasRegionVerifier = 0;
+  bit hasFolder = 0;
+  bit hasCanonicalizer = 0;
+  bit hasCanonicalizeMethod = 0;
+  bit hasCustomAssemblyFormat = 0;
+
+  // Accepted for compatibility with MLIR's files; meaningless here.
+  list<OpBuilder> builders = ?;
+  bit skipDefaultBuilders = 0;
+  code extraClassDeclaration = ?;
+  code extraClassDefinition = ?;
+}
+
+#endif // TILECRAFT_OPBASE_TD
