@@ -37,20 +37,25 @@ def substitute(expr: str, mapping: dict[str, str], op_var: str | None = None) ->
 
 
 def _ir_exports() -> frozenset[str] | None:
-    """The names `from tilecraft.ir import *` gives, read from the package's `__all__`."""
+    """The names a generated module imports from tilecraft.ir, read from the `__all__`s."""
     spec = importlib.util.find_spec("tilecraft")
     if spec is None or not spec.submodule_search_locations:
         return None
+    names: set[str] = set()
+    found = False
     for folder in spec.submodule_search_locations:
-        init = Path(folder) / "ir" / "__init__.py"
-        if init.exists():
-            tree = ast.parse(init.read_text(encoding="utf-8"))
+        for module in ("__init__.py", "ods.py", "traits.py"):
+            path = Path(folder) / "ir" / module
+            if not path.exists():
+                continue
+            tree = ast.parse(path.read_text(encoding="utf-8"))
             for node in tree.body:
                 if isinstance(node, ast.Assign) and any(
                     isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets
                 ):
-                    return frozenset(ast.literal_eval(node.value))
-    return None
+                    names.update(ast.literal_eval(node.value))
+                    found = True
+    return frozenset(names) if found else None
 
 
 class PredicateChecker:

@@ -1,0 +1,53 @@
+"""The pass backend: a base class per `Pass` def with typed options and statistics."""
+
+from __future__ import annotations
+
+from ..model import PassModel
+from .ops import _docstring
+
+
+def _default(option) -> str:
+    if option.is_list:
+        return "()"
+    text = option.default.strip()
+    if option.type == "bool":
+        return "True" if text in ("true", "1", "True") else "False"
+    if option.type == "str":
+        return repr(text.strip('"'))
+    if option.type in ("int", "float"):
+        return text or "0"
+    return text
+
+
+def pass_class(model: PassModel) -> list[str]:
+    """The base class of one pass; its body is written by hand in a subclass."""
+    lines = [f"class {model.class_name}Base(Pass):"]
+    lines += _docstring(model.summary, model.description)
+    lines += [
+        "",
+        f"    ARGUMENT = {model.argument!r}",
+        f"    SUMMARY = {model.summary!r}",
+        f"    ANCHOR = {model.anchor!r}",
+        f"    DEPENDENT_DIALECTS = ({''.join(repr(d) + ', ' for d in model.dependent_dialects)})",
+        f"    IMPL_MODULE = {model.impl_module!r}",
+        "    OPTIONS = (",
+    ]
+    for option in model.options:
+        lines.append(f"        PassOption({option.name!r}, {option.argument!r}, {option.type}, "
+                     f"{_default(option)}, {option.description!r}, "
+                     f"is_list={option.is_list}),")
+    lines += ["    )", "    STATISTICS = ("]
+    for stat in model.statistics:
+        lines.append(f"        PassStatistic({stat.name!r}, {stat.stat_name!r}, "
+                     f"{stat.description!r}),")
+    lines.append("    )")
+    if model.options:
+        lines.append("")
+        for option in model.options:
+            annotation = f"tuple[{option.type}, ...]" if option.is_list else option.type
+            lines.append(f"    {option.name}: {annotation}")
+    if model.statistics:
+        lines.append("")
+        for stat in model.statistics:
+            lines.append(f"    {stat.name}: int")
+    return lines

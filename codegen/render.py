@@ -1,0 +1,92 @@
+"""Render the model into files: a module per dialect, the pass module, and Markdown docs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import jinja2
+
+from .backends.attrs import attr_or_type_class
+from .backends.ops import ConstraintTable, op_class
+from .backends.passes import pass_class
+from .diagnostics import Diagnostic
+from .model import Model
+
+_ENV: jinja2.Environment | None = None
+
+
+def environment() -> jinja2.Environment:
+    """The jinja2 environment of the generator's templates (created once)."""
+    global _ENV
+    if _ENV is None:
+        _ENV = jinja2.Environment(
+            loader=jinja2.PackageLoader("tilecraft.codegen", "templates"),
+            trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
+            undefined=jinja2.StrictUndefined, autoescape=False,
+        )
+        _ENV.filters["pyrepr"] = repr
+    return _ENV
+
+
+def _check_python(path: Path, source: str) -> None:
+    try:
+        compile(source, str(path), "exec")
+    except SyntaxError as err:
+        raise Diagnostic(f"internal error: the generator produced invalid Python in "
+                         f"{path.name} line {err.lineno}: {err.msg}") from None
+
+
+def render_all(model: Model, sources: str, gen_dir: Path, docs_dir: Path) -> dict[Path, str]:
+    """Path -> content of every generated file."""
+    env = environment()
+    out: dict[Path, str] = {}
+    for name, dialect in model.dialects.items():
+        table = ConstraintTable()
+        ops = ["\n".join(op_class(op, table)) for op in dialect.ops]
+        attrs = ["\n".join(attr_or_type_class(m)) for m in [*dialect.attrs, *dialect.types]]
+        source = env.get_template("dialect.py.j2").render(
+            dialect=dialect, sources=sources, op_classes=ops, attr_and_type_classes=attrs,
+            constraints="\n".join(table.lines()).rstrip(),
+        )
+        path = gen_dir / f"{name}.py"
+        _check_python(path, source)
+        out[path] = source
+        out[docs_dir / f"{name}.md"] = _squeeze(
+            env.get_template("dialect.md.j2").render(dialect=dialect, sources=sources))
+    classes = ["\n".join(pass_class(p)) for p in model.passes]
+    source = env.get_template("passes.py.j2").render(
+        classes=classes, passes=model.passes, sources=sources)
+    _check_python(gen_dir / "passes.py", source)
+    out[gen_dir / "passes.py"] = source
+    out[docs_dir / "passes.md"] = _squeeze(
+        env.get_template("passes.md.j2").render(passes=model.passes, sources=sources))
+    out[gen_dir / "__init__.py"] = env.get_template("init.py.j2").render(
+        dialects=list(model.dialects))
+    return out
+
+
+def _squeeze(text: str) -> str:
+    """Collapse runs of blank lines in Markdown output."""
+    lines: list[str] = []
+    for line in text.splitlines():
+        if line.strip() == "" and lines and lines[-1] == "":
+            continue
+        lines.append(line.rstrip())
+    return "\n".join(lines).strip() + "\n"
+
+
+def describe(model: Model) -> str:
+    """A short listing of what defs/ declares, for `tools/gen --list`."""
+    lines = []
+    for name, dialect in model.dialects.items():
+        lines.append(f"dialect {name}: {dialect.summary}".rstrip(": "))
+        for op in dialect.ops:
+            lines.append(f"  op   {op.full_name:32} {op.summary}".rstrip())
+        for attr in dialect.attrs:
+            lines.append(f"  attr #{name}.{attr.mnemonic:31} {attr.summary}".rstrip())
+        for typ in dialect.types:
+            lines.append(f"  type !{name}.{typ.mnemonic:31} {typ.summary}".rstrip())
+    if model.passes:
+        lines.append("passes:")
+        lines += [f"  -{p.argument:36} {p.summary}".rstrip() for p in model.passes]
+    return "\n".join(lines)
