@@ -1,0 +1,1 @@
+"""tilecraft.runtime: launching compiled kernels, the compile cache and the autotuner."""
