@@ -649,7 +649,7 @@ def _dag_from_lists(op: Op, ctx: FoldContext) -> Any:
     operator, values, names = op.args
     if not isinstance(values, TdList) or not (names is Unset or isinstance(names, TdList)):
         return None
-    names = [None] * len(values) if names is Unset else names
+    names = [Unset] * len(values) if names is Unset else names
     if len(names) != len(values):
         raise TdError(f"!dag: {len(values)} arguments but {len(names)} names", op.loc)
     if not all(name is Unset or isinstance(name, str) for name in names):

@@ -147,14 +147,13 @@ def _syntax_error(error: UnexpectedInput, parser: Lark, filename: str, text: str
         token = error.token
         if token.type == "$END":
             found = "end of file"
-            loc = _loc_at(text, len(text), filename)
+            loc = _loc_at(text, len(text.rstrip()), filename)
         else:
             found = f"{_TERMINAL_WORDS.get(token.type, 'token')} '{token.value}'"
         expected = error.expected
     else:
         assert isinstance(error, UnexpectedCharacters)
-        found = f"character '{error.char}'"
-        expected = error.allowed or set()
+        return TdError(f"unexpected character '{error.char}'", loc, text)
     words = sorted({_describe_terminal(name, parser) for name in expected})
     message = f"unexpected {found}"
     if words:

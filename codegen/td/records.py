@@ -470,7 +470,8 @@ class Evaluator:
                 raise TdError(f"field '{field.name}' of type '{field.type}' from '{cls.name}' "
                               f"conflicts with its earlier type '{existing.type}'", loc)
             record.fields[field.name] = (field if value is field.value and existing is None
-                                         else replace(field, value=value))
+                                         else Field(field.name, field.type, value, field.loc,
+                                                    field.keyword_field))
         for assertion in cls.assertions:
             record.assertions.append(Assertion(resolve(assertion.condition, resolver),
                                                resolve(assertion.message, resolver),
@@ -487,7 +488,7 @@ class Evaluator:
         if isinstance(value, Ref) and value.key == name:
             raise TdError(f"field '{name}' cannot be set to itself", value_loc)
         value = self.check_assign(value, field.type, f"field '{name}'", value_loc)
-        record.fields[name] = replace(field, value=value, loc=loc)
+        record.fields[name] = Field(name, field.type, value, loc, field.keyword_field)
 
     @staticmethod
     def _field_of(record: Record, name: str, loc: SourceLoc) -> Field:
@@ -579,8 +580,8 @@ class Evaluator:
                 if converted is INCOMPATIBLE:
                     raise TdError(f"field '{name}' of type '{field.type}' cannot be set to "
                                   f"{describe(value)}", field.loc)
-                fields[name] = field if converted is field.value else replace(field,
-                                                                              value=converted)
+                fields[name] = field if converted is field.value else Field(
+                    name, field.type, converted, field.loc, field.keyword_field)
             record.fields = fields
             for assertion in record.assertions:
                 self.check_assert(resolve(assertion.condition, resolver),
