@@ -865,9 +865,15 @@ def _paste_fold(op: Op, ctx: FoldContext) -> Any:
     return Code(text) if any(isinstance(arg, Code) for arg in op.args) else text
 
 
-PASTE = OpSpec("#", _paste_check, _paste_fold, lambda op: (
-    "!listconcat(" if isinstance(op.type, ListType) else "!strconcat(")
-    + ", ".join(map(format_value, op.args)) + ")")
+def _paste_format(op: Op) -> str:
+    if isinstance(op.type, ListType):
+        return "!listconcat(" + ", ".join(map(format_value, op.args)) + ")"
+    parts = [format_value(arg) if type_of(arg) in (STRING, ANY) else
+             f"!cast<string>({format_value(arg)})" for arg in op.args]
+    return "!strconcat(" + ", ".join(parts) + ")"
+
+
+PASTE = OpSpec("#", _paste_check, _paste_fold, _paste_format)
 
 
 def _anon_format(op: Op) -> str:

@@ -31,7 +31,7 @@ _SCAN = re.compile(
     re.MULTILINE | re.VERBOSE)
 _COMMENT_DELIMITER = re.compile(r"/\*|\*/")
 _NOT_NEWLINE = re.compile(r"[^\n]")
-_DIRECTIVE = re.compile(r"[ \t]*#(\w+)[ \t]*(\w*)[ \t]*(.*)")
+_DIRECTIVE = re.compile(r"[ \t]*#(\w+)[ \t]*(\w*)[ \t]*(.*?)[ \t]*(?://.*|/\*.*?\*/)?$")
 
 
 def _blank(text: str) -> str:
@@ -104,7 +104,7 @@ def _directive(line: str, stack: list[_Conditional], active: bool, macros: set[s
     """Apply one directive line; returns whether the text after it is active."""
     directive, name, rest = _DIRECTIVE.match(line).groups()  # type: ignore[union-attr]
     needs_name = directive in ("ifdef", "ifndef", "define")
-    if needs_name != bool(name) or rest.strip():
+    if needs_name != bool(name) or rest:
         expected = f"'#{directive} NAME'" if needs_name else f"'#{directive}' alone"
         raise TdError(f"malformed directive: expected {expected}", loc, text)
     if directive == "define":
