@@ -14,11 +14,13 @@ from collections.abc import Callable, Sequence
 from tilecraft.codegen.diagnostics import Diagnostic
 
 from .attributes import Attribute, DenseArrayAttr
+from .errors import ParseError
 from .operation import Operation
+from .types import IntegerType, RankedTensorType
 
 __all__ = [
-    "DefinedOp", "HookError", "all_equal", "finish_dialect", "implements", "parse_enum_keyword",
-    "parse_more_types", "parse_optional", "parse_struct", "parse_successor_list",
+    "DefinedOp", "HookError", "all_equal", "i1_like", "finish_dialect", "implements", "parse_enum_keyword",
+    "parse_boolean", "parse_int_list", "parse_more_types", "parse_optional", "parse_struct", "parse_successor_list",
     "parse_type_group", "split_counts", "split_groups",
 ]
 
@@ -30,6 +32,13 @@ class HookError(Diagnostic):
 def all_equal(*items: object) -> bool:
     """True when all items are equal (types are uniqued, so this compares identities)."""
     return all(item == items[0] for item in items[1:])
+
+
+def i1_like(type_):
+    """i1 for a scalar; for a tensor, a tensor of i1 with its shape and encoding (cmpi's result)."""
+    if isinstance(type_, RankedTensorType):
+        return RankedTensorType(type_.shape, IntegerType(1), type_.encoding)
+    return IntegerType(1)
 
 
 def _segments(kinds: Sequence[str], count: int, sizes: Sequence[int] | None,
@@ -158,8 +167,35 @@ def parse_more_types(parser) -> list:
 
 
 def parse_optional(parser, parse: Callable[[], object]) -> object | None:
-    """Run a custom attribute parser only when a keyword or attribute follows."""
-    return parse() if parser.peek_is_value() else None
+    """Run a custom attribute parser; when what follows is not such an attribute, rewind and
+    return None (optional groups anchored on an attribute with a custom syntax)."""
+    start = parser.i
+    try:
+        return parse()
+    except ParseError:
+        parser.i = start
+        return None
+
+
+def parse_boolean(parser) -> bool:
+    """`true` or `false`."""
+    token = parser.i
+    word = parser.parse_optional_keyword(("true", "false"))
+    if word is None:
+        parser.error("expected 'true' or 'false'", token)
+    return word == "true"
+
+
+def parse_int_list(parser) -> tuple[int, ...]:
+    """`[1, 2, 3]` (possibly empty)."""
+    parser.parse_punct("[")
+    values: list[int] = []
+    if not parser.parse_optional_punct("]"):
+        values.append(parser.parse_integer())
+        while parser.parse_optional_punct(","):
+            values.append(parser.parse_integer())
+        parser.parse_punct("]")
+    return tuple(values)
 
 
 def parse_successor_list(parser) -> list:
@@ -188,11 +224,11 @@ def split_counts(items: list, counts: Sequence[int]) -> list[list]:
 
 def parse_enum_keyword(parser, cases: dict, enum_name: str):
     """Parse one of an enum's keywords."""
-    loc = parser.location
+    token = parser.i
     keyword = parser.parse_optional_keyword()
     if keyword is None or keyword not in cases:
         expected = ", ".join(f"'{k}'" for k in cases)
-        raise parser.error(f"expected {enum_name} to be one of: {expected}", loc)
+        parser.error(f"expected {enum_name} to be one of: {expected}", token)
     return cases[keyword]
 
 
@@ -203,12 +239,12 @@ def parse_struct(parser, fields: dict[str, Callable[[], object]]) -> dict[str, o
     if parser.parse_optional_punct("}"):
         return values
     while True:
-        loc = parser.location
+        token = parser.i
         name = parser.parse_optional_keyword()
         if name is None or name not in fields:
-            raise parser.error(f"expected one of the fields {', '.join(fields)}", loc)
+            parser.error(f"expected one of the fields {', '.join(fields)}", token)
         if name in values:
-            raise parser.error(f"duplicate field '{name}'", loc)
+            parser.error(f"duplicate field '{name}'", token)
         parser.parse_punct("=")
         values[name] = fields[name]()
         if not parser.parse_optional_punct(","):

@@ -1,0 +1,429 @@
+"""The MLIR text printer.
+
+`print_op` (and ``str(op)``) prints an op with everything nested in it: SSA values are numbered
+per region scope as MLIR does (``%0``, ``%1``, ... for results, ``%0:2``/``%0#1`` for multiple
+results, ``%argN`` for entry block arguments, ``^bbN`` for blocks), aliased attributes are
+defined at the top (``#blocked = ...``), ops print in their custom form when their class defines
+``print(self, printer)`` (unless ``generic=True``) and in the generic form otherwise, and
+``print_debuginfo=True`` appends each op's ``loc(...)``.
+
+Custom printers receive the `Printer` right after the op name has been written and write the
+rest of the op, leading space included, through the ``print_*`` methods and `write`.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Mapping
+
+from tilecraft.ir.attributes import Attribute, UnitAttr
+from tilecraft.ir.block import Block, Region
+from tilecraft.ir.location import (
+    CallSiteLoc, FileLineColLoc, FusedLoc, Location, NameLoc, UnknownLoc,
+)
+from tilecraft.ir.operation import Operation
+from tilecraft.ir.parametric import alias_classes_exist
+from tilecraft.ir.syntax import keyword_or_string, quote_string
+from tilecraft.ir.traits import IsolatedFromAbove, Terminator
+from tilecraft.ir.types import FunctionType, Type
+from tilecraft.ir.values import Value
+
+UNKNOWN_VALUE = "<<UNKNOWN SSA VALUE>>"
+_UNIT = UnitAttr()
+_QUOTED_NAMES: dict[str, str] = {}
+_KEY_TEXT: dict[str, str] = {}
+
+
+def print_op(op: Operation, *, generic: bool = False, print_debuginfo: bool = False) -> str:
+    """The text of ``op`` (a module or any op), preceded by the alias definitions it uses."""
+    return Printer(generic=generic, print_debuginfo=print_debuginfo).op_to_string(op)
+
+
+class Printer:
+    """Writes IR text into a buffer; see the module docstring for the entry points."""
+
+    __slots__ = ("generic", "print_debuginfo", "_out", "_indent", "_names", "_block_names", "_cache")
+
+    def __init__(self, *, generic: bool = False, print_debuginfo: bool = False) -> None:
+        self.generic = generic
+        self.print_debuginfo = print_debuginfo
+        self._out: list[str] = []
+        self._indent = ""
+        self._names: dict[Value, str] = {}
+        self._block_names: dict[Block, str] = {}
+        self._cache: dict[Type | Attribute, str] = {}
+
+    # -- entry points
+
+    def op_to_string(self, op: Operation) -> str:
+        """The alias definitions used by ``op``, then ``op`` itself, one line per op."""
+        root = op
+        while not root.has_trait(IsolatedFromAbove) and root.parent_op is not None:
+            root = root.parent_op
+        self._number_values(root)
+        self._out = out = []
+        if alias_classes_exist():
+            self._print_alias_definitions(op)
+        self._print_op(op)
+        out.append("\n")
+        return "".join(out)
+
+    def type_to_string(self, t: Type) -> str:
+        return self._render(t)
+
+    def attribute_to_string(self, a: Attribute) -> str:
+        return self._render(a)
+
+    def location_to_string(self, loc: Location) -> str:
+        self._out = out = []
+        self.print_location(loc)
+        return "".join(out)
+
+    def value_to_string(self, value: Value) -> str:
+        """``%name : type``, the name being the one the value has in its whole module's text."""
+        block = value.parent_block
+        op = block.parent_op if block is not None else None
+        if op is not None:
+            while op.parent_op is not None:
+                op = op.parent_op
+            self._number_values(op)
+        return f"{self._names.get(value, UNKNOWN_VALUE)} : {self._render(value.type)}"
+
+    # -- what custom printers call
+
+    def write(self, text: str) -> None:
+        """Append ``text`` as is."""
+        self._out.append(text)
+
+    def print_operand(self, value: Value) -> None:
+        """The SSA name of ``value`` (``%3``, ``%arg0``, ``%0#1``)."""
+        self._out.append(self._names.get(value, UNKNOWN_VALUE))
+
+    def print_operands(self, values: Iterable[Value]) -> None:
+        """SSA names separated by ``, ``."""
+        names = self._names
+        self._out.append(", ".join([names.get(v, UNKNOWN_VALUE) for v in values]))
+
+    def print_type(self, t: Type) -> None:
+        text = self._cache.get(t)
+        if text is None:
+            text = self._cache[t] = self._render(t)
+        self._out.append(text)
+
+    def print_types(self, types: Iterable[Type]) -> None:
+        """Types separated by ``, ``."""
+        self._out.append(", ".join([self._type_text(t) for t in types]))
+
+    def print_attribute(self, attr: Attribute) -> None:
+        """An attribute with its type (elided for i64 integers and f64 floats, as MLIR does)."""
+        text = self._cache.get(attr)
+        if text is None:
+            text = self._cache[attr] = self._render(attr)
+        self._out.append(text)
+
+    def print_attribute_without_type(self, attr: Attribute) -> None:
+        """An attribute without its ``: type`` suffix (``4`` for ``4 : i32``)."""
+        attr._print(self, True)
+
+    def print_string(self, text: str) -> None:
+        """A quoted string literal with MLIR's escapes."""
+        self._out.append(quote_string(text))
+
+    def print_named_attributes(self, items: Iterable[tuple[str, Attribute]]) -> None:
+        """``{a = 1 : i32, b}`` for sorted (name, attribute) pairs; unit values print as names."""
+        out = self._out
+        out.append("{")
+        first = True
+        for key, value in items:
+            if not first:
+                out.append(", ")
+            first = False
+            text = _KEY_TEXT.get(key)
+            if text is None:
+                text = _KEY_TEXT[key] = keyword_or_string(key)
+            out.append(text)
+            if value is not _UNIT:
+                out.append(" = ")
+                self.print_attribute(value)
+        out.append("}")
+
+    def print_attr_dict(self, attrs: Mapping[str, Attribute], elided: Iterable[str] = ()) -> None:
+        """`` {a = ..., b = ...}`` (leading space) for the attributes not in ``elided``, sorted by
+        name; nothing when none is left."""
+        elided = set(elided)
+        items = sorted((k, v) for k, v in attrs.items() if k not in elided)
+        if items:
+            self._out.append(" ")
+            self.print_named_attributes(items)
+
+    def print_attr_dict_with_keyword(self, attrs: Mapping[str, Attribute], elided: Iterable[str] = ()) -> None:
+        """Like `print_attr_dict`, prefixed with `` attributes``."""
+        elided = set(elided)
+        items = sorted((k, v) for k, v in attrs.items() if k not in elided)
+        if items:
+            self._out.append(" attributes ")
+            self.print_named_attributes(items)
+
+    def print_region(self, region: Region, print_entry_block_args: bool = True,
+                     print_block_terminators: bool = True) -> None:
+        """``{``, the blocks, ``}``. Without ``print_entry_block_args`` the entry block's header
+        is left out (the op printed its arguments itself); without ``print_block_terminators``
+        each block's terminator is left out (the op's parser re-creates it)."""
+        self._print_region(region, print_entry_block_args, print_block_terminators, False)
+
+    def print_successor(self, block: Block) -> None:
+        self._out.append(self._block_names.get(block, "^<<UNKNOWN BLOCK>>"))
+
+    def print_functional_type(self, inputs: Iterable[Type], results: Iterable[Type]) -> None:
+        """``(a, b) -> c``; results are parenthesized unless there is exactly one non-function type."""
+        type_text = self._type_text
+        results = list(results)
+        text = "(" + ", ".join([type_text(t) for t in inputs]) + ") -> "
+        if len(results) == 1 and type(results[0]) is not FunctionType:
+            text += type_text(results[0])
+        else:
+            text += "(" + ", ".join([type_text(t) for t in results]) + ")"
+        self._out.append(text)
+
+    def print_symbol_name(self, name: str) -> None:
+        """``@name`` (quoted when not a bare identifier)."""
+        self._out.append("@" + keyword_or_string(name))
+
+    def print_argument(self, arg: Value, attributes: Mapping[str, Attribute] | None = None) -> None:
+        """A block argument as a signature shows it: ``%arg0: type {attrs}`` and, with debug
+        info, its ``loc(...)``."""
+        self.print_operand(arg)
+        self._out.append(": ")
+        self.print_type(arg.type)
+        if attributes:
+            self.print_attr_dict(attributes)
+        if self.print_debuginfo:
+            self._out.append(" ")
+            self.print_location(arg.location)
+
+    def print_location(self, loc: Location) -> None:
+        """``loc(...)``."""
+        self._out.append("loc(")
+        self._print_location_body(loc)
+        self._out.append(")")
+
+    # -- internals
+
+    def _type_text(self, t: Type) -> str:
+        text = self._cache.get(t)
+        if text is None:
+            text = self._cache[t] = self._render(t)
+        return text
+
+    def _render(self, obj: Type | Attribute) -> str:
+        saved = self._out
+        self._out = out = []
+        obj._print(self)
+        self._out = saved
+        return "".join(out)
+
+    def _number_values(self, root: Operation) -> None:
+        names = self._names
+        block_names = self._block_names
+        stack = [(region, 0, 0) for region in reversed(root.regions)]
+        if root.results:
+            _name_results(names, root.results, 0)
+        while stack:
+            region, value_id, arg_id = stack.pop()
+            nested: list[Region] = []
+            for block_id, block in enumerate(region.blocks):
+                block_names[block] = f"^bb{block_id}"
+                if block_id == 0:
+                    for arg in block.arguments:
+                        names[arg] = f"%arg{arg_id}"
+                        arg_id += 1
+                else:
+                    for arg in block.arguments:
+                        names[arg] = f"%{value_id}"
+                        value_id += 1
+                op = block._first
+                while op is not None:
+                    results = op.results
+                    if results:
+                        if len(results) == 1:
+                            names[results[0]] = f"%{value_id}"
+                        else:
+                            _name_results(names, results, value_id)
+                        value_id += 1
+                    if op.regions:
+                        nested.extend(op.regions)
+                    op = op._next
+            stack.extend((r, value_id, arg_id) for r in reversed(nested))
+
+    def _print_alias_definitions(self, op: Operation) -> None:
+        order: list = []
+        seen: set = set()
+
+        def visit(obj) -> None:
+            if obj in seen:
+                return
+            seen.add(obj)
+            for child in obj._sub_elements():
+                visit(child)
+            if getattr(obj, "ALIAS", None):
+                order.append(obj)
+
+        for nested in op.walk():
+            for value in nested.operands:
+                visit(value.type)
+            for result in nested.results:
+                visit(result.type)
+            for region in nested.regions:
+                for block in region.blocks:
+                    for arg in block.arguments:
+                        visit(arg.type)
+            for value in nested.properties.values():
+                visit(value)
+            for value in nested.attributes.values():
+                visit(value)
+        counts: dict[str, int] = {}
+        out = self._out
+        for obj in order:
+            sigil = "!" if isinstance(obj, Type) else "#"
+            count = counts.get(sigil + obj.ALIAS, 0)
+            counts[sigil + obj.ALIAS] = count + 1
+            alias = f"{sigil}{obj.ALIAS}{count if count else ''}"
+            out.append(f"{alias} = {self._render(obj)}\n")
+            self._cache[obj] = alias
+
+    def _print_op(self, op: Operation) -> None:
+        out = self._out
+        results = op.results
+        if results:
+            name = self._names.get(results[0], UNKNOWN_VALUE)
+            if len(results) == 1:
+                out.append(name + " = ")
+            else:
+                out.append(f"{name.partition('#')[0]}:{len(results)} = ")
+        cls = type(op)
+        if not self.generic and hasattr(cls, "print"):
+            name = op.name
+            out.append(name[8:] if name.startswith("builtin.") else name)
+            op.print(self)
+        else:
+            self._print_generic(op)
+        if self.print_debuginfo:
+            out.append(" ")
+            self.print_location(op.location)
+
+    def _print_generic(self, op: Operation) -> None:
+        out = self._out
+        names = self._names
+        name = _QUOTED_NAMES.get(op.name)
+        if name is None:
+            name = _QUOTED_NAMES[op.name] = quote_string(op.name)
+        operands = [o._value for o in op._operands]
+        out.append(name + "(" + ", ".join([names.get(v, UNKNOWN_VALUE) for v in operands]) + ")")
+        if op.successors:
+            self._out.append("[")
+            for i, block in enumerate(op.successors):
+                if i:
+                    out.append(", ")
+                self.print_successor(block)
+            out.append("]")
+        if op.properties:
+            out.append(" <")
+            self.print_named_attributes(sorted(op.properties.items()))
+            out.append(">")
+        if op.regions:
+            out.append(" (")
+            for i, region in enumerate(op.regions):
+                if i:
+                    out.append(", ")
+                self._print_region(region, True, True, True)
+            out.append(")")
+        if op.attributes:
+            out.append(" ")
+            self.print_named_attributes(sorted(op.attributes.items()))
+        out.append(" : ")
+        self.print_functional_type([v.type for v in operands], [r.type for r in op.results])
+
+    def _print_region(self, region: Region, print_entry_args: bool, print_terminators: bool,
+                      print_empty_block: bool) -> None:
+        out = self._out
+        out.append("{\n")
+        indent = self._indent
+        inner = indent + "  "
+        for block_id, block in enumerate(region.blocks):
+            if block_id == 0:
+                header = (print_empty_block and block._first is None) or (
+                    print_entry_args and bool(block.arguments))
+            else:
+                header = True
+            if header:
+                out.append(indent)
+                self._print_block_header(block)
+            stop = None
+            if not print_terminators:
+                last = block._last
+                if last is not None and last.has_trait(Terminator):
+                    stop = last
+            self._indent = inner
+            op = block._first
+            while op is not stop:
+                out.append(inner)
+                self._print_op(op)
+                out.append("\n")
+                op = op._next
+            self._indent = indent
+        out.append(indent + "}")
+
+    def _print_block_header(self, block: Block) -> None:
+        out = self._out
+        out.append(self._block_names.get(block, "^<<UNKNOWN BLOCK>>"))
+        if block.arguments:
+            out.append("(")
+            for i, arg in enumerate(block.arguments):
+                if i:
+                    out.append(", ")
+                self.print_argument(arg)
+            out.append(")")
+        out.append(":\n")
+
+    def _print_location_body(self, loc: Location) -> None:
+        out = self._out
+        if isinstance(loc, FileLineColLoc):
+            out.append(f"{quote_string(loc.file)}:{loc.line}:{loc.col}")
+            if loc.end_col is not None:
+                end_line = "" if loc.end_line in (None, loc.line) else str(loc.end_line)
+                out.append(f" to {end_line}:{loc.end_col}")
+        elif isinstance(loc, NameLoc):
+            out.append(quote_string(loc.name))
+            if loc.child is not None:
+                out.append("(")
+                self._print_location_body(loc.child)
+                out.append(")")
+        elif isinstance(loc, CallSiteLoc):
+            out.append("callsite(")
+            self._print_location_body(loc.callee)
+            out.append(" at ")
+            self._print_location_body(loc.caller)
+            out.append(")")
+        elif isinstance(loc, FusedLoc):
+            out.append("fused")
+            if loc.metadata is not None:
+                out.append("<")
+                self.print_attribute(loc.metadata)
+                out.append(">")
+            out.append("[")
+            for i, child in enumerate(loc.locations):
+                if i:
+                    out.append(", ")
+                self._print_location_body(child)
+            out.append("]")
+        elif isinstance(loc, UnknownLoc):
+            out.append("unknown")
+        else:
+            raise TypeError(f"cannot print location {loc!r}")
+
+
+def _name_results(names: dict[Value, str], results, value_id: int) -> None:
+    for result in results:
+        names[result] = f"%{value_id}#{result.index}"
+
+
+__all__ = ["Printer", "print_op"]
