@@ -328,6 +328,10 @@ class FormatGenerator:
     def _infer(self) -> dict[str, str]:
         """For each operand/result whose type the format lacks, a Python expression for it."""
         known = {n: f"types[{n!r}][0]" for n in self.type_sources}
+        # A typed attribute in the format (arith.constant's `$value`) gives its type.
+        for var in self._value_vars(self.elements):
+            if var.kind == "attribute":
+                known.setdefault(var.name, f"attrs[{var.name!r}].type")
         inferred: dict[str, str] = {}
         todo = [n for n in [*self.operands, *self.results] if n not in known]
         rules = inference_rules(self.op)
@@ -682,17 +686,17 @@ class FormatGenerator:
         operand_names = [o.name for o in op.operands]
         if operand_names:
             unresolved = " + ".join(f"u_{n}" for n in operand_names)
-            typed = " + ".join(f"types[{n!r}]" for n in operand_names)
+            typed = " + ".join(self._types_of(n) for n in operand_names)
             emit(f"operands = parser.resolve_operands({unresolved}, {typed})")
         else:
             emit("operands = []")
-        result_types = " + ".join(f"types[{r.name!r}]" for r in op.results) or "[]"
+        result_types = " + ".join(self._types_of(r.name) for r in op.results) or "[]"
         emit(f"result_types = {result_types}")
         if op.has_trait("AttrSizedOperandSegments"):
             sizes = ", ".join(f"len(u_{n})" for n in operand_names)
             emit(f"attrs['operandSegmentSizes'] = DenseArrayAttr(i32, ({sizes},))")
         if op.has_trait("AttrSizedResultSegments"):
-            sizes = ", ".join(f"len(types[{r.name!r}])" for r in op.results)
+            sizes = ", ".join(f"len({self._types_of(r.name)})" for r in op.results)
             emit(f"attrs['resultSegmentSizes'] = DenseArrayAttr(i32, ({sizes},))")
         if op.regions:
             parts = " + ".join(f"regions.get({r.name!r}, [])" for r in op.regions)
@@ -711,6 +715,11 @@ class FormatGenerator:
         emit(f"    regions={'region_list' if op.regions else 0},")
         emit(f"    successors={'successor_list' if op.successors else '()'},")
         emit(")")
+
+    def _types_of(self, name: str) -> str:
+        """The parsed types of a group; groups inside optional groups may have none."""
+        group = self.operands.get(name) or self.results[name]
+        return f"types[{name!r}]" if group.kind == "single" else f"types.get({name!r}, [])"
 
     def _type_keys(self) -> set[str]:
         keys = set()

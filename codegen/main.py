@@ -50,6 +50,8 @@ class MergedRecords:
     def add(self, keeper) -> None:
         for table, source in ((self.defs, keeper.defs), (self.classes, keeper.classes)):
             for name, rec in source.items():
+                if rec.is_anonymous:
+                    name = f"{name}@{rec.loc}"
                 old = table.get(name)
                 if old is not None and old.loc != rec.loc:
                     raise Diagnostic(f"'{name}' is defined twice", rec.loc,
@@ -72,7 +74,7 @@ def generate(layout: Layout) -> tuple[Model, dict[Path, str]]:
         merged.add(load_records(path, include_dirs=[layout.defs]))
     sources = ", ".join(f"defs/{p.name}" for p in files)
     model = build_model(merged)
-    return model, render_all(model, sources, layout.generated, layout.docs)
+    return model, render_all(model, sources, layout.root, layout.generated, layout.docs)
 
 
 def _write_atomic(path: Path, content: str) -> None:

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import ast
 import builtins
-import importlib.util
+import importlib
 import re
-from pathlib import Path
 
 from .td import Record, TdError
 
@@ -37,25 +36,19 @@ def substitute(expr: str, mapping: dict[str, str], op_var: str | None = None) ->
 
 
 def _ir_exports() -> frozenset[str] | None:
-    """The names a generated module imports from tilecraft.ir, read from the `__all__`s."""
-    spec = importlib.util.find_spec("tilecraft")
-    if spec is None or not spec.submodule_search_locations:
-        return None
+    """The names a generated module's star imports bring in, or None when the IR is unavailable.
+
+    This is the one place codegen looks at tilecraft.ir: it imports the modules the generated
+    code star-imports, only to learn which names predicates may use.
+    """
     names: set[str] = set()
-    found = False
-    for folder in spec.submodule_search_locations:
-        for module in ("__init__.py", "ods.py", "traits.py"):
-            path = Path(folder) / "ir" / module
-            if not path.exists():
-                continue
-            tree = ast.parse(path.read_text(encoding="utf-8"))
-            for node in tree.body:
-                if isinstance(node, ast.Assign) and any(
-                    isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets
-                ):
-                    names.update(ast.literal_eval(node.value))
-                    found = True
-    return frozenset(names) if found else None
+    for module_name in ("tilecraft.ir", "tilecraft.ir.ods", "tilecraft.ir.traits"):
+        try:
+            module = importlib.import_module(module_name)
+        except Exception:  # noqa: BLE001 - a broken IR must not stop generation
+            return None
+        names.update(getattr(module, "__all__", ()))
+    return frozenset(names)
 
 
 class PredicateChecker:

@@ -36,23 +36,33 @@ def _check_python(path: Path, source: str) -> None:
                          f"{path.name} line {err.lineno}: {err.msg}") from None
 
 
-def render_all(model: Model, sources: str, gen_dir: Path, docs_dir: Path) -> dict[Path, str]:
-    """Path -> content of every generated file."""
+def _relative(file: str | None, root: Path) -> str:
+    path = Path(file or "?")
+    try:
+        return path.resolve().relative_to(root).as_posix()
+    except ValueError:
+        return path.name
+
+
+def render_all(model: Model, sources: str, root: Path, gen_dir: Path,
+               docs_dir: Path) -> dict[Path, str]:
+    """Path -> content of every generated file; `sources` names the main files for headers."""
     env = environment()
     out: dict[Path, str] = {}
     for name, dialect in model.dialects.items():
         table = ConstraintTable()
         ops = ["\n".join(op_class(op, table)) for op in dialect.ops]
         attrs = ["\n".join(attr_or_type_class(m)) for m in [*dialect.attrs, *dialect.types]]
+        origin = _relative(dialect.record.loc.file, root)
         source = env.get_template("dialect.py.j2").render(
-            dialect=dialect, sources=sources, op_classes=ops, attr_and_type_classes=attrs,
+            dialect=dialect, sources=origin, op_classes=ops, attr_and_type_classes=attrs,
             constraints="\n".join(table.lines()).rstrip(),
         )
         path = gen_dir / f"{name}.py"
         _check_python(path, source)
         out[path] = source
         out[docs_dir / f"{name}.md"] = _squeeze(
-            env.get_template("dialect.md.j2").render(dialect=dialect, sources=sources))
+            env.get_template("dialect.md.j2").render(dialect=dialect, sources=origin))
     classes = ["\n".join(pass_class(p)) for p in model.passes]
     source = env.get_template("passes.py.j2").render(
         classes=classes, passes=model.passes, sources=sources)

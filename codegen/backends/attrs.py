@@ -250,7 +250,7 @@ def attr_or_type_class(model: AttrOrTypeModel) -> list[str]:
                           for p in model.parameters)
     lines += [
         f"    def __new__({signature}) -> {model.class_name}:",
-        f"        return cls.get_uniqued(({converted}{',' if len(model.parameters) == 1 else ''}))",
+        f"        return super().__new__(cls, {converted})",
         "",
     ]
     for index, param in enumerate(model.parameters):

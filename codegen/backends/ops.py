@@ -112,6 +112,7 @@ def builder(op: OpModel) -> list[str]:
     """A `build` classmethod: operands as Values, attributes as Python values, inferred types."""
     rules = inference_rules(op)
     known = {o.name: f"{o.accessor}.type" for o in op.operands if o.kind == "single"}
+    known.update({a.name: f"properties[{a.name!r}].type" for a in op.attributes if a.required})
     inferred: dict[str, str] = {}
     for result in op.results:
         if result.kind == "single":
@@ -147,11 +148,16 @@ def builder(op: OpModel) -> list[str]:
     for region in op.regions:
         if region.variadic:
             defaulted.append(f"num_{region.accessor}: int = 0")
-    params = ", ".join(["cls", *required, *defaulted])
-    lines = [
-        "    @classmethod",
-        f"    def build({params}, *, attributes: dict[str, Attribute] | None = None, "
-        f"location: Location | None = None) -> {op.class_name}:",
+    params = ["cls", *required, *defaulted, "*", "attributes: dict[str, Attribute] | None = None",
+              "location: Location | None = None"]
+    lines = ["    @classmethod"]
+    header = f"    def build({', '.join(params)}) -> {op.class_name}:"
+    if len(header) <= 100:
+        lines.append(header)
+    else:
+        lines += ["    def build(", *[f"        {p}," for p in params],
+                  f"    ) -> {op.class_name}:"]
+    lines += [
         f'        """Create a `{op.full_name}` op; results whose types the traits determine '
         'may be omitted."""',
     ]
@@ -162,6 +168,15 @@ def builder(op: OpModel) -> list[str]:
             f"([] if {operand.accessor} is None else [{operand.accessor}])"
             if operand.kind == "optional" else f"list({operand.accessor})")
     lines.append(f"        operands = {' + '.join(operand_terms) or '[]'}")
+    lines.append("        properties: dict[str, Attribute] = {}")
+    for attr in op.attributes:
+        build = substitute(attr.build_value, {"_value": attr.accessor})
+        indent = "        "
+        if not attr.required:
+            lines.append(f"        if {attr.accessor} is not None:")
+            indent += "    "
+        lines.append(f"{indent}properties[{attr.name!r}] = ({attr.accessor} if "
+                     f"isinstance({attr.accessor}, Attribute) else {build})")
     result_terms = []
     for result in op.results:
         if result.name in inferred:
@@ -176,15 +191,6 @@ def builder(op: OpModel) -> list[str]:
         else:
             result_terms.append(f"[{result.accessor}_type]")
     lines.append(f"        result_types = {' + '.join(result_terms) or '[]'}")
-    lines.append("        properties: dict[str, Attribute] = {}")
-    for attr in op.attributes:
-        build = substitute(attr.build_value, {"_value": attr.accessor})
-        indent = "        "
-        if not attr.required:
-            lines.append(f"        if {attr.accessor} is not None:")
-            indent += "    "
-        lines.append(f"{indent}properties[{attr.name!r}] = ({attr.accessor} if "
-                     f"isinstance({attr.accessor}, Attribute) else {build})")
     if op.has_trait("AttrSizedOperandSegments"):
         sizes = ", ".join(f"len({t})" for t in operand_terms)
         lines.append(f"        properties['operandSegmentSizes'] = DenseArrayAttr(i32, ({sizes},))")
@@ -261,7 +267,11 @@ def verifier(op: OpModel, table: ConstraintTable) -> list[str]:
                   f"            raise self.emit_error({('failed to verify that ' + trait.summary)!r})"]
     if "custom_verify" in op.hooks:
         lines.append("        self.custom_verify()")
-    return lines + [""]
+    lines.append("")
+    if "custom_verify_regions" in op.hooks:
+        lines += ["    def verify_regions(self) -> None:", "        self.custom_verify_regions()",
+                  ""]
+    return lines
 
 
 def op_class(op: OpModel, table: ConstraintTable) -> list[str]:

@@ -38,7 +38,7 @@ def IntParameter : AttrOrTypeParameter<"int", "an integer"> {
 
 def BoolParameter : AttrOrTypeParameter<"bool", "a boolean"> {
   let printer = "$_printer.write('true' if $_self else 'false')";
-  let parser = "$_parser.parse_boolean()";
+  let parser = "parse_boolean($_parser)";
   let converter = "bool($_value)";
 }
 
@@ -52,16 +52,16 @@ def AttributeParameter : AttrOrTypeParameter<"Attribute", "an attribute">;
 
 // A list of integers, printed `[1, 2, 3]`.
 def IntArrayParameter : AttrOrTypeParameter<"tuple[int, ...]", "a list of integers"> {
-  let printer = "$_printer.print_int_list($_self)";
-  let parser = "$_parser.parse_int_list()";
+  let printer = "$_printer.write('[' + ', '.join(map(str, $_self)) + ']')";
+  let parser = "parse_int_list($_parser)";
   let converter = "tuple(int(_v) for _v in $_value)";
 }
 
 class ArrayRefParameter<string elementType, string desc = "">
     : AttrOrTypeParameter<"tuple", desc> {
   string element = elementType;
-  let printer = "$_printer.print_int_list($_self)";
-  let parser = "$_parser.parse_int_list()";
+  let printer = "$_printer.write('[' + ', '.join(map(str, $_self)) + ']')";
+  let parser = "parse_int_list($_parser)";
   let converter = "tuple($_value)";
 }
 

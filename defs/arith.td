@@ -1,0 +1,254 @@
+//===- arith.td - the arith dialect ---------------------------------------===//
+//
+// Integer and floating-point arithmetic on scalars and tensors, with MLIR's op names, operand
+// order and assembly formats.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILECRAFT_ARITH_TD
+#define TILECRAFT_ARITH_TD
+
+include "base/OpBase.td"
+
+def Arith_Dialect : Dialect {
+  let name = "arith";
+  let summary = "Integer and floating-point arithmetic";
+  let description = [{
+    Elementwise arithmetic on scalars and tensors: constants, integer and float binary ops,
+    comparisons, selects, and conversions between types.
+  }];
+}
+
+class Arith_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Arith_Dialect, mnemonic, !listconcat(traits, [Pure])>;
+
+// A tensor type of i1 with the shape and encoding of `$_self`, or i1 for a scalar.
+defvar I1SameShape = "i1_like($_self)";
+
+//===----------------------------------------------------------------------===//
+// Constants
+//===----------------------------------------------------------------------===//
+
+def Arith_ConstantOp : Arith_Op<"constant", [ConstantLike,
+                                             AllTypesMatch<["value", "result"]>]> {
+  let summary = "A constant scalar or tensor";
+  let description = [{
+    `arith.constant 1 : i32` and `arith.constant dense<0.000000e+00> : tensor<128xf32>`: the
+    result has the type of the attribute.
+  }];
+  let arguments = (ins TypedAttr:$value);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "attr-dict $value";
+  let hasFolder = 0;
+}
+
+//===----------------------------------------------------------------------===//
+// Binary ops
+//===----------------------------------------------------------------------===//
+
+class Arith_BinaryOp<string mnemonic, Type type, list<Trait> traits = []>
+    : Arith_Op<mnemonic, !listconcat(traits, [SameOperandsAndResultType, Elementwise])> {
+  let arguments = (ins type:$lhs, type:$rhs);
+  let results = (outs type:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
+}
+
+class Arith_IntBinaryOp<string mnemonic, list<Trait> traits = []>
+    : Arith_BinaryOp<mnemonic, SignlessIntegerLike, traits>;
+class Arith_FloatBinaryOp<string mnemonic, list<Trait> traits = []>
+    : Arith_BinaryOp<mnemonic, FloatLike, traits>;
+
+def Arith_AddIOp : Arith_IntBinaryOp<"addi", [Commutative]> {
+  let summary = "Integer addition (wraps around)";
+}
+def Arith_SubIOp : Arith_IntBinaryOp<"subi"> {
+  let summary = "Integer subtraction (wraps around)";
+}
+def Arith_MulIOp : Arith_IntBinaryOp<"muli", [Commutative]> {
+  let summary = "Integer multiplication (wraps around)";
+}
+def Arith_DivSIOp : Arith_IntBinaryOp<"divsi"> {
+  let summary = "Signed integer division, rounding toward zero";
+}
+def Arith_DivUIOp : Arith_IntBinaryOp<"divui"> {
+  let summary = "Unsigned integer division";
+}
+def Arith_CeilDivSIOp : Arith_IntBinaryOp<"ceildivsi"> {
+  let summary = "Signed integer division, rounding toward positive infinity";
+}
+def Arith_FloorDivSIOp : Arith_IntBinaryOp<"floordivsi"> {
+  let summary = "Signed integer division, rounding toward negative infinity";
+}
+def Arith_RemSIOp : Arith_IntBinaryOp<"remsi"> {
+  let summary = "Signed integer remainder, with the sign of the dividend";
+}
+def Arith_RemUIOp : Arith_IntBinaryOp<"remui"> {
+  let summary = "Unsigned integer remainder";
+}
+def Arith_AndIOp : Arith_IntBinaryOp<"andi", [Commutative]> {
+  let summary = "Bitwise and";
+}
+def Arith_OrIOp : Arith_IntBinaryOp<"ori", [Commutative]> {
+  let summary = "Bitwise or";
+}
+def Arith_XOrIOp : Arith_IntBinaryOp<"xori", [Commutative]> {
+  let summary = "Bitwise exclusive or";
+}
+def Arith_ShLIOp : Arith_IntBinaryOp<"shli"> {
+  let summary = "Shift left";
+}
+def Arith_ShRSIOp : Arith_IntBinaryOp<"shrsi"> {
+  let summary = "Arithmetic (sign-extending) shift right";
+}
+def Arith_ShRUIOp : Arith_IntBinaryOp<"shrui"> {
+  let summary = "Logical (zero-filling) shift right";
+}
+def Arith_MaxSIOp : Arith_IntBinaryOp<"maxsi", [Commutative]> {
+  let summary = "Signed integer maximum";
+}
+def Arith_MaxUIOp : Arith_IntBinaryOp<"maxui", [Commutative]> {
+  let summary = "Unsigned integer maximum";
+}
+def Arith_MinSIOp : Arith_IntBinaryOp<"minsi", [Commutative]> {
+  let summary = "Signed integer minimum";
+}
+def Arith_MinUIOp : Arith_IntBinaryOp<"minui", [Commutative]> {
+  let summary = "Unsigned integer minimum";
+}
+
+def Arith_AddFOp : Arith_FloatBinaryOp<"addf", [Commutative]> {
+  let summary = "Floating-point addition";
+}
+def Arith_SubFOp : Arith_FloatBinaryOp<"subf"> {
+  let summary = "Floating-point subtraction";
+}
+def Arith_MulFOp : Arith_FloatBinaryOp<"mulf", [Commutative]> {
+  let summary = "Floating-point multiplication";
+}
+def Arith_DivFOp : Arith_FloatBinaryOp<"divf"> {
+  let summary = "Floating-point division";
+}
+def Arith_RemFOp : Arith_FloatBinaryOp<"remf"> {
+  let summary = "Floating-point remainder, with the sign of the dividend";
+}
+def Arith_MaximumFOp : Arith_FloatBinaryOp<"maximumf", [Commutative]> {
+  let summary = "Floating-point maximum, propagating NaN";
+}
+def Arith_MinimumFOp : Arith_FloatBinaryOp<"minimumf", [Commutative]> {
+  let summary = "Floating-point minimum, propagating NaN";
+}
+def Arith_MaxNumFOp : Arith_FloatBinaryOp<"maxnumf", [Commutative]> {
+  let summary = "Floating-point maximum, preferring numbers over NaN";
+}
+def Arith_MinNumFOp : Arith_FloatBinaryOp<"minnumf", [Commutative]> {
+  let summary = "Floating-point minimum, preferring numbers over NaN";
+}
+
+def Arith_NegFOp : Arith_Op<"negf", [SameOperandsAndResultType, Elementwise]> {
+  let summary = "Floating-point negation";
+  let arguments = (ins FloatLike:$operand);
+  let results = (outs FloatLike:$result);
+  let assemblyFormat = "$operand attr-dict `:` type($result)";
+}
+
+//===----------------------------------------------------------------------===//
+// Comparisons and select
+//===----------------------------------------------------------------------===//
+
+def Arith_CmpIPredicate : I64EnumAttr<"CmpIPredicate", "integer comparison predicate", [
+  I64EnumAttrCase<"eq", 0>, I64EnumAttrCase<"ne", 1>, I64EnumAttrCase<"slt", 2>,
+  I64EnumAttrCase<"sle", 3>, I64EnumAttrCase<"sgt", 4>, I64EnumAttrCase<"sge", 5>,
+  I64EnumAttrCase<"ult", 6>, I64EnumAttrCase<"ule", 7>, I64EnumAttrCase<"ugt", 8>,
+  I64EnumAttrCase<"uge", 9>,
+]>;
+
+def Arith_CmpFPredicate : I64EnumAttr<"CmpFPredicate", "floating-point comparison predicate", [
+  I64EnumAttrCase<"AlwaysFalse", 0, "false">, I64EnumAttrCase<"OEQ", 1, "oeq">,
+  I64EnumAttrCase<"OGT", 2, "ogt">, I64EnumAttrCase<"OGE", 3, "oge">,
+  I64EnumAttrCase<"OLT", 4, "olt">, I64EnumAttrCase<"OLE", 5, "ole">,
+  I64EnumAttrCase<"ONE", 6, "one">, I64EnumAttrCase<"ORD", 7, "ord">,
+  I64EnumAttrCase<"UEQ", 8, "ueq">, I64EnumAttrCase<"UGT", 9, "ugt">,
+  I64EnumAttrCase<"UGE", 10, "uge">, I64EnumAttrCase<"ULT", 11, "ult">,
+  I64EnumAttrCase<"ULE", 12, "ule">, I64EnumAttrCase<"UNE", 13, "une">,
+  I64EnumAttrCase<"UNO", 14, "uno">, I64EnumAttrCase<"AlwaysTrue", 15, "true">,
+]>;
+
+class Arith_CompareOp<string mnemonic, Type type, Attr predicate>
+    : Arith_Op<mnemonic, [SameTypeOperands, Elementwise,
+                          TypesMatchWith<"result type has i1 element type and same shape as "
+                                         # "operands", "lhs", "result", I1SameShape>]> {
+  let arguments = (ins predicate:$predicate, type:$lhs, type:$rhs);
+  let results = (outs BoolLike:$result);
+  let assemblyFormat = "$predicate `,` $lhs `,` $rhs attr-dict `:` type($lhs)";
+}
+
+def Arith_CmpIOp : Arith_CompareOp<"cmpi", SignlessIntegerLike, Arith_CmpIPredicate> {
+  let summary = "Integer comparison";
+}
+def Arith_CmpFOp : Arith_CompareOp<"cmpf", FloatLike, Arith_CmpFPredicate> {
+  let summary = "Floating-point comparison";
+}
+
+def Arith_SelectOp : Arith_Op<"select", [AllTypesMatch<["true_value", "false_value",
+                                                         "result"]>]> {
+  let summary = "Chooses between two values by a condition";
+  let description = [{
+    The condition is an i1 scalar (selecting a whole value) or an i1 tensor of the same shape
+    as the values (selecting element by element).
+  }];
+  let arguments = (ins BoolLike:$condition, AnyType:$true_value, AnyType:$false_value);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = [{
+    $condition `,` $true_value `,` $false_value attr-dict `:` type($condition) `,` type($result)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Conversions
+//===----------------------------------------------------------------------===//
+
+class Arith_CastOp<string mnemonic, Type from, Type to>
+    : Arith_Op<mnemonic, [Elementwise, SameOperandsAndResultShape,
+                          SameOperandsAndResultEncoding]> {
+  let arguments = (ins from:$in);
+  let results = (outs to:$out);
+  let assemblyFormat = "$in attr-dict `:` type($in) `to` type($out)";
+}
+
+def IntegerLike : TypeOrTensorOf<[AnySignlessIntegerOrIndex], "integer-like">;
+
+def Arith_ExtSIOp : Arith_CastOp<"extsi", SignlessIntegerLike, SignlessIntegerLike> {
+  let summary = "Sign-extends an integer to a wider type";
+}
+def Arith_ExtUIOp : Arith_CastOp<"extui", SignlessIntegerLike, SignlessIntegerLike> {
+  let summary = "Zero-extends an integer to a wider type";
+}
+def Arith_TruncIOp : Arith_CastOp<"trunci", SignlessIntegerLike, SignlessIntegerLike> {
+  let summary = "Truncates an integer to a narrower type";
+}
+def Arith_ExtFOp : Arith_CastOp<"extf", FloatLike, FloatLike> {
+  let summary = "Widens a floating-point value";
+}
+def Arith_TruncFOp : Arith_CastOp<"truncf", FloatLike, FloatLike> {
+  let summary = "Narrows a floating-point value, rounding to nearest even";
+}
+def Arith_SIToFPOp : Arith_CastOp<"sitofp", SignlessIntegerLike, FloatLike> {
+  let summary = "Converts a signed integer to floating point";
+}
+def Arith_UIToFPOp : Arith_CastOp<"uitofp", SignlessIntegerLike, FloatLike> {
+  let summary = "Converts an unsigned integer to floating point";
+}
+def Arith_FPToSIOp : Arith_CastOp<"fptosi", FloatLike, SignlessIntegerLike> {
+  let summary = "Converts floating point to a signed integer, rounding toward zero";
+}
+def Arith_FPToUIOp : Arith_CastOp<"fptoui", FloatLike, SignlessIntegerLike> {
+  let summary = "Converts floating point to an unsigned integer, rounding toward zero";
+}
+def Arith_IndexCastOp : Arith_CastOp<"index_cast", IntegerLike, IntegerLike> {
+  let summary = "Converts between index and a signless integer, sign-extending";
+}
+def Arith_BitcastOp : Arith_CastOp<"bitcast", AnyType, AnyType> {
+  let summary = "Reinterprets the bits of a value as another type of the same width";
+}
+
+#endif // TILECRAFT_ARITH_TD

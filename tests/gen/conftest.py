@@ -1,0 +1,62 @@
+"""Fixtures for generator tests: a temporary project with a copy of defs/ and the demo dialect."""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from tilecraft.codegen.main import main as gen_main
+
+ROOT = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).resolve().parent
+
+
+def load_generated(path: Path, name: str):
+    """Import a generated module from a file, as a user does after running tools/gen."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A project root with a copy of defs/ (generated/ and docs/ start empty)."""
+    shutil.copytree(ROOT / "defs", tmp_path / "defs")
+    return tmp_path
+
+
+@pytest.fixture
+def demo_project(project: Path) -> Path:
+    shutil.copy(HERE / "defs" / "demo.td", project / "defs" / "demo.td")
+    return project
+
+
+def run_gen(root: Path, *args: str) -> int:
+    return gen_main(["--root", str(root), "-q", *args])
+
+
+@pytest.fixture
+def demo(demo_project: Path, monkeypatch: pytest.MonkeyPatch):
+    """The generated demo dialect module, with its hooks module importable."""
+    assert run_gen(demo_project) == 0
+    hooks = demo_project / "hooks"
+    hooks.mkdir()
+    (hooks / "demo_hooks.py").write_text(
+        "from tilecraft.ir.ods import implements\n"
+        "import demo_generated as demo\n\n"
+        "@implements(demo.CheckedOp)\n"
+        "def custom_verify(self):\n"
+        "    if self.width % 2:\n"
+        "        raise self.emit_error('width must be even')\n"
+    )
+    monkeypatch.syspath_prepend(str(hooks))
+    module = load_generated(demo_project / "generated" / "demo.py", "demo_generated")
+    yield module
+    sys.modules.pop("demo_generated", None)
+    sys.modules.pop("demo_hooks", None)
