@@ -13,7 +13,7 @@ from .errors import TdError
 from .printer import print_records
 from .records import load_records, load_records_from_string
 from .terms import Term
-from .types import (ANY, BIT, DAG, INT, STRING, BitsType, ListType, RecordType, TdType)
+from .tdtypes import (ANY, BIT, DAG, INT, STRING, BitsType, ListType, RecordType, TdType)
 from .values import (Code, DagValue, Field, Record, RecordKeeper, TdList, TemplateArg, Unset)
 
 __all__ = [

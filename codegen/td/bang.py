@@ -1,5 +1,4 @@
-"""The operators: TableGen's bang operators (``!add``, ``!foreach``, ...) and the internal ones
-behind literals and suffixes (lists, dags, bits, ``a.b``, ``a[i]``, ``a # b``, ``Class<args>``).
+"""TableGen's bang operators (``!add``, ``!foreach``, ...).
 
 Each is an `OpSpec`: a type check, run as soon as the expression is read (so that ``!add(1, "a")``
 is reported where it is written), and a fold, run once the operands are known.
@@ -10,111 +9,15 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from .errors import TdError
-from .terms import (INCOMPATIBLE, FoldContext, MapResolver, Op, OpSpec, Term, convert, describe,
-                    format_dag, format_value, make_op, resolve, type_of)
-from .types import (ANY, BIT, DAG, INT, STRING, BitsType, ListType, RecordType, TdType,
-                    common_type, is_integral)
+from .literals import make_list
+from .operands import (MASK64, WHAT, Check, Fold, anything, as_int, bad_operand, check_arity,
+                       check_type_param, concat_lists, concat_type, dag_like, element_type, i64,
+                       int_like, ints, list_like, pastable, record_like, string_like, typed)
+from .terms import (INCOMPATIBLE, FoldContext, MapResolver, Op, OpSpec, convert, describe,
+                    format_value, resolve, type_of)
+from .tdtypes import (ANY, BIT, DAG, INT, STRING, ListType, RecordType, TdType, common_type,
+                    is_integral)
 from .values import Code, DagValue, Record, TdList, Unset
-
-_MASK64 = (1 << 64) - 1
-
-
-def _i64(value: int) -> int:
-    """``value`` wrapped to a signed 64-bit integer, as TableGen computes."""
-    value &= _MASK64
-    return value - (1 << 64) if value >> 63 else value
-
-
-def _as_int(value: Any) -> int | None:
-    if isinstance(value, int):
-        return value
-    if isinstance(value, tuple) and Unset not in value:
-        return int("".join(map(str, value)), 2)
-    return None
-
-
-def _ints(args: tuple[Any, ...]) -> list[int] | None:
-    values = [_as_int(arg) for arg in args]
-    return None if None in values else values  # type: ignore[return-value]
-
-
-def _bad_operand(op: Op, index: int, what: str) -> TdError:
-    return TdError(f"operand {index + 1} of {op.spec.name} must be {what}; got "
-                   f"{describe(op.args[index])}", op.locs[index])
-
-
-# --- Static type predicates --------------------------------------------------------------------
-
-def _integral(t: TdType) -> bool:
-    return t is ANY or is_integral(t)
-
-
-def _string(t: TdType) -> bool:
-    return t is ANY or t is STRING
-
-
-def _list(t: TdType) -> bool:
-    return t is ANY or isinstance(t, ListType)
-
-
-def _dag(t: TdType) -> bool:
-    return t is ANY or t is DAG
-
-
-def _record(t: TdType) -> bool:
-    return t is ANY or isinstance(t, RecordType)
-
-
-def _any(t: TdType) -> bool:
-    return True
-
-
-def _element(t: TdType) -> TdType:
-    return t.element if isinstance(t, ListType) else ANY
-
-
-_WHAT = {_integral: "an integer", _string: "a string", _list: "a list", _dag: "a dag",
-         _record: "a record", _any: "a value"}
-
-Check = Callable[[Op, FoldContext], TdType]
-Fold = Callable[[Op, FoldContext], Any]
-
-
-def _arity(op: Op, low: int, high: int | None) -> None:
-    count = len(op.args)
-    if low <= count and (high is None or count <= high):
-        return
-    if high == low:
-        expected = f"{low} operand{'s' if low != 1 else ''}"
-    elif high is None:
-        expected = f"at least {low} operands"
-    else:
-        expected = f"{low} to {high} operands"
-    raise TdError(f"{op.spec.name} expects {expected}, got {count}", op.loc)
-
-
-def _type_param(op: Op, allowed: str | None) -> None:
-    """Check the ``<type>`` argument: ``allowed`` is None (none), "optional" or "required"."""
-    if op.param is not None and allowed is None:
-        raise TdError(f"{op.spec.name} does not take a type argument", op.loc)
-    if op.param is None and allowed == "required":
-        raise TdError(f"{op.spec.name} needs a type argument, as in {op.spec.name}<string>(...)",
-                      op.loc)
-
-
-def _typed(operands: list[Callable[[TdType], bool]], result: TdType | Callable[[Op], TdType],
-           optional: int = 0, variadic: bool = False, type_param: str | None = None) -> Check:
-    """A check: operand i must satisfy ``operands[i]`` (the last repeats when ``variadic``);
-    the last ``optional`` operands may be left out; ``type_param`` as in `_type_param`."""
-    def check(op: Op, ctx: FoldContext) -> TdType:
-        _type_param(op, type_param)
-        _arity(op, len(operands) - optional, None if variadic else len(operands))
-        for index, arg in enumerate(op.args):
-            predicate = operands[min(index, len(operands) - 1)]
-            if not predicate(type_of(arg)):
-                raise _bad_operand(op, index, _WHAT[predicate])
-        return result(op) if callable(result) else result
-    return check
 
 
 def _format_bang(op: Op) -> str:
@@ -123,6 +26,7 @@ def _format_bang(op: Op) -> str:
 
 
 OPERATORS: dict[str, OpSpec] = {}
+"""The bang operators by name (without the ``!``)."""
 
 
 def _bang(name: str, check: Check, fold: Fold, lazy: bool = False) -> None:
@@ -134,15 +38,15 @@ def _bang(name: str, check: Check, fold: Fold, lazy: bool = False) -> None:
 def _arith(name: str, count: int, compute: Callable[[Op, list[int]], int],
            variadic: bool = False, result: TdType | Callable[[Op], TdType] = INT) -> None:
     def fold(op: Op, ctx: FoldContext) -> Any:
-        values = _ints(op.args)
+        values = ints(op.args)
         return None if values is None else compute(op, values)
-    _bang(name, _typed([_integral] * count, result, variadic=variadic), fold)
+    _bang(name, typed([int_like] * count, result, variadic=variadic), fold)
 
 
 def _product(op: Op, values: list[int]) -> int:
     result = 1
     for value in values:
-        result = _i64(result * value)
+        result = i64(result * value)
     return result
 
 
@@ -151,7 +55,7 @@ def _divide(op: Op, values: list[int]) -> int:
     if b == 0:
         raise TdError("division by zero in !div", op.locs[1])
     quotient = abs(a) // abs(b)
-    return _i64(-quotient if (a < 0) != (b < 0) else quotient)
+    return i64(-quotient if (a < 0) != (b < 0) else quotient)
 
 
 def _shift(compute: Callable[[int, int], int]) -> Callable[[Op, list[int]], int]:
@@ -160,7 +64,7 @@ def _shift(compute: Callable[[int, int], int]) -> Callable[[Op, list[int]], int]
         if not 0 <= amount < 64:
             raise TdError(f"shift amount {amount} of {op.spec.name} is out of range [0, 63]",
                           op.locs[1])
-        return _i64(compute(value, amount))
+        return i64(compute(value, amount))
     return shift
 
 
@@ -183,13 +87,13 @@ def _logtwo(op: Op, values: list[int]) -> int:
     return values[0].bit_length() - 1
 
 
-_arith("add", 2, lambda op, v: _i64(sum(v)), variadic=True)
+_arith("add", 2, lambda op, v: i64(sum(v)), variadic=True)
 _arith("mul", 2, _product, variadic=True)
-_arith("sub", 2, lambda op, v: _i64(v[0] - v[1]))
+_arith("sub", 2, lambda op, v: i64(v[0] - v[1]))
 _arith("div", 2, _divide)
 _arith("shl", 2, _shift(lambda a, b: a << b))
 _arith("sra", 2, _shift(lambda a, b: a >> b))
-_arith("srl", 2, _shift(lambda a, b: (a & _MASK64) >> b))
+_arith("srl", 2, _shift(lambda a, b: (a & MASK64) >> b))
 _arith("and", 2, _bitwise(lambda a, b: a & b), variadic=True, result=_logic_type)
 _arith("or", 2, _bitwise(lambda a, b: a | b), variadic=True, result=_logic_type)
 _arith("xor", 2, _bitwise(lambda a, b: a ^ b), variadic=True, result=_logic_type)
@@ -203,8 +107,8 @@ def _comparison(name: str, compare: Callable[[Any, Any], bool], records: bool) -
     kinds = "integers, strings or records" if records else "integers or strings"
 
     def check(op: Op, ctx: FoldContext) -> TdType:
-        _type_param(op, None)
-        _arity(op, 2, 2)
+        check_type_param(op, None)
+        check_arity(op, 2, 2)
         a, b = (type_of(arg) for arg in op.args)
         if a is ANY or b is ANY or (is_integral(a) and is_integral(b)) or a == b == STRING or (
                 records and isinstance(a, RecordType) and isinstance(b, RecordType)):
@@ -216,7 +120,7 @@ def _comparison(name: str, compare: Callable[[Any, Any], bool], records: bool) -
         a, b = op.args
         if isinstance(a, (str, Record)) and isinstance(b, (str, Record)):
             return int(compare(a, b))
-        a, b = _as_int(a), _as_int(b)
+        a, b = as_int(a), as_int(b)
         return None if a is None or b is None else int(compare(a, b))
     _bang(name, check, fold)
 
@@ -253,17 +157,17 @@ def _interleave(op: Op, ctx: FoldContext) -> Any:
 
 
 def _interleave_check(op: Op, ctx: FoldContext) -> TdType:
-    _typed([_list, _string], STRING)(op, ctx)
-    element = _element(type_of(op.args[0]))
-    if not (_string(element) or is_integral(element)):
-        raise _bad_operand(op, 0, "a list of strings or integers")
+    typed([list_like, string_like], STRING)(op, ctx)
+    element = element_type(type_of(op.args[0]))
+    if not (string_like(element) or is_integral(element)):
+        raise bad_operand(op, 0, "a list of strings or integers")
     return STRING
 
 
 def _substr(op: Op, ctx: FoldContext) -> Any:
     text, start, *rest = op.args
-    start = _as_int(start)
-    length = _as_int(rest[0]) if rest else len(text)
+    start = as_int(start)
+    length = as_int(rest[0]) if rest else len(text)
     if not isinstance(text, str) or start is None or length is None:
         return None
     if start < 0 or length < 0:
@@ -274,7 +178,7 @@ def _substr(op: Op, ctx: FoldContext) -> Any:
 
 def _find(op: Op, ctx: FoldContext) -> Any:
     text, pattern, *rest = op.args
-    start = _as_int(rest[0]) if rest else 0
+    start = as_int(rest[0]) if rest else 0
     if not isinstance(text, str) or not isinstance(pattern, str) or start is None:
         return None
     return text.find(pattern, start)
@@ -288,10 +192,10 @@ def _case(convert_case: Callable[[str], str]) -> Fold:
 
 
 def _subst_check(op: Op, ctx: FoldContext) -> TdType:
-    _type_param(op, None)
-    _arity(op, 3, 3)
+    check_type_param(op, None)
+    check_arity(op, 3, 3)
     kinds = [type_of(arg) for arg in op.args]
-    if all(_string(t) for t in kinds) or all(_record(t) for t in kinds):
+    if all(string_like(t) for t in kinds) or all(record_like(t) for t in kinds):
         return kinds[2]
     raise TdError("operands of !subst must all be strings or all be records; got "
                   + ", ".join(f"'{t}'" for t in kinds), op.loc)
@@ -306,38 +210,20 @@ def _subst(op: Op, ctx: FoldContext) -> Any:
     return None
 
 
-_bang("strconcat", _typed([_string], STRING, variadic=True), _strconcat)
+_bang("strconcat", typed([string_like], STRING, variadic=True), _strconcat)
 _bang("interleave", _interleave_check, _interleave)
-_bang("substr", _typed([_string, _integral, _integral], STRING, optional=1), _substr)
-_bang("find", _typed([_string, _string, _integral], INT, optional=1), _find)
-_bang("tolower", _typed([_string], STRING), _case(str.lower))
-_bang("toupper", _typed([_string], STRING), _case(str.upper))
+_bang("substr", typed([string_like, int_like, int_like], STRING, optional=1), _substr)
+_bang("find", typed([string_like, string_like, int_like], INT, optional=1), _find)
+_bang("tolower", typed([string_like], STRING), _case(str.lower))
+_bang("toupper", typed([string_like], STRING), _case(str.upper))
 _bang("subst", _subst_check, _subst)
-_bang("repr", _typed([_any], STRING), lambda op, ctx: format_value(op.args[0]))
+_bang("repr", typed([anything], STRING), lambda op, ctx: format_value(op.args[0]))
 
 
 # --- Lists -------------------------------------------------------------------------------------
 
-def _listconcat_check(op: Op, ctx: FoldContext) -> TdType:
-    _typed([_list], ANY, variadic=True)(op, ctx)
-    result: TdType = ANY
-    for arg in op.args:
-        merged = common_type(result, type_of(arg))
-        if merged is None:
-            raise TdError(f"operands of !listconcat have incompatible types '{result}' and "
-                          f"'{type_of(arg)}'", op.loc)
-        result = merged
-    return result if isinstance(result, ListType) else ListType(ANY)
-
-
-def _listconcat(op: Op, ctx: FoldContext) -> Any:
-    if not all(isinstance(arg, TdList) for arg in op.args):
-        return None
-    return TdList(item for arg in op.args for item in arg)
-
-
 def _listsplat(op: Op, ctx: FoldContext) -> Any:
-    value, count = op.args[0], _as_int(op.args[1])
+    value, count = op.args[0], as_int(op.args[1])
     if count is None:
         return None
     if count < 0:
@@ -364,10 +250,10 @@ def _head_tail(head: bool) -> Fold:
 
 
 def _sized(t: TdType) -> bool:
-    return _list(t) or _dag(t) or _string(t)
+    return list_like(t) or dag_like(t) or string_like(t)
 
 
-_WHAT[_sized] = "a list, a dag or a string"
+WHAT[_sized] = "a list, a dag or a string"
 
 
 def _size(op: Op, ctx: FoldContext) -> Any:
@@ -383,23 +269,23 @@ def _empty(op: Op, ctx: FoldContext) -> Any:
 
 
 def _range_check(op: Op, ctx: FoldContext) -> TdType:
-    _type_param(op, None)
-    _arity(op, 1, 3)
+    check_type_param(op, None)
+    check_arity(op, 1, 3)
     first = type_of(op.args[0])
-    if len(op.args) == 1 and not (_integral(first) or isinstance(first, ListType)):
-        raise _bad_operand(op, 0, "an integer or a list")
+    if len(op.args) == 1 and not (int_like(first) or isinstance(first, ListType)):
+        raise bad_operand(op, 0, "an integer or a list")
     for index, arg in enumerate(op.args[1:] if len(op.args) > 1 else ()):
-        if not _integral(type_of(arg)):
-            raise _bad_operand(op, index + 1, "an integer")
-    if len(op.args) > 1 and not _integral(first):
-        raise _bad_operand(op, 0, "an integer")
+        if not int_like(type_of(arg)):
+            raise bad_operand(op, index + 1, "an integer")
+    if len(op.args) > 1 and not int_like(first):
+        raise bad_operand(op, 0, "an integer")
     return ListType(INT)
 
 
 def _range(op: Op, ctx: FoldContext) -> Any:
     if len(op.args) == 1 and isinstance(op.args[0], TdList):
         return TdList(range(len(op.args[0])))
-    values = _ints(op.args)
+    values = ints(op.args)
     if values is None:
         return None
     if len(values) == 1:
@@ -409,14 +295,14 @@ def _range(op: Op, ctx: FoldContext) -> Any:
     return TdList(range(*values))
 
 
-_bang("listconcat", _listconcat_check, _listconcat)
-_bang("listsplat", _typed([_any, _integral], lambda op: ListType(type_of(op.args[0]))),
+_bang("listconcat", concat_type, concat_lists)
+_bang("listsplat", typed([anything, int_like], lambda op: ListType(type_of(op.args[0]))),
       _listsplat)
-_bang("listremove", _typed([_list, _list], lambda op: type_of(op.args[0])), _listremove)
-_bang("head", _typed([_list], lambda op: _element(type_of(op.args[0]))), _head_tail(True))
-_bang("tail", _typed([_list], lambda op: type_of(op.args[0])), _head_tail(False))
-_bang("size", _typed([_sized], INT), _size)
-_bang("empty", _typed([_sized], BIT), _empty)
+_bang("listremove", typed([list_like, list_like], lambda op: type_of(op.args[0])), _listremove)
+_bang("head", typed([list_like], lambda op: element_type(type_of(op.args[0]))), _head_tail(True))
+_bang("tail", typed([list_like], lambda op: type_of(op.args[0])), _head_tail(False))
+_bang("size", typed([_sized], INT), _size)
+_bang("empty", typed([_sized], BIT), _empty)
 _bang("range", _range_check, _range)
 
 
@@ -424,11 +310,11 @@ _bang("range", _range_check, _range)
 # Their variable is a `binder` Ref among the operands; folding substitutes each element for it.
 
 def _foreach_check(op: Op, ctx: FoldContext) -> TdType:
-    _type_param(op, None)
-    _arity(op, 3, 3)
+    check_type_param(op, None)
+    check_arity(op, 3, 3)
     sequence = type_of(op.args[1])
-    if not (_list(sequence) or sequence is DAG):
-        raise _bad_operand(op, 1, "a list or a dag")
+    if not (list_like(sequence) or sequence is DAG):
+        raise bad_operand(op, 1, "a list or a dag")
     return DAG if sequence is DAG else ListType(type_of(op.args[2]))
 
 
@@ -447,10 +333,10 @@ def _foreach(op: Op, ctx: FoldContext) -> Any:
 
 
 def _foldl_check(op: Op, ctx: FoldContext) -> TdType:
-    _type_param(op, None)
-    _arity(op, 5, 5)
-    if not _list(type_of(op.args[1])):
-        raise _bad_operand(op, 1, "a list")
+    check_type_param(op, None)
+    check_arity(op, 5, 5)
+    if not list_like(type_of(op.args[1])):
+        raise bad_operand(op, 1, "a list")
     result = common_type(type_of(op.args[0]), type_of(op.args[4]))
     if result is None:
         raise TdError(f"!foldl start value of type '{type_of(op.args[0])}' and expression of "
@@ -468,12 +354,12 @@ def _foldl(op: Op, ctx: FoldContext) -> Any:
 
 
 def _filter_check(op: Op, ctx: FoldContext) -> TdType:
-    _type_param(op, None)
-    _arity(op, 3, 3)
-    if not _list(type_of(op.args[1])):
-        raise _bad_operand(op, 1, "a list")
-    if not _integral(type_of(op.args[2])):
-        raise _bad_operand(op, 2, "an integer condition")
+    check_type_param(op, None)
+    check_arity(op, 3, 3)
+    if not list_like(type_of(op.args[1])):
+        raise bad_operand(op, 1, "a list")
+    if not int_like(type_of(op.args[2])):
+        raise bad_operand(op, 2, "an integer condition")
     return type_of(op.args[1])
 
 
@@ -483,7 +369,7 @@ def _filter(op: Op, ctx: FoldContext) -> Any:
         return None
     kept = []
     for item in sequence:
-        keep = _as_int(resolve(predicate, MapResolver({var.key: item}, ctx)))
+        keep = as_int(resolve(predicate, MapResolver({var.key: item}, ctx)))
         if keep is None:
             return None
         if keep:
@@ -499,7 +385,7 @@ _bang("filter", _filter_check, _filter, lazy=True)
 # --- Conditionals ------------------------------------------------------------------------------
 
 def _if_check(op: Op, ctx: FoldContext) -> TdType:
-    _typed([_integral, _any, _any], ANY)(op, ctx)
+    typed([int_like, anything, anything], ANY)(op, ctx)
     result = common_type(type_of(op.args[1]), type_of(op.args[2]))
     if result is None:
         raise TdError(f"!if branches have incompatible types '{type_of(op.args[1])}' and "
@@ -508,18 +394,18 @@ def _if_check(op: Op, ctx: FoldContext) -> TdType:
 
 
 def _if(op: Op, ctx: FoldContext) -> Any:
-    condition = _as_int(op.args[0])
+    condition = as_int(op.args[0])
     return None if condition is None else op.args[1] if condition else op.args[2]
 
 
 def _cond_check(op: Op, ctx: FoldContext) -> TdType:
-    _type_param(op, None)
+    check_type_param(op, None)
     if not op.args:
         raise TdError("!cond expects at least one 'condition : value' pair", op.loc)
     result: TdType = ANY
     for index in range(0, len(op.args), 2):
-        if not _integral(type_of(op.args[index])):
-            raise _bad_operand(op, index, "an integer condition")
+        if not int_like(type_of(op.args[index])):
+            raise bad_operand(op, index, "an integer condition")
         merged = common_type(result, type_of(op.args[index + 1]))
         if merged is None:
             raise TdError(f"!cond values have incompatible types '{result}' and "
@@ -530,7 +416,7 @@ def _cond_check(op: Op, ctx: FoldContext) -> TdType:
 
 def _cond(op: Op, ctx: FoldContext) -> Any:
     for index in range(0, len(op.args), 2):
-        condition = _as_int(op.args[index])
+        condition = as_int(op.args[index])
         if condition is None:
             return None
         if condition:
@@ -551,12 +437,12 @@ OPERATORS["cond"] = OpSpec("!cond", _cond_check, _cond, _format_cond, lazy=True)
 # --- Types and records: !cast, !isa, !exists, !initialized -------------------------------------
 
 def _cast_check(op: Op, ctx: FoldContext) -> TdType:
-    _typed([_any], ANY, type_param="required")(op, ctx)
+    typed([anything], ANY, type_param="required")(op, ctx)
     target, source = op.param, type_of(op.args[0])
     if target is STRING:
-        ok = _pastable(source)
+        ok = pastable(source)
     elif isinstance(target, RecordType):
-        ok = _string(source) or isinstance(source, RecordType)
+        ok = string_like(source) or isinstance(source, RecordType)
     else:
         ok = common_type(source, target) is not None
     if not ok:
@@ -604,9 +490,9 @@ def _exists(op: Op, ctx: FoldContext) -> Any:
 
 
 _bang("cast", _cast_check, _cast)
-_bang("isa", _typed([_any], BIT, type_param="required"), _isa)
-_bang("exists", _typed([_string], BIT, type_param="required"), _exists)
-_bang("initialized", _typed([_any], BIT),
+_bang("isa", typed([anything], BIT, type_param="required"), _isa)
+_bang("exists", typed([string_like], BIT, type_param="required"), _exists)
+_bang("initialized", typed([anything], BIT),
       lambda op, ctx: int(op.args[0] is not Unset))
 
 
@@ -619,7 +505,7 @@ def _dag_index(op: Op, dag: DagValue, key: Any, key_loc: Any) -> int | None:
             if name == key:
                 return index
         raise TdError(f"{op.spec.name}: the dag has no argument named '{key}'", key_loc)
-    index = _as_int(key)
+    index = as_int(key)
     if index is not None and not 0 <= index < len(dag.args):
         raise TdError(f"{op.spec.name}: index {index} is out of range for a dag with "
                       f"{len(dag.args)} arguments", key_loc)
@@ -627,10 +513,10 @@ def _dag_index(op: Op, dag: DagValue, key: Any, key_loc: Any) -> int | None:
 
 
 def _index_or_name(t: TdType) -> bool:
-    return _integral(t) or t is STRING
+    return int_like(t) or t is STRING
 
 
-_WHAT[_index_or_name] = "an integer index or a string name"
+WHAT[_index_or_name] = "an integer index or a string name"
 
 
 def _con(op: Op, ctx: FoldContext) -> Any:
@@ -707,179 +593,20 @@ def _setdag(part: int) -> Fold:
     return fold
 
 
-_bang("con", _typed([_dag], DAG, variadic=True), _con)
-_bang("dag", _typed([_record, _list, _list], DAG), _dag_from_lists)
-_bang("getdagop", _typed([_dag], lambda op: op.param or RecordType(()), type_param="optional"),
+_bang("con", typed([dag_like], DAG, variadic=True), _con)
+_bang("dag", typed([record_like, list_like, list_like], DAG), _dag_from_lists)
+_bang("getdagop", typed([dag_like], lambda op: op.param or RecordType(()), type_param="optional"),
       _getdagop)
-_bang("setdagop", _typed([_dag, _record], DAG),
+_bang("setdagop", typed([dag_like, record_like], DAG),
       lambda op, ctx: DagValue(op.args[1], op.args[0].args, op.args[0].op_name)
       if isinstance(op.args[0], DagValue) else None)
-_bang("getdagarg", _typed([_dag, _index_or_name], lambda op: op.param or ANY,
+_bang("getdagarg", typed([dag_like, _index_or_name], lambda op: op.param or ANY,
                          type_param="optional"), _getdagarg)
-_bang("getdagname", _typed([_dag, _integral], STRING), _getdagname)
-_bang("setdagarg", _typed([_dag, _index_or_name, _any], DAG), _setdag(0))
-_bang("setdagname", _typed([_dag, _index_or_name, _string], DAG), _setdag(1))
+_bang("getdagname", typed([dag_like, int_like], STRING), _getdagname)
+_bang("setdagarg", typed([dag_like, _index_or_name, anything], DAG), _setdag(0))
+_bang("setdagname", typed([dag_like, _index_or_name, string_like], DAG), _setdag(1))
 OPERATORS["getop"] = OPERATORS["getdagop"]
 OPERATORS["setop"] = OPERATORS["setdagop"]
 
 BANG_OPERATORS = frozenset(OPERATORS)
 """The names of the supported bang operators, without the ``!``."""
-
-
-# --- Internal operators: literals and suffixes with unknown parts ------------------------------
-
-def _list_check(op: Op, ctx: FoldContext) -> TdType:
-    if op.param is not None:
-        for index, item in enumerate(op.args):
-            if convert(item, op.param, ctx.class_isa) is INCOMPATIBLE:
-                raise TdError(f"list element {describe(item)} does not fit in "
-                              f"'list<{op.param}>'", op.locs[index])
-        return ListType(op.param)
-    element: TdType = ANY
-    for index, item in enumerate(op.args):
-        merged = common_type(element, type_of(item))
-        if merged is None:
-            raise TdError(f"list elements have incompatible types '{element}' and "
-                          f"'{type_of(item)}'", op.locs[index])
-        element = merged
-    return ListType(element)
-
-
-def _list_fold(op: Op, ctx: FoldContext) -> Any:
-    if op.param is None:
-        return TdList(op.args)
-    return TdList(convert(item, op.param, ctx.class_isa) for item in op.args)
-
-
-LIST = OpSpec("list", _list_check, _list_fold,
-              lambda op: "[" + ", ".join(map(format_value, op.args)) + "]")
-
-
-def make_list(items: list[Any], locs: tuple[Any, ...], loc: Any, element: TdType | None,
-              ctx: FoldContext) -> Any:
-    """A list value (or a term, if some items are unknown) of ``items``."""
-    return make_op(LIST, tuple(items), tuple(locs), loc, element, ctx)
-
-
-def _bits_fold(op: Op, ctx: FoldContext) -> Any:
-    for index, bit in enumerate(op.args):
-        if bit is not Unset and _as_int(bit) not in (0, 1):
-            raise TdError(f"a bit must be 0, 1 or ?; got {describe(bit)}", op.locs[index])
-    bits = tuple(bit if bit is Unset else _as_int(bit) for bit in op.args)
-    return int("".join(map(str, bits)), 2) if Unset not in bits else bits
-
-
-BITS = OpSpec("bits", _typed([_integral], lambda op: BitsType(len(op.args)), variadic=True),
-              _bits_fold, lambda op: "{ " + ", ".join(map(format_value, op.args)) + " }")
-
-
-def _dag_check(op: Op, ctx: FoldContext) -> TdType:
-    if not _record(type_of(op.args[0])):
-        raise TdError(f"a dag operator must be a record; got {describe(op.args[0])}", op.locs[0])
-    return DAG
-
-
-DAG_LITERAL = OpSpec(
-    "dag", _dag_check,
-    lambda op, ctx: DagValue(op.args[0], TdList(zip(op.args[1:], op.param[1])), op.param[0]),
-    lambda op: format_dag(op.args[0], op.param[0], list(zip(op.args[1:], op.param[1]))))
-"""``(op args...)``: ``param`` is ``(operator name, argument names)``."""
-
-
-def _field_check(op: Op, ctx: FoldContext) -> TdType:
-    base, name = op.args[0], op.param
-    if isinstance(base, Record):
-        if name not in base.fields:
-            raise TdError(f"record '{base.name}' has no field '{name}'", op.loc)
-        return base.fields[name].type
-    kind = type_of(base)
-    if kind is ANY:
-        return ANY
-    if not isinstance(kind, RecordType):
-        raise TdError(f"cannot access field '{name}' of {describe(base)}", op.loc)
-    classes = [ctx.lookup_class(c) for c in kind.classes]
-    for cls in classes:
-        if cls is not None and name in cls.fields:
-            return cls.fields[name].type
-    if kind.classes:
-        raise TdError(f"class '{kind}' has no field '{name}'", op.loc)
-    return ANY
-
-
-def _field_fold(op: Op, ctx: FoldContext) -> Any:
-    base = op.args[0]
-    if not isinstance(base, Record):
-        return None
-    value = base.fields[op.param].value
-    return None if isinstance(value, Term) else value
-
-
-FIELD = OpSpec("field", _field_check, _field_fold,
-               lambda op: f"{format_value(op.args[0])}.{op.param}")
-"""``value.field``: ``param`` is the field name."""
-
-
-def _index_fold(op: Op, ctx: FoldContext) -> Any:
-    items, index = op.args[0], _as_int(op.args[1])
-    if not isinstance(items, TdList) or index is None:
-        return None
-    if not 0 <= index < len(items):
-        raise TdError(f"index {index} is out of range for a list of {len(items)} elements",
-                      op.locs[1])
-    return items[index]
-
-
-INDEX = OpSpec("index", _typed([_list, _integral], lambda op: _element(type_of(op.args[0]))),
-               _index_fold, lambda op: f"{format_value(op.args[0])}[{format_value(op.args[1])}]")
-
-
-def _pastable(t: TdType) -> bool:
-    return _string(t) or is_integral(t) or isinstance(t, RecordType)
-
-
-_WHAT[_pastable] = "a string, an integer or a record"
-
-
-def _paste_check(op: Op, ctx: FoldContext) -> TdType:
-    left = type_of(op.args[0])
-    if isinstance(left, ListType):
-        return _listconcat_check(op, ctx)
-    return _typed([_pastable], STRING, variadic=True)(op, ctx)
-
-
-def _paste_string(value: Any) -> str | None:
-    if isinstance(value, Record):
-        return value.name
-    if isinstance(value, (str, int)):
-        return str(value) if not isinstance(value, str) else value
-    return None
-
-
-def _paste_fold(op: Op, ctx: FoldContext) -> Any:
-    if isinstance(op.args[0], TdList):
-        return _listconcat(op, ctx)
-    parts = [_paste_string(arg) for arg in op.args]
-    if None in parts:
-        return None
-    text = "".join(parts)  # type: ignore[arg-type]
-    return Code(text) if any(isinstance(arg, Code) for arg in op.args) else text
-
-
-def _paste_format(op: Op) -> str:
-    if isinstance(op.type, ListType):
-        return "!listconcat(" + ", ".join(map(format_value, op.args)) + ")"
-    parts = [format_value(arg) if type_of(arg) in (STRING, ANY) else
-             f"!cast<string>({format_value(arg)})" for arg in op.args]
-    return "!strconcat(" + ", ".join(parts) + ")"
-
-
-PASTE = OpSpec("#", _paste_check, _paste_fold, _paste_format)
-
-
-def _anon_format(op: Op) -> str:
-    return f"{op.param.name}<" + ", ".join(map(format_value, op.args)) + ">"
-
-
-ANON = OpSpec("anonymous record", lambda op, ctx: RecordType((op.param.name,)),
-              lambda op, ctx: ctx.instantiate(op.param, op.args, op.loc), _anon_format)
-"""``Class<args>``: ``param`` is the class, ``args`` all its template argument values."""

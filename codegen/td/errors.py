@@ -1,4 +1,4 @@
-"""`TdError`: every error the `.td` front end reports, rendered with the offending line and caret."""
+"""`TdError`: every error the `.td` front end reports, rendered with its line and a caret."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .terms import bits_of, format_value
-from .types import STRING, BitsType, TdType
+from .tdtypes import STRING, BitsType, TdType
 from .values import Code, Record, RecordKeeper, Unset
 
 

@@ -18,12 +18,13 @@ from typing import Any, Callable
 
 from ..diagnostics import SourceLoc
 from . import ast
-from .bang import ANON, BITS, DAG_LITERAL, FIELD, INDEX, OPERATORS, PASTE, make_list
+from .bang import OPERATORS
+from .literals import ANON, BITS, DAG_LITERAL, FIELD, INDEX, PASTE, make_list
 from .errors import TdError
 from .parser import parse
 from .terms import (INCOMPATIBLE, MapResolver, RecordResolver, Ref, Term, binder, convert,
                     describe, format_value, make_op, resolve, type_of)
-from .types import ANY, BIT, DAG, INT, STRING, BitsType, ListType, RecordType, TdType
+from .tdtypes import ANY, BIT, DAG, INT, STRING, BitsType, ListType, RecordType, TdType
 from .values import (Assertion, Code, Field, Record, RecordKeeper, TdList, TemplateArg, Unset)
 
 _MISSING: Any = object()

@@ -14,7 +14,7 @@ from typing import Any, Callable, Hashable, Protocol
 
 from ..diagnostics import SourceLoc
 from .errors import TdError
-from .types import (ANY, DAG, INT, STRING, BitsType, ListType, RecordType, TdType, common_type,
+from .tdtypes import (ANY, DAG, INT, STRING, BitsType, ListType, RecordType, TdType, common_type,
                     is_compatible)
 from .values import Code, DagValue, Record, TdList, Unset
 

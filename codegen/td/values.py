@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator, NoReturn
 
 from ..diagnostics import SourceLoc
-from .types import TdType
+from .tdtypes import TdType
 
 
 class _UnsetType:

@@ -8,7 +8,7 @@ import pytest
 
 from tilecraft.codegen.td import Code, DagValue, Unset
 
-from .util import assert_error, load, value_of
+from .util import assert_error, load
 
 PRELUDE = """
 class Base;

@@ -1,0 +1,169 @@
+"""The internal operators behind literals and suffixes whose parts are not known yet: lists,
+bits, dags, ``a.b``, ``a[i]``, ``a # b`` and ``Class<args>``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import TdError
+from .operands import (as_int, concat_lists, concat_type, element_type, int_like, list_like,
+                       pastable, record_like, typed)
+from .terms import (INCOMPATIBLE, FoldContext, Op, OpSpec, Term, convert, describe, format_dag,
+                    format_value, make_op, type_of)
+from .tdtypes import ANY, DAG, STRING, BitsType, ListType, RecordType, TdType, common_type
+from .values import Code, DagValue, Record, TdList, Unset
+
+
+def _list_check(op: Op, ctx: FoldContext) -> TdType:
+    if op.param is not None:
+        for index, item in enumerate(op.args):
+            if convert(item, op.param, ctx.class_isa) is INCOMPATIBLE:
+                raise TdError(f"list element {describe(item)} does not fit in "
+                              f"'list<{op.param}>'", op.locs[index])
+        return ListType(op.param)
+    element: TdType = ANY
+    for index, item in enumerate(op.args):
+        merged = common_type(element, type_of(item))
+        if merged is None:
+            raise TdError(f"list elements have incompatible types '{element}' and "
+                          f"'{type_of(item)}'", op.locs[index])
+        element = merged
+    return ListType(element)
+
+
+def _list_fold(op: Op, ctx: FoldContext) -> Any:
+    if op.param is None:
+        return TdList(op.args)
+    return TdList(convert(item, op.param, ctx.class_isa) for item in op.args)
+
+
+LIST = OpSpec("list", _list_check, _list_fold,
+              lambda op: "[" + ", ".join(map(format_value, op.args)) + "]")
+"""``[items]``: ``param`` is the element type written as ``[...]<type>``, or None."""
+
+
+def make_list(items: list[Any], locs: tuple[Any, ...], loc: Any, element: TdType | None,
+              ctx: FoldContext) -> Any:
+    """A list value (or a term, if some items are unknown) of ``items``."""
+    return make_op(LIST, tuple(items), tuple(locs), loc, element, ctx)
+
+
+def _bits_fold(op: Op, ctx: FoldContext) -> Any:
+    for index, bit in enumerate(op.args):
+        if bit is not Unset and as_int(bit) not in (0, 1):
+            raise TdError(f"a bit must be 0, 1 or ?; got {describe(bit)}", op.locs[index])
+    bits = tuple(bit if bit is Unset else as_int(bit) for bit in op.args)
+    return int("".join(map(str, bits)), 2) if Unset not in bits else bits
+
+
+BITS = OpSpec("bits", typed([int_like], lambda op: BitsType(len(op.args)), variadic=True),
+              _bits_fold, lambda op: "{ " + ", ".join(map(format_value, op.args)) + " }")
+"""``{a, b, c}``: bits, most significant first."""
+
+
+def _dag_check(op: Op, ctx: FoldContext) -> TdType:
+    if not record_like(type_of(op.args[0])):
+        raise TdError(f"a dag operator must be a record; got {describe(op.args[0])}", op.locs[0])
+    return DAG
+
+
+DAG_LITERAL = OpSpec(
+    "dag", _dag_check,
+    lambda op, ctx: DagValue(op.args[0], TdList(zip(op.args[1:], op.param[1])), op.param[0]),
+    lambda op: format_dag(op.args[0], op.param[0], list(zip(op.args[1:], op.param[1]))))
+"""``(op args...)``: ``param`` is ``(operator name, argument names)``."""
+
+
+def _field_check(op: Op, ctx: FoldContext) -> TdType:
+    base, name = op.args[0], op.param
+    if isinstance(base, Record):
+        if name not in base.fields:
+            raise TdError(f"record '{base.name}' has no field '{name}'", op.loc)
+        return base.fields[name].type
+    kind = type_of(base)
+    if kind is ANY:
+        return ANY
+    if not isinstance(kind, RecordType):
+        raise TdError(f"cannot access field '{name}' of {describe(base)}", op.loc)
+    classes = [ctx.lookup_class(c) for c in kind.classes]
+    for cls in classes:
+        if cls is not None and name in cls.fields:
+            return cls.fields[name].type
+    if kind.classes:
+        raise TdError(f"class '{kind}' has no field '{name}'", op.loc)
+    return ANY
+
+
+def _field_fold(op: Op, ctx: FoldContext) -> Any:
+    base = op.args[0]
+    if not isinstance(base, Record):
+        return None
+    value = base.fields[op.param].value
+    return None if isinstance(value, Term) else value
+
+
+FIELD = OpSpec("field", _field_check, _field_fold,
+               lambda op: f"{format_value(op.args[0])}.{op.param}")
+"""``value.field``: ``param`` is the field name."""
+
+
+def _index_fold(op: Op, ctx: FoldContext) -> Any:
+    items, index = op.args[0], as_int(op.args[1])
+    if not isinstance(items, TdList) or index is None:
+        return None
+    if not 0 <= index < len(items):
+        raise TdError(f"index {index} is out of range for a list of {len(items)} elements",
+                      op.locs[1])
+    return items[index]
+
+
+INDEX = OpSpec("index", typed([list_like, int_like],
+                             lambda op: element_type(type_of(op.args[0]))), _index_fold,
+               lambda op: f"{format_value(op.args[0])}[{format_value(op.args[1])}]")
+"""``list[index]``."""
+
+
+def _paste_check(op: Op, ctx: FoldContext) -> TdType:
+    left = type_of(op.args[0])
+    if isinstance(left, ListType):
+        return concat_type(op, ctx)
+    return typed([pastable], STRING, variadic=True)(op, ctx)
+
+
+def _paste_string(value: Any) -> str | None:
+    if isinstance(value, Record):
+        return value.name
+    if isinstance(value, (str, int)):
+        return str(value) if not isinstance(value, str) else value
+    return None
+
+
+def _paste_fold(op: Op, ctx: FoldContext) -> Any:
+    if isinstance(op.args[0], TdList):
+        return concat_lists(op, ctx)
+    parts = [_paste_string(arg) for arg in op.args]
+    if None in parts:
+        return None
+    text = "".join(parts)  # type: ignore[arg-type]
+    return Code(text) if any(isinstance(arg, Code) for arg in op.args) else text
+
+
+def _paste_format(op: Op) -> str:
+    if isinstance(op.type, ListType):
+        return "!listconcat(" + ", ".join(map(format_value, op.args)) + ")"
+    parts = [format_value(arg) if type_of(arg) in (STRING, ANY) else
+             f"!cast<string>({format_value(arg)})" for arg in op.args]
+    return "!strconcat(" + ", ".join(parts) + ")"
+
+
+PASTE = OpSpec("#", _paste_check, _paste_fold, _paste_format)
+"""``a # b``: concatenates lists, or strings (integers and records pasted as text)."""
+
+
+def _anon_format(op: Op) -> str:
+    return f"{op.param.name}<" + ", ".join(map(format_value, op.args)) + ">"
+
+
+ANON = OpSpec("anonymous record", lambda op, ctx: RecordType((op.param.name,)),
+              lambda op, ctx: ctx.instantiate(op.param, op.args, op.loc), _anon_format)
+"""``Class<args>``: ``param`` is the class, ``args`` all its template argument values."""
