@@ -97,8 +97,9 @@ class FormatParser:
     def __init__(self, op: OpModel) -> None:
         self.op = op
         self.loc = op.record.field_loc("assemblyFormat")
-        self.tokens = [m.group(0).strip() for m in _TOKEN.finditer(op.assembly_format or "")
-                       if m.group(0).strip()]
+        matches = [m for m in _TOKEN.finditer(op.assembly_format or "") if m.group(0).strip()]
+        self.tokens = [m.group(0).strip() for m in matches]
+        self.offsets = [m.start(m.lastindex) for m in matches]
         self.pos = 0
         self.kinds: dict[str, str] = {}
         for name_list, kind in (
@@ -109,8 +110,13 @@ class FormatParser:
             for name in name_list:
                 self.kinds[name] = kind
 
-    def error(self, message: str) -> TdError:
-        return TdError(f"in the assembly format of '{self.op.record.name}': {message}", self.loc)
+    def error(self, message: str, offset: int | None = None) -> TdError:
+        """An error at the format string; at the offending token when `offset` is known (and
+        the format is written on the line of its field)."""
+        if offset is None and self.pos < len(self.offsets) and self.tokens:
+            offset = self.offsets[max(self.pos - 1, 0)]
+        return TdError(f"in the assembly format of '{self.op.record.name}': {message}",
+                       _string_loc(self.loc, self.op.assembly_format or "", offset))
 
     def peek(self) -> str | None:
         return self.tokens[self.pos] if self.pos < len(self.tokens) else None
@@ -222,6 +228,23 @@ class FormatParser:
         return group
 
 
+def _string_loc(loc, text: str, offset: int | None):
+    """The location of character `offset` of the string value of a field set at `loc`."""
+    from .diagnostics import SourceLoc, read_source
+
+    source = read_source(loc.file) if loc is not None else None
+    if source is None or offset is None:
+        return loc
+    lines = source.splitlines()
+    if not 1 <= loc.line <= len(lines):
+        return loc
+    line = lines[loc.line - 1]
+    start = line.find('"', loc.col - 1)
+    if start < 0 or line[start + 1:start + 1 + len(text)] != text:
+        return loc
+    return SourceLoc(loc.file, loc.line, start + 2 + offset)
+
+
 def _walk(elements: list) -> list:
     out = []
     for element in elements:
@@ -259,7 +282,7 @@ class FormatGenerator:
     def __init__(self, op: OpModel, elements: list[Element]) -> None:
         self.op = op
         self.elements = elements
-        self.error = FormatParser(op).error
+        self.error = lambda message: FormatParser(op).error(message, 0)
         self.operands = {o.name: o for o in op.operands}
         self.results = {r.name: r for r in op.results}
         self.attrs = {a.name: a for a in op.attributes}
@@ -349,10 +372,7 @@ class FormatGenerator:
             group = self.operands.get(name) or self.results[name]
             what = "operand" if name in self.operands else "result"
             raise self.error(f"the type of the {what} '${name}' can neither be parsed nor "
-                             f"inferred: add 'type(${name})' to the format"
-                             if group.kind == "single" else
-                             f"the types of the variadic {what} '${name}' must be in the "
-                             "format")
+                             f"inferred: add 'type(${name})' to the format")
         for name in inferred:
             group = self.operands.get(name) or self.results.get(name)
             if group.kind == "variadic" and name in self.results:
@@ -767,8 +787,9 @@ def inference_rules(op: OpModel) -> InferenceRules:
             derived.append((trait.lhs, trait.rhs, trait.transformer))
     if op.has_trait("SameTypeOperands"):
         groups.append([o.name for o in op.operands if o.kind != "variadic"])
-    builders = {g.name: g.constraint.builder for g in [*op.operands, *op.results]
-                if g.constraint.builder and g.kind != "variadic"}
+    builders = {g.name: g.constraint.builder for g in op.operands if g.constraint.builder}
+    builders.update({g.name: g.constraint.builder for g in op.results
+                     if g.constraint.builder and g.kind != "variadic"})
     return InferenceRules(same_all, groups, derived, builders)
 
 

@@ -32,7 +32,7 @@ def render_diagnostic(
     if loc is None:
         return head
     if source is None:
-        source = _read_source(loc.file)
+        source = read_source(loc.file)
         if source is None:
             return head
     lines = source.splitlines()
@@ -43,7 +43,7 @@ def render_diagnostic(
     return f"{head}\n{text}\n{caret}"
 
 
-def _read_source(file: str | None) -> str | None:
+def read_source(file: str | None) -> str | None:
     if not file:
         return None
     try:

@@ -407,7 +407,8 @@ class ModelBuilder:
 
     def _type_constraint(self, rec: Record, value: Record, field_name: str) -> TypeConstraintModel:
         base = value.get("baseType") if value.isa("Variadic") or value.isa("Optional") else value
-        pred = self.predicates.expression(base["predicate"]["predExpr"], rec, field_name)
+        pred = self.predicates.expression(base["predicate"]["predExpr"], rec, field_name,
+                                          origin=base)
         builder = base.get("builderCall", "") if base.isa("Type") else ""
         return TypeConstraintModel(pred, base.get("summary", ""), builder or None,
                                    base.get("pyTypeName", "Type"))
@@ -420,7 +421,8 @@ class ModelBuilder:
                        self._type_constraint(rec, value, field_name))
 
     def _attribute(self, rec: Record, value: Record, name: str) -> AttributeModel:
-        pred = self.predicates.expression(value["predicate"]["predExpr"], rec, "arguments")
+        pred = self.predicates.expression(value["predicate"]["predExpr"], rec, "arguments",
+                                          origin=value)
         default = value.get("defaultValue", Unset)
         enum = value.get("className") if value.isa("IntEnumAttr") else None
         if enum is None and value.get("baseAttr", Unset) is not Unset:

@@ -58,15 +58,23 @@ class PredicateChecker:
         self.known = _ir_exports()
         self.extra_names: set[str] = set()
 
-    def expression(self, expr: str, rec: Record, field_name: str, statement: bool = False) -> str:
-        """Return `expr` after checking that it compiles and uses known names."""
+    def expression(self, expr: str, rec: Record, field_name: str, statement: bool = False,
+                   origin: Record | None = None) -> str:
+        """Return `expr` after checking that it compiles and uses known names.
+
+        `rec.field_name` is where the expression is used; `origin`, when given, is the
+        constraint that defines it: errors point there, with a note at the use.
+        """
         probe = _PLACEHOLDER.sub(lambda m: "_ph_" + m.group(1).lstrip("_"), expr)
-        loc = rec.field_loc(field_name) if field_name in rec.fields else rec.loc
+        use_loc = rec.field_loc(field_name) if field_name in rec.fields else rec.loc
+        loc, notes = use_loc, []
+        if origin is not None and origin is not rec and not origin.is_anonymous:
+            loc, notes = origin.loc, [(use_loc, f"used by '{rec.name}' here")]
         try:
             tree = ast.parse(probe.strip(), mode="exec" if statement else "eval")
         except SyntaxError as err:
-            raise TdError(f"cannot evaluate the expression '{expr}' of '{rec.name}': "
-                          f"{err.msg}", loc) from None
+            raise TdError(f"cannot evaluate the expression '{expr}': {err.msg}", loc,
+                          notes=notes) from None
         if self.known is not None:
             for node in ast.walk(tree):
                 if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
@@ -74,6 +82,6 @@ class PredicateChecker:
                     if (name.startswith("_") or name in self.known or name in self.extra_names
                             or hasattr(builtins, name)):
                         continue
-                    raise TdError(f"the expression '{expr}' of '{rec.name}' uses the unknown "
-                                  f"name '{name}'", loc)
+                    raise TdError(f"the expression '{expr}' uses the unknown name '{name}'",
+                                  loc, notes=notes)
         return expr

@@ -501,9 +501,9 @@ _bang("initialized", typed([anything], BIT),
 def _dag_index(op: Op, dag: DagValue, key: Any, key_loc: Any) -> int | None:
     """The position of argument ``key`` (an index or a name) in ``dag``."""
     if isinstance(key, str):
-        for index, (_, name) in enumerate(dag.args):
+        for position, (_, name) in enumerate(dag.args):
             if name == key:
-                return index
+                return position
         raise TdError(f"{op.spec.name}: the dag has no argument named '{key}'", key_loc)
     index = as_int(key)
     if index is not None and not 0 <= index < len(dag.args):
@@ -535,13 +535,13 @@ def _dag_from_lists(op: Op, ctx: FoldContext) -> Any:
     operator, values, names = op.args
     if not isinstance(values, TdList) or not (names is Unset or isinstance(names, TdList)):
         return None
-    names = [Unset] * len(values) if names is Unset else names
-    if len(names) != len(values):
-        raise TdError(f"!dag: {len(values)} arguments but {len(names)} names", op.loc)
-    if not all(name is Unset or isinstance(name, str) for name in names):
+    arg_names = [Unset] * len(values) if names is Unset else list(names)
+    if len(arg_names) != len(values):
+        raise TdError(f"!dag: {len(values)} arguments but {len(arg_names)} names", op.loc)
+    if not all(name is Unset or isinstance(name, str) for name in arg_names):
         return None
     return DagValue(operator, TdList((value, None if name is Unset else name)
-                                     for value, name in zip(values, names)))
+                                     for value, name in zip(values, arg_names)))
 
 
 def _getdagop(op: Op, ctx: FoldContext) -> Any:

@@ -74,8 +74,9 @@ def element_type(t: TdType) -> TdType:
     return t.element if isinstance(t, ListType) else ANY
 
 
-WHAT = {int_like: "an integer", string_like: "a string", list_like: "a list",
-        dag_like: "a dag", record_like: "a record", anything: "a value"}
+WHAT: dict[Callable[[TdType], bool], str] = {
+    int_like: "an integer", string_like: "a string", list_like: "a list", dag_like: "a dag",
+    record_like: "a record", anything: "a value"}
 """How error messages name what each predicate wants."""
 
 Check = Callable[[Op, FoldContext], TdType]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
@@ -313,7 +313,7 @@ class _TreeBuilder(Transformer):
     def index(self, items: list[Any]) -> ast.Index:
         return ast.Index(items[0], items[2], self._loc(items[1]))
 
-    def int(self, items: list[Any]) -> ast.IntLit:
+    def integer(self, items: list[Any]) -> ast.IntLit:
         return ast.IntLit(_parse_int(items[0]), self._loc(items[0]))
 
     def true(self, items: list[Any]) -> ast.IntLit:
@@ -331,14 +331,14 @@ class _TreeBuilder(Transformer):
     def unset(self, items: list[Any]) -> ast.UnsetLit:
         return ast.UnsetLit(self._loc(items[0]))
 
-    def id(self, items: list[Any]) -> ast.Id:
+    def identifier(self, items: list[Any]) -> ast.Id:
         return ast.Id(str(items[0]), self._loc(items[0]))
 
     def anon(self, items: list[Any]) -> ast.AnonInst:
         return ast.AnonInst(str(items[0]), [a for a in items[1:] if a is not None],
                             self._loc(items[0]))
 
-    def list(self, items: list[Any]) -> ast.ListLit:
+    def list_value(self, items: list[Any]) -> ast.ListLit:
         elements = [e for e in items[1:-1] if e is not None]
         return ast.ListLit(elements, items[-1], self._loc(items[0]))
 
@@ -398,16 +398,14 @@ def parse(text: str, filename: str, macros: set[str]) -> list[ast.Stmt]:
     """
     clean = preprocess(text, filename, macros)
     key = (filename, clean)
-    statements = _cache.get(key)
-    if statements is None:
+    if key not in _cache:
         parser = _get_parser()
         _builder.file = filename
         try:
-            statements = parser.parse(clean)
+            _cache[key] = cast("list[ast.Stmt]", parser.parse(clean))
         except UnexpectedInput as error:
             raise _syntax_error(error, parser, filename, text) from None
         except TdError as error:
             error.source = text
             raise
-        _cache[key] = statements
-    return statements
+    return _cache[key]

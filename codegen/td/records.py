@@ -56,8 +56,8 @@ class Scope:
                 field = scope.record.fields.get(name)
                 if field is not None:
                     return Ref(name, name, field.type)
-                if scope.template_args is not None and name in scope.template_args:
-                    return scope.template_args[name]
+            if scope.template_args is not None and name in scope.template_args:
+                return scope.template_args[name]
             scope = scope.parent
         return _MISSING
 
@@ -231,22 +231,23 @@ class Evaluator:
         self.records.classes[name] = record
         self.class_depth += 1
         try:
-            scope = Scope(env.scope, record=record, template_args={})
+            names: dict[str, Any] = {"NAME": Ref(f"{name}:NAME", f"{name}:NAME", STRING)}
+            scope = Scope(env.scope, record=record, template_args=names)
             record.template_args = self._declare_template_args(
-                name, ":", stmt.template_args, scope)
-            scope.template_args["NAME"] = Ref(f"{name}:NAME", f"{name}:NAME", STRING)
+                name, ":", stmt.template_args, scope, names)
             self._build(record, stmt.parents, stmt.body or [], env, scope)
         finally:
             self.class_depth -= 1
 
     def _declare_template_args(self, owner: str, separator: str, decls: list[ast.TemplateDecl],
-                               scope: Scope) -> list[TemplateArg]:
-        """Declare template arguments; each becomes a `Ref` in ``scope``'s template args."""
+                               scope: Scope, names: dict[str, Any]) -> list[TemplateArg]:
+        """Declare template arguments; each becomes a `Ref` in ``names`` (the template
+        arguments of ``scope``, where defaults are evaluated)."""
         result: list[TemplateArg] = []
         for decl in decls:
             if decl.name == "NAME":
                 raise TdError("'NAME' is reserved and cannot be a template argument", decl.loc)
-            if decl.name in scope.template_args:  # type: ignore[operator]
+            if decl.name in names:
                 raise TdError(f"template argument '{decl.name}' is declared twice", decl.loc)
             type_ = self.resolve_type(decl.type)
             default = None
@@ -255,7 +256,7 @@ class Evaluator:
                                             f"template argument '{decl.name}'", decl.default.loc)
             qualified = f"{owner}{separator}{decl.name}"
             result.append(TemplateArg(decl.name, qualified, type_, default, decl.loc))
-            scope.template_args[decl.name] = Ref(qualified, qualified, type_)  # type: ignore
+            names[decl.name] = Ref(qualified, qualified, type_)
         return result
 
     def _def(self, stmt: ast.DefStmt, env: Env) -> None:
@@ -316,8 +317,9 @@ class Evaluator:
             raise TdError("a multiclass cannot be defined inside another multiclass", stmt.loc)
         self.class_depth += 1
         try:
+            names: dict[str, Any] = {}
             args = self._declare_template_args(stmt.name, "::", stmt.template_args,
-                                               Scope(env.scope, template_args={}))
+                                               Scope(env.scope, template_args=names), names)
         finally:
             self.class_depth -= 1
         self.multiclasses[stmt.name] = MulticlassDef(stmt.name, args, stmt.body, env.lets,

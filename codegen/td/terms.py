@@ -22,8 +22,10 @@ from .values import Code, DagValue, Record, TdList, Unset
 class FoldContext(Protocol):
     """What folding needs from the evaluator: defs by name, and anonymous instantiation."""
 
-    final: bool
-    """False while a class is being built: a def that is missing may still be defined later."""
+    @property
+    def final(self) -> bool:
+        """False while a class is being built: a def that is missing may still be defined
+        later."""
 
     def lookup_def(self, name: str) -> Record | None: ...
 
@@ -38,6 +40,7 @@ class Term:
     """A value that is not known yet; ``type`` is its static type."""
 
     __slots__ = ("type",)
+    type: TdType
 
     def resolve(self, resolver: Resolver) -> Any:
         """This term with the names ``resolver`` knows substituted (and folded if possible)."""
@@ -152,7 +155,7 @@ class MapResolver(Resolver):
 
     __slots__ = ("values",)
 
-    def __init__(self, values: dict[Hashable, Any], ctx: FoldContext) -> None:
+    def __init__(self, values: dict[Any, Any], ctx: FoldContext) -> None:
         super().__init__(ctx)
         self.values = values
 
@@ -176,16 +179,17 @@ class RecordResolver(Resolver):
         self.stack: list[str] = []
 
     def lookup(self, key: Hashable) -> Any:
+        if not isinstance(key, str):
+            return None
         if key in self.cache:
             return self.cache[key]
-        field = self.record.fields.get(key) if isinstance(key, str) else None
+        field = self.record.fields.get(key)
         if field is None:
             return None
         if key in self.stack:
             cycle = " -> ".join(self.stack[self.stack.index(key):] + [key])
-            first = self.record.fields[self.stack[self.stack.index(key)]]
             raise TdError(f"field '{key}' of '{self.record.name}' depends on itself: {cycle}",
-                          first.loc)
+                          field.loc)
         self.stack.append(key)
         value = resolve(field.value, self)
         self.stack.pop()

@@ -2,26 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
 import sys
 from pathlib import Path
 
 import pytest
 
-from tilecraft.codegen.main import main as gen_main
-
-ROOT = Path(__file__).resolve().parents[2]
-HERE = Path(__file__).resolve().parent
-
-
-def load_generated(path: Path, name: str):
-    """Import a generated module from a file, as a user does after running tools/gen."""
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+from .util import HERE, ROOT, load_generated, run_gen
 
 
 @pytest.fixture
@@ -35,12 +22,6 @@ def project(tmp_path: Path) -> Path:
 def demo_project(project: Path) -> Path:
     shutil.copy(HERE / "defs" / "demo.td", project / "defs" / "demo.td")
     return project
-
-
-def run_gen(root: Path, *args: str) -> int:
-    return gen_main(["--root", str(root), "-q", *args])
-
-
 @pytest.fixture
 def demo(demo_project: Path, monkeypatch: pytest.MonkeyPatch):
     """The generated demo dialect module, with its hooks module importable."""

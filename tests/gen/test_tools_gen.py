@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .conftest import ROOT, run_gen
+from .util import ROOT, run_gen
 
 
 def test_repository_generated_files_are_fresh(capsys):
