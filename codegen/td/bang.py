@@ -535,7 +535,7 @@ def _dag_from_lists(op: Op, ctx: FoldContext) -> Any:
     operator, values, names = op.args
     if not isinstance(values, TdList) or not (names is Unset or isinstance(names, TdList)):
         return None
-    arg_names = [Unset] * len(values) if names is Unset else list(names)
+    arg_names = list(names) if isinstance(names, TdList) else [Unset] * len(values)
     if len(arg_names) != len(values):
         raise TdError(f"!dag: {len(values)} arguments but {len(arg_names)} names", op.loc)
     if not all(name is Unset or isinstance(name, str) for name in arg_names):
