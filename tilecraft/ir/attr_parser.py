@@ -143,8 +143,10 @@ class AttrParser:
 
     def parse_optional_string(self) -> str | None:
         tok = self.toks[self.i]
-        if tok[0] != '"' or len(tok) < 2 or tok[-1] != '"':
+        if tok[0] != '"':
             return None
+        if len(tok) < 2:
+            self.error("unterminated string literal")
         self.i += 1
         return unquote_string(tok)
 
@@ -335,8 +337,7 @@ class AttrParser:
         tok = self.toks[self.i]
         first = tok[0]
         if first == '"':
-            self.i += 1
-            return StringAttr(unquote_string(tok))
+            return StringAttr(self.parse_string())
         if first.isdigit() or first == "-" and tok[1:2].isdigit():
             return self._parse_number_attribute(type)
         if tok == "[":
@@ -386,7 +387,8 @@ class AttrParser:
             key_token = self.i
             tok = toks[key_token]
             if tok[0] == '"':
-                key = unquote_string(tok)
+                key = self.parse_string()
+                self.i -= 1
             elif tok[0].isalpha() or tok[0] == "_":
                 key = tok
             else:

@@ -106,7 +106,9 @@ class BoolAttr(IntegerAttr):
 
 
 class FloatAttr(Attribute):
-    """A float constant of float ``type`` (default f64); ``value`` is rounded to the type."""
+    """A float constant of float ``type`` (default f64); ``value`` is rounded to the type.
+
+    The type is elided from the text for f64, except after a hexadecimal (inf, NaN) value."""
 
     __slots__ = ("value", "type")
 
@@ -128,8 +130,9 @@ class FloatAttr(Attribute):
         return (self.value, self.type)
 
     def _print(self, printer, elide_type: bool = False) -> None:
-        printer.write(format_float(self.value, self.type.format))
-        if not elide_type and self.type is not f64:
+        text = format_float(self.value, self.type.format)
+        printer.write(text)
+        if not elide_type and (self.type is not f64 or text.startswith("0x")):
             printer.write(" : ")
             printer.print_type(self.type)
 

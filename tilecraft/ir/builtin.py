@@ -13,10 +13,10 @@ from tilecraft.ir.operation import Operation
 from tilecraft.ir.registry import register_fallback
 from tilecraft.ir.traits import IsolatedFromAbove, NoTerminator, SingleBlock, SymbolTable
 
-_dialect = register_fallback("builtin", "The IR core's minimal builtin dialect.")
+CORE_BUILTIN = register_fallback("builtin", "The IR core's minimal builtin dialect.")
 
 
-@_dialect.op
+@CORE_BUILTIN.op
 class ModuleOp(Operation):
     """``module @name attributes {...} { ... }``: the top-level container of a program."""
 
@@ -59,4 +59,4 @@ class ModuleOp(Operation):
                           regions=[region])
 
 
-__all__ = ["ModuleOp"]
+__all__ = ["CORE_BUILTIN", "ModuleOp"]

@@ -171,7 +171,12 @@ class Printer:
         self._print_region(region, print_entry_block_args, print_block_terminators, False)
 
     def print_successor(self, block: Block) -> None:
-        self._out.append(self._block_names.get(block, "^<<UNKNOWN BLOCK>>"))
+        """The label of ``block`` (``^bb1``)."""
+        self._out.append(self.block_name(block))
+
+    def block_name(self, block: Block) -> str:
+        """The label of ``block`` (``^bb1``), as text."""
+        return self._block_names.get(block, "^<<UNKNOWN BLOCK>>")
 
     def print_functional_type(self, inputs: Iterable[Type], results: Iterable[Type]) -> None:
         """``(a, b) -> c``; results are parenthesized unless there is exactly one non-function type."""
@@ -374,7 +379,7 @@ class Printer:
 
     def _print_block_header(self, block: Block) -> None:
         out = self._out
-        out.append(self._block_names.get(block, "^<<UNKNOWN BLOCK>>"))
+        out.append(self.block_name(block))
         if block.arguments:
             out.append("(")
             for i, arg in enumerate(block.arguments):

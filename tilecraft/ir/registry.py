@@ -23,7 +23,7 @@ class Dialect:
 
     def __init__(self, name: str, summary: str = "") -> None:
         self._setup(name, summary)
-        _DIALECTS[name] = self
+        register_dialect(self)
 
     def _setup(self, name: str, summary: str) -> None:
         self.name = name
@@ -60,6 +60,11 @@ class Dialect:
 
     def __repr__(self) -> str:
         return f"<Dialect '{self.name}'>"
+
+
+def register_dialect(dialect: Dialect) -> None:
+    """Make ``dialect`` the one found under its name (replacing any other)."""
+    _DIALECTS[dialect.name] = dialect
 
 
 def get_dialect(name: str) -> Dialect | None:
@@ -105,11 +110,13 @@ def lookup_attribute(dialect: str, mnemonic: str) -> type | None:
 
 def register_fallback(name: str, summary: str = "") -> Dialect:
     """A dialect used only when no dialect ``name`` is registered or generated (the IR core's
-    own minimal ``builtin``); returned unregistered, for its classes to be added to."""
+    own minimal ``builtin``); returned unregistered, for its classes to be added to (and for
+    `register_dialect` to install explicitly)."""
     dialect = object.__new__(Dialect)
     dialect._setup(name, summary)
     _FALLBACKS[name] = dialect
     return dialect
 
 
-__all__ = ["Dialect", "get_dialect", "lookup_op", "lookup_type", "lookup_attribute"]
+__all__ = ["Dialect", "register_dialect", "get_dialect", "lookup_op", "lookup_type",
+           "lookup_attribute"]

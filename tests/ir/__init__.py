@@ -1,0 +1,1 @@
+"""Tests of the IR core (tilecraft.ir)."""
