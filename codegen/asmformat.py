@@ -606,7 +606,7 @@ class FormatGenerator:
             else:
                 emit(f"attrs[{var.name!r}] = {_attr_parse_expr(attr)}")
         elif var.kind == "region":
-            emit(f"regions[{var.name!r}] = [parser.parse_region()]")
+            emit(f"regions[{var.name!r}] = [{self._region_expr('parser.parse_region()')}]")
         else:
             emit(f"successors[{var.name!r}] = [parser.parse_successor()]")
 
@@ -674,7 +674,7 @@ class FormatGenerator:
         elif kind == "attribute":
             emit(f"attrs[{element.name!r}] = attr")
         elif kind == "region":
-            emit(f"regions[{element.name!r}] = [region]")
+            emit(f"regions[{element.name!r}] = [{self._region_expr('region')}]")
         elif kind == "successor":
             emit(f"successors[{element.name!r}] = [block]")
         else:
@@ -735,6 +735,11 @@ class FormatGenerator:
         emit(f"    regions={'region_list' if op.regions else 0},")
         emit(f"    successors={'successor_list' if op.successors else '()'},")
         emit(")")
+
+    def _region_expr(self, expr: str) -> str:
+        if self.op.has_trait("SingleBlock") and self.op.has_trait("NoTerminator"):
+            return f"ensure_entry_block({expr})"
+        return expr
 
     def _types_of(self, name: str) -> str:
         """The parsed types of a group; groups inside optional groups may have none."""

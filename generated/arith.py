@@ -202,11 +202,11 @@ class AddIOp(DefinedOp):
 
     @property
     def lhs(self) -> Value:
-        return self.operands[0]
+        return self.get_operand(0)
 
     @property
     def rhs(self) -> Value:
-        return self.operands[1]
+        return self.get_operand(1)
 
     @property
     def result_(self) -> Value:
@@ -296,11 +296,11 @@ class SubIOp(DefinedOp):
 
     @property
     def lhs(self) -> Value:
-        return self.operands[0]
+        return self.get_operand(0)
 
     @property
     def rhs(self) -> Value:
-        return self.operands[1]
+        return self.get_operand(1)
 
     @property
     def result_(self) -> Value:
@@ -390,11 +390,11 @@ class MulIOp(DefinedOp):
 
     @property
     def lhs(self) -> Value:
-        return self.operands[0]
+        return self.get_operand(0)
 
     @property
     def rhs(self) -> Value:
-        return self.operands[1]
+        return self.get_operand(1)
 
     @property
     def result_(self) -> Value:
@@ -484,11 +484,11 @@ class DivSIOp(DefinedOp):
 
     @property
     def lhs(self) -> Value:
-        return self.operands[0]
+        return self.get_operand(0)
 
     @property
     def rhs(self) -> Value:
-        return self.operands[1]
+        return self.get_operand(1)
 
     @property
     def result_(self) -> Value:
@@ -578,11 +578,11 @@ class DivUIOp(DefinedOp):
 
     @property
     def lhs(self) -> Value:
-        return self.operands[0]
+        return self.get_operand(0)
 
     @property
     def rhs(self) -> Value:
-        return self.operands[1]
+        return self.get_operand(1)
 
     @property
     def result_(self) -> Value:
@@ -672,11 +672,11 @@ class CeilDivSIOp(DefinedOp):
 
     @property
     def lhs(self) -> Value:
-        return self.operands[0]
+        return self.get_operand(0)
 
     @property
     def rhs(self) -> Value:
-        return self.operands[1]
+        return self.get_operand(1)
 
     @property
     def result_(self) -> Value:
@@ -766,11 +766,11 @@ class FloorDivSIOp(DefinedOp):
 
     @property
     def lhs(self) -> Value:
-        return self.operands[0]
+        return self.get_operand(0)
 
     @property
     def rhs(self) -> Value:
-        return self.operands[1]
+        return self.get_operand(1)
 
     @property
     def result_(self) -> Value:
@@ -860,11 +860,11 @@ class RemSIOp(DefinedOp):
 
     @property
     def lhs(self) -> Value:
-        return self.operands[0]
+        return self.get_operand(0)
 
     @property
     def rhs(self) -> Value:
-        return self.operands[1]
+        return self.get_operand(1)
 
     @property
     def result_(self) -> Value:
@@ -954,11 +954,11 @@ class RemUIOp(DefinedOp):
 
     @property
     def lhs(self) -> Value:
-        return self.operands[0]
+        return self.get_operand(0)
 
     @property
     def rhs(self) -> Value:
-        return self.operands[1]
+        return self.get_operand(1)
 
     @property
     def result_(self) -> Value:
@@ -1048,11 +1048,11 @@ class AndIOp(DefinedOp):
 
     @property
     def lhs(self) -> Value:
-        return self.operands[0]
+        return self.get_operand(0)
 
     @property
     def rhs(self) -> Value:
-        return self.operands[1]
+        return self.get_operand(1)
 
     @property
     def result_(self) -> Value:
@@ -1142,11 +1142,11 @@ class OrIOp(DefinedOp):
 
     @property
     def lhs(self) -> Value:
-        return self.operands[0]
+        return self.get_operand(0)
 
     @property
     def rhs(self) -> Value:
-        return self.operands[1]
+        return self.get_operand(1)
 
     @property
     def result_(self) -> Value:
@@ -1236,11 +1236,11 @@ class XOrIOp(DefinedOp):
 
     @property
     def lhs(self) -> Value:
-        return self.operands[0]
+        return self.get_operand(0)
 
     @property
     def rhs(self) -> Value:
-        return self.operands[1]
+        return self.get_operand(1)
 
     @property
     def result_(self) -> Value:
@@ -1330,11 +1330,11 @@ class ShLIOp(DefinedOp):
 
     @property
     def lhs(self) -> Value:
-        return self.operands[0]
+        return self.get_operand(0)
 
     @property
     def rhs(self) -> Value:
-        return self.operands[1]
+        return self.get_operand(1)
 
     @property
     def result_(self) -> Value:
@@ -1424,11 +1424,11 @@ class ShRSIOp(DefinedOp):
 
     @property
     def lhs(self) -> Value:
-        return self.operands[0]
+        return self.get_operand(0)
 
     @property
     def rhs(self) -> Value:
-        return self.operands[1]
+        return self.get_operand(1)
 
     @property
     def result_(self) -> Value:
@@ -1518,11 +1518,11 @@ class ShRUIOp(DefinedOp):
 
     @property
     def lhs(self) -> Value:
-        return self.operands[0]
+        return self.get_operand(0)
 
     @property
     def rhs(self) -> Value:
-        return self.operands[1]
+        return self.get_operand(1)
 
     @property
     def result_(self) -> Value:
@@ -1612,11 +1612,11 @@ class MaxSIOp(DefinedOp):
 
     @property
     def lhs(self) -> Value:
-        return self.operands[0]
+        return self.get_operand(0)
 
     @property
     def rhs(self) -> Value:
-        return self.operands[1]
+        return self.get_operand(1)
 
     @property
     def result_(self) -> Value:
@@ -1706,11 +1706,11 @@ class MaxUIOp(DefinedOp):
 
     @property
     def lhs(self) -> Value:
-        return self.operands[0]
+        return self.get_operand(0)
 
     @property
     def rhs(self) -> Value:
-        return self.operands[1]
+        return self.get_operand(1)
 
     @property
     def result_(self) -> Value:
@@ -1800,11 +1800,11 @@ class MinSIOp(DefinedOp):
 
     @property
     def lhs(self) -> Value:
-        return self.operands[0]
+        return self.get_operand(0)
 
     @property
     def rhs(self) -> Value:
-        return self.operands[1]
+        return self.get_operand(1)
 
     @property
     def result_(self) -> Value:
@@ -1894,11 +1894,11 @@ class MinUIOp(DefinedOp):
 
     @property
     def lhs(self) -> Value:
-        return self.operands[0]
+        return self.get_operand(0)
 
     @property
     def rhs(self) -> Value:
-        return self.operands[1]
+        return self.get_operand(1)
 
     @property
     def result_(self) -> Value:
@@ -1988,11 +1988,11 @@ class AddFOp(DefinedOp):
 
     @property
     def lhs(self) -> Value:
-        return self.operands[0]
+        return self.get_operand(0)
 
     @property
     def rhs(self) -> Value:
-        return self.operands[1]
+        return self.get_operand(1)
 
     @property
     def result_(self) -> Value:
@@ -2082,11 +2082,11 @@ class SubFOp(DefinedOp):
 
     @property
     def lhs(self) -> Value:
-        return self.operands[0]
+        return self.get_operand(0)
 
     @property
     def rhs(self) -> Value:
-        return self.operands[1]
+        return self.get_operand(1)
 
     @property
     def result_(self) -> Value:
@@ -2176,11 +2176,11 @@ class MulFOp(DefinedOp):
 
     @property
     def lhs(self) -> Value:
-        return self.operands[0]
+        return self.get_operand(0)
 
     @property
     def rhs(self) -> Value:
-        return self.operands[1]
+        return self.get_operand(1)
 
     @property
     def result_(self) -> Value:
@@ -2270,11 +2270,11 @@ class DivFOp(DefinedOp):
 
     @property
     def lhs(self) -> Value:
-        return self.operands[0]
+        return self.get_operand(0)
 
     @property
     def rhs(self) -> Value:
-        return self.operands[1]
+        return self.get_operand(1)
 
     @property
     def result_(self) -> Value:
@@ -2364,11 +2364,11 @@ class RemFOp(DefinedOp):
 
     @property
     def lhs(self) -> Value:
-        return self.operands[0]
+        return self.get_operand(0)
 
     @property
     def rhs(self) -> Value:
-        return self.operands[1]
+        return self.get_operand(1)
 
     @property
     def result_(self) -> Value:
@@ -2458,11 +2458,11 @@ class MaximumFOp(DefinedOp):
 
     @property
     def lhs(self) -> Value:
-        return self.operands[0]
+        return self.get_operand(0)
 
     @property
     def rhs(self) -> Value:
-        return self.operands[1]
+        return self.get_operand(1)
 
     @property
     def result_(self) -> Value:
@@ -2552,11 +2552,11 @@ class MinimumFOp(DefinedOp):
 
     @property
     def lhs(self) -> Value:
-        return self.operands[0]
+        return self.get_operand(0)
 
     @property
     def rhs(self) -> Value:
-        return self.operands[1]
+        return self.get_operand(1)
 
     @property
     def result_(self) -> Value:
@@ -2646,11 +2646,11 @@ class MaxNumFOp(DefinedOp):
 
     @property
     def lhs(self) -> Value:
-        return self.operands[0]
+        return self.get_operand(0)
 
     @property
     def rhs(self) -> Value:
-        return self.operands[1]
+        return self.get_operand(1)
 
     @property
     def result_(self) -> Value:
@@ -2740,11 +2740,11 @@ class MinNumFOp(DefinedOp):
 
     @property
     def lhs(self) -> Value:
-        return self.operands[0]
+        return self.get_operand(0)
 
     @property
     def rhs(self) -> Value:
-        return self.operands[1]
+        return self.get_operand(1)
 
     @property
     def result_(self) -> Value:
@@ -2834,7 +2834,7 @@ class NegFOp(DefinedOp):
 
     @property
     def operand_(self) -> Value:
-        return self.operands[0]
+        return self.get_operand(0)
 
     @property
     def result_(self) -> Value:
@@ -2913,11 +2913,11 @@ class CmpIOp(DefinedOp):
 
     @property
     def lhs(self) -> Value:
-        return self.operands[0]
+        return self.get_operand(0)
 
     @property
     def rhs(self) -> Value:
-        return self.operands[1]
+        return self.get_operand(1)
 
     @property
     def result_(self) -> Value:
@@ -3032,11 +3032,11 @@ class CmpFOp(DefinedOp):
 
     @property
     def lhs(self) -> Value:
-        return self.operands[0]
+        return self.get_operand(0)
 
     @property
     def rhs(self) -> Value:
-        return self.operands[1]
+        return self.get_operand(1)
 
     @property
     def result_(self) -> Value:
@@ -3155,15 +3155,15 @@ class SelectOp(DefinedOp):
 
     @property
     def condition(self) -> Value:
-        return self.operands[0]
+        return self.get_operand(0)
 
     @property
     def true_value(self) -> Value:
-        return self.operands[1]
+        return self.get_operand(1)
 
     @property
     def false_value(self) -> Value:
-        return self.operands[2]
+        return self.get_operand(2)
 
     @property
     def result_(self) -> Value:
@@ -3261,7 +3261,7 @@ class ExtSIOp(DefinedOp):
 
     @property
     def in_(self) -> Value:
-        return self.operands[0]
+        return self.get_operand(0)
 
     @property
     def out(self) -> Value:
@@ -3342,7 +3342,7 @@ class ExtUIOp(DefinedOp):
 
     @property
     def in_(self) -> Value:
-        return self.operands[0]
+        return self.get_operand(0)
 
     @property
     def out(self) -> Value:
@@ -3423,7 +3423,7 @@ class TruncIOp(DefinedOp):
 
     @property
     def in_(self) -> Value:
-        return self.operands[0]
+        return self.get_operand(0)
 
     @property
     def out(self) -> Value:
@@ -3504,7 +3504,7 @@ class ExtFOp(DefinedOp):
 
     @property
     def in_(self) -> Value:
-        return self.operands[0]
+        return self.get_operand(0)
 
     @property
     def out(self) -> Value:
@@ -3585,7 +3585,7 @@ class TruncFOp(DefinedOp):
 
     @property
     def in_(self) -> Value:
-        return self.operands[0]
+        return self.get_operand(0)
 
     @property
     def out(self) -> Value:
@@ -3666,7 +3666,7 @@ class SIToFPOp(DefinedOp):
 
     @property
     def in_(self) -> Value:
-        return self.operands[0]
+        return self.get_operand(0)
 
     @property
     def out(self) -> Value:
@@ -3747,7 +3747,7 @@ class UIToFPOp(DefinedOp):
 
     @property
     def in_(self) -> Value:
-        return self.operands[0]
+        return self.get_operand(0)
 
     @property
     def out(self) -> Value:
@@ -3828,7 +3828,7 @@ class FPToSIOp(DefinedOp):
 
     @property
     def in_(self) -> Value:
-        return self.operands[0]
+        return self.get_operand(0)
 
     @property
     def out(self) -> Value:
@@ -3909,7 +3909,7 @@ class FPToUIOp(DefinedOp):
 
     @property
     def in_(self) -> Value:
-        return self.operands[0]
+        return self.get_operand(0)
 
     @property
     def out(self) -> Value:
@@ -3990,7 +3990,7 @@ class IndexCastOp(DefinedOp):
 
     @property
     def in_(self) -> Value:
-        return self.operands[0]
+        return self.get_operand(0)
 
     @property
     def out(self) -> Value:
@@ -4071,7 +4071,7 @@ class BitcastOp(DefinedOp):
 
     @property
     def in_(self) -> Value:
-        return self.operands[0]
+        return self.get_operand(0)
 
     @property
     def out(self) -> Value:

@@ -85,11 +85,14 @@ class ModuleOp(DefinedOp):
         if sym_visibility is not None:
             properties['sym_visibility'] = (sym_visibility if isinstance(sym_visibility, Attribute) else StringAttr(sym_visibility))
         result_types = []
-        return cls.create(
+        op = cls.create(
             cls.OPERATION_NAME, operands=operands, result_types=result_types,
             properties=properties, attributes=attributes,
             regions=1, successors=(), location=location,
         )
+        for region in op.regions:
+            ensure_entry_block(region)
+        return op
 
     def verify_invariants(self) -> None:
         self.verify_groups()
@@ -122,7 +125,7 @@ class ModuleOp(DefinedOp):
         if attr is not None:
             attrs['sym_name'] = attr
         attrs.update(parser.parse_optional_attr_dict_with_keyword())
-        regions['bodyRegion'] = [parser.parse_region()]
+        regions['bodyRegion'] = [ensure_entry_block(parser.parse_region())]
         operands = []
         result_types = []
         region_list = regions.get('bodyRegion', [])

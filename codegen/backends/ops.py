@@ -58,7 +58,7 @@ def _group_accessor(kind: str, groups: list[Operand], index: int) -> list[str]:
     annotation = {"single": "Value", "optional": "Value | None", "variadic": "list[Value]"}
     lines = ["    @property", f"    def {group.accessor}(self) -> {annotation[group.kind]}:"]
     if group.kind == "single" and fixed is not None:
-        lines.append(f"        return self.{collection}[{fixed}]")
+        lines.append(f"        return self.{'get_operand(' if kind == 'operand' else 'results['}{fixed}{')' if kind == 'operand' else ']'}")
     elif group.kind == "single":
         lines.append(f"        return self.{kind}_group({index})[0]")
     elif group.kind == "optional":
@@ -202,14 +202,21 @@ def builder(op: OpModel) -> list[str]:
     regions = f"{fixed_regions} + {variadic_regions}" if variadic_regions else str(fixed_regions)
     successors = " + ".join(
         f"list({s.accessor})" if s.variadic else f"[{s.accessor}]" for s in op.successors) or "()"
-    lines += [
-        "        return cls.create(",
-        "            cls.OPERATION_NAME, operands=operands, result_types=result_types,",
-        "            properties=properties, attributes=attributes,",
-        f"            regions={regions}, successors={successors}, location=location,",
-        "        )",
-        "",
+    create = [
+        "cls.create(",
+        "    cls.OPERATION_NAME, operands=operands, result_types=result_types,",
+        "    properties=properties, attributes=attributes,",
+        f"    regions={regions}, successors={successors}, location=location,",
+        ")",
     ]
+    if op.has_trait("SingleBlock") and op.has_trait("NoTerminator") and op.regions:
+        # Like MLIR's module, such an op starts with one empty block in each region.
+        lines += [f"        op = {create[0]}", *[f"        {line}" for line in create[1:]],
+                  "        for region in op.regions:", "            ensure_entry_block(region)",
+                  "        return op", ""]
+    else:
+        lines += [f"        return {create[0]}", *[f"        {line}" for line in create[1:]],
+                  ""]
     return lines
 
 

@@ -19,7 +19,7 @@ from .operation import Operation
 from .types import IntegerType, RankedTensorType
 
 __all__ = [
-    "DefinedOp", "HookError", "all_equal", "i1_like", "finish_dialect", "implements", "parse_enum_keyword",
+    "DefinedOp", "HookError", "all_equal", "ensure_entry_block", "i1_like", "finish_dialect", "implements", "parse_enum_keyword",
     "parse_boolean", "parse_int_list", "parse_more_types", "parse_optional", "parse_struct", "parse_successor_list",
     "parse_type_group", "split_counts", "split_groups",
 ]
@@ -32,6 +32,14 @@ class HookError(Diagnostic):
 def all_equal(*items: object) -> bool:
     """True when all items are equal (types are uniqued, so this compares identities)."""
     return all(item == items[0] for item in items[1:])
+
+
+def ensure_entry_block(region):
+    """Give an empty region the one empty block that single-block ops without a terminator
+    (`module`) always have; returns the region."""
+    if not region.blocks:
+        region.add_block()
+    return region
 
 
 def i1_like(type_):
