@@ -137,7 +137,7 @@ class ConstantOp(DefinedOp):
     def build(
         cls,
         value_: Attribute | Attribute,
-        result__type: Type | None = None,
+        result_type: Type | None = None,
         *,
         attributes: dict[str, Attribute] | None = None,
         location: Location | None = None,
@@ -146,9 +146,9 @@ class ConstantOp(DefinedOp):
         operands = []
         properties: dict[str, Attribute] = {}
         properties['value'] = (value_ if isinstance(value_, Attribute) else value_)
-        if result__type is None:
-            result__type = properties['value'].type
-        result_types = [result__type]
+        if result_type is None:
+            result_type = properties['value'].type
+        result_types = [result_type]
         return cls.create(
             cls.OPERATION_NAME, operands=operands, result_types=result_types,
             properties=properties, attributes=attributes,
@@ -217,7 +217,7 @@ class AddIOp(DefinedOp):
         cls,
         lhs: Value,
         rhs: Value,
-        result__type: Type | None = None,
+        result_type: Type | None = None,
         *,
         attributes: dict[str, Attribute] | None = None,
         location: Location | None = None,
@@ -225,9 +225,9 @@ class AddIOp(DefinedOp):
         """Create a `arith.addi` op; results whose types the traits determine may be omitted."""
         operands = [lhs] + [rhs]
         properties: dict[str, Attribute] = {}
-        if result__type is None:
-            result__type = lhs.type
-        result_types = [result__type]
+        if result_type is None:
+            result_type = lhs.type
+        result_types = [result_type]
         return cls.create(
             cls.OPERATION_NAME, operands=operands, result_types=result_types,
             properties=properties, attributes=attributes,
@@ -311,7 +311,7 @@ class SubIOp(DefinedOp):
         cls,
         lhs: Value,
         rhs: Value,
-        result__type: Type | None = None,
+        result_type: Type | None = None,
         *,
         attributes: dict[str, Attribute] | None = None,
         location: Location | None = None,
@@ -319,9 +319,9 @@ class SubIOp(DefinedOp):
         """Create a `arith.subi` op; results whose types the traits determine may be omitted."""
         operands = [lhs] + [rhs]
         properties: dict[str, Attribute] = {}
-        if result__type is None:
-            result__type = lhs.type
-        result_types = [result__type]
+        if result_type is None:
+            result_type = lhs.type
+        result_types = [result_type]
         return cls.create(
             cls.OPERATION_NAME, operands=operands, result_types=result_types,
             properties=properties, attributes=attributes,
@@ -405,7 +405,7 @@ class MulIOp(DefinedOp):
         cls,
         lhs: Value,
         rhs: Value,
-        result__type: Type | None = None,
+        result_type: Type | None = None,
         *,
         attributes: dict[str, Attribute] | None = None,
         location: Location | None = None,
@@ -413,9 +413,9 @@ class MulIOp(DefinedOp):
         """Create a `arith.muli` op; results whose types the traits determine may be omitted."""
         operands = [lhs] + [rhs]
         properties: dict[str, Attribute] = {}
-        if result__type is None:
-            result__type = lhs.type
-        result_types = [result__type]
+        if result_type is None:
+            result_type = lhs.type
+        result_types = [result_type]
         return cls.create(
             cls.OPERATION_NAME, operands=operands, result_types=result_types,
             properties=properties, attributes=attributes,
@@ -499,7 +499,7 @@ class DivSIOp(DefinedOp):
         cls,
         lhs: Value,
         rhs: Value,
-        result__type: Type | None = None,
+        result_type: Type | None = None,
         *,
         attributes: dict[str, Attribute] | None = None,
         location: Location | None = None,
@@ -507,9 +507,9 @@ class DivSIOp(DefinedOp):
         """Create a `arith.divsi` op; results whose types the traits determine may be omitted."""
         operands = [lhs] + [rhs]
         properties: dict[str, Attribute] = {}
-        if result__type is None:
-            result__type = lhs.type
-        result_types = [result__type]
+        if result_type is None:
+            result_type = lhs.type
+        result_types = [result_type]
         return cls.create(
             cls.OPERATION_NAME, operands=operands, result_types=result_types,
             properties=properties, attributes=attributes,
@@ -593,7 +593,7 @@ class DivUIOp(DefinedOp):
         cls,
         lhs: Value,
         rhs: Value,
-        result__type: Type | None = None,
+        result_type: Type | None = None,
         *,
         attributes: dict[str, Attribute] | None = None,
         location: Location | None = None,
@@ -601,9 +601,9 @@ class DivUIOp(DefinedOp):
         """Create a `arith.divui` op; results whose types the traits determine may be omitted."""
         operands = [lhs] + [rhs]
         properties: dict[str, Attribute] = {}
-        if result__type is None:
-            result__type = lhs.type
-        result_types = [result__type]
+        if result_type is None:
+            result_type = lhs.type
+        result_types = [result_type]
         return cls.create(
             cls.OPERATION_NAME, operands=operands, result_types=result_types,
             properties=properties, attributes=attributes,
@@ -687,7 +687,7 @@ class CeilDivSIOp(DefinedOp):
         cls,
         lhs: Value,
         rhs: Value,
-        result__type: Type | None = None,
+        result_type: Type | None = None,
         *,
         attributes: dict[str, Attribute] | None = None,
         location: Location | None = None,
@@ -695,9 +695,9 @@ class CeilDivSIOp(DefinedOp):
         """Create a `arith.ceildivsi` op; results whose types the traits determine may be omitted."""
         operands = [lhs] + [rhs]
         properties: dict[str, Attribute] = {}
-        if result__type is None:
-            result__type = lhs.type
-        result_types = [result__type]
+        if result_type is None:
+            result_type = lhs.type
+        result_types = [result_type]
         return cls.create(
             cls.OPERATION_NAME, operands=operands, result_types=result_types,
             properties=properties, attributes=attributes,
@@ -781,7 +781,7 @@ class FloorDivSIOp(DefinedOp):
         cls,
         lhs: Value,
         rhs: Value,
-        result__type: Type | None = None,
+        result_type: Type | None = None,
         *,
         attributes: dict[str, Attribute] | None = None,
         location: Location | None = None,
@@ -789,9 +789,9 @@ class FloorDivSIOp(DefinedOp):
         """Create a `arith.floordivsi` op; results whose types the traits determine may be omitted."""
         operands = [lhs] + [rhs]
         properties: dict[str, Attribute] = {}
-        if result__type is None:
-            result__type = lhs.type
-        result_types = [result__type]
+        if result_type is None:
+            result_type = lhs.type
+        result_types = [result_type]
         return cls.create(
             cls.OPERATION_NAME, operands=operands, result_types=result_types,
             properties=properties, attributes=attributes,
@@ -875,7 +875,7 @@ class RemSIOp(DefinedOp):
         cls,
         lhs: Value,
         rhs: Value,
-        result__type: Type | None = None,
+        result_type: Type | None = None,
         *,
         attributes: dict[str, Attribute] | None = None,
         location: Location | None = None,
@@ -883,9 +883,9 @@ class RemSIOp(DefinedOp):
         """Create a `arith.remsi` op; results whose types the traits determine may be omitted."""
         operands = [lhs] + [rhs]
         properties: dict[str, Attribute] = {}
-        if result__type is None:
-            result__type = lhs.type
-        result_types = [result__type]
+        if result_type is None:
+            result_type = lhs.type
+        result_types = [result_type]
         return cls.create(
             cls.OPERATION_NAME, operands=operands, result_types=result_types,
             properties=properties, attributes=attributes,
@@ -969,7 +969,7 @@ class RemUIOp(DefinedOp):
         cls,
         lhs: Value,
         rhs: Value,
-        result__type: Type | None = None,
+        result_type: Type | None = None,
         *,
         attributes: dict[str, Attribute] | None = None,
         location: Location | None = None,
@@ -977,9 +977,9 @@ class RemUIOp(DefinedOp):
         """Create a `arith.remui` op; results whose types the traits determine may be omitted."""
         operands = [lhs] + [rhs]
         properties: dict[str, Attribute] = {}
-        if result__type is None:
-            result__type = lhs.type
-        result_types = [result__type]
+        if result_type is None:
+            result_type = lhs.type
+        result_types = [result_type]
         return cls.create(
             cls.OPERATION_NAME, operands=operands, result_types=result_types,
             properties=properties, attributes=attributes,
@@ -1063,7 +1063,7 @@ class AndIOp(DefinedOp):
         cls,
         lhs: Value,
         rhs: Value,
-        result__type: Type | None = None,
+        result_type: Type | None = None,
         *,
         attributes: dict[str, Attribute] | None = None,
         location: Location | None = None,
@@ -1071,9 +1071,9 @@ class AndIOp(DefinedOp):
         """Create a `arith.andi` op; results whose types the traits determine may be omitted."""
         operands = [lhs] + [rhs]
         properties: dict[str, Attribute] = {}
-        if result__type is None:
-            result__type = lhs.type
-        result_types = [result__type]
+        if result_type is None:
+            result_type = lhs.type
+        result_types = [result_type]
         return cls.create(
             cls.OPERATION_NAME, operands=operands, result_types=result_types,
             properties=properties, attributes=attributes,
@@ -1157,7 +1157,7 @@ class OrIOp(DefinedOp):
         cls,
         lhs: Value,
         rhs: Value,
-        result__type: Type | None = None,
+        result_type: Type | None = None,
         *,
         attributes: dict[str, Attribute] | None = None,
         location: Location | None = None,
@@ -1165,9 +1165,9 @@ class OrIOp(DefinedOp):
         """Create a `arith.ori` op; results whose types the traits determine may be omitted."""
         operands = [lhs] + [rhs]
         properties: dict[str, Attribute] = {}
-        if result__type is None:
-            result__type = lhs.type
-        result_types = [result__type]
+        if result_type is None:
+            result_type = lhs.type
+        result_types = [result_type]
         return cls.create(
             cls.OPERATION_NAME, operands=operands, result_types=result_types,
             properties=properties, attributes=attributes,
@@ -1251,7 +1251,7 @@ class XOrIOp(DefinedOp):
         cls,
         lhs: Value,
         rhs: Value,
-        result__type: Type | None = None,
+        result_type: Type | None = None,
         *,
         attributes: dict[str, Attribute] | None = None,
         location: Location | None = None,
@@ -1259,9 +1259,9 @@ class XOrIOp(DefinedOp):
         """Create a `arith.xori` op; results whose types the traits determine may be omitted."""
         operands = [lhs] + [rhs]
         properties: dict[str, Attribute] = {}
-        if result__type is None:
-            result__type = lhs.type
-        result_types = [result__type]
+        if result_type is None:
+            result_type = lhs.type
+        result_types = [result_type]
         return cls.create(
             cls.OPERATION_NAME, operands=operands, result_types=result_types,
             properties=properties, attributes=attributes,
@@ -1345,7 +1345,7 @@ class ShLIOp(DefinedOp):
         cls,
         lhs: Value,
         rhs: Value,
-        result__type: Type | None = None,
+        result_type: Type | None = None,
         *,
         attributes: dict[str, Attribute] | None = None,
         location: Location | None = None,
@@ -1353,9 +1353,9 @@ class ShLIOp(DefinedOp):
         """Create a `arith.shli` op; results whose types the traits determine may be omitted."""
         operands = [lhs] + [rhs]
         properties: dict[str, Attribute] = {}
-        if result__type is None:
-            result__type = lhs.type
-        result_types = [result__type]
+        if result_type is None:
+            result_type = lhs.type
+        result_types = [result_type]
         return cls.create(
             cls.OPERATION_NAME, operands=operands, result_types=result_types,
             properties=properties, attributes=attributes,
@@ -1439,7 +1439,7 @@ class ShRSIOp(DefinedOp):
         cls,
         lhs: Value,
         rhs: Value,
-        result__type: Type | None = None,
+        result_type: Type | None = None,
         *,
         attributes: dict[str, Attribute] | None = None,
         location: Location | None = None,
@@ -1447,9 +1447,9 @@ class ShRSIOp(DefinedOp):
         """Create a `arith.shrsi` op; results whose types the traits determine may be omitted."""
         operands = [lhs] + [rhs]
         properties: dict[str, Attribute] = {}
-        if result__type is None:
-            result__type = lhs.type
-        result_types = [result__type]
+        if result_type is None:
+            result_type = lhs.type
+        result_types = [result_type]
         return cls.create(
             cls.OPERATION_NAME, operands=operands, result_types=result_types,
             properties=properties, attributes=attributes,
@@ -1533,7 +1533,7 @@ class ShRUIOp(DefinedOp):
         cls,
         lhs: Value,
         rhs: Value,
-        result__type: Type | None = None,
+        result_type: Type | None = None,
         *,
         attributes: dict[str, Attribute] | None = None,
         location: Location | None = None,
@@ -1541,9 +1541,9 @@ class ShRUIOp(DefinedOp):
         """Create a `arith.shrui` op; results whose types the traits determine may be omitted."""
         operands = [lhs] + [rhs]
         properties: dict[str, Attribute] = {}
-        if result__type is None:
-            result__type = lhs.type
-        result_types = [result__type]
+        if result_type is None:
+            result_type = lhs.type
+        result_types = [result_type]
         return cls.create(
             cls.OPERATION_NAME, operands=operands, result_types=result_types,
             properties=properties, attributes=attributes,
@@ -1627,7 +1627,7 @@ class MaxSIOp(DefinedOp):
         cls,
         lhs: Value,
         rhs: Value,
-        result__type: Type | None = None,
+        result_type: Type | None = None,
         *,
         attributes: dict[str, Attribute] | None = None,
         location: Location | None = None,
@@ -1635,9 +1635,9 @@ class MaxSIOp(DefinedOp):
         """Create a `arith.maxsi` op; results whose types the traits determine may be omitted."""
         operands = [lhs] + [rhs]
         properties: dict[str, Attribute] = {}
-        if result__type is None:
-            result__type = lhs.type
-        result_types = [result__type]
+        if result_type is None:
+            result_type = lhs.type
+        result_types = [result_type]
         return cls.create(
             cls.OPERATION_NAME, operands=operands, result_types=result_types,
             properties=properties, attributes=attributes,
@@ -1721,7 +1721,7 @@ class MaxUIOp(DefinedOp):
         cls,
         lhs: Value,
         rhs: Value,
-        result__type: Type | None = None,
+        result_type: Type | None = None,
         *,
         attributes: dict[str, Attribute] | None = None,
         location: Location | None = None,
@@ -1729,9 +1729,9 @@ class MaxUIOp(DefinedOp):
         """Create a `arith.maxui` op; results whose types the traits determine may be omitted."""
         operands = [lhs] + [rhs]
         properties: dict[str, Attribute] = {}
-        if result__type is None:
-            result__type = lhs.type
-        result_types = [result__type]
+        if result_type is None:
+            result_type = lhs.type
+        result_types = [result_type]
         return cls.create(
             cls.OPERATION_NAME, operands=operands, result_types=result_types,
             properties=properties, attributes=attributes,
@@ -1815,7 +1815,7 @@ class MinSIOp(DefinedOp):
         cls,
         lhs: Value,
         rhs: Value,
-        result__type: Type | None = None,
+        result_type: Type | None = None,
         *,
         attributes: dict[str, Attribute] | None = None,
         location: Location | None = None,
@@ -1823,9 +1823,9 @@ class MinSIOp(DefinedOp):
         """Create a `arith.minsi` op; results whose types the traits determine may be omitted."""
         operands = [lhs] + [rhs]
         properties: dict[str, Attribute] = {}
-        if result__type is None:
-            result__type = lhs.type
-        result_types = [result__type]
+        if result_type is None:
+            result_type = lhs.type
+        result_types = [result_type]
         return cls.create(
             cls.OPERATION_NAME, operands=operands, result_types=result_types,
             properties=properties, attributes=attributes,
@@ -1909,7 +1909,7 @@ class MinUIOp(DefinedOp):
         cls,
         lhs: Value,
         rhs: Value,
-        result__type: Type | None = None,
+        result_type: Type | None = None,
         *,
         attributes: dict[str, Attribute] | None = None,
         location: Location | None = None,
@@ -1917,9 +1917,9 @@ class MinUIOp(DefinedOp):
         """Create a `arith.minui` op; results whose types the traits determine may be omitted."""
         operands = [lhs] + [rhs]
         properties: dict[str, Attribute] = {}
-        if result__type is None:
-            result__type = lhs.type
-        result_types = [result__type]
+        if result_type is None:
+            result_type = lhs.type
+        result_types = [result_type]
         return cls.create(
             cls.OPERATION_NAME, operands=operands, result_types=result_types,
             properties=properties, attributes=attributes,
@@ -2003,7 +2003,7 @@ class AddFOp(DefinedOp):
         cls,
         lhs: Value,
         rhs: Value,
-        result__type: Type | None = None,
+        result_type: Type | None = None,
         *,
         attributes: dict[str, Attribute] | None = None,
         location: Location | None = None,
@@ -2011,9 +2011,9 @@ class AddFOp(DefinedOp):
         """Create a `arith.addf` op; results whose types the traits determine may be omitted."""
         operands = [lhs] + [rhs]
         properties: dict[str, Attribute] = {}
-        if result__type is None:
-            result__type = lhs.type
-        result_types = [result__type]
+        if result_type is None:
+            result_type = lhs.type
+        result_types = [result_type]
         return cls.create(
             cls.OPERATION_NAME, operands=operands, result_types=result_types,
             properties=properties, attributes=attributes,
@@ -2097,7 +2097,7 @@ class SubFOp(DefinedOp):
         cls,
         lhs: Value,
         rhs: Value,
-        result__type: Type | None = None,
+        result_type: Type | None = None,
         *,
         attributes: dict[str, Attribute] | None = None,
         location: Location | None = None,
@@ -2105,9 +2105,9 @@ class SubFOp(DefinedOp):
         """Create a `arith.subf` op; results whose types the traits determine may be omitted."""
         operands = [lhs] + [rhs]
         properties: dict[str, Attribute] = {}
-        if result__type is None:
-            result__type = lhs.type
-        result_types = [result__type]
+        if result_type is None:
+            result_type = lhs.type
+        result_types = [result_type]
         return cls.create(
             cls.OPERATION_NAME, operands=operands, result_types=result_types,
             properties=properties, attributes=attributes,
@@ -2191,7 +2191,7 @@ class MulFOp(DefinedOp):
         cls,
         lhs: Value,
         rhs: Value,
-        result__type: Type | None = None,
+        result_type: Type | None = None,
         *,
         attributes: dict[str, Attribute] | None = None,
         location: Location | None = None,
@@ -2199,9 +2199,9 @@ class MulFOp(DefinedOp):
         """Create a `arith.mulf` op; results whose types the traits determine may be omitted."""
         operands = [lhs] + [rhs]
         properties: dict[str, Attribute] = {}
-        if result__type is None:
-            result__type = lhs.type
-        result_types = [result__type]
+        if result_type is None:
+            result_type = lhs.type
+        result_types = [result_type]
         return cls.create(
             cls.OPERATION_NAME, operands=operands, result_types=result_types,
             properties=properties, attributes=attributes,
@@ -2285,7 +2285,7 @@ class DivFOp(DefinedOp):
         cls,
         lhs: Value,
         rhs: Value,
-        result__type: Type | None = None,
+        result_type: Type | None = None,
         *,
         attributes: dict[str, Attribute] | None = None,
         location: Location | None = None,
@@ -2293,9 +2293,9 @@ class DivFOp(DefinedOp):
         """Create a `arith.divf` op; results whose types the traits determine may be omitted."""
         operands = [lhs] + [rhs]
         properties: dict[str, Attribute] = {}
-        if result__type is None:
-            result__type = lhs.type
-        result_types = [result__type]
+        if result_type is None:
+            result_type = lhs.type
+        result_types = [result_type]
         return cls.create(
             cls.OPERATION_NAME, operands=operands, result_types=result_types,
             properties=properties, attributes=attributes,
@@ -2379,7 +2379,7 @@ class RemFOp(DefinedOp):
         cls,
         lhs: Value,
         rhs: Value,
-        result__type: Type | None = None,
+        result_type: Type | None = None,
         *,
         attributes: dict[str, Attribute] | None = None,
         location: Location | None = None,
@@ -2387,9 +2387,9 @@ class RemFOp(DefinedOp):
         """Create a `arith.remf` op; results whose types the traits determine may be omitted."""
         operands = [lhs] + [rhs]
         properties: dict[str, Attribute] = {}
-        if result__type is None:
-            result__type = lhs.type
-        result_types = [result__type]
+        if result_type is None:
+            result_type = lhs.type
+        result_types = [result_type]
         return cls.create(
             cls.OPERATION_NAME, operands=operands, result_types=result_types,
             properties=properties, attributes=attributes,
@@ -2473,7 +2473,7 @@ class MaximumFOp(DefinedOp):
         cls,
         lhs: Value,
         rhs: Value,
-        result__type: Type | None = None,
+        result_type: Type | None = None,
         *,
         attributes: dict[str, Attribute] | None = None,
         location: Location | None = None,
@@ -2481,9 +2481,9 @@ class MaximumFOp(DefinedOp):
         """Create a `arith.maximumf` op; results whose types the traits determine may be omitted."""
         operands = [lhs] + [rhs]
         properties: dict[str, Attribute] = {}
-        if result__type is None:
-            result__type = lhs.type
-        result_types = [result__type]
+        if result_type is None:
+            result_type = lhs.type
+        result_types = [result_type]
         return cls.create(
             cls.OPERATION_NAME, operands=operands, result_types=result_types,
             properties=properties, attributes=attributes,
@@ -2567,7 +2567,7 @@ class MinimumFOp(DefinedOp):
         cls,
         lhs: Value,
         rhs: Value,
-        result__type: Type | None = None,
+        result_type: Type | None = None,
         *,
         attributes: dict[str, Attribute] | None = None,
         location: Location | None = None,
@@ -2575,9 +2575,9 @@ class MinimumFOp(DefinedOp):
         """Create a `arith.minimumf` op; results whose types the traits determine may be omitted."""
         operands = [lhs] + [rhs]
         properties: dict[str, Attribute] = {}
-        if result__type is None:
-            result__type = lhs.type
-        result_types = [result__type]
+        if result_type is None:
+            result_type = lhs.type
+        result_types = [result_type]
         return cls.create(
             cls.OPERATION_NAME, operands=operands, result_types=result_types,
             properties=properties, attributes=attributes,
@@ -2661,7 +2661,7 @@ class MaxNumFOp(DefinedOp):
         cls,
         lhs: Value,
         rhs: Value,
-        result__type: Type | None = None,
+        result_type: Type | None = None,
         *,
         attributes: dict[str, Attribute] | None = None,
         location: Location | None = None,
@@ -2669,9 +2669,9 @@ class MaxNumFOp(DefinedOp):
         """Create a `arith.maxnumf` op; results whose types the traits determine may be omitted."""
         operands = [lhs] + [rhs]
         properties: dict[str, Attribute] = {}
-        if result__type is None:
-            result__type = lhs.type
-        result_types = [result__type]
+        if result_type is None:
+            result_type = lhs.type
+        result_types = [result_type]
         return cls.create(
             cls.OPERATION_NAME, operands=operands, result_types=result_types,
             properties=properties, attributes=attributes,
@@ -2755,7 +2755,7 @@ class MinNumFOp(DefinedOp):
         cls,
         lhs: Value,
         rhs: Value,
-        result__type: Type | None = None,
+        result_type: Type | None = None,
         *,
         attributes: dict[str, Attribute] | None = None,
         location: Location | None = None,
@@ -2763,9 +2763,9 @@ class MinNumFOp(DefinedOp):
         """Create a `arith.minnumf` op; results whose types the traits determine may be omitted."""
         operands = [lhs] + [rhs]
         properties: dict[str, Attribute] = {}
-        if result__type is None:
-            result__type = lhs.type
-        result_types = [result__type]
+        if result_type is None:
+            result_type = lhs.type
+        result_types = [result_type]
         return cls.create(
             cls.OPERATION_NAME, operands=operands, result_types=result_types,
             properties=properties, attributes=attributes,
@@ -2844,7 +2844,7 @@ class NegFOp(DefinedOp):
     def build(
         cls,
         operand_: Value,
-        result__type: Type | None = None,
+        result_type: Type | None = None,
         *,
         attributes: dict[str, Attribute] | None = None,
         location: Location | None = None,
@@ -2852,9 +2852,9 @@ class NegFOp(DefinedOp):
         """Create a `arith.negf` op; results whose types the traits determine may be omitted."""
         operands = [operand_]
         properties: dict[str, Attribute] = {}
-        if result__type is None:
-            result__type = operand_.type
-        result_types = [result__type]
+        if result_type is None:
+            result_type = operand_.type
+        result_types = [result_type]
         return cls.create(
             cls.OPERATION_NAME, operands=operands, result_types=result_types,
             properties=properties, attributes=attributes,
@@ -2938,7 +2938,7 @@ class CmpIOp(DefinedOp):
         lhs: Value,
         rhs: Value,
         predicate: CmpIPredicate | Attribute,
-        result__type: Type | None = None,
+        result_type: Type | None = None,
         *,
         attributes: dict[str, Attribute] | None = None,
         location: Location | None = None,
@@ -2947,9 +2947,9 @@ class CmpIOp(DefinedOp):
         operands = [lhs] + [rhs]
         properties: dict[str, Attribute] = {}
         properties['predicate'] = (predicate if isinstance(predicate, Attribute) else IntegerAttr(int(predicate), IntegerType(64)))
-        if result__type is None:
-            result__type = (i1_like(lhs.type))
-        result_types = [result__type]
+        if result_type is None:
+            result_type = (i1_like(lhs.type))
+        result_types = [result_type]
         return cls.create(
             cls.OPERATION_NAME, operands=operands, result_types=result_types,
             properties=properties, attributes=attributes,
@@ -3057,7 +3057,7 @@ class CmpFOp(DefinedOp):
         lhs: Value,
         rhs: Value,
         predicate: CmpFPredicate | Attribute,
-        result__type: Type | None = None,
+        result_type: Type | None = None,
         *,
         attributes: dict[str, Attribute] | None = None,
         location: Location | None = None,
@@ -3066,9 +3066,9 @@ class CmpFOp(DefinedOp):
         operands = [lhs] + [rhs]
         properties: dict[str, Attribute] = {}
         properties['predicate'] = (predicate if isinstance(predicate, Attribute) else IntegerAttr(int(predicate), IntegerType(64)))
-        if result__type is None:
-            result__type = (i1_like(lhs.type))
-        result_types = [result__type]
+        if result_type is None:
+            result_type = (i1_like(lhs.type))
+        result_types = [result_type]
         return cls.create(
             cls.OPERATION_NAME, operands=operands, result_types=result_types,
             properties=properties, attributes=attributes,
@@ -3175,7 +3175,7 @@ class SelectOp(DefinedOp):
         condition: Value,
         true_value: Value,
         false_value: Value,
-        result__type: Type | None = None,
+        result_type: Type | None = None,
         *,
         attributes: dict[str, Attribute] | None = None,
         location: Location | None = None,
@@ -3183,9 +3183,9 @@ class SelectOp(DefinedOp):
         """Create a `arith.select` op; results whose types the traits determine may be omitted."""
         operands = [condition] + [true_value] + [false_value]
         properties: dict[str, Attribute] = {}
-        if result__type is None:
-            result__type = true_value.type
-        result_types = [result__type]
+        if result_type is None:
+            result_type = true_value.type
+        result_types = [result_type]
         return cls.create(
             cls.OPERATION_NAME, operands=operands, result_types=result_types,
             properties=properties, attributes=attributes,

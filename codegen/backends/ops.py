@@ -7,7 +7,7 @@ backend assembles them into a module with the jinja2 template `dialect.py.j2`.
 from __future__ import annotations
 
 from ..asmformat import InferenceRules, _infer_one, generate_format, inference_rules
-from ..model import AttributeModel, OpModel, Operand
+from ..model import AttributeModel, OpModel, Operand, snake_case
 from ..predicates import substitute
 
 
@@ -108,6 +108,11 @@ def accessors(op: OpModel) -> list[str]:
     return lines
 
 
+def _type_param(result: Operand) -> str:
+    """The builder parameter for a result's type: `result_type` for a result named `result`."""
+    return f"{snake_case(result.name)}_type"
+
+
 def builder(op: OpModel) -> list[str]:
     """A `build` classmethod: operands as Values, attributes as Python values, inferred types."""
     rules = inference_rules(op)
@@ -123,13 +128,13 @@ def builder(op: OpModel) -> list[str]:
     defaulted: list[str] = []
     for result in op.results:
         if result.name in inferred:
-            defaulted.append(f"{result.accessor}_type: Type | None = None")
+            defaulted.append(f"{_type_param(result)}: Type | None = None")
         elif result.kind == "variadic":
-            required.append(f"{result.accessor}_types: Sequence[Type]")
+            required.append(f"{_type_param(result)}s: Sequence[Type]")
         elif result.kind == "optional":
-            defaulted.append(f"{result.accessor}_type: Type | None = None")
+            defaulted.append(f"{_type_param(result)}: Type | None = None")
         else:
-            required.append(f"{result.accessor}_type: Type")
+            required.append(f"{_type_param(result)}: Type")
     for operand in op.operands:
         if operand.kind == "single":
             required.append(f"{operand.accessor}: Value")
@@ -180,16 +185,16 @@ def builder(op: OpModel) -> list[str]:
     result_terms = []
     for result in op.results:
         if result.name in inferred:
-            lines.append(f"        if {result.accessor}_type is None:")
-            lines.append(f"            {result.accessor}_type = {inferred[result.name]}")
-            result_terms.append(f"[{result.accessor}_type]")
+            lines.append(f"        if {_type_param(result)} is None:")
+            lines.append(f"            {_type_param(result)} = {inferred[result.name]}")
+            result_terms.append(f"[{_type_param(result)}]")
         elif result.kind == "variadic":
-            result_terms.append(f"list({result.accessor}_types)")
+            result_terms.append(f"list({_type_param(result)}s)")
         elif result.kind == "optional":
             result_terms.append(
-                f"([] if {result.accessor}_type is None else [{result.accessor}_type])")
+                f"([] if {_type_param(result)} is None else [{_type_param(result)}])")
         else:
-            result_terms.append(f"[{result.accessor}_type]")
+            result_terms.append(f"[{_type_param(result)}]")
     lines.append(f"        result_types = {' + '.join(result_terms) or '[]'}")
     if op.has_trait("AttrSizedOperandSegments"):
         sizes = ", ".join(f"len({t})" for t in operand_terms)
