@@ -156,7 +156,7 @@ def _paste_format(op: Op) -> str:
     return "!strconcat(" + ", ".join(parts) + ")"
 
 
-PASTE = OpSpec("#", _paste_check, _paste_fold, _paste_format)
+PASTE = OpSpec("'#'", _paste_check, _paste_fold, _paste_format)
 """``a # b``: concatenates lists, or strings (integers and records pasted as text)."""
 
 

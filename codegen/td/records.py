@@ -176,6 +176,9 @@ class Evaluator:
                 text = handle.read()
         except OSError as error:
             raise TdError(f"cannot read '{path}': {error.strerror}", loc) from None
+        except UnicodeDecodeError as error:
+            raise TdError(f"cannot read '{path}': it is not UTF-8 text ({error.reason} at byte "
+                          f"{error.start})", loc) from None
         self.run_text(text, path, env)
 
     def run_text(self, text: str, filename: str, env: Env) -> None:

@@ -162,6 +162,8 @@ def test_recursive_include_and_unreadable_file(tmp_path: Path) -> None:
     assert "includes itself" in error_of_file(tmp_path / "self.td", []).message
     error = error_of_file(tmp_path / "absent.td", [])
     assert error.loc is None and str(error).startswith("error: cannot read ")
+    (tmp_path / "latin1.td").write_bytes(b"def X { string s = \"caf\xe9\"; }")
+    assert "is not UTF-8 text" in error_of_file(tmp_path / "latin1.td", []).message
 
 
 def test_failed_assert_reports_its_message() -> None:

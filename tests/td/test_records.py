@@ -193,6 +193,16 @@ defm SUB : Widths<"sub", 4>, Tagged;
     assert rk.defs["SUB_8"]["full"] == "SUB_8"
 
 
+def test_multiclass_template_defaults_use_earlier_arguments() -> None:
+    rk = load("""
+class V<int n> { int v = n; }
+multiclass M<int a, int b = !add(a, 1)> { def _x : V<b>; }
+defm P : M<1>;
+defm Q : M<1, b = 7>;
+""")
+    assert (rk.defs["P_x"]["v"], rk.defs["Q_x"]["v"]) == (2, 7)
+
+
 def test_nested_defm_lets_and_foreach_in_multiclass() -> None:
     rk = load("""
 class V { int v = 0; int w = 0; }
@@ -415,6 +425,12 @@ def test_include_searches_the_including_directory_then_include_dirs(tmp_path: Pa
     assert list(rk.defs) == ["Helper", "Local", "Top"]
     assert rk.defs["Helper"].loc.file == str(tmp_path / "lib" / "helper.td")
     assert rk.defs["Top"].field_loc("v").file == str(tmp_path / "lib" / "base.td")
+
+
+def test_text_input_includes_from_include_dirs(tmp_path: Path) -> None:
+    (tmp_path / "lib.td").write_text("class L { string from = \"lib\"; }\n")
+    rk = load('include "lib.td"\ndef X : L;', include_dirs=[str(tmp_path)])
+    assert rk.defs["X"]["from"] == "lib"
 
 
 def test_parsed_files_are_cached_and_reloaded_identically(tmp_path: Path) -> None:
