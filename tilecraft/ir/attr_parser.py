@@ -454,15 +454,15 @@ class AttrParser:
             else:
                 value = float(tok)
             return FloatAttr(value, type) if wrap else type.format.round(value)
+        if "." in tok:
+            self.error("floating point value not valid for specified type", token)
         if isinstance(type, (IntegerType, IndexType)):
-            if "." in tok:
-                self.error("floating point value not valid for specified type", token)
             try:
                 attr = IntegerAttr(int(tok, 16) if is_hex else int(tok), type)
             except ValueError:
                 self.error("integer constant out of range for attribute", token)
             return attr if wrap else attr.value
-        self.error(f"number literal for a value of type {type}", token)
+        self.error("integer literal not valid for specified type", token)
 
     def _parse_hash_attribute(self, tok: str) -> Attribute:
         start = self.i

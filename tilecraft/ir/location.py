@@ -73,6 +73,12 @@ class FileLineColLoc(Location):
     def _fields(self) -> tuple:
         return (self.file, self.line, self.col, self.end_line, self.end_col)
 
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, FileLineColLoc) and other._fields() == self._fields()
+
+    def __hash__(self) -> int:
+        return hash(("FileLineColLoc", self._fields()))
+
     def diagnostic_position(self) -> tuple[SourceLoc | None, str | None]:
         return SourceLoc(self.file or None, self.line, self.col), None
 

@@ -230,8 +230,7 @@ class Printer:
         names = self._names
         block_names = self._block_names
         stack = [(region, 0, 0) for region in reversed(root.regions)]
-        if root.results:
-            _name_results(names, root.results, 0)
+        _name_results(names, root.results, 0)
         while stack:
             region, value_id, arg_id = stack.pop()
             nested: list[Region] = []
@@ -427,8 +426,12 @@ class Printer:
 
 
 def _name_results(names: dict[Value, str], results, value_id: int) -> None:
-    for result in results:
-        names[result] = f"%{value_id}#{result.index}"
+    """Name the results of one op: ``%N`` for a single result, ``%N#i`` for several."""
+    if len(results) == 1:
+        names[results[0]] = f"%{value_id}"
+    else:
+        for result in results:
+            names[result] = f"%{value_id}#{result.index}"
 
 
 __all__ = ["Printer", "print_op"]
