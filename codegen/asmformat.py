@@ -258,6 +258,23 @@ def _walk(elements: list) -> list:
     return out
 
 
+_WRITE = re.compile(r"^(\s*)printer\.write\(('[^'\\]*'|\"[^\"\\]*\")\)$")
+
+
+def _merge_writes(lines: list[str]) -> list[str]:
+    """Join consecutive `printer.write("...")` of literals at the same indentation."""
+    out: list[str] = []
+    for line in lines:
+        match = _WRITE.match(line)
+        previous = _WRITE.match(out[-1]) if out else None
+        if match and previous and match.group(1) == previous.group(1):
+            text = eval(previous.group(2)) + eval(match.group(2))  # noqa: S307 - literals only
+            out[-1] = f"{match.group(1)}printer.write({text!r})"
+        else:
+            out.append(line)
+    return out
+
+
 def _punct_space_before(text: str, last_was_punct: bool) -> bool:
     """MLIR's rule for whether a space goes before a literal."""
     if len(text) != 1 and text != "->":
@@ -387,7 +404,7 @@ class FormatGenerator:
         emit = _Emit(lines)
         state = {"space": True, "punct": False}
         self._print_elements(self.elements, emit, state)
-        return lines
+        return _merge_writes(lines)
 
     def _print_elements(self, elements: list, emit: _Emit, state: dict) -> None:
         for element in elements:
@@ -406,9 +423,13 @@ class FormatGenerator:
             state["punct"] = not (text[0] == "_" or text[0].isalpha())
             return
         if isinstance(element, AttrDict):
-            elided = sorted({v.name for v in _walk(self.elements)
-                             if isinstance(v, Var) and v.kind == "attribute"}
-                            | {"operandSegmentSizes", "resultSegmentSizes"})
+            elided = {v.name for v in _walk(self.elements)
+                      if isinstance(v, Var) and v.kind == "attribute"}
+            for trait, attr in (("AttrSizedOperandSegments", "operandSegmentSizes"),
+                                ("AttrSizedResultSegments", "resultSegmentSizes")):
+                if self.op.has_trait(trait):
+                    elided.add(attr)
+            elided = sorted(elided)
             method = "print_attr_dict_with_keyword" if element.with_keyword else "print_attr_dict"
             emit(f"printer.{method}(self.all_attributes(), {tuple(elided)!r})")
             state["space"], state["punct"] = True, False
@@ -439,6 +460,8 @@ class FormatGenerator:
             emit("    printer.print_region(region)")
         elif isinstance(element, Successors):
             emit("printer.write(', '.join(printer.block_name(b) for b in self.successors))")
+        elif isinstance(element, TypeOf) and self._is_single(element.arg):
+            emit(f"printer.print_type(self.{self._group(element.arg).accessor}.type)")
         elif isinstance(element, TypeOf):
             emit(f"printer.print_types({self._types_expr(element.arg)})")
         elif isinstance(element, FunctionalType):
@@ -450,6 +473,8 @@ class FormatGenerator:
         if var.kind == "operand":
             operand = self.operands[var.name]
             if operand.kind == "single":
+                emit(f"printer.print_operand(self.{operand.accessor})")
+            elif operand.kind == "optional" and var.anchor:
                 emit(f"printer.print_operand(self.{operand.accessor})")
             elif operand.kind == "optional":
                 emit(f"if self.{operand.accessor} is not None:")
@@ -570,6 +595,9 @@ class FormatGenerator:
             self._parse_types_into(element.inputs, "ins", emit)
             self._parse_types_into(element.outputs, "outs", emit)
 
+    def _group(self, var: Var) -> Operand:
+        return self.operands.get(var.name) or self.results[var.name]
+
     def _is_single(self, arg: Var | Operands | Results) -> bool:
         if isinstance(arg, Var):
             group = self.operands.get(arg.name) or self.results[arg.name]
@@ -646,22 +674,12 @@ class FormatGenerator:
                 self._parse_first_value(element, emit)
             else:
                 self._parse_element(element, emit)
-        self._mark_unit_anchor(group, emit)
         emit.indent -= 1
         if group.else_elements:
             emit("else:")
             emit.indent += 1
             self._parse_elements(group.else_elements, emit)
             emit.indent -= 1
-
-    def _mark_unit_anchor(self, group: Group, emit: _Emit) -> None:
-        anchor = group.anchor()
-        if isinstance(anchor, Var) and anchor.kind == "attribute":
-            attr = self.attrs[anchor.name]
-            if attr.py_type == "bool" and attr.return_value == "True":
-                emit(f"attrs[{anchor.name!r}] = UnitAttr()")
-        if not group.elements:
-            emit("pass")
 
     def _parse_first_value(self, item: tuple[str, Var | TypeOf], emit: _Emit) -> None:
         kind, element = item

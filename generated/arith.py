@@ -166,7 +166,7 @@ class ConstantOp(DefinedOp):
             raise self.emit_error('failed to verify that all of {value, result} have same type')
 
     def print(self, printer: Printer) -> None:
-        printer.print_attr_dict(self.all_attributes(), ('operandSegmentSizes', 'resultSegmentSizes', 'value'))
+        printer.print_attr_dict(self.all_attributes(), ('value',))
         printer.write(" ")
         printer.print_attribute(self.properties.get('value'))
 
@@ -249,13 +249,11 @@ class AddIOp(DefinedOp):
     def print(self, printer: Printer) -> None:
         printer.write(" ")
         printer.print_operand(self.lhs)
-        printer.write(',')
-        printer.write(" ")
+        printer.write(', ')
         printer.print_operand(self.rhs)
-        printer.print_attr_dict(self.all_attributes(), ('operandSegmentSizes', 'resultSegmentSizes'))
-        printer.write(' :')
-        printer.write(" ")
-        printer.print_types([self.result_.type])
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.result_.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
@@ -343,13 +341,11 @@ class SubIOp(DefinedOp):
     def print(self, printer: Printer) -> None:
         printer.write(" ")
         printer.print_operand(self.lhs)
-        printer.write(',')
-        printer.write(" ")
+        printer.write(', ')
         printer.print_operand(self.rhs)
-        printer.print_attr_dict(self.all_attributes(), ('operandSegmentSizes', 'resultSegmentSizes'))
-        printer.write(' :')
-        printer.write(" ")
-        printer.print_types([self.result_.type])
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.result_.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
@@ -437,13 +433,11 @@ class MulIOp(DefinedOp):
     def print(self, printer: Printer) -> None:
         printer.write(" ")
         printer.print_operand(self.lhs)
-        printer.write(',')
-        printer.write(" ")
+        printer.write(', ')
         printer.print_operand(self.rhs)
-        printer.print_attr_dict(self.all_attributes(), ('operandSegmentSizes', 'resultSegmentSizes'))
-        printer.write(' :')
-        printer.write(" ")
-        printer.print_types([self.result_.type])
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.result_.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
@@ -531,13 +525,11 @@ class DivSIOp(DefinedOp):
     def print(self, printer: Printer) -> None:
         printer.write(" ")
         printer.print_operand(self.lhs)
-        printer.write(',')
-        printer.write(" ")
+        printer.write(', ')
         printer.print_operand(self.rhs)
-        printer.print_attr_dict(self.all_attributes(), ('operandSegmentSizes', 'resultSegmentSizes'))
-        printer.write(' :')
-        printer.write(" ")
-        printer.print_types([self.result_.type])
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.result_.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
@@ -625,13 +617,11 @@ class DivUIOp(DefinedOp):
     def print(self, printer: Printer) -> None:
         printer.write(" ")
         printer.print_operand(self.lhs)
-        printer.write(',')
-        printer.write(" ")
+        printer.write(', ')
         printer.print_operand(self.rhs)
-        printer.print_attr_dict(self.all_attributes(), ('operandSegmentSizes', 'resultSegmentSizes'))
-        printer.write(' :')
-        printer.write(" ")
-        printer.print_types([self.result_.type])
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.result_.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
@@ -719,13 +709,11 @@ class CeilDivSIOp(DefinedOp):
     def print(self, printer: Printer) -> None:
         printer.write(" ")
         printer.print_operand(self.lhs)
-        printer.write(',')
-        printer.write(" ")
+        printer.write(', ')
         printer.print_operand(self.rhs)
-        printer.print_attr_dict(self.all_attributes(), ('operandSegmentSizes', 'resultSegmentSizes'))
-        printer.write(' :')
-        printer.write(" ")
-        printer.print_types([self.result_.type])
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.result_.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
@@ -813,13 +801,11 @@ class FloorDivSIOp(DefinedOp):
     def print(self, printer: Printer) -> None:
         printer.write(" ")
         printer.print_operand(self.lhs)
-        printer.write(',')
-        printer.write(" ")
+        printer.write(', ')
         printer.print_operand(self.rhs)
-        printer.print_attr_dict(self.all_attributes(), ('operandSegmentSizes', 'resultSegmentSizes'))
-        printer.write(' :')
-        printer.write(" ")
-        printer.print_types([self.result_.type])
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.result_.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
@@ -907,13 +893,11 @@ class RemSIOp(DefinedOp):
     def print(self, printer: Printer) -> None:
         printer.write(" ")
         printer.print_operand(self.lhs)
-        printer.write(',')
-        printer.write(" ")
+        printer.write(', ')
         printer.print_operand(self.rhs)
-        printer.print_attr_dict(self.all_attributes(), ('operandSegmentSizes', 'resultSegmentSizes'))
-        printer.write(' :')
-        printer.write(" ")
-        printer.print_types([self.result_.type])
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.result_.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
@@ -1001,13 +985,11 @@ class RemUIOp(DefinedOp):
     def print(self, printer: Printer) -> None:
         printer.write(" ")
         printer.print_operand(self.lhs)
-        printer.write(',')
-        printer.write(" ")
+        printer.write(', ')
         printer.print_operand(self.rhs)
-        printer.print_attr_dict(self.all_attributes(), ('operandSegmentSizes', 'resultSegmentSizes'))
-        printer.write(' :')
-        printer.write(" ")
-        printer.print_types([self.result_.type])
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.result_.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
@@ -1095,13 +1077,11 @@ class AndIOp(DefinedOp):
     def print(self, printer: Printer) -> None:
         printer.write(" ")
         printer.print_operand(self.lhs)
-        printer.write(',')
-        printer.write(" ")
+        printer.write(', ')
         printer.print_operand(self.rhs)
-        printer.print_attr_dict(self.all_attributes(), ('operandSegmentSizes', 'resultSegmentSizes'))
-        printer.write(' :')
-        printer.write(" ")
-        printer.print_types([self.result_.type])
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.result_.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
@@ -1189,13 +1169,11 @@ class OrIOp(DefinedOp):
     def print(self, printer: Printer) -> None:
         printer.write(" ")
         printer.print_operand(self.lhs)
-        printer.write(',')
-        printer.write(" ")
+        printer.write(', ')
         printer.print_operand(self.rhs)
-        printer.print_attr_dict(self.all_attributes(), ('operandSegmentSizes', 'resultSegmentSizes'))
-        printer.write(' :')
-        printer.write(" ")
-        printer.print_types([self.result_.type])
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.result_.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
@@ -1283,13 +1261,11 @@ class XOrIOp(DefinedOp):
     def print(self, printer: Printer) -> None:
         printer.write(" ")
         printer.print_operand(self.lhs)
-        printer.write(',')
-        printer.write(" ")
+        printer.write(', ')
         printer.print_operand(self.rhs)
-        printer.print_attr_dict(self.all_attributes(), ('operandSegmentSizes', 'resultSegmentSizes'))
-        printer.write(' :')
-        printer.write(" ")
-        printer.print_types([self.result_.type])
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.result_.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
@@ -1377,13 +1353,11 @@ class ShLIOp(DefinedOp):
     def print(self, printer: Printer) -> None:
         printer.write(" ")
         printer.print_operand(self.lhs)
-        printer.write(',')
-        printer.write(" ")
+        printer.write(', ')
         printer.print_operand(self.rhs)
-        printer.print_attr_dict(self.all_attributes(), ('operandSegmentSizes', 'resultSegmentSizes'))
-        printer.write(' :')
-        printer.write(" ")
-        printer.print_types([self.result_.type])
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.result_.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
@@ -1471,13 +1445,11 @@ class ShRSIOp(DefinedOp):
     def print(self, printer: Printer) -> None:
         printer.write(" ")
         printer.print_operand(self.lhs)
-        printer.write(',')
-        printer.write(" ")
+        printer.write(', ')
         printer.print_operand(self.rhs)
-        printer.print_attr_dict(self.all_attributes(), ('operandSegmentSizes', 'resultSegmentSizes'))
-        printer.write(' :')
-        printer.write(" ")
-        printer.print_types([self.result_.type])
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.result_.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
@@ -1565,13 +1537,11 @@ class ShRUIOp(DefinedOp):
     def print(self, printer: Printer) -> None:
         printer.write(" ")
         printer.print_operand(self.lhs)
-        printer.write(',')
-        printer.write(" ")
+        printer.write(', ')
         printer.print_operand(self.rhs)
-        printer.print_attr_dict(self.all_attributes(), ('operandSegmentSizes', 'resultSegmentSizes'))
-        printer.write(' :')
-        printer.write(" ")
-        printer.print_types([self.result_.type])
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.result_.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
@@ -1659,13 +1629,11 @@ class MaxSIOp(DefinedOp):
     def print(self, printer: Printer) -> None:
         printer.write(" ")
         printer.print_operand(self.lhs)
-        printer.write(',')
-        printer.write(" ")
+        printer.write(', ')
         printer.print_operand(self.rhs)
-        printer.print_attr_dict(self.all_attributes(), ('operandSegmentSizes', 'resultSegmentSizes'))
-        printer.write(' :')
-        printer.write(" ")
-        printer.print_types([self.result_.type])
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.result_.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
@@ -1753,13 +1721,11 @@ class MaxUIOp(DefinedOp):
     def print(self, printer: Printer) -> None:
         printer.write(" ")
         printer.print_operand(self.lhs)
-        printer.write(',')
-        printer.write(" ")
+        printer.write(', ')
         printer.print_operand(self.rhs)
-        printer.print_attr_dict(self.all_attributes(), ('operandSegmentSizes', 'resultSegmentSizes'))
-        printer.write(' :')
-        printer.write(" ")
-        printer.print_types([self.result_.type])
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.result_.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
@@ -1847,13 +1813,11 @@ class MinSIOp(DefinedOp):
     def print(self, printer: Printer) -> None:
         printer.write(" ")
         printer.print_operand(self.lhs)
-        printer.write(',')
-        printer.write(" ")
+        printer.write(', ')
         printer.print_operand(self.rhs)
-        printer.print_attr_dict(self.all_attributes(), ('operandSegmentSizes', 'resultSegmentSizes'))
-        printer.write(' :')
-        printer.write(" ")
-        printer.print_types([self.result_.type])
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.result_.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
@@ -1941,13 +1905,11 @@ class MinUIOp(DefinedOp):
     def print(self, printer: Printer) -> None:
         printer.write(" ")
         printer.print_operand(self.lhs)
-        printer.write(',')
-        printer.write(" ")
+        printer.write(', ')
         printer.print_operand(self.rhs)
-        printer.print_attr_dict(self.all_attributes(), ('operandSegmentSizes', 'resultSegmentSizes'))
-        printer.write(' :')
-        printer.write(" ")
-        printer.print_types([self.result_.type])
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.result_.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
@@ -2035,13 +1997,11 @@ class AddFOp(DefinedOp):
     def print(self, printer: Printer) -> None:
         printer.write(" ")
         printer.print_operand(self.lhs)
-        printer.write(',')
-        printer.write(" ")
+        printer.write(', ')
         printer.print_operand(self.rhs)
-        printer.print_attr_dict(self.all_attributes(), ('operandSegmentSizes', 'resultSegmentSizes'))
-        printer.write(' :')
-        printer.write(" ")
-        printer.print_types([self.result_.type])
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.result_.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
@@ -2129,13 +2089,11 @@ class SubFOp(DefinedOp):
     def print(self, printer: Printer) -> None:
         printer.write(" ")
         printer.print_operand(self.lhs)
-        printer.write(',')
-        printer.write(" ")
+        printer.write(', ')
         printer.print_operand(self.rhs)
-        printer.print_attr_dict(self.all_attributes(), ('operandSegmentSizes', 'resultSegmentSizes'))
-        printer.write(' :')
-        printer.write(" ")
-        printer.print_types([self.result_.type])
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.result_.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
@@ -2223,13 +2181,11 @@ class MulFOp(DefinedOp):
     def print(self, printer: Printer) -> None:
         printer.write(" ")
         printer.print_operand(self.lhs)
-        printer.write(',')
-        printer.write(" ")
+        printer.write(', ')
         printer.print_operand(self.rhs)
-        printer.print_attr_dict(self.all_attributes(), ('operandSegmentSizes', 'resultSegmentSizes'))
-        printer.write(' :')
-        printer.write(" ")
-        printer.print_types([self.result_.type])
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.result_.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
@@ -2317,13 +2273,11 @@ class DivFOp(DefinedOp):
     def print(self, printer: Printer) -> None:
         printer.write(" ")
         printer.print_operand(self.lhs)
-        printer.write(',')
-        printer.write(" ")
+        printer.write(', ')
         printer.print_operand(self.rhs)
-        printer.print_attr_dict(self.all_attributes(), ('operandSegmentSizes', 'resultSegmentSizes'))
-        printer.write(' :')
-        printer.write(" ")
-        printer.print_types([self.result_.type])
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.result_.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
@@ -2411,13 +2365,11 @@ class RemFOp(DefinedOp):
     def print(self, printer: Printer) -> None:
         printer.write(" ")
         printer.print_operand(self.lhs)
-        printer.write(',')
-        printer.write(" ")
+        printer.write(', ')
         printer.print_operand(self.rhs)
-        printer.print_attr_dict(self.all_attributes(), ('operandSegmentSizes', 'resultSegmentSizes'))
-        printer.write(' :')
-        printer.write(" ")
-        printer.print_types([self.result_.type])
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.result_.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
@@ -2505,13 +2457,11 @@ class MaximumFOp(DefinedOp):
     def print(self, printer: Printer) -> None:
         printer.write(" ")
         printer.print_operand(self.lhs)
-        printer.write(',')
-        printer.write(" ")
+        printer.write(', ')
         printer.print_operand(self.rhs)
-        printer.print_attr_dict(self.all_attributes(), ('operandSegmentSizes', 'resultSegmentSizes'))
-        printer.write(' :')
-        printer.write(" ")
-        printer.print_types([self.result_.type])
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.result_.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
@@ -2599,13 +2549,11 @@ class MinimumFOp(DefinedOp):
     def print(self, printer: Printer) -> None:
         printer.write(" ")
         printer.print_operand(self.lhs)
-        printer.write(',')
-        printer.write(" ")
+        printer.write(', ')
         printer.print_operand(self.rhs)
-        printer.print_attr_dict(self.all_attributes(), ('operandSegmentSizes', 'resultSegmentSizes'))
-        printer.write(' :')
-        printer.write(" ")
-        printer.print_types([self.result_.type])
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.result_.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
@@ -2693,13 +2641,11 @@ class MaxNumFOp(DefinedOp):
     def print(self, printer: Printer) -> None:
         printer.write(" ")
         printer.print_operand(self.lhs)
-        printer.write(',')
-        printer.write(" ")
+        printer.write(', ')
         printer.print_operand(self.rhs)
-        printer.print_attr_dict(self.all_attributes(), ('operandSegmentSizes', 'resultSegmentSizes'))
-        printer.write(' :')
-        printer.write(" ")
-        printer.print_types([self.result_.type])
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.result_.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
@@ -2787,13 +2733,11 @@ class MinNumFOp(DefinedOp):
     def print(self, printer: Printer) -> None:
         printer.write(" ")
         printer.print_operand(self.lhs)
-        printer.write(',')
-        printer.write(" ")
+        printer.write(', ')
         printer.print_operand(self.rhs)
-        printer.print_attr_dict(self.all_attributes(), ('operandSegmentSizes', 'resultSegmentSizes'))
-        printer.write(' :')
-        printer.write(" ")
-        printer.print_types([self.result_.type])
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.result_.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
@@ -2873,10 +2817,9 @@ class NegFOp(DefinedOp):
     def print(self, printer: Printer) -> None:
         printer.write(" ")
         printer.print_operand(self.operand_)
-        printer.print_attr_dict(self.all_attributes(), ('operandSegmentSizes', 'resultSegmentSizes'))
-        printer.write(' :')
-        printer.write(" ")
-        printer.print_types([self.result_.type])
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.result_.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
@@ -2980,16 +2923,13 @@ class CmpIOp(DefinedOp):
         attr = self.properties.get('predicate')
         if attr is not None:
             printer.write(CmpIPredicate(attr.value).keyword)
-        printer.write(',')
-        printer.write(" ")
+        printer.write(', ')
         printer.print_operand(self.lhs)
-        printer.write(',')
-        printer.write(" ")
+        printer.write(', ')
         printer.print_operand(self.rhs)
-        printer.print_attr_dict(self.all_attributes(), ('operandSegmentSizes', 'predicate', 'resultSegmentSizes'))
-        printer.write(' :')
-        printer.write(" ")
-        printer.print_types([self.lhs.type])
+        printer.print_attr_dict(self.all_attributes(), ('predicate',))
+        printer.write(' : ')
+        printer.print_type(self.lhs.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
@@ -3099,16 +3039,13 @@ class CmpFOp(DefinedOp):
         attr = self.properties.get('predicate')
         if attr is not None:
             printer.write(CmpFPredicate(attr.value).keyword)
-        printer.write(',')
-        printer.write(" ")
+        printer.write(', ')
         printer.print_operand(self.lhs)
-        printer.write(',')
-        printer.write(" ")
+        printer.write(', ')
         printer.print_operand(self.rhs)
-        printer.print_attr_dict(self.all_attributes(), ('operandSegmentSizes', 'predicate', 'resultSegmentSizes'))
-        printer.write(' :')
-        printer.write(" ")
-        printer.print_types([self.lhs.type])
+        printer.print_attr_dict(self.all_attributes(), ('predicate',))
+        printer.write(' : ')
+        printer.print_type(self.lhs.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
@@ -3203,19 +3140,15 @@ class SelectOp(DefinedOp):
     def print(self, printer: Printer) -> None:
         printer.write(" ")
         printer.print_operand(self.condition)
-        printer.write(',')
-        printer.write(" ")
+        printer.write(', ')
         printer.print_operand(self.true_value)
-        printer.write(',')
-        printer.write(" ")
+        printer.write(', ')
         printer.print_operand(self.false_value)
-        printer.print_attr_dict(self.all_attributes(), ('operandSegmentSizes', 'resultSegmentSizes'))
-        printer.write(' :')
-        printer.write(" ")
-        printer.print_types([self.condition.type])
-        printer.write(',')
-        printer.write(" ")
-        printer.print_types([self.result_.type])
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.condition.type)
+        printer.write(', ')
+        printer.print_type(self.result_.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
@@ -3298,13 +3231,11 @@ class ExtSIOp(DefinedOp):
     def print(self, printer: Printer) -> None:
         printer.write(" ")
         printer.print_operand(self.in_)
-        printer.print_attr_dict(self.all_attributes(), ('operandSegmentSizes', 'resultSegmentSizes'))
-        printer.write(' :')
-        printer.write(" ")
-        printer.print_types([self.in_.type])
-        printer.write(' to')
-        printer.write(" ")
-        printer.print_types([self.out.type])
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.in_.type)
+        printer.write(' to ')
+        printer.print_type(self.out.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
@@ -3379,13 +3310,11 @@ class ExtUIOp(DefinedOp):
     def print(self, printer: Printer) -> None:
         printer.write(" ")
         printer.print_operand(self.in_)
-        printer.print_attr_dict(self.all_attributes(), ('operandSegmentSizes', 'resultSegmentSizes'))
-        printer.write(' :')
-        printer.write(" ")
-        printer.print_types([self.in_.type])
-        printer.write(' to')
-        printer.write(" ")
-        printer.print_types([self.out.type])
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.in_.type)
+        printer.write(' to ')
+        printer.print_type(self.out.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
@@ -3460,13 +3389,11 @@ class TruncIOp(DefinedOp):
     def print(self, printer: Printer) -> None:
         printer.write(" ")
         printer.print_operand(self.in_)
-        printer.print_attr_dict(self.all_attributes(), ('operandSegmentSizes', 'resultSegmentSizes'))
-        printer.write(' :')
-        printer.write(" ")
-        printer.print_types([self.in_.type])
-        printer.write(' to')
-        printer.write(" ")
-        printer.print_types([self.out.type])
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.in_.type)
+        printer.write(' to ')
+        printer.print_type(self.out.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
@@ -3541,13 +3468,11 @@ class ExtFOp(DefinedOp):
     def print(self, printer: Printer) -> None:
         printer.write(" ")
         printer.print_operand(self.in_)
-        printer.print_attr_dict(self.all_attributes(), ('operandSegmentSizes', 'resultSegmentSizes'))
-        printer.write(' :')
-        printer.write(" ")
-        printer.print_types([self.in_.type])
-        printer.write(' to')
-        printer.write(" ")
-        printer.print_types([self.out.type])
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.in_.type)
+        printer.write(' to ')
+        printer.print_type(self.out.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
@@ -3622,13 +3547,11 @@ class TruncFOp(DefinedOp):
     def print(self, printer: Printer) -> None:
         printer.write(" ")
         printer.print_operand(self.in_)
-        printer.print_attr_dict(self.all_attributes(), ('operandSegmentSizes', 'resultSegmentSizes'))
-        printer.write(' :')
-        printer.write(" ")
-        printer.print_types([self.in_.type])
-        printer.write(' to')
-        printer.write(" ")
-        printer.print_types([self.out.type])
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.in_.type)
+        printer.write(' to ')
+        printer.print_type(self.out.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
@@ -3703,13 +3626,11 @@ class SIToFPOp(DefinedOp):
     def print(self, printer: Printer) -> None:
         printer.write(" ")
         printer.print_operand(self.in_)
-        printer.print_attr_dict(self.all_attributes(), ('operandSegmentSizes', 'resultSegmentSizes'))
-        printer.write(' :')
-        printer.write(" ")
-        printer.print_types([self.in_.type])
-        printer.write(' to')
-        printer.write(" ")
-        printer.print_types([self.out.type])
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.in_.type)
+        printer.write(' to ')
+        printer.print_type(self.out.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
@@ -3784,13 +3705,11 @@ class UIToFPOp(DefinedOp):
     def print(self, printer: Printer) -> None:
         printer.write(" ")
         printer.print_operand(self.in_)
-        printer.print_attr_dict(self.all_attributes(), ('operandSegmentSizes', 'resultSegmentSizes'))
-        printer.write(' :')
-        printer.write(" ")
-        printer.print_types([self.in_.type])
-        printer.write(' to')
-        printer.write(" ")
-        printer.print_types([self.out.type])
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.in_.type)
+        printer.write(' to ')
+        printer.print_type(self.out.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
@@ -3865,13 +3784,11 @@ class FPToSIOp(DefinedOp):
     def print(self, printer: Printer) -> None:
         printer.write(" ")
         printer.print_operand(self.in_)
-        printer.print_attr_dict(self.all_attributes(), ('operandSegmentSizes', 'resultSegmentSizes'))
-        printer.write(' :')
-        printer.write(" ")
-        printer.print_types([self.in_.type])
-        printer.write(' to')
-        printer.write(" ")
-        printer.print_types([self.out.type])
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.in_.type)
+        printer.write(' to ')
+        printer.print_type(self.out.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
@@ -3946,13 +3863,11 @@ class FPToUIOp(DefinedOp):
     def print(self, printer: Printer) -> None:
         printer.write(" ")
         printer.print_operand(self.in_)
-        printer.print_attr_dict(self.all_attributes(), ('operandSegmentSizes', 'resultSegmentSizes'))
-        printer.write(' :')
-        printer.write(" ")
-        printer.print_types([self.in_.type])
-        printer.write(' to')
-        printer.write(" ")
-        printer.print_types([self.out.type])
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.in_.type)
+        printer.write(' to ')
+        printer.print_type(self.out.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
@@ -4027,13 +3942,11 @@ class IndexCastOp(DefinedOp):
     def print(self, printer: Printer) -> None:
         printer.write(" ")
         printer.print_operand(self.in_)
-        printer.print_attr_dict(self.all_attributes(), ('operandSegmentSizes', 'resultSegmentSizes'))
-        printer.write(' :')
-        printer.write(" ")
-        printer.print_types([self.in_.type])
-        printer.write(' to')
-        printer.write(" ")
-        printer.print_types([self.out.type])
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.in_.type)
+        printer.write(' to ')
+        printer.print_type(self.out.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
@@ -4102,13 +4015,11 @@ class BitcastOp(DefinedOp):
     def print(self, printer: Printer) -> None:
         printer.write(" ")
         printer.print_operand(self.in_)
-        printer.print_attr_dict(self.all_attributes(), ('operandSegmentSizes', 'resultSegmentSizes'))
-        printer.write(' :')
-        printer.write(" ")
-        printer.print_types([self.in_.type])
-        printer.write(' to')
-        printer.write(" ")
-        printer.print_types([self.out.type])
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.in_.type)
+        printer.write(' to ')
+        printer.print_type(self.out.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:

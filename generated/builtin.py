@@ -112,7 +112,7 @@ class ModuleOp(DefinedOp):
             attr = self.properties.get('sym_name')
             if attr is not None:
                 printer.print_symbol_name(attr.value)
-        printer.print_attr_dict_with_keyword(self.all_attributes(), ('operandSegmentSizes', 'resultSegmentSizes', 'sym_name'))
+        printer.print_attr_dict_with_keyword(self.all_attributes(), ('sym_name',))
         printer.write(" ")
         printer.print_region(self.regions[0])
 
@@ -184,13 +184,11 @@ class UnrealizedConversionCastOp(DefinedOp):
         if len(self.inputs) > 0:
             printer.write(" ")
             printer.print_operands(self.inputs)
-            printer.write(' :')
-            printer.write(" ")
+            printer.write(' : ')
             printer.print_types([v.type for v in self.inputs])
-        printer.write(' to')
-        printer.write(" ")
+        printer.write(' to ')
         printer.print_types([v.type for v in self.outputs])
-        printer.print_attr_dict(self.all_attributes(), ('operandSegmentSizes', 'resultSegmentSizes'))
+        printer.print_attr_dict(self.all_attributes(), ())
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:

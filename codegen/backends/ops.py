@@ -32,8 +32,9 @@ class ConstraintTable:
         return out
 
 
-def _docstring(summary: str, description: str, indent: str = "    ") -> list[str]:
-    text = summary.strip() or "An operation."
+def _docstring(summary: str, description: str, indent: str = "    ",
+               fallback: str = "An operation.") -> list[str]:
+    text = summary.strip() or fallback
     if description.strip():
         text += "\n\n" + description.strip()
     text = text.replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
@@ -290,7 +291,7 @@ def op_class(op: OpModel, table: ConstraintTable) -> list[str]:
     """The whole class for `op`."""
     traits = [t.expr for t in op.traits if t.expr]
     lines = ["@DIALECT.op", f"class {op.class_name}(DefinedOp):"]
-    lines += _docstring(op.summary, op.description)
+    lines += _docstring(op.summary, op.description, fallback=f"The `{op.full_name}` op.")
     lines += [
         "",
         f"    OPERATION_NAME = {op.full_name!r}",

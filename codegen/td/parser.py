@@ -142,6 +142,8 @@ def _describe_terminal(name: str, parser: Lark) -> str:
 
 
 def _syntax_error(error: UnexpectedInput, parser: Lark, filename: str, text: str) -> TdError:
+    """A `TdError` for a Lark error: what was found, and (when short enough to help) what the
+    grammar expected there."""
     loc = SourceLoc(filename, error.line, error.column)
     if isinstance(error, UnexpectedToken):
         token = error.token
@@ -153,13 +155,18 @@ def _syntax_error(error: UnexpectedInput, parser: Lark, filename: str, text: str
         expected = error.expected
     else:
         assert isinstance(error, UnexpectedCharacters)
-        return TdError(f"unexpected character '{error.char}'", loc, text)
+        found, expected = f"character '{error.char}'", error.allowed or set()
     words = sorted({_describe_terminal(name, parser) for name in expected})
     message = f"unexpected {found}"
-    if words:
-        message += f"; expected {words[0]}" if len(words) == 1 else \
-            f"; expected one of {', '.join(words)}"
+    if len(words) == 1:
+        message += f"; expected {words[0]}"
+    elif 1 < len(words) <= _MAX_EXPECTED:
+        message += f"; expected one of {', '.join(words)}"
     return TdError(message, loc, text)
+
+
+_MAX_EXPECTED = 16
+"""Longer lists of expected tokens are left out of syntax errors: they do not help."""
 
 
 # --- Tree building -----------------------------------------------------------------------------

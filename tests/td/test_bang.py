@@ -117,6 +117,8 @@ CASES = [
     ("int", '!getdagarg<int>((ins 1:$a, 2:$b), "b")', 2),
     ("int", "!getdagarg<int>((ins 1:$a, 2:$b), 0)", 1),
     ("Base", "!getdagop<Base>((A 1))", "A"),
+    ("Base", "!getop<Base>((B 1))", "B"),
+    ("Other", "!getdagop((O))", "O"),
 ]
 
 
@@ -145,6 +147,7 @@ def test_con_and_dag_build_dags() -> None:
 
 def test_setdag_operators_replace_parts() -> None:
     assert value("!setdagop((ins 1:$a), outs)", "dag").op.name == "outs"
+    assert value("!setop((ins 1:$a), outs)", "dag").op.name == "outs"
     assert value('!setdagarg((ins 1:$a, 2:$b), "b", 5)', "dag").args == [(1, "a"), (5, "b")]
     assert value('!setdagname((ins 1:$a), 0, "z")', "dag").args == [(1, "z")]
 

@@ -21,6 +21,8 @@ def test_syntax_error_unexpected_identifier() -> None:
 
 def test_syntax_error_unexpected_character() -> None:
     assert_error("def X {\n  int a = 1 @ 2;\n}", "unexpected character '@'", 2, 13)
+    assert_error("class A<int x @", "unexpected character '@'; expected one of ',', '=', '>'",
+                 1, 15)
 
 
 def test_syntax_error_unexpected_end_of_file() -> None:
