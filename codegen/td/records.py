@@ -141,12 +141,15 @@ class Evaluator:
         return self.class_depth == 0
 
     def lookup_def(self, name: str) -> Record | None:
+        """The def called ``name``, if it is defined yet."""
         return self.records.defs.get(name)
 
     def lookup_class(self, name: str) -> Record | None:
+        """The class called ``name``, if any."""
         return self.records.classes.get(name)
 
     def class_isa(self, name: str, parent: str) -> bool:
+        """Whether class ``name`` is or derives from class ``parent``."""
         cls = self.records.classes.get(name)
         return cls.isa(parent) if cls is not None else name == parent
 

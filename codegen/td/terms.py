@@ -27,13 +27,17 @@ class FoldContext(Protocol):
         """False while a class is being built: a def that is missing may still be defined
         later."""
 
-    def lookup_def(self, name: str) -> Record | None: ...
+    def lookup_def(self, name: str) -> Record | None:
+        """The def called ``name``, if it is defined (yet)."""
 
-    def lookup_class(self, name: str) -> Record | None: ...
+    def lookup_class(self, name: str) -> Record | None:
+        """The class called ``name``, if any."""
 
-    def class_isa(self, name: str, parent: str) -> bool: ...
+    def class_isa(self, name: str, parent: str) -> bool:
+        """Whether class ``name`` is or derives from class ``parent``."""
 
-    def instantiate(self, cls: Record, args: tuple[Any, ...], loc: SourceLoc) -> Record: ...
+    def instantiate(self, cls: Record, args: tuple[Any, ...], loc: SourceLoc) -> Record:
+        """The anonymous def ``cls<args>`` (``args``: all template arguments, in order)."""
 
 
 class Term:
@@ -147,6 +151,7 @@ class Resolver:
         self.ctx = ctx
 
     def lookup(self, key: Hashable) -> Any:
+        """The value of reference ``key``, or None to leave the reference as it is."""
         raise NotImplementedError
 
 

@@ -12,7 +12,7 @@ only evaluated in the defs deriving from the class.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterator, NoReturn
+from typing import Any, NoReturn
 
 from ..diagnostics import SourceLoc
 from .tdtypes import TdType
@@ -181,7 +181,7 @@ class Assertion:
     loc: SourceLoc
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class RecordKeeper:
     """All classes and defs of a loaded `.td` file and its includes, in definition order."""
 
@@ -189,10 +189,9 @@ class RecordKeeper:
     defs: dict[str, Record] = field(default_factory=dict)
 
     def all_derived(self, class_name: str) -> list[Record]:
-        """The defs that derive from ``class_name``, in definition order."""
-        if class_name not in self.classes:
-            raise KeyError(f"no class named '{class_name}'")
+        """The defs that derive from ``class_name``, in definition order (none if there is no
+        such class)."""
         return [rec for rec in self.defs.values() if rec.isa(class_name)]
 
-    def __iter__(self) -> Iterator[Record]:
-        return iter(self.defs.values())
+    def __repr__(self) -> str:
+        return f"<RecordKeeper: {len(self.classes)} classes, {len(self.defs)} defs>"
