@@ -388,14 +388,13 @@ class AttrParser:
             tok = toks[key_token]
             if tok[0] == '"':
                 key = self.parse_string()
-                self.i -= 1
             elif tok[0].isalpha() or tok[0] == "_":
                 key = tok
+                self.i += 1
             else:
                 self._expected("attribute name")
             if key in result:
                 self.error(f"duplicate key '{key}' in dictionary attribute", key_token)
-            self.i += 1
             if toks[self.i] == "=":
                 self.i += 1
                 result[key] = self.parse_attribute()

@@ -21,7 +21,7 @@ from typing import Iterable, Sequence
 from tilecraft.ir.attr_parser import _SIMPLE_TYPES, AttrParser
 from tilecraft.ir.attributes import Attribute
 from tilecraft.ir.block import Block, Region
-from tilecraft.ir.lexer import EOF, describe, token_loc
+from tilecraft.ir.lexer import EOF, token_loc
 from tilecraft.ir.location import FileLineColLoc, Location
 from tilecraft.ir.operation import Operation
 from tilecraft.ir.registry import lookup_op
@@ -240,29 +240,27 @@ class Parser(AttrParser):
         name_token = i = self.i
         found = self._generic_classes.get(toks[i])
         cls, name = found if found is not None else self._op_class(i)
-        i += 1
-        if toks[i] != "(":
-            self.i = i
+        if toks[i + 1] != "(":
+            self.i = i + 1
             self._expected("'(' to start operand list")
-        i += 1
-        operand_tokens = []
+        first = i = i + 2  # operand number k is token first + 2k
         tok = toks[i]
         if tok != ")":
             while True:
                 if tok[0] != "%":
                     self.i = i
                     self._expected("SSA operand")
-                operand_tokens.append(i)
-                i += 1
-                tok = toks[i]
+                tok = toks[i + 1]
                 if tok == ",":
-                    i += 1
+                    i += 2
                     tok = toks[i]
                 elif tok == ")":
+                    i += 1
                     break
                 else:
-                    self.i = i
+                    self.i = i + 1
                     self._expected("')' after the operands")
+        count = (i - first + 1) // 2
         i += 1
         if toks[i] == ":":
             successors, properties, regions, attributes = [], {}, (), {}
@@ -277,8 +275,11 @@ class Parser(AttrParser):
             self.i = i
             self._expected("'(' to start the operation type")
         i += 1
+        # Read the operand types, resolving each operand as soon as its type is known.
         simple = _SIMPLE_TYPES
-        inputs = []
+        defs = self._defs
+        operands = []
+        type_count = 0
         tok = toks[i]
         if tok != ")":
             while True:
@@ -289,7 +290,13 @@ class Parser(AttrParser):
                     i = self.i
                 else:
                     i += 1
-                inputs.append(t)
+                if type_count < count:
+                    token = first + 2 * type_count
+                    value = defs.get(toks[token])
+                    if value is None or value.type is not t:
+                        value = self._resolve(toks[token], t, token, value)
+                    operands.append(value)
+                type_count += 1
                 tok = toks[i]
                 if tok == ",":
                     i += 1
@@ -299,6 +306,9 @@ class Parser(AttrParser):
                 else:
                     self.i = i
                     self._expected("')' after the operand types")
+        if type_count != count:
+            self.error(f"expected {count} operand types but had {type_count}",
+                       first if count else name_token)
         i += 1
         if toks[i] != "->":
             self.i = i
@@ -312,16 +322,6 @@ class Parser(AttrParser):
         else:
             self.i = i
             result_types = self._parse_paren_types() if tok == "(" else (self.parse_type(),)
-        if len(inputs) != len(operand_tokens):
-            self.error(f"expected {len(operand_tokens)} operand types but had {len(inputs)}",
-                       operand_tokens[0] if operand_tokens else name_token)
-        defs = self._defs
-        operands = []
-        for token, type_ in zip(operand_tokens, inputs):
-            value = defs.get(toks[token])
-            if value is None or value.type is not type_:
-                value = self._resolve(toks[token], type_, token, value)
-            operands.append(value)
         op = object.__new__(cls)
         op.name = name
         op.parent = op._prev = op._next = None

@@ -41,7 +41,8 @@ def print_op(op: Operation, *, generic: bool = False, print_debuginfo: bool = Fa
 class Printer:
     """Writes IR text into a buffer; see the module docstring for the entry points."""
 
-    __slots__ = ("generic", "print_debuginfo", "_out", "_indent", "_names", "_block_names", "_cache")
+    __slots__ = ("generic", "print_debuginfo", "_out", "_indent", "_names", "_block_names", "_cache",
+                 "_signatures")
 
     def __init__(self, *, generic: bool = False, print_debuginfo: bool = False) -> None:
         self.generic = generic
@@ -51,6 +52,7 @@ class Printer:
         self._names: dict[Value, str] = {}
         self._block_names: dict[Block, str] = {}
         self._cache: dict[Type | Attribute, str] = {}
+        self._signatures: dict[tuple, str] = {}
 
     # -- entry points
 
@@ -323,7 +325,7 @@ class Printer:
         operands = [o._value for o in op._operands]
         out.append(name + "(" + ", ".join([names.get(v, UNKNOWN_VALUE) for v in operands]) + ")")
         if op.successors:
-            self._out.append("[")
+            out.append("[")
             for i, block in enumerate(op.successors):
                 if i:
                     out.append(", ")
@@ -343,8 +345,15 @@ class Printer:
         if op.attributes:
             out.append(" ")
             self.print_named_attributes(sorted(op.attributes.items()))
-        out.append(" : ")
-        self.print_functional_type([v.type for v in operands], [r.type for r in op.results])
+        key = (tuple([v.type for v in operands]), tuple([r.type for r in op.results]))
+        signature = self._signatures.get(key)
+        if signature is None:
+            saved = self._out
+            self._out = []
+            self.print_functional_type(*key)
+            signature = self._signatures[key] = " : " + "".join(self._out)
+            self._out = saved
+        out.append(signature)
 
     def _print_region(self, region: Region, print_entry_args: bool, print_terminators: bool,
                       print_empty_block: bool) -> None:

@@ -96,18 +96,6 @@ def lookup_op(name: str) -> type | None:
     return dialect.ops.get(name) if dialect is not None else None
 
 
-def lookup_type(dialect: str, mnemonic: str) -> type | None:
-    """The `DialectType` class ``!dialect.mnemonic``, or None."""
-    found = get_dialect(dialect)
-    return found.types.get(mnemonic) if found is not None else None
-
-
-def lookup_attribute(dialect: str, mnemonic: str) -> type | None:
-    """The `DialectAttribute` class ``#dialect.mnemonic``, or None."""
-    found = get_dialect(dialect)
-    return found.attributes.get(mnemonic) if found is not None else None
-
-
 def register_fallback(name: str, summary: str = "") -> Dialect:
     """A dialect used only when no dialect ``name`` is registered or generated (the IR core's
     own minimal ``builtin``); returned unregistered, for its classes to be added to (and for
@@ -118,5 +106,4 @@ def register_fallback(name: str, summary: str = "") -> Dialect:
     return dialect
 
 
-__all__ = ["Dialect", "register_dialect", "get_dialect", "lookup_op", "lookup_type",
-           "lookup_attribute"]
+__all__ = ["Dialect", "register_dialect", "get_dialect", "lookup_op"]

@@ -6,9 +6,9 @@ Scalars are shapeless: `shape_of` returns None for them, `element_type_of` the t
 
 from __future__ import annotations
 
-from typing import ClassVar, Iterable, Iterator
+from typing import ClassVar, Iterable
 
-from tilecraft.ir.floats import FORMATS, FloatFormat
+from tilecraft.ir.floats import FORMATS
 from tilecraft.ir.uniqued import Uniqued, intern, lookup
 
 SIGNLESS = "signless"
@@ -289,13 +289,6 @@ def encoding_of(t: Type):
     return t.encoding if type(t) is RankedTensorType else None
 
 
-def walk_sub_elements(root) -> Iterator:
-    """Every type and attribute nested in ``root`` (a type or attribute), children first."""
-    for child in root._sub_elements():
-        yield from walk_sub_elements(child)
-        yield child
-
-
 i1 = IntegerType(1)
 i8 = IntegerType(8)
 i16 = IntegerType(16)
@@ -310,7 +303,7 @@ FLOAT_KINDS: tuple[str, ...] = tuple(FORMATS)
 
 __all__ = [
     "Type", "IntegerType", "IndexType", "NoneType", "FloatType", "RankedTensorType",
-    "FunctionType", "OpaqueType", "FloatFormat", "element_type_of", "shape_of", "encoding_of",
+    "FunctionType", "OpaqueType", "element_type_of", "shape_of", "encoding_of",
     "SIGNLESS", "SIGNED", "UNSIGNED", "DYNAMIC", "FLOAT_KINDS",
     "i1", "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64", "index",
 ]
