@@ -104,8 +104,9 @@ class AttrParser:
         tok = self.toks[self.i]
         if not (tok[0].isalpha() or tok[0] == "_"):
             return None
-        if keyword is not None and (tok != keyword if isinstance(keyword, str) else tok not in keyword):
-            return None
+        if keyword is not None:
+            if tok != keyword if isinstance(keyword, str) else tok not in keyword:
+                return None
         self.i += 1
         return tok
 
@@ -503,7 +504,8 @@ class AttrParser:
         else:
             type_token = start
         if not isinstance(type, RankedTensorType) or not type.has_static_shape():
-            self.error(f"elements literal type must be a statically shaped tensor, got {type}", type_token)
+            self.error(f"elements literal type must be a statically shaped tensor, got {type}",
+                       type_token)
         if isinstance(literal, tuple):
             values = [self._literal_value(literal[0], literal[1], type.element_type)]
         else:
@@ -511,7 +513,8 @@ class AttrParser:
             if shape != list(type.shape):
                 self.error(f"inferred shape of elements literal ({shape}) does not match type "
                            f"({list(type.shape)})", start)
-            values = [self._literal_value(t, text, type.element_type) for t, text in _leaves(literal)]
+            element_type = type.element_type
+            values = [self._literal_value(t, text, element_type) for t, text in _leaves(literal)]
         return DenseElementsAttr(type, values)
 
     def _parse_dense_literal(self):
@@ -538,7 +541,8 @@ class AttrParser:
             return []
         shapes = [self._literal_shape(item, token) for item in literal]
         if any(s != shapes[0] for s in shapes):
-            self.error("tensor literal is invalid; ranks are not consistent between elements", token)
+            self.error("tensor literal is invalid; ranks are not consistent between elements",
+                       token)
         return [len(literal)] + (shapes[0] if shapes else [])
 
     def _parse_dense_array(self) -> DenseArrayAttr:
@@ -640,7 +644,8 @@ class AttrParser:
         if kind is NameLoc and loc.child is not None:
             return NameLoc(loc.name, self._resolve_location(loc.child, active))
         if kind is FusedLoc:
-            return FusedLoc([self._resolve_location(c, active) for c in loc.locations], loc.metadata)
+            children = [self._resolve_location(c, active) for c in loc.locations]
+            return FusedLoc(children, loc.metadata)
         return loc
 
 

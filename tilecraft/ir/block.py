@@ -25,7 +25,8 @@ class Block:
 
     __slots__ = ("parent", "arguments", "_first", "_last", "_size")
 
-    def __init__(self, arg_types: Iterable[Type] = (), arg_locations: Iterable[Location] | None = None):
+    def __init__(self, arg_types: Iterable[Type] = (),
+                 arg_locations: Iterable[Location] | None = None) -> None:
         self.parent: Region | None = None
         self._first: Operation | None = None
         self._last: Operation | None = None
@@ -43,7 +44,8 @@ class Block:
         self.arguments.append(arg)
         return arg
 
-    def insert_argument(self, index: int, type: Type, location: Location | None = None) -> BlockArgument:
+    def insert_argument(self, index: int, type: Type,
+                        location: Location | None = None) -> BlockArgument:
         """Insert an argument of ``type`` at position ``index`` and return it."""
         arg = BlockArgument(type, self, index, location or UnknownLoc())
         self.arguments.insert(index, arg)
@@ -54,7 +56,8 @@ class Block:
         """Remove argument ``index``, which must have no uses."""
         arg = self.arguments[index]
         if arg._uses:
-            raise ValueError(f"cannot erase block argument #{index}: it still has {len(arg._uses)} uses")
+            raise ValueError(
+                f"cannot erase block argument #{index}: it still has {len(arg._uses)} uses")
         del self.arguments[index]
         self._renumber_arguments(index)
 

@@ -20,7 +20,8 @@ class Builder:
 
     __slots__ = ("block", "anchor", "location")
 
-    def __init__(self, block: Block, anchor: Operation | None = None, location: Location | None = None):
+    def __init__(self, block: Block, anchor: Operation | None = None,
+                 location: Location | None = None) -> None:
         if anchor is not None and anchor.parent is not block:
             raise ValueError("the anchor operation is not in the block")
         self.block = block

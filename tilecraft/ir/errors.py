@@ -1,4 +1,4 @@
-"""The IR core's user-facing errors: both are `Diagnostic`s rendered with file:line:col and a caret."""
+"""The IR core's user-facing errors: `Diagnostic`s rendered with file:line:col and a caret."""
 
 from __future__ import annotations
 

@@ -96,7 +96,8 @@ class _NativeFormat(FloatFormat):
 
     __slots__ = ("_code", "_int_code")
 
-    def __init__(self, name: str, ebits: int, mbits: int, bias: int, code: str, int_code: str) -> None:
+    def __init__(self, name: str, ebits: int, mbits: int, bias: int, code: str,
+                 int_code: str) -> None:
         super().__init__(name, ebits, mbits, bias)
         self._code = code
         self._int_code = int_code

@@ -61,9 +61,8 @@ class FileLineColLoc(Location):
 
     __slots__ = ("file", "line", "col", "end_line", "end_col")
 
-    def __init__(
-        self, file: str, line: int, col: int, end_line: int | None = None, end_col: int | None = None
-    ) -> None:
+    def __init__(self, file: str, line: int, col: int, end_line: int | None = None,
+                 end_col: int | None = None) -> None:
         object.__setattr__(self, "file", file)
         object.__setattr__(self, "line", line)
         object.__setattr__(self, "col", col)

@@ -173,7 +173,7 @@ def _from_attribute(attr: Attribute) -> Any:
 
 
 class DialectType(_Parametric, Type):
-    """Base of the types a dialect defines (generated from ``TypeDef``): ``!dialect.mnemonic<...>``."""
+    """Base of the types a dialect defines (``TypeDef``s): ``!dialect.mnemonic<...>``."""
 
     __slots__ = ("_params",)
     _SIGIL = "!"

@@ -126,7 +126,8 @@ class Parser(AttrParser):
         tok = self.toks[token]
         name = tok[1:]
         if "." in name:
-            self.error(f"alias names with a '.' are reserved for dialect-defined names: '{tok}'", token)
+            self.error(f"alias names with a '.' are reserved for dialect-defined names: '{tok}'",
+                       token)
         self.i += 2
         if tok[0] == "!":
             if name in self._type_aliases:
@@ -442,7 +443,8 @@ class Parser(AttrParser):
         self.parse_punct(")")
         return tuple(regions)
 
-    def _parse_region_body(self, region: Region, arguments: Sequence[Argument], isolated: bool) -> None:
+    def _parse_region_body(self, region: Region, arguments: Sequence[Argument],
+                           isolated: bool) -> None:
         toks = self.toks
         self.i += 1
         saved_defs, saved_forward = self._defs, self._forward
@@ -459,8 +461,7 @@ class Parser(AttrParser):
             else:
                 block = Block()
                 for arg in arguments:
-                    value = block.add_argument(arg.type, arg.location or token_loc(self.source, arg.operand.token))
-                    self._define(arg.operand.name, value, arg.operand.token)
+                    self._define_argument(block, arg)
             region.add_block(block)
             self._parse_block_body(block)
             while toks[self.i][0] == "^":
@@ -500,6 +501,10 @@ class Parser(AttrParser):
             block._last = last = op
             block._size += 1
 
+    def _define_argument(self, block: Block, arg: Argument) -> None:
+        location = arg.location or token_loc(self.source, arg.operand.token)
+        self._define(arg.operand.name, block.add_argument(arg.type, location), arg.operand.token)
+
     def _block_entry(self, name: str, token: int) -> list:
         entry = self._blocks.get(name)
         if entry is None:
@@ -518,9 +523,7 @@ class Parser(AttrParser):
         if toks[self.i] == "(":
             self.i += 1
             while True:
-                arg = self.parse_argument()
-                value = block.add_argument(arg.type, arg.location or token_loc(self.source, arg.operand.token))
-                self._define(arg.operand.name, value, arg.operand.token)
+                self._define_argument(block, self.parse_argument())
                 if not self.parse_optional_punct(","):
                     break
             self.parse_punct(")")
@@ -570,7 +573,8 @@ class Parser(AttrParser):
             return value
         return self._resolve(operand.name, type, operand.token, value)
 
-    def resolve_operands(self, operands: Sequence[UnresolvedOperand], types: Type | Iterable[Type]) -> list[Value]:
+    def resolve_operands(self, operands: Sequence[UnresolvedOperand],
+                         types: Type | Iterable[Type]) -> list[Value]:
         """`resolve_operand` for each; ``types`` is one type per operand, or one for all."""
         if isinstance(types, Type):
             types = [types] * len(operands)
@@ -594,7 +598,8 @@ class Parser(AttrParser):
             location = self.parse_location()
         return Argument(operand, type_, attributes, location)
 
-    def parse_region(self, arguments: Iterable[Argument | tuple[UnresolvedOperand, Type]] = ()) -> Region:
+    def parse_region(self, arguments: Iterable[Argument | tuple[UnresolvedOperand, Type]] = ()
+                     ) -> Region:
         """``{ blocks }``. ``arguments`` (from the op's signature) become the entry block's
         arguments; the region is isolated when the op being parsed is IsolatedFromAbove."""
         if self.toks[self.i] != "{":
@@ -606,7 +611,9 @@ class Parser(AttrParser):
         self._parse_region_body(region, args, isolated)
         return region
 
-    def parse_optional_region(self, arguments: Iterable[Argument | tuple[UnresolvedOperand, Type]] = ()) -> Region | None:
+    def parse_optional_region(
+        self, arguments: Iterable[Argument | tuple[UnresolvedOperand, Type]] = ()
+    ) -> Region | None:
         if self.toks[self.i] != "{":
             return None
         return self.parse_region(arguments)
@@ -626,13 +633,15 @@ class Parser(AttrParser):
         return self._block_entry(tok, self.i - 1)[0]
 
 
-def parse_module(text: str, filename: str | None = None, *, allow_unregistered: bool = False) -> Operation:
+def parse_module(text: str, filename: str | None = None, *,
+                 allow_unregistered: bool = False) -> Operation:
     """Parse ``text`` (read from ``filename``, for messages) into a ``builtin.module``."""
     with _no_gc():
         return Parser(text, filename, allow_unregistered=allow_unregistered).parse_module()
 
 
-def parse_op(text: str, filename: str | None = None, *, allow_unregistered: bool = False) -> Operation:
+def parse_op(text: str, filename: str | None = None, *,
+             allow_unregistered: bool = False) -> Operation:
     """Parse ``text`` holding exactly one operation."""
     with _no_gc():
         return Parser(text, filename, allow_unregistered=allow_unregistered).parse_op()

@@ -41,8 +41,8 @@ def print_op(op: Operation, *, generic: bool = False, print_debuginfo: bool = Fa
 class Printer:
     """Writes IR text into a buffer; see the module docstring for the entry points."""
 
-    __slots__ = ("generic", "print_debuginfo", "_out", "_indent", "_names", "_block_names", "_cache",
-                 "_signatures")
+    __slots__ = ("generic", "print_debuginfo", "_out", "_indent", "_names", "_block_names",
+                 "_cache", "_signatures")
 
     def __init__(self, *, generic: bool = False, print_debuginfo: bool = False) -> None:
         self.generic = generic
@@ -157,7 +157,8 @@ class Printer:
             self._out.append(" ")
             self.print_named_attributes(items)
 
-    def print_attr_dict_with_keyword(self, attrs: Mapping[str, Attribute], elided: Iterable[str] = ()) -> None:
+    def print_attr_dict_with_keyword(self, attrs: Mapping[str, Attribute],
+                                     elided: Iterable[str] = ()) -> None:
         """Like `print_attr_dict`, prefixed with `` attributes``."""
         elided = set(elided)
         items = sorted((k, v) for k, v in attrs.items() if k not in elided)
@@ -181,7 +182,7 @@ class Printer:
         return self._block_names.get(block, "^<<UNKNOWN BLOCK>>")
 
     def print_functional_type(self, inputs: Iterable[Type], results: Iterable[Type]) -> None:
-        """``(a, b) -> c``; results are parenthesized unless there is exactly one non-function type."""
+        """``(a, b) -> c``; results are parenthesized unless there is one, not a function type."""
         type_text = self._type_text
         results = list(results)
         text = "(" + ", ".join([type_text(t) for t in inputs]) + ") -> "

@@ -39,5 +39,5 @@ def unquote_string(token: str) -> str:
 
 
 def keyword_or_string(text: str) -> str:
-    """``text`` itself when it is a bare identifier, else its quoted form (dictionary keys, symbols)."""
+    """``text`` itself when it is a bare identifier, else its quoted form (dict keys, symbols)."""
     return text if BARE_IDENTIFIER.fullmatch(text) else quote_string(text)

@@ -257,7 +257,8 @@ class SymbolTable(Trait):
             first = seen.setdefault(name.value, child)
             if first is not child:
                 loc, source = child.location.diagnostic_position()
-                note = (first.location.diagnostic_position()[0], "see existing symbol definition here")
+                note = (first.location.diagnostic_position()[0],
+                        "see existing symbol definition here")
                 raise VerificationError(f"redefinition of symbol named '{name.value}'", loc, source,
                                         [note], op=child)
 
@@ -350,7 +351,8 @@ class SameOperandsShape(Trait):
     def verify(op: Operation) -> None:
         if not op.num_operands:
             raise op.emit_error("expected 1 or more operands, but found 0")
-        _verify_same_shape(op, [v.type for v in op.operands], "requires the same shape for all operands")
+        _verify_same_shape(op, [v.type for v in op.operands],
+                           "requires the same shape for all operands")
 
 
 class SameOperandsAndResultShape(Trait):
@@ -359,7 +361,8 @@ class SameOperandsAndResultShape(Trait):
     @staticmethod
     def verify(op: Operation) -> None:
         _require_operands_and_results(op)
-        _verify_same_shape(op, _all_types(op), "requires the same shape for all operands and results")
+        _verify_same_shape(op, _all_types(op),
+                           "requires the same shape for all operands and results")
 
 
 class SameOperandsElementType(Trait):
@@ -396,7 +399,8 @@ class SameOperandsEncoding(Trait):
 
     @staticmethod
     def verify(op: Operation) -> None:
-        _verify_same_encoding(op, [v.type for v in op.operands], "requires the same encoding for all operands")
+        _verify_same_encoding(op, [v.type for v in op.operands],
+                              "requires the same encoding for all operands")
 
 
 class SameOperandsAndResultEncoding(Trait):
@@ -405,7 +409,8 @@ class SameOperandsAndResultEncoding(Trait):
     @staticmethod
     def verify(op: Operation) -> None:
         _require_operands_and_results(op)
-        _verify_same_encoding(op, _all_types(op), "requires the same encoding for all operands and results")
+        _verify_same_encoding(op, _all_types(op),
+                              "requires the same encoding for all operands and results")
 
 
 class Elementwise(Trait):
@@ -419,7 +424,8 @@ class Elementwise(Trait):
         if not results and not operands:
             return
         if not operands:
-            raise op.emit_error("if a result is non-scalar, then at least one operand must be non-scalar")
+            raise op.emit_error(
+                "if a result is non-scalar, then at least one operand must be non-scalar")
         if not results:
             raise op.emit_error(
                 "if an operand is non-scalar, then there must be at least one non-scalar result")
@@ -428,7 +434,8 @@ class Elementwise(Trait):
         shaped = operands + results
         if any(type(t) is not type(shaped[0]) or not _compatible_shapes(t.shape, shaped[0].shape)
                for t in shaped):
-            raise op.emit_error("all non-scalar operands/results must have the same shape and base type")
+            raise op.emit_error(
+                "all non-scalar operands/results must have the same shape and base type")
 
 
 __all__ = [

@@ -27,7 +27,8 @@ class Value:
 
     @property
     def uses(self) -> tuple[OpOperand, ...]:
-        """The operands reading this value, oldest first (a snapshot: safe to mutate while looping)."""
+        """The operands reading this value, oldest first (a snapshot, safe to loop over while
+        changing the uses)."""
         return tuple(self._uses)
 
     @property
