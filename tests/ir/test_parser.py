@@ -124,6 +124,14 @@ def test_forward_references_within_a_region():
     assert b.result.users == [a]
 
 
+def test_comments_are_skipped():
+    module = parse_module('''// leading comment
+        %0 = "x.a"() : () -> i32 // trailing comment with "quotes" and %names
+        // "x.b"(%0) : (i32) -> ()
+        "x.c"(%0) : (i32) -> ()''', allow_unregistered=True)
+    assert [op.name for op in module.regions[0].blocks[0]] == ["x.a", "x.c"]
+
+
 def test_value_scopes_follow_regions():
     module = parse_module('''
         %0 = "x.a"() : () -> i32

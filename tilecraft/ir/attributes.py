@@ -9,7 +9,7 @@ Attributes are interned (see `uniqued`), so ``IntegerAttr(4, i32) is IntegerAttr
 from __future__ import annotations
 
 import math
-from typing import Iterable, Iterator, Mapping
+from typing import ClassVar, Iterable, Iterator, Mapping
 
 from tilecraft.ir.floats import format_float
 from tilecraft.ir.syntax import keyword_or_string, quote_string
@@ -23,6 +23,7 @@ class Attribute(Uniqued):
     """Base of all attributes."""
 
     __slots__ = ()
+    ALIAS: ClassVar[str | None] = None  # see DialectAttribute
 
     def __str__(self) -> str:
         from tilecraft.ir.printer import Printer

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from array import array
 
 from tilecraft.codegen.diagnostics import SourceLoc
 from tilecraft.ir.location import FileLineColLoc
@@ -50,8 +51,8 @@ class Source:
         self.text = text
         self.filename = filename
         self.splices: list[tuple[int, int]] = []
-        self._starts: list[int] | None = None
-        self._line_starts: list[int] | None = None
+        self._starts: array | None = None
+        self._line_starts: array | None = None
 
     def tokenize(self) -> list[str]:
         tokens = TOKEN_RE.findall(self.text)
@@ -61,7 +62,7 @@ class Source:
     def offset(self, index: int) -> int:
         """The character offset where token ``index`` starts."""
         if self._starts is None:
-            self._starts = [m.start(1) for m in TOKEN_RE.finditer(self.text)]
+            self._starts = array("q", [m.start(1) for m in TOKEN_RE.finditer(self.text)])
             self._starts.append(len(self.text))
         for at, extra in self.splices:
             if index > at:
@@ -72,7 +73,7 @@ class Source:
         """The 1-based line and column of token ``index``."""
         offset = self.offset(index)
         if self._line_starts is None:
-            self._line_starts = [0] + [m.end() for m in re.finditer("\n", self.text)]
+            self._line_starts = array("q", [0] + [m.end() for m in re.finditer("\n", self.text)])
         line = bisect.bisect_right(self._line_starts, offset)
         return line, offset - self._line_starts[line - 1] + 1
 

@@ -317,9 +317,10 @@ class Operation:
         verify_operation(self)
 
     def __str__(self) -> str:
+        """The op's text (custom form), without the final newline `print_op` ends with."""
         from tilecraft.ir.printer import print_op
 
-        return print_op(self)
+        return print_op(self)[:-1]
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} '{self.name}'>"

@@ -37,7 +37,6 @@ class _Parametric:
     DIALECT: ClassVar[str] = ""
     MNEMONIC: ClassVar[str] = ""
     PARAMETERS: ClassVar[tuple[str, ...]] = ()
-    ALIAS: ClassVar[str | None] = None
     _params: tuple
     _SIGIL: ClassVar[str]
 

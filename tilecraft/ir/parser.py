@@ -502,6 +502,8 @@ class Parser(AttrParser):
             block._size += 1
 
     def _define_argument(self, block: Block, arg: Argument) -> None:
+        if not isinstance(arg.type, Type):
+            self.error(f"region argument {arg.operand.name} has no type", arg.operand.token)
         location = arg.location or token_loc(self.source, arg.operand.token)
         self._define(arg.operand.name, block.add_argument(arg.type, location), arg.operand.token)
 

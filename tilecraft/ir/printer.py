@@ -64,7 +64,7 @@ class Printer:
         self._number_values(root)
         self._out = out = []
         if alias_classes_exist():
-            self._print_alias_definitions(op)
+            self._print_alias_definitions(op, root is op)
         self._print_op(op)
         out.append("\n")
         return "".join(out)
@@ -261,39 +261,45 @@ class Printer:
                     op = op._next
             stack.extend((r, value_id, arg_id) for r in reversed(nested))
 
-    def _print_alias_definitions(self, op: Operation) -> None:
+    def _print_alias_definitions(self, op: Operation, whole_scope: bool) -> None:
+        """Write ``#alias = ...`` for the aliased attributes and types ``op`` uses, and make them
+        print as their alias from now on. When ``op`` is not the whole naming scope its operands
+        may come from outside, so their types are looked at too."""
         order: list = []
         seen: set = set()
 
         def visit(obj) -> None:
-            if obj in seen:
-                return
             seen.add(obj)
             for child in obj._sub_elements():
-                visit(child)
-            if getattr(obj, "ALIAS", None):
+                if child not in seen:
+                    visit(child)
+            if obj.ALIAS:
                 order.append(obj)
 
         for nested in op.walk():
-            for value in nested.operands:
-                visit(value.type)
             for result in nested.results:
-                visit(result.type)
+                if result.type not in seen:
+                    visit(result.type)
+            if not whole_scope:
+                for operand in nested._operands:
+                    if operand._value.type not in seen:
+                        visit(operand._value.type)
             for region in nested.regions:
                 for block in region.blocks:
                     for arg in block.arguments:
-                        visit(arg.type)
-            for value in nested.properties.values():
-                visit(value)
-            for value in nested.attributes.values():
-                visit(value)
+                        if arg.type not in seen:
+                            visit(arg.type)
+            for attrs in (nested.properties, nested.attributes):
+                for value in attrs.values():
+                    if value not in seen:
+                        visit(value)
         counts: dict[str, int] = {}
         out = self._out
         for obj in order:
-            sigil = "!" if isinstance(obj, Type) else "#"
-            count = counts.get(sigil + obj.ALIAS, 0)
-            counts[sigil + obj.ALIAS] = count + 1
-            alias = f"{sigil}{obj.ALIAS}{count if count else ''}"
+            prefix = ("!" if isinstance(obj, Type) else "#") + obj.ALIAS
+            count = counts.get(prefix, 0)
+            counts[prefix] = count + 1
+            alias = f"{prefix}{count}" if count else prefix
             out.append(f"{alias} = {self._render(obj)}\n")
             self._cache[obj] = alias
 

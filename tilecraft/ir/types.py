@@ -26,6 +26,7 @@ class Type(Uniqued):
 
     __slots__ = ()
     IS_SHAPED: ClassVar[bool] = False
+    ALIAS: ClassVar[str | None] = None  # see DialectType
 
     def is_integer(self, width: int | None = None) -> bool:
         """An integer type of any signedness (of ``width`` bits when given)."""
