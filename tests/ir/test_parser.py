@@ -240,6 +240,20 @@ def error_of(text, **kwargs):
     ('= 3', "expected operation name but found '='", 1, 1),
     ('"tst.add"() : () -> i32 loc(bogus)', "expected location but found 'bogus'", 1, 29),
     ('"tst.add"() : () -> i32 loc(#missing)', "undefined symbol alias id 'missing'", 1, 29),
+    ('%0 = "tst.load"() : () -> tensor<*xf32>', "unranked tensors are not supported", 1, 34),
+    ('%0 = "tst.load"() : () -> !nodialect.t', "unregistered dialect 'nodialect' in type '!nodialect.t'", 1, 27),
+    ('%0 = "tst.load"() : () -> !tst.nope', "unknown type 'nope' in dialect 'tst'", 1, 27),
+    ('%0 = "tst.load"() : () -> #tst.flag', "expected type but found '#tst.flag'", 1, 27),
+    ('%0 = "tst.load"() {a = #tst.nope} : () -> i32', "unknown attribute 'nope' in dialect 'tst'", 1, 24),
+    ('%0 = "tst.load"() {a = #tst.layout<{order = [1], warps = 4}} : () -> i32',
+     "expected '>' but found '}'", 1, 60),
+    ('tst.func @f(%a: i32) {\n^bb0:\n}', "invalid block name in region with named arguments", 2, 1),
+    ('%0:2 = tst.constant 1 : i32', "operation defines 1 results but was provided 2 to bind", 1, 1),
+    ('%0#1 = tst.constant 1 : i32', "expected SSA result name but found '%0#1'", 1, 1),
+    ('%0 = "tst.load"() : () -> i32 %1', "expected '=' after the result names but found end of file",
+     1, 33),
+    ('"tst.scope"() [^bb0] : () -> ()', "reference to an undefined block", 1, 16),
+    ('"tst.scope"() <{a}> ({\n  "tst.scope"(%0) : (i32) -> ()\n}) : () -> ()', "use of undeclared SSA value %0", 2, 15),
 ])
 def test_parse_errors(text, message, line, col):
     error = error_of(text)
