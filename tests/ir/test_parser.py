@@ -1,5 +1,7 @@
 """The parser: round trips, SSA and block scoping, locations, aliases and every error."""
 
+import pickle
+
 import pytest
 
 from tilecraft.ir import (
@@ -85,6 +87,9 @@ def test_parsed_ops_are_located_at_their_text():
     assert a.location == FileLineColLoc("in.mlir", 2, 3)
     assert (b.location.line, b.location.col) == (3, 5)
     assert str(b.location) == 'loc("in.mlir":3:5)'
+    assert pickle.loads(pickle.dumps(b.location)) == FileLineColLoc("in.mlir", 3, 5)
+    nested = CallSiteLoc(NameLoc("n", b.location), FusedLoc([UnknownLoc()], None))
+    assert pickle.loads(pickle.dumps(nested)) == nested
     assert module.location == FileLineColLoc("in.mlir", 1, 1)
 
 

@@ -27,6 +27,9 @@ class Location:
     def __hash__(self) -> int:
         return hash((type(self).__name__, self._fields()))
 
+    def __reduce__(self):
+        return (type(self), self._fields())
+
     def __str__(self) -> str:
         from tilecraft.ir.printer import Printer
 
@@ -77,6 +80,9 @@ class FileLineColLoc(Location):
 
     def __hash__(self) -> int:
         return hash(("FileLineColLoc", self._fields()))
+
+    def __reduce__(self):
+        return (FileLineColLoc, self._fields())
 
     def diagnostic_position(self) -> tuple[SourceLoc | None, str | None]:
         return SourceLoc(self.file or None, self.line, self.col), None
