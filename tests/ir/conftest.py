@@ -7,8 +7,5 @@ from tilecraft.ir.builtin import CORE_BUILTIN
 
 
 @pytest.fixture(autouse=True)
-def core_builtin_dialect():
-    generated = registry.get_dialect("builtin")
-    registry.register_dialect(CORE_BUILTIN)
-    yield
-    registry.register_dialect(generated)
+def core_builtin_dialect(monkeypatch):
+    monkeypatch.setitem(registry._DIALECTS, "builtin", CORE_BUILTIN)
