@@ -72,9 +72,8 @@ def generate(layout: Layout) -> tuple[Model, dict[Path, str]]:
     files = main_files(layout.defs)
     for path in files:
         merged.add(load_records(path, include_dirs=[layout.defs]))
-    sources = ", ".join(f"defs/{p.name}" for p in files)
     model = build_model(merged)
-    return model, render_all(model, sources, layout.root, layout.generated, layout.docs)
+    return model, render_all(model, layout.root, layout.generated, layout.docs)
 
 
 def _write_atomic(path: Path, content: str) -> None:

@@ -44,9 +44,8 @@ def _relative(file: str | None, root: Path) -> str:
         return path.name
 
 
-def render_all(model: Model, sources: str, root: Path, gen_dir: Path,
-               docs_dir: Path) -> dict[Path, str]:
-    """Path -> content of every generated file; `sources` names the main files for headers."""
+def render_all(model: Model, root: Path, gen_dir: Path, docs_dir: Path) -> dict[Path, str]:
+    """Path -> content of every generated file."""
     env = environment()
     out: dict[Path, str] = {}
     for name, dialect in model.dialects.items():
@@ -65,11 +64,11 @@ def render_all(model: Model, sources: str, root: Path, gen_dir: Path,
             env.get_template("dialect.md.j2").render(dialect=dialect, sources=origin))
     classes = ["\n".join(pass_class(p)) for p in model.passes]
     source = env.get_template("passes.py.j2").render(
-        classes=classes, passes=model.passes, sources=sources)
+        classes=classes, passes=model.passes)
     _check_python(gen_dir / "passes.py", source)
     out[gen_dir / "passes.py"] = source
     out[docs_dir / "passes.md"] = _squeeze(
-        env.get_template("passes.md.j2").render(passes=model.passes, sources=sources))
+        env.get_template("passes.md.j2").render(passes=model.passes))
     out[gen_dir / "__init__.py"] = env.get_template("init.py.j2").render(
         dialects=list(model.dialects))
     return out

@@ -68,6 +68,11 @@ class ModuleOp(DefinedOp):
     def body_region(self) -> Region:
         return self.regions[0]
 
+    @property
+    def body(self) -> Block:
+        """The single block of the op's region."""
+        return self.regions[0].blocks[0]
+
     @classmethod
     def build(
         cls,

@@ -101,6 +101,12 @@ def accessors(op: OpModel) -> list[str]:
             "Region", f"self.regions[{i}]")
         lines += ["    @property", f"    def {region.accessor}(self) -> {ann}:",
                   f"        return {expr}", ""]
+    if (op.has_trait("SingleBlock") and len(op.regions) == 1 and not op.regions[0].variadic
+            and all(item.accessor != "body" for item in [*op.operands, *op.results,
+                                                         *op.attributes, *op.regions])):
+        lines += ["    @property", "    def body(self) -> Block:",
+                  '        """The single block of the op\'s region."""',
+                  "        return self.regions[0].blocks[0]", ""]
     for i, succ in enumerate(op.successors):
         ann, expr = ("list[Block]", f"list(self.successors[{i}:])") if succ.variadic else (
             "Block", f"self.successors[{i}]")

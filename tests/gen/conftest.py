@@ -22,6 +22,14 @@ def project(tmp_path: Path) -> Path:
 def demo_project(project: Path) -> Path:
     shutil.copy(HERE / "defs" / "demo.td", project / "defs" / "demo.td")
     return project
+
+
+@pytest.fixture
+def demo_only_project(tmp_path: Path) -> Path:
+    """A project with the base library and the demo dialect only (stable golden outputs)."""
+    shutil.copytree(ROOT / "defs" / "base", tmp_path / "defs" / "base")
+    shutil.copy(HERE / "defs" / "demo.td", tmp_path / "defs" / "demo.td")
+    return tmp_path
 @pytest.fixture
 def demo(demo_project: Path, monkeypatch: pytest.MonkeyPatch):
     """The generated demo dialect module, with its hooks module importable."""

@@ -1,7 +1,8 @@
 """The printer: SSA names, blocks, regions, generic and custom forms, aliases, locations."""
 
+from tilecraft.generated.builtin import ModuleOp
 from tilecraft.ir import (
-    Block, CallSiteLoc, FileLineColLoc, FusedLoc, IntegerAttr, ModuleOp, NameLoc, Operation,
+    Block, CallSiteLoc, FileLineColLoc, FusedLoc, IntegerAttr, NameLoc, Operation,
     RankedTensorType, StringAttr, UnknownLoc, f32, i32, parse_module, print_op,
 )
 

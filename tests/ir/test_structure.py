@@ -2,8 +2,9 @@
 
 import pytest
 
+from tilecraft.generated.builtin import ModuleOp
 from tilecraft.ir import (
-    Block, Builder, IntegerAttr, ModuleOp, Operation, Region, StringAttr, f32, i32,
+    Block, Builder, IntegerAttr, Operation, Region, StringAttr, f32, i32,
     parse_module, print_op,
 )
 

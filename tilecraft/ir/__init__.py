@@ -10,7 +10,6 @@ from tilecraft.ir.attributes import *  # noqa: F401,F403
 from tilecraft.ir.attributes import __all__ as _attributes_all
 from tilecraft.ir.block import Block, Region
 from tilecraft.ir.builder import Builder
-from tilecraft.ir.builtin import ModuleOp
 from tilecraft.ir.errors import ParseError, VerificationError
 from tilecraft.ir.location import (
     CallSiteLoc, FileLineColLoc, FusedLoc, Location, NameLoc, UnknownLoc,
@@ -33,7 +32,7 @@ __all__ = [
     "DialectType", "DialectAttribute",
     "Location", "UnknownLoc", "FileLineColLoc", "NameLoc", "CallSiteLoc", "FusedLoc",
     "Value", "OpResult", "BlockArgument", "OpOperand", "Operation", "Block", "Region", "Builder",
-    "ModuleOp", "Dialect", "get_dialect", "lookup_op",
+    "Dialect", "get_dialect", "lookup_op",
     "Printer", "print_op", "Parser", "UnresolvedOperand", "Argument",
     "parse_module", "parse_op", "parse_type", "parse_attribute",
     "ParseError", "VerificationError",

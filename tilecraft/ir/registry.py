@@ -13,7 +13,6 @@ import importlib
 
 _DIALECTS: dict[str, Dialect] = {}
 _IMPORT_TRIED: set[str] = set()
-_FALLBACKS: dict[str, Dialect] = {}
 
 
 class Dialect:
@@ -76,8 +75,6 @@ def get_dialect(name: str) -> Dialect | None:
         if name.isidentifier():
             _import_generated(name)
         dialect = _DIALECTS.get(name)
-        if dialect is None and name in _FALLBACKS:
-            dialect = _DIALECTS[name] = _FALLBACKS[name]
     return dialect
 
 
@@ -94,16 +91,6 @@ def lookup_op(name: str) -> type | None:
     """The class registered for the op ``name`` ("dialect.op"), or None."""
     dialect = get_dialect(name.partition(".")[0])
     return dialect.ops.get(name) if dialect is not None else None
-
-
-def register_fallback(name: str, summary: str = "") -> Dialect:
-    """A dialect used only when no dialect ``name`` is registered or generated (the IR core's
-    own minimal ``builtin``); returned unregistered, for its classes to be added to (and for
-    `register_dialect` to install explicitly)."""
-    dialect = object.__new__(Dialect)
-    dialect._setup(name, summary)
-    _FALLBACKS[name] = dialect
-    return dialect
 
 
 __all__ = ["Dialect", "register_dialect", "get_dialect", "lookup_op"]

@@ -60,7 +60,7 @@ def main() -> int:
         gen_times.append(time.perf_counter() - start)
 
     from tilecraft.ir import parse_module
-    from tilecraft.ir.printer import print_operation
+    from tilecraft.ir.printer import print_op as print_operation
 
     text = make_module(args.ops)
     module = parse_module(text, allow_unregistered=True)
