@@ -198,9 +198,10 @@ def Arith_SelectOp : Arith_Op<"select", [AllTypesMatch<["true_value", "false_val
   }];
   let arguments = (ins BoolLike:$condition, AnyType:$true_value, AnyType:$false_value);
   let results = (outs AnyType:$result);
-  let assemblyFormat = [{
-    $condition `,` $true_value `,` $false_value attr-dict `:` type($condition) `,` type($result)
-  }];
+  // MLIR's format: `arith.select %c, %a, %b : i32` for an i1 condition, and
+  // `: tensor<4xi1>, tensor<4xf32>` (condition type first) for a tensor condition.
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//

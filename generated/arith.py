@@ -3084,7 +3084,7 @@ class SelectOp(DefinedOp):
 
     OPERATION_NAME = 'arith.select'
     TRAITS = (Pure, )
-    HOOKS = ()
+    HOOKS = ('custom_verify', 'parse', 'print', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', 'single', 'single', )
     RESULT_GROUPS = ('single', )
@@ -3136,48 +3136,7 @@ class SelectOp(DefinedOp):
                 raise self.type_error('operand', value, 'bool-like')
         if not ((all_equal(self.true_value.type, self.false_value.type, self.result_.type))):
             raise self.emit_error('failed to verify that all of {true_value, false_value, result} have same type')
-
-    def print(self, printer: Printer) -> None:
-        printer.write(" ")
-        printer.print_operand(self.condition)
-        printer.write(', ')
-        printer.print_operand(self.true_value)
-        printer.write(', ')
-        printer.print_operand(self.false_value)
-        printer.print_attr_dict(self.all_attributes(), ())
-        printer.write(' : ')
-        printer.print_type(self.condition.type)
-        printer.write(', ')
-        printer.print_type(self.result_.type)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> Operation:
-        u_condition: list = []
-        u_true_value: list = []
-        u_false_value: list = []
-        types: dict[str, list] = {}
-        attrs: dict[str, Attribute] = {}
-        u_condition.append(parser.parse_operand())
-        parser.parse_punct(',')
-        u_true_value.append(parser.parse_operand())
-        parser.parse_punct(',')
-        u_false_value.append(parser.parse_operand())
-        attrs.update(parser.parse_optional_attr_dict())
-        parser.parse_punct(':')
-        types['condition'] = parse_type_group(parser, True)
-        parser.parse_punct(',')
-        types['result'] = parse_type_group(parser, True)
-        types['true_value'] = [types['result'][0]] * len(u_true_value)
-        types['false_value'] = [types['result'][0]] * len(u_false_value)
-        operands = parser.resolve_operands(u_condition + u_true_value + u_false_value, types['condition'] + types['true_value'] + types['false_value'])
-        result_types = types['result']
-        properties, attributes = cls.split_attributes(attrs)
-        return cls.create(
-            cls.OPERATION_NAME, operands=operands, result_types=result_types,
-            properties=properties, attributes=attributes,
-            regions=0,
-            successors=(),
-        )
+        self.custom_verify()
 
 
 @DIALECT.op

@@ -41,7 +41,7 @@ module {
   %cu = arith.cmpi uge, %vi, %ints : tensor<4xi32>
   %cf = arith.cmpf olt, %fa, %fb : f32
   %cv = arith.cmpf une, %dense, %vf : tensor<128xf32>
-  %sel = arith.select %ci, %a, %b : i1, i32
+  %sel = arith.select %ci, %a, %b : i32
   %selv = arith.select %cu, %vi, %ints : tensor<4xi1>, tensor<4xi32>
   %x1 = arith.extsi %a : i32 to i64
   %x2 = arith.extui %a : i32 to i64

@@ -1,0 +1,589 @@
+//===- tt.td - the Triton (tt) dialect ------------------------------------===//
+//
+// Triton's tile-level ops with Triton's op names, operand order and assembly formats, so that
+// IR printed by `triton-opt` parses here: pointers `!tt.ptr<f32>`, program ids, tensor
+// creation and reshaping, pointer arithmetic, loads and stores, atomics, `tt.dot`,
+// reductions and scans with combine regions, casts, functions and debugging ops.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILECRAFT_TT_TD
+#define TILECRAFT_TT_TD
+
+include "base/OpBase.td"
+include "base/AttrTypeBase.td"
+
+def TT_Dialect : Dialect {
+  let name = "tt";
+  let summary = "Triton: programs over blocks (tiles) of data";
+  let description = [{
+    A Triton kernel is a `tt.func` run by many programs; each program computes on tensors
+    (tiles) whose elements it addresses through tensors of pointers (`tensor<128x!tt.ptr<f32>>`).
+    Every op here checks what Triton's verifier checks, including Triton's rule that a tensor
+    has a power-of-two number of elements (at most 2^20).
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+def TT_PointerType : TypeDef<TT_Dialect, "Pointer"> {
+  let mnemonic = "ptr";
+  let summary = "A pointer to a scalar or to a tensor, in an address space";
+  let description = [{
+    `!tt.ptr<f32>` points into global memory (address space 1, the default, left out when
+    printing); `!tt.ptr<f16, 3>` into address space 3. `!tt.ptr<tensor<64x64xf16>>` is a
+    pointer to a block (a tensor pointer).
+  }];
+  let parameters = (ins TypeParameter:$pointeeType,
+                        DefaultValuedParameter<IntParameter, "1">:$addressSpace);
+  let assemblyFormat = "`<` $pointeeType (`,` $addressSpace^)? `>`";
+}
+
+// `tensor<...x!tt.ptr<T>>` with the pointee as element type, or the pointee of `!tt.ptr<T>`
+// (a tensor for a tensor pointer): the type that a load of `$_self` produces.
+defvar PointeeOf = "(RankedTensorType($_self.shape, $_self.element_type.pointee_type, "
+                   # "$_self.encoding) if isinstance($_self, RankedTensorType) else "
+                   # "$_self.pointee_type)";
+// The pointer type (or tensor of pointers, same shape and encoding) to values of `$_self`.
+defvar PointerTo = "(RankedTensorType($_self.shape, PointerType($_self.element_type), "
+                   # "$_self.encoding) if isinstance($_self, RankedTensorType) else "
+                   # "PointerType($_self))";
+
+//===----------------------------------------------------------------------===//
+// Type constraints
+//===----------------------------------------------------------------------===//
+
+def TT_Float : Type<CPred<"$_self.is_float() and $_self.kind != 'tf32'">, "floating-point",
+                    "FloatType">;
+def TT_FloatTensor : TensorOf<[TT_Float]>;
+def TT_FloatLike : AnyTypeOf<[TT_Float, TT_FloatTensor]>;
+
+def TT_BoolTensor : TensorOf<[I1]>;
+def TT_BoolLike : AnyTypeOf<[I1, TT_BoolTensor]>;
+
+def TT_Int : AnyTypeOf<[I1, I8, I16, I32, I64], "integer">;
+def TT_IntTensor : TensorOf<[TT_Int]>;
+def TT_IntLike : AnyTypeOf<[TT_Int, TT_IntTensor]>;
+
+def TT_I32Tensor : TensorOf<[I32]>;
+def TT_I64Tensor : TensorOf<[I64]>;
+def TT_I32Like : AnyTypeOf<[I32, TT_I32Tensor]>;
+def TT_I64Like : AnyTypeOf<[I64, TT_I64Tensor]>;
+
+def TT_Ptr : Type<CPred<"isinstance($_self, PointerType)">, "ptr", "PointerType">;
+def TT_PtrTensor : TensorOf<[TT_Ptr]>;
+def TT_PtrLike : AnyTypeOf<[TT_Ptr, TT_PtrTensor]>;
+
+def TT_FpIntTensor : AnyTypeOf<[TT_FloatTensor, TT_IntTensor]>;
+def TT_Tensor : AnyTypeOf<[TT_FpIntTensor, TT_PtrTensor]>;
+
+def TT_TensorPtr : Type<CPred<"isinstance($_self, PointerType) and "
+                              # "isinstance($_self.pointee_type, RankedTensorType)">,
+                        "ptr to tensor", "PointerType">;
+
+def TT_Type : AnyTypeOf<[TT_FloatLike, TT_IntLike, TT_PtrLike, TT_TensorPtr]>;
+
+// A function type held in a type attribute (a function's signature).
+def TT_FunctionTypeAttr
+    : Attr<CPred<"isinstance($_self, TypeAttr) and isinstance($_self.value, FunctionType)">,
+           "type attribute of function type", "FunctionType"> {
+  let returnValue = "$_self.value";
+  let buildValue = "TypeAttr($_value)";
+}
+
+//===----------------------------------------------------------------------===//
+// Enums (stored as i32 attributes, as Triton does)
+//===----------------------------------------------------------------------===//
+
+def TT_CacheModifierAttr : I32EnumAttr<"CacheModifier", "cache modifier", [
+  I32EnumAttrCase<"NONE", 1, "none">, I32EnumAttrCase<"CA", 2, "ca">,
+  I32EnumAttrCase<"CG", 3, "cg">, I32EnumAttrCase<"WB", 4, "wb">,
+  I32EnumAttrCase<"CS", 5, "cs">, I32EnumAttrCase<"WT", 6, "wt">,
+  I32EnumAttrCase<"CV", 7, "cv">,
+]>;
+
+def TT_MemSemanticAttr : I32EnumAttr<"MemSemantic", "memory semantics", [
+  I32EnumAttrCase<"RELAXED", 1, "relaxed">, I32EnumAttrCase<"ACQUIRE", 2, "acquire">,
+  I32EnumAttrCase<"RELEASE", 3, "release">, I32EnumAttrCase<"ACQUIRE_RELEASE", 4, "acq_rel">,
+]>;
+
+def TT_EvictionPolicyAttr : I32EnumAttr<"EvictionPolicy", "eviction policy", [
+  I32EnumAttrCase<"NORMAL", 1, "evict_normal">, I32EnumAttrCase<"EVICT_FIRST", 2, "evict_first">,
+  I32EnumAttrCase<"EVICT_LAST", 3, "evict_last">,
+]>;
+
+def TT_PaddingOptionAttr : I32EnumAttr<"PaddingOption", "padding of out-of-bounds loads", [
+  I32EnumAttrCase<"PAD_ZERO", 1, "zero">, I32EnumAttrCase<"PAD_NAN", 2, "nan">,
+]>;
+
+def TT_AtomicRMWAttr : I32EnumAttr<"RMWOp", "atomic read-modify-write operation", [
+  I32EnumAttrCase<"AND", 1, "and">, I32EnumAttrCase<"OR", 2, "or">,
+  I32EnumAttrCase<"XOR", 3, "xor">, I32EnumAttrCase<"ADD", 4, "add">,
+  I32EnumAttrCase<"FADD", 5, "fadd">, I32EnumAttrCase<"MAX", 6, "max">,
+  I32EnumAttrCase<"MIN", 7, "min">, I32EnumAttrCase<"UMAX", 8, "umax">,
+  I32EnumAttrCase<"UMIN", 9, "umin">, I32EnumAttrCase<"XCHG", 10, "exch">,
+]>;
+
+def TT_MemSyncScopeAttr : I32EnumAttr<"MemSyncScope", "memory synchronization scope", [
+  I32EnumAttrCase<"GPU", 1, "gpu">, I32EnumAttrCase<"CTA", 2, "cta">,
+  I32EnumAttrCase<"SYSTEM", 3, "sys">,
+]>;
+
+def TT_ProgramDim : I32EnumAttr<"ProgramIDDim", "program id dimension", [
+  I32EnumAttrCase<"X", 0, "x">, I32EnumAttrCase<"Y", 1, "y">, I32EnumAttrCase<"Z", 2, "z">,
+]>;
+
+def TT_RoundingModeAttr : I32EnumAttr<"RoundingMode", "rounding mode", [
+  I32EnumAttrCase<"RTZ", 0, "rtz">, I32EnumAttrCase<"RTNE", 1, "rtne">,
+]>;
+
+def TT_PropagateNanAttr : I32EnumAttr<"PropagateNan", "NaN propagation", [
+  I32EnumAttrCase<"NONE", 0, "none">, I32EnumAttrCase<"ALL", 0xFFFF, "all">,
+]>;
+
+def TT_InputPrecisionAttr : I32EnumAttr<"InputPrecision", "dot input precision", [
+  I32EnumAttrCase<"TF32", 0, "tf32">, I32EnumAttrCase<"TF32x3", 1, "tf32x3">,
+  I32EnumAttrCase<"IEEE", 2, "ieee">, I32EnumAttrCase<"BF16x3", 3, "bf16x3">,
+  I32EnumAttrCase<"BF16x6", 4, "bf16x6">,
+]>;
+
+//===----------------------------------------------------------------------===//
+// Op base
+//===----------------------------------------------------------------------===//
+
+def TT_SameOperandsElementType : NativeOpTrait<"SameOperandsElementType">;
+
+// Every tt op has a verifier hook: it checks Triton's tensor size rule (a power-of-two number
+// of elements, at most 2^20) and then the op's own rules (tilecraft/dialects/tt.py).
+class TT_Op<string mnemonic, list<Trait> traits = []> : Op<TT_Dialect, mnemonic, traits> {
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Casts
+//===----------------------------------------------------------------------===//
+
+class TT_CastOp<string mnemonic, Type from, Type to, string desc>
+    : TT_Op<mnemonic, [Elementwise, SameOperandsAndResultShape, SameOperandsAndResultEncoding,
+                       Pure]> {
+  let summary = desc;
+  let arguments = (ins from:$src);
+  let results = (outs to:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+}
+
+def TT_IntToPtrOp : TT_CastOp<"int_to_ptr", TT_I64Like, TT_PtrLike,
+                              "Reinterprets an i64 as a pointer">;
+def TT_PtrToIntOp : TT_CastOp<"ptr_to_int", TT_PtrLike, TT_I64Like,
+                              "Reinterprets a pointer as an i64">;
+def TT_BitcastOp : TT_CastOp<"bitcast", TT_Type, TT_Type,
+                             "Reinterprets the bits of a value as another type of equal width">;
+
+def TT_FpToFpOp : TT_Op<"fp_to_fp", [Elementwise, SameOperandsAndResultShape,
+                                     SameOperandsAndResultEncoding, Pure]> {
+  let summary = "Converts between floating-point types, including fp8";
+  let description = [{
+    A narrowing conversion needs an explicit rounding mode:
+    `tt.fp_to_fp %x, rounding = rtne : tensor<128xf32> -> tensor<128xf8E4M3FN>`.
+  }];
+  let arguments = (ins TT_FloatLike:$src, OptionalAttr<TT_RoundingModeAttr>:$rounding);
+  let results = (outs TT_FloatLike:$result);
+  let assemblyFormat = [{
+    $src attr-dict (`,` `rounding` `=` $rounding^)? `:` type($src) `->` type($result)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Arithmetic
+//===----------------------------------------------------------------------===//
+
+def TT_ClampFOp : TT_Op<"clampf", [Elementwise, SameOperandsAndResultType, Pure]> {
+  let summary = "Clamps a float to [min, max]";
+  let arguments = (ins TT_FloatLike:$x, TT_FloatLike:$min, TT_FloatLike:$max,
+                       TT_PropagateNanAttr:$propagateNan);
+  let results = (outs TT_FloatLike:$result);
+  let assemblyFormat = [{
+    $x `,` $min `,` $max `,` `propagateNan` `=` $propagateNan attr-dict `:` type($result)
+  }];
+}
+
+def TT_PreciseSqrtOp : TT_Op<"precise_sqrt", [Elementwise, SameOperandsAndResultType, Pure]> {
+  let summary = "Correctly rounded square root";
+  let arguments = (ins TT_FloatLike:$x);
+  let results = (outs TT_FloatLike:$result);
+  let assemblyFormat = "$x attr-dict `:` type($x)";
+}
+
+def TT_PreciseDivFOp : TT_Op<"precise_divf", [Elementwise, SameOperandsAndResultType, Pure]> {
+  let summary = "Correctly rounded division";
+  let arguments = (ins TT_FloatLike:$x, TT_FloatLike:$y);
+  let results = (outs TT_FloatLike:$result);
+  let assemblyFormat = "$x `,` $y attr-dict `:` type($x)";
+}
+
+def TT_MulhiUIOp : TT_Op<"mulhiui", [Elementwise, SameOperandsAndResultType, Pure]> {
+  let summary = "The high half of the double-width unsigned product";
+  let arguments = (ins TT_IntLike:$x, TT_IntLike:$y);
+  let results = (outs TT_IntLike:$result);
+  let assemblyFormat = "$x `,` $y attr-dict `:` type($x)";
+}
+
+//===----------------------------------------------------------------------===//
+// Pointer arithmetic, loads and stores
+//===----------------------------------------------------------------------===//
+
+def TT_AddPtrOp : TT_Op<"addptr", [Pure, Elementwise, SameOperandsAndResultShape,
+                                   SameOperandsAndResultEncoding,
+                                   TypesMatchWith<"result type matches ptr type", "result",
+                                                  "ptr", "$_self">]> {
+  let summary = "Advances pointers by element offsets";
+  let arguments = (ins TT_PtrLike:$ptr, TT_IntLike:$offset);
+  let results = (outs TT_PtrLike:$result);
+  let assemblyFormat = "$ptr `,` $offset attr-dict `:` type($result) `,` type($offset)";
+}
+
+def TT_LoadOp : TT_Op<"load", [
+    AttrSizedOperandSegments, MemRead,
+    TypesMatchWith<"result matches ptr type", "ptr", "result", PointeeOf>,
+    OptionalTypesMatchWith<"mask type matches ptr type", "ptr", "mask",
+                           "i1_like(" # PointeeOf # ")">,
+    OptionalTypesMatchWith<"other matches ptr type", "ptr", "other", PointeeOf>]> {
+  let summary = "Loads through a pointer, a tensor of pointers or a tensor pointer";
+  let description = [{
+    Lanes whose `mask` is false are not read and take the value of `other` (undefined without
+    it). Cache and eviction hints follow the operands in any order:
+
+    ```mlir
+    %x = tt.load %ptrs, %mask, %other cacheModifier = ca evictionPolicy = evict_last
+        : tensor<128x!tt.ptr<f32>>
+    ```
+
+    The result type is the pointee type, so only the pointer's type is written.
+  }];
+  let arguments = (ins
+    AnyTypeOf<[TT_PtrLike, TT_TensorPtr]>:$ptr,
+    Optional<TT_BoolLike>:$mask,
+    Optional<TT_Type>:$other,
+    DefaultValuedAttr<DenseI32ArrayAttr, "()">:$boundaryCheck,
+    OptionalAttr<TT_PaddingOptionAttr>:$padding,
+    DefaultValuedAttr<TT_CacheModifierAttr, "CacheModifier.NONE">:$cache,
+    DefaultValuedAttr<TT_EvictionPolicyAttr, "EvictionPolicy.NORMAL">:$evict,
+    DefaultValuedAttr<BoolAttr, "False">:$isVolatile
+  );
+  let results = (outs TT_Type:$result);
+  let hasCustomAssemblyFormat = 1;
+}
+
+def TT_StoreOp : TT_Op<"store", [
+    MemWrite,
+    TypesMatchWith<"value type matches ptr type", "ptr", "value", PointeeOf>,
+    OptionalTypesMatchWith<"mask type matches ptr type", "ptr", "mask",
+                           "i1_like(" # PointeeOf # ")">]> {
+  let summary = "Stores through a pointer, a tensor of pointers or a tensor pointer";
+  let description = [{
+    ```mlir
+    tt.store %ptrs, %value, %mask cacheModifier = wb : tensor<128x!tt.ptr<f32>>
+    ```
+  }];
+  let arguments = (ins
+    AnyTypeOf<[TT_PtrLike, TT_TensorPtr]>:$ptr,
+    TT_Type:$value,
+    Optional<TT_BoolLike>:$mask,
+    DefaultValuedAttr<DenseI32ArrayAttr, "()">:$boundaryCheck,
+    DefaultValuedAttr<TT_CacheModifierAttr, "CacheModifier.NONE">:$cache,
+    DefaultValuedAttr<TT_EvictionPolicyAttr, "EvictionPolicy.NORMAL">:$evict
+  );
+  let hasCustomAssemblyFormat = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Atomics
+//===----------------------------------------------------------------------===//
+
+def TT_AtomicRMWOp : TT_Op<"atomic_rmw", [
+    SameOperandsAndResultShape, SameOperandsAndResultEncoding, MemRead, MemWrite,
+    TypesMatchWith<"ptr type matches value type", "val", "ptr", PointerTo>,
+    OptionalTypesMatchWith<"mask type matches value type", "val", "mask", "i1_like($_self)">]> {
+  let summary = "Atomic read-modify-write; returns the old value";
+  let arguments = (ins TT_AtomicRMWAttr:$atomic_rmw_op, TT_PtrLike:$ptr, TT_Type:$val,
+                       Optional<TT_BoolLike>:$mask, TT_MemSemanticAttr:$sem,
+                       TT_MemSyncScopeAttr:$scope);
+  let results = (outs TT_Type:$result);
+  let assemblyFormat = [{
+    $atomic_rmw_op `,` $sem `,` $scope `,` $ptr `,` $val (`,` $mask^)? attr-dict `:`
+    functional-type(operands, $result)
+  }];
+}
+
+def TT_AtomicCASOp : TT_Op<"atomic_cas", [SameOperandsAndResultShape,
+                                          SameOperandsAndResultEncoding, MemRead, MemWrite]> {
+  let summary = "Atomic compare-and-swap; returns the old value";
+  let arguments = (ins TT_PtrLike:$ptr, TT_Type:$cmp, TT_Type:$val, TT_MemSemanticAttr:$sem,
+                       TT_MemSyncScopeAttr:$scope);
+  let results = (outs TT_Type:$result);
+  let assemblyFormat = [{
+    $sem `,` $scope `,` $ptr `,` $cmp `,` $val attr-dict `:`
+    functional-type(operands, $result)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Shape manipulation
+//===----------------------------------------------------------------------===//
+
+def TT_SplatOp : TT_Op<"splat", [Pure, SameOperandsAndResultElementType,
+                                 SameOperandsAndResultEncoding]> {
+  let summary = "A tensor with every element equal to a scalar";
+  let arguments = (ins TT_Type:$src);
+  let results = (outs TT_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+}
+
+def TT_ExpandDimsOp : TT_Op<"expand_dims", [Pure, SameOperandsAndResultElementType]> {
+  let summary = "Inserts a dimension of size 1 at `axis`";
+  let arguments = (ins TT_Tensor:$src, I32Attr:$axis);
+  let results = (outs TT_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+}
+
+def TT_ReshapeOp : TT_Op<"reshape", [Pure, SameOperandsAndResultElementType]> {
+  let summary = "Reinterprets a tensor with another shape of the same number of elements";
+  let description = [{
+    With `allow_reorder` the compiler may also permute the elements; `efficient_layout`
+    marks the result's encoding as chosen on purpose.
+  }];
+  let arguments = (ins TT_Tensor:$src, UnitAttr:$allow_reorder, UnitAttr:$efficient_layout);
+  let results = (outs TT_Tensor:$result);
+  let assemblyFormat = [{
+    $src (`allow_reorder` $allow_reorder^)? (`efficient_layout` $efficient_layout^)? attr-dict
+    `:` type($src) `->` type($result)
+  }];
+}
+
+def TT_BroadcastOp : TT_Op<"broadcast", [Pure, SameOperandsAndResultElementType,
+                                         SameOperandsAndResultEncoding]> {
+  let summary = "Repeats a tensor along its dimensions of size 1";
+  let arguments = (ins TT_Tensor:$src);
+  let results = (outs TT_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+}
+
+def TT_CatOp : TT_Op<"cat", [NoMemoryEffect, SameTypeOperands,
+                             SameOperandsAndResultElementType]> {
+  let summary = "Concatenates two tensors (in an unspecified element order)";
+  let arguments = (ins TT_Tensor:$lhs, TT_Tensor:$rhs);
+  let results = (outs TT_Tensor:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)";
+}
+
+def TT_JoinOp : TT_Op<"join", [NoMemoryEffect, SameTypeOperands]> {
+  let summary = "Joins two tensors along a new minor dimension of size 2";
+  let arguments = (ins TT_Tensor:$lhs, TT_Tensor:$rhs);
+  let results = (outs TT_Tensor:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)";
+}
+
+def TT_SplitOp : TT_Op<"split", [NoMemoryEffect,
+                                 TypesMatchWith<"outLHS and outRHS types match", "outLHS",
+                                                "outRHS", "$_self">]> {
+  let summary = "Splits a tensor along its last dimension, which has size 2";
+  let arguments = (ins TT_Tensor:$src);
+  let results = (outs TT_Tensor:$outLHS, TT_Tensor:$outRHS);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($outLHS)";
+}
+
+def TT_TransOp : TT_Op<"trans", [Pure, SameOperandsAndResultElementType]> {
+  let summary = "Permutes the dimensions of a tensor";
+  let description = [{
+    `order` lists, for each result dimension, the source dimension it comes from:
+    `tt.trans %x {order = array<i32: 1, 0>} : tensor<16x32xf32> -> tensor<32x16xf32>`.
+  }];
+  let arguments = (ins TT_Tensor:$src, DenseI32ArrayAttr:$order);
+  let results = (outs TT_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+}
+
+//===----------------------------------------------------------------------===//
+// Programs
+//===----------------------------------------------------------------------===//
+
+def TT_GetProgramIdOp : TT_Op<"get_program_id", [Pure]> {
+  let summary = "The id of the running program along an axis of the launch grid";
+  let arguments = (ins TT_ProgramDim:$axis);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$axis attr-dict `:` type($result)";
+}
+
+def TT_GetNumProgramsOp : TT_Op<"get_num_programs", [Pure]> {
+  let summary = "The number of programs along an axis of the launch grid";
+  let arguments = (ins TT_ProgramDim:$axis);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$axis attr-dict `:` type($result)";
+}
+
+def TT_MakeRangeOp : TT_Op<"make_range", [Pure]> {
+  let summary = "The 1-D i32 tensor start, start + 1, ..., end - 1";
+  let arguments = (ins I32Attr:$start, I32Attr:$end);
+  let results = (outs TT_IntTensor:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
+//===----------------------------------------------------------------------===//
+// Dot, reductions and scans
+//===----------------------------------------------------------------------===//
+
+def TT_DotOp : TT_Op<"dot", [Pure, TypesMatchWith<"result's type matches accumulator's type",
+                                                  "d", "c", "$_self">]> {
+  let summary = "Matrix product plus accumulator: d = a * b + c";
+  let description = [{
+    2-D (or batched 3-D) operands: `a` is MxK, `b` is KxN, `c` and `d` are MxN.
+    `inputPrecision` says how f32 inputs use tensor cores (tf32, tf32x3, ieee, ...).
+  }];
+  let arguments = (ins
+    TT_FpIntTensor:$a, TT_FpIntTensor:$b, TT_FpIntTensor:$c,
+    DefaultValuedAttr<TT_InputPrecisionAttr, "InputPrecision.IEEE">:$inputPrecision,
+    DefaultValuedAttr<I32Attr, "0">:$maxNumImpreciseAcc
+  );
+  let results = (outs TT_FpIntTensor:$d);
+  let assemblyFormat = [{
+    $a `,` $b `,` $c (`,` `inputPrecision` `=` $inputPrecision^)? attr-dict `:`
+    type($a) `*` type($b) `->` type($d)
+  }];
+}
+
+def TT_ReduceOp : TT_Op<"reduce", [Pure, SameOperandsShape, SameOperandsEncoding,
+                                   SingleBlock]> {
+  let summary = "Reduces tensors along an axis with a combine region";
+  let description = [{
+    The combine region takes two elements of each operand (all firsts, then all seconds) and
+    returns one combined element per operand with `tt.reduce.return`. Reducing the only axis
+    of a 1-D tensor gives scalars. Printed in the generic form, as Triton does:
+
+    ```mlir
+    %s = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %m = arith.maxnumf %a, %b : f32
+      tt.reduce.return %m : f32
+    }) : (tensor<128xf32>) -> f32
+    ```
+  }];
+  let arguments = (ins Variadic<TT_Tensor>:$srcs, I32Attr:$axis);
+  let results = (outs Variadic<TT_Type>:$result);
+  let regions = (region SizedRegion<1>:$combineOp);
+  let hasRegionVerifier = 1;
+}
+
+def TT_ReduceReturnOp : TT_Op<"reduce.return", [HasParent<"tt.reduce">, Pure, Terminator,
+                                                ReturnLike]> {
+  let summary = "Ends the combine region of tt.reduce";
+  let arguments = (ins Variadic<AnyType>:$result);
+  let assemblyFormat = "$result attr-dict `:` type($result)";
+}
+
+def TT_ScanOp : TT_Op<"scan", [Pure, SameOperandsAndResultEncoding, SameOperandsAndResultShape,
+                               SingleBlock]> {
+  let summary = "Associative (inclusive) scan along an axis with a combine region";
+  let description = [{
+    Like `tt.reduce`, but every position gets the combination of the elements up to it
+    (from the end with `reverse = true`); results have the operands' types.
+  }];
+  let arguments = (ins Variadic<TT_Tensor>:$srcs, I32Attr:$axis, BoolAttr:$reverse);
+  let results = (outs Variadic<TT_Tensor>:$result);
+  let regions = (region SizedRegion<1>:$combineOp);
+  let hasRegionVerifier = 1;
+}
+
+def TT_ScanReturnOp : TT_Op<"scan.return", [HasParent<"tt.scan">, Pure, Terminator,
+                                            ReturnLike]> {
+  let summary = "Ends the combine region of tt.scan";
+  let arguments = (ins Variadic<AnyType>:$result);
+  let assemblyFormat = "$result attr-dict `:` type($result)";
+}
+
+//===----------------------------------------------------------------------===//
+// External functions, histograms, debugging
+//===----------------------------------------------------------------------===//
+
+def TT_ExternElementwiseOp : TT_Op<"extern_elementwise", [Elementwise,
+                                                          SameOperandsAndResultEncoding,
+                                                          SameVariadicOperandSize]> {
+  let summary = "Calls an external library function element by element";
+  let description = [{
+    `symbol` from the library `libname` at `libpath`; `pure` says that the call has no side
+    effects.
+  }];
+  let arguments = (ins Variadic<TT_Type>:$srcs, StrAttr:$libname, StrAttr:$libpath,
+                       StrAttr:$symbol, BoolAttr:$pure);
+  let results = (outs TT_Type:$result);
+  let assemblyFormat = "operands attr-dict `:` functional-type(operands, $result)";
+}
+
+def TT_HistogramOp : TT_Op<"histogram", [Pure]> {
+  let summary = "Counts the values 0 .. N-1 of an integer tensor into N bins";
+  let arguments = (ins TT_IntTensor:$src);
+  let results = (outs TT_IntTensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+}
+
+def TT_PrintOp : TT_Op<"print", [SameVariadicOperandSize, MemWrite]> {
+  let summary = "Prints a prefix and values from the device";
+  let description = [{
+    `isSigned` has one entry per argument (1 for signed integers).
+  }];
+  let arguments = (ins StrAttr:$prefix, BoolAttr:$hex, Variadic<TT_Type>:$args,
+                       DenseI32ArrayAttr:$isSigned);
+  let assemblyFormat = "$prefix attr-dict (`:` $args^ `:` type($args))?";
+}
+
+def TT_AssertOp : TT_Op<"assert", [MemWrite]> {
+  let summary = "Aborts with a message when a condition is false";
+  let arguments = (ins TT_BoolLike:$condition, StrAttr:$message);
+  let assemblyFormat = "$condition `,` $message attr-dict `:` type($condition)";
+}
+
+//===----------------------------------------------------------------------===//
+// Functions
+//===----------------------------------------------------------------------===//
+
+def TT_FuncOp : TT_Op<"func", [IsolatedFromAbove, Symbol, FunctionLike,
+                               HasParent<"builtin.module">]> {
+  let summary = "A function (a kernel, or a device function called by one)";
+  let description = [{
+    Printed as MLIR prints functions: visibility, name, arguments with their attribute
+    dictionaries, results, `attributes {...}`, and the body (absent for a declaration).
+
+    ```mlir
+    tt.func public @kernel(%arg0: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg1: i32)
+        attributes {noinline = false} {
+      tt.return
+    }
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, TT_FunctionTypeAttr:$function_type,
+                       OptionalAttr<StrAttr>:$sym_visibility,
+                       OptionalAttr<DictArrayAttr>:$arg_attrs,
+                       OptionalAttr<DictArrayAttr>:$res_attrs);
+  let regions = (region AnyRegion:$body);
+  let hasCustomAssemblyFormat = 1;
+}
+
+def TT_CallOp : TT_Op<"call"> {
+  let summary = "Calls a function of the enclosing module";
+  let arguments = (ins FlatSymbolRefAttr:$callee, Variadic<AnyType>:$operands,
+                       OptionalAttr<DictArrayAttr>:$arg_attrs,
+                       OptionalAttr<DictArrayAttr>:$res_attrs);
+  let results = (outs Variadic<AnyType>:$results);
+  let assemblyFormat = [{
+    $callee `(` $operands `)` attr-dict `:` functional-type($operands, $results)
+  }];
+}
+
+def TT_ReturnOp : TT_Op<"return", [Pure, HasParent<"tt.func">, ReturnLike, Terminator]> {
+  let summary = "Returns from a function";
+  let arguments = (ins Variadic<AnyType>:$srcs);
+  let assemblyFormat = "attr-dict ($srcs^ `:` type($srcs))?";
+}
+
+#endif // TILECRAFT_TT_TD

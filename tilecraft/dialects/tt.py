@@ -1,0 +1,689 @@
+"""Hooks of the tt (Triton) dialect: Triton's verifiers, and the custom assembly formats of
+`tt.load`, `tt.store` (MLIR's ``oilist`` of cache and eviction hints) and `tt.func` (MLIR's
+function syntax with argument attributes).
+
+Every tt op gets a `custom_verify` that checks Triton's tensor size rule and then the op's own
+rules from `_RULES`; the messages are Triton's (or MLIR's, for functions and calls).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from tilecraft.ir import (
+    ArrayAttr, DenseArrayAttr, DictionaryAttr, FunctionType, IntegerAttr, IntegerType,
+    RankedTensorType, StringAttr, SymbolTable, TypeAttr, i32,
+)
+from tilecraft.ir.ods import implements, parse_enum_keyword
+
+from . import generated_module
+
+gen = generated_module(__name__, "tt")
+
+PointerType = gen.PointerType
+
+# Triton's limit on the number of elements of a tensor.
+MAX_TENSOR_ELEMENTS = 1 << 20
+
+
+# -- type helpers --------------------------------------------------------------------------------
+
+
+def pointee_type(ptr_type):
+    """What a load through ``ptr_type`` gives: the pointee of a pointer (a tensor for a tensor
+    pointer), or a tensor of pointees for a tensor of pointers; None for other types."""
+    if isinstance(ptr_type, RankedTensorType) and isinstance(ptr_type.element_type, PointerType):
+        return RankedTensorType(ptr_type.shape, ptr_type.element_type.pointee_type,
+                                ptr_type.encoding)
+    if isinstance(ptr_type, PointerType):
+        return ptr_type.pointee_type
+    return None
+
+
+def i1_like(type_):
+    """i1 for a scalar; a tensor of i1 of the same shape and encoding for a tensor."""
+    if isinstance(type_, RankedTensorType):
+        return RankedTensorType(type_.shape, IntegerType(1), type_.encoding)
+    return IntegerType(1)
+
+
+def bit_width(type_) -> int:
+    """The width of an integer or float type; 64 for a pointer (as Triton's bitcast sees it)."""
+    if isinstance(type_, PointerType):
+        return 64
+    return type_.width
+
+
+def _shape_text(shape) -> str:
+    return "x".join(str(d) for d in shape)
+
+
+def _inferred_mismatch(op, inferred, actual):
+    """MLIR's message when a result type differs from the one the op infers."""
+    inferred_text = ", ".join(f"'{t}'" for t in inferred)
+    actual_text = ", ".join(f"'{t}'" for t in actual)
+    return op.emit_error(f"inferred type(s) {inferred_text} are incompatible with return type(s) "
+                         f"of operation {actual_text}")
+
+
+def _result_encoding(src_type, result_type):
+    """The encoding an inferred result has: layouts cannot be inferred here, so a result takes
+    the encoding it was given when the source has one, and none when the source has none."""
+    return result_type.encoding if src_type.encoding is not None else None
+
+
+# -- the verifier attached to every tt op --------------------------------------------------------
+
+_RULES: dict[type, Callable] = {}
+
+
+def rule(cls: type) -> Callable:
+    """Register the op-specific verifier of ``cls`` (run after the tensor size check)."""
+
+    def register(function: Callable) -> Callable:
+        _RULES[cls] = function
+        return function
+
+    return register
+
+
+def verify_tensor_sizes(op) -> None:
+    """Triton's TensorSizeTrait: every tensor operand and result has a power-of-two number of
+    elements, at most 2^20."""
+    for value in (*op.operands, *op.results):
+        type_ = value.type
+        if not isinstance(type_, RankedTensorType) or not type_.has_static_shape():
+            continue
+        count = type_.num_elements
+        if count > MAX_TENSOR_ELEMENTS:
+            raise op.emit_error(f"maximum allowed number of elements is {MAX_TENSOR_ELEMENTS}, "
+                                f"but {type_} has {count}")
+        if count & (count - 1):
+            raise op.emit_error(f"number of elements must be power-of-two, but {type_} has "
+                                f"{count}")
+
+
+def _make_verifier(own: Callable | None) -> Callable:
+    def custom_verify(self) -> None:
+        verify_tensor_sizes(self)
+        if own is not None:
+            own(self)
+
+    return custom_verify
+
+
+# -- casts and arithmetic ------------------------------------------------------------------------
+
+
+@rule(gen.BitcastOp)
+def _verify_bitcast(op) -> None:
+    src = op.src.type
+    dst = op.result_.type
+    src = src.element_type if isinstance(src, RankedTensorType) else src
+    dst = dst.element_type if isinstance(dst, RankedTensorType) else dst
+    src_ptr, dst_ptr = isinstance(src, PointerType), isinstance(dst, PointerType)
+    if src_ptr or dst_ptr:
+        if not (src_ptr and dst_ptr):
+            raise op.emit_error("Cannot bitcast pointer to non-pointer type")
+        if src.address_space != dst.address_space:
+            raise op.emit_error("Cannot bitcast pointer between different address spaces")
+        return
+    if bit_width(src) != bit_width(dst):
+        raise op.emit_error(f"Cannot bitcast data-type of size {bit_width(src)} to data-type of "
+                            f"size {bit_width(dst)}")
+
+
+@rule(gen.FpToFpOp)
+def _verify_fp_to_fp(op) -> None:
+    src = op.src.type
+    dst = op.result_.type
+    src = src.element_type if isinstance(src, RankedTensorType) else src
+    dst = dst.element_type if isinstance(dst, RankedTensorType) else dst
+    if dst.width < src.width and op.rounding is None:
+        raise op.emit_error("Rounding mode is required for FP downcast")
+
+
+# -- shapes --------------------------------------------------------------------------------------
+
+
+@rule(gen.MakeRangeOp)
+def _verify_make_range(op) -> None:
+    start, end = op.start, op.end
+    if start >= end:
+        raise op.emit_error("start must be less than end")
+    type_ = op.result_.type
+    if type_.rank != 1:
+        raise op.emit_error("return type must be a 1D tensor")
+    if end - start != type_.shape[0]:
+        raise op.emit_error(f"number of elements in returned tensor, {type_.shape[0]}, must "
+                            f"match size of range [{start}, {end}), which has {end - start} "
+                            "elements")
+    if not type_.element_type.is_integer(32):
+        raise op.emit_error("returned tensor must have i32 elements")
+
+
+@rule(gen.SplatOp)
+def _verify_splat(op) -> None:
+    src = op.src.type
+    if isinstance(src, RankedTensorType) and src.rank != 0:
+        raise op.emit_error(f"source must be a scalar or a 0-d tensor, but got {src}")
+
+
+@rule(gen.ExpandDimsOp)
+def _verify_expand_dims(op) -> None:
+    src, dst = op.src.type, op.result_.type
+    axis = op.axis
+    if not 0 <= axis <= src.rank:
+        raise op.emit_error(f"axis {axis} is out of range for a tensor of rank {src.rank} "
+                            f"(expected 0 <= axis <= {src.rank})")
+    shape = list(src.shape)
+    shape.insert(axis, 1)
+    inferred = RankedTensorType(shape, src.element_type, _result_encoding(src, dst))
+    if inferred is not dst:
+        raise _inferred_mismatch(op, [inferred], [dst])
+
+
+@rule(gen.ReshapeOp)
+def _verify_reshape(op) -> None:
+    src, dst = op.src.type, op.result_.type
+    if src.has_static_shape() and dst.has_static_shape() and \
+            src.num_elements != dst.num_elements:
+        raise op.emit_error("number of src and dst elements of reshape must be the same")
+    if (src.encoding is None) != (dst.encoding is None):
+        raise op.emit_error("Op requires that either (a) src and dst both have encodings, or "
+                            "(b) neither does.")
+
+
+@rule(gen.BroadcastOp)
+def _verify_broadcast(op) -> None:
+    src, dst = op.src.type.shape, op.result_.type.shape
+    if len(src) != len(dst):
+        raise op.emit_error("rank of source must be same as rank of result")
+    for index, (a, b) in enumerate(zip(src, dst)):
+        if a != 1 and a != b:
+            raise op.emit_error(f"Different dimensions at index {index} between source and "
+                                "result.  Broadcast requires the source dimension to be 1.")
+
+
+@rule(gen.CatOp)
+def _verify_cat(op) -> None:
+    lhs, dst = op.lhs.type, op.result_.type
+    if lhs.has_static_shape() and dst.has_static_shape():
+        expected = lhs.num_elements * 2
+        if dst.num_elements != expected:
+            raise op.emit_error("result element count must equal the sum of the operand "
+                                f"element counts, expected {expected} but got "
+                                f"{dst.num_elements}")
+    if (lhs.encoding is None) != (dst.encoding is None):
+        raise op.emit_error("requires that either (a) operands and result all have encodings, "
+                            "or (b) none do.")
+
+
+@rule(gen.JoinOp)
+def _verify_join(op) -> None:
+    src, dst = op.lhs.type, op.result_.type
+    expected = (*src.shape, 2)
+    if dst.shape != expected:
+        raise op.emit_error(f"result shape must be ({', '.join(map(str, expected))}), but got "
+                            f"{_shape_text(dst.shape)}")
+    if dst.element_type is not src.element_type:
+        raise op.emit_error("result element type must match the input element type")
+    if dst.encoding is None and src.encoding is not None:
+        raise op.emit_error("result encoding must be specified")
+
+
+@rule(gen.SplitOp)
+def _verify_split(op) -> None:
+    src, dst = op.src.type, op.out_lhs.type
+    if not src.shape or src.shape[-1] != 2:
+        raise op.emit_error("last dimension of input tensor must be 2")
+    inferred = RankedTensorType(src.shape[:-1], src.element_type, _result_encoding(src, dst))
+    if inferred is not dst or op.out_rhs.type is not dst:
+        raise _inferred_mismatch(op, [inferred, inferred], [dst, op.out_rhs.type])
+
+
+@rule(gen.TransOp)
+def _verify_trans(op) -> None:
+    src, dst = op.src.type, op.result_.type
+    order = op.order
+    if len(order) != src.rank:
+        raise op.emit_error("order must have the same size as the rank of the operand and "
+                            "result")
+    if sorted(order) != list(range(src.rank)):
+        raise op.emit_error("order must be a permutation of [0, ..., rank - 1]")
+    if tuple(src.shape[i] for i in order) != dst.shape:
+        raise op.emit_error("result shape must match the permutation of the source shape")
+
+
+# -- dot, reduce, scan ---------------------------------------------------------------------------
+
+
+@rule(gen.DotOp)
+def _verify_dot(op) -> None:
+    a, b, c = op.a.type, op.b.type, op.c.type
+    if a.rank not in (2, 3):
+        raise op.emit_error("expected operands to be 2d or 3d")
+    if a.rank != b.rank or a.rank != c.rank:
+        raise op.emit_error("expected all operands to have the same rank")
+    if a.rank == 3 and (a.shape[0] != c.shape[0] or b.shape[0] != c.shape[0]):
+        raise op.emit_error("expected the first dimension of the first operand to be equal to "
+                            "the first dimension of the result")
+    if c.shape[-2] != a.shape[-2] or c.shape[-1] != b.shape[-1]:
+        raise op.emit_error("expected the output shape to be the concatenation of the last "
+                            "dimension of the first operand and the last dimension of the "
+                            "second")
+    if a.shape[-1] != b.shape[-2]:
+        raise op.emit_error("expected the last dimension of the first operand to be equal to "
+                            "the second-to-last dimension of the second operand")
+    if bit_width(a.element_type) != bit_width(b.element_type):
+        raise op.emit_error("element types of operands A and B must have same bit width")
+    if a.encoding is None and b.encoding is None:
+        return
+    if a.encoding is None or b.encoding is None:
+        raise op.emit_error("mismatching encoding between A and B operands")
+    if c.encoding is None:
+        raise op.emit_error("miss encoding of C operand")
+
+
+def _verify_reduce_scan(op) -> None:
+    """Triton's verifyReduceScan."""
+    srcs = op.srcs
+    if not srcs:
+        raise op.emit_error("must have at least 1 operand")
+    if len(srcs) != len(op.results):
+        raise op.emit_error("must have the same number of inputs as outputs")
+    axis = op.axis
+    first_rank = None
+    for value in srcs:
+        rank = value.type.rank
+        if axis < 0 or axis >= rank:
+            raise op.emit_error(f"axis out of bounds for operand rank {rank}")
+        if first_rank is None:
+            first_rank = rank
+        elif rank != first_rank:
+            raise op.emit_error(f"all operands must have the same rank, but got ranks "
+                                f"{first_rank} and {rank}")
+    for value, result in zip(srcs, op.results):
+        res = result.type
+        if value.type.element_type is not (res.element_type if res.IS_SHAPED else res):
+            raise op.emit_error("operand types and result types must agree")
+
+
+def _verify_combine_region(op, return_class) -> None:
+    """Triton's verifyRegionsImpl: the combine block takes two elements of each operand and
+    returns one element per operand."""
+    elements = [v.type.element_type for v in op.srcs]
+    block = op.combine_op.blocks[0]
+    count = 2 * len(elements)
+    if len(block.arguments) != count:
+        raise op.emit_error(f"nested block must take {count} arguments, but given block with "
+                            f"{len(block.arguments)} arguments")
+    for index, arg in enumerate(block.arguments):
+        expected = elements[index % len(elements)]
+        if arg.type is not expected:
+            raise op.emit_error(f"type mismatch on combine operation. Expected argument {index} "
+                                f"to have type {expected} but got {arg.type}")
+    terminator = block.last_op
+    if not isinstance(terminator, return_class):
+        found = "nothing" if terminator is None else f"'{terminator.name}'"
+        raise op.emit_error(f"combine operation must be terminated with a "
+                            f"{return_class.OPERATION_NAME} but got {found}")
+    returned = terminator.operands
+    if len(returned) != len(elements):
+        raise op.emit_error(f"expected combine operation to return {len(elements)} values but "
+                            f"got {len(returned)}")
+    for index, (value, expected) in enumerate(zip(returned, elements)):
+        if value.type is not expected:
+            raise op.emit_error(f"type mismatch on combine operation. Expected argument {index} "
+                                f"to have type {expected} but got {value.type}")
+
+
+@rule(gen.ReduceOp)
+def _verify_reduce(op) -> None:
+    _verify_reduce_scan(op)
+    axis = op.axis
+    inferred = []
+    for value, result in zip(op.srcs, op.results):
+        src = value.type
+        shape = src.shape[:axis] + src.shape[axis + 1:]
+        if not shape:
+            inferred.append(src.element_type)
+        else:
+            encoding = result.type.encoding if result.type.IS_SHAPED else None
+            inferred.append(RankedTensorType(shape, src.element_type,
+                                             encoding if src.encoding is not None else None))
+    actual = [r.type for r in op.results]
+    if inferred != actual:
+        raise _inferred_mismatch(op, inferred, actual)
+
+
+@implements(gen.ReduceOp)
+def custom_verify_regions(self) -> None:
+    _verify_combine_region(self, gen.ReduceReturnOp)
+
+
+@rule(gen.ScanOp)
+def _verify_scan(op) -> None:
+    _verify_reduce_scan(op)
+    for value, result in zip(op.srcs, op.results):
+        if value.type is not result.type:
+            raise _inferred_mismatch(op, [v.type for v in op.srcs], [r.type for r in op.results])
+
+
+@implements(gen.ScanOp)
+def custom_verify_regions(self) -> None:  # noqa: F811 - one hook per class
+    _verify_combine_region(self, gen.ScanReturnOp)
+
+
+# -- functions, calls, returns -------------------------------------------------------------------
+
+
+@rule(gen.FuncOp)
+def _verify_func(op) -> None:
+    ftype = op.function_type
+    for name, count, what in (("arg_attrs", len(ftype.inputs), "argument"),
+                              ("res_attrs", len(ftype.results), "result")):
+        attrs = op.properties.get(name)
+        if attrs is None:
+            continue
+        if len(attrs) != count:
+            raise op.emit_error(f"expects {what} attribute array to have the same number of "
+                                f"elements as the number of function {what}s, got {len(attrs)}, "
+                                f"but expected {count}")
+
+
+def enclosing_function(op):
+    parent = op.parent_op
+    while parent is not None and not isinstance(parent, gen.FuncOp):
+        parent = parent.parent_op
+    return parent
+
+
+@rule(gen.ReturnOp)
+def _verify_return(op) -> None:
+    function = op.parent_op
+    if not isinstance(function, gen.FuncOp):
+        return  # the HasParent trait reports it
+    results = function.function_type.results
+    if len(op.srcs) != len(results):
+        raise op.emit_error(f"has {len(op.srcs)} operands, but enclosing function "
+                            f"(@{function.sym_name}) returns {len(results)}")
+    for index, (value, expected) in enumerate(zip(op.srcs, results)):
+        if value.type is not expected:
+            raise op.emit_error(f"type of return operand {index} ({value.type}) doesn't match "
+                                f"function result type ({expected}) in function "
+                                f"@{function.sym_name}")
+
+
+@rule(gen.CallOp)
+def _verify_call(op) -> None:
+    callee = op.callee
+    function = None
+    scope = op.parent_op
+    while scope is not None:
+        if scope.has_trait(SymbolTable):
+            function = SymbolTable.lookup(scope, callee)
+            if function is not None:
+                break
+        scope = scope.parent_op
+    if not isinstance(function, gen.FuncOp):
+        raise op.emit_error(f"'{callee}' does not reference a valid function")
+    ftype = function.function_type
+    if len(ftype.inputs) != len(op.operands_):
+        raise op.emit_error("incorrect number of operands for callee")
+    for index, (value, expected) in enumerate(zip(op.operands_, ftype.inputs)):
+        if value.type is not expected:
+            raise op.emit_error(f"operand type mismatch: expected operand type {expected}, but "
+                                f"provided {value.type} for operand number {index}")
+    if len(ftype.results) != len(op.results):
+        raise op.emit_error("incorrect number of results for callee")
+    for index, (result, expected) in enumerate(zip(op.results, ftype.results)):
+        if result.type is not expected:
+            raise op.emit_error(f"result type mismatch at index {index}")
+
+
+_VISIBILITIES = ("public", "private", "nested")
+_FUNC_INHERENT = ("sym_name", "function_type", "sym_visibility", "arg_attrs", "res_attrs")
+
+
+def _dict_list(attrs: list[dict]) -> ArrayAttr | None:
+    """The `arg_attrs`/`res_attrs` array, or None when every dictionary is empty."""
+    if not any(attrs):
+        return None
+    return ArrayAttr([DictionaryAttr(a) for a in attrs])
+
+
+def _dicts(array, count: int) -> list[dict]:
+    if array is None:
+        return [{}] * count
+    return [dict(d.items()) for d in array]
+
+
+@implements(gen.FuncOp)
+@classmethod
+def parse(cls, parser):
+    """``tt.func [visibility] @name(args) [-> results] [attributes {...}] [{ body }]``, where the
+    arguments are ``%name: type {attrs}`` (or just ``type {attrs}`` for a declaration)."""
+    attrs = {}
+    visibility = parser.parse_optional_keyword(_VISIBILITIES)
+    if visibility is not None:
+        attrs["sym_visibility"] = StringAttr(visibility)
+    attrs["sym_name"] = StringAttr(parser.parse_symbol_name())
+    arguments, inputs, arg_attrs = [], [], []
+    parser.parse_punct("(")
+    if not parser.parse_optional_punct(")"):
+        while True:
+            token = parser.i
+            if parser.toks[token].startswith("%"):
+                if inputs and not arguments:
+                    parser.error("expected type instead of SSA identifier", token)
+                arg = parser.parse_argument(with_type=True, with_attributes=True)
+                arguments.append(arg)
+                inputs.append(arg.type)
+                arg_attrs.append(arg.attributes)
+            else:
+                if arguments:
+                    parser.error("expected SSA identifier", token)
+                inputs.append(parser.parse_type())
+                arg_attrs.append(parser.parse_optional_attr_dict())
+            if not parser.parse_optional_punct(","):
+                break
+        parser.parse_punct(")")
+    results, res_attrs = [], []
+    if parser.parse_optional_punct("->"):
+        if parser.parse_optional_punct("("):
+            if not parser.parse_optional_punct(")"):
+                while True:
+                    results.append(parser.parse_type())
+                    res_attrs.append(parser.parse_optional_attr_dict())
+                    if not parser.parse_optional_punct(","):
+                        break
+                parser.parse_punct(")")
+        else:
+            results.append(parser.parse_type())
+            res_attrs.append({})
+    attrs["function_type"] = TypeAttr(FunctionType(inputs, results))
+    for name, dicts in (("arg_attrs", arg_attrs), ("res_attrs", res_attrs)):
+        array = _dict_list(dicts)
+        if array is not None:
+            attrs[name] = array
+    token = parser.i
+    extra = parser.parse_optional_attr_dict_with_keyword()
+    for key in extra:
+        if key in _FUNC_INHERENT:
+            parser.error(f"'{key}' is part of the function's syntax, not of its attributes",
+                         token)
+    attrs.update(extra)
+    if parser.toks[parser.i] == "{":
+        if inputs and not arguments:
+            parser.error("expected named arguments (%name: type) for a function with a body")
+        region = parser.parse_region(arguments)
+    else:
+        from tilecraft.ir import Region
+
+        region = Region()
+    properties, attributes = cls.split_attributes(attrs)
+    return cls.create(cls.OPERATION_NAME, properties=properties, attributes=attributes,
+                      regions=[region])
+
+
+@implements(gen.FuncOp)
+def print(self, printer) -> None:  # noqa: A001 - the hook's name
+    printer.write(" ")
+    if self.sym_visibility is not None:
+        printer.write(self.sym_visibility + " ")
+    printer.print_symbol_name(self.sym_name)
+    ftype = self.function_type
+    arg_attrs = _dicts(self.properties.get("arg_attrs"), len(ftype.inputs))
+    res_attrs = _dicts(self.properties.get("res_attrs"), len(ftype.results))
+    blocks = self.body.blocks
+    printer.write("(")
+    for index, type_ in enumerate(ftype.inputs):
+        if index:
+            printer.write(", ")
+        if blocks:
+            printer.print_argument(blocks[0].arguments[index], arg_attrs[index])
+        else:
+            printer.print_type(type_)
+            printer.print_attr_dict(arg_attrs[index])
+    printer.write(")")
+    if ftype.results:
+        printer.write(" -> ")
+        single = (len(ftype.results) == 1 and not res_attrs[0]
+                  and not isinstance(ftype.results[0], FunctionType))
+        if single:
+            printer.print_type(ftype.results[0])
+        else:
+            printer.write("(")
+            for index, type_ in enumerate(ftype.results):
+                if index:
+                    printer.write(", ")
+                printer.print_type(type_)
+                printer.print_attr_dict(res_attrs[index])
+            printer.write(")")
+    printer.print_attr_dict_with_keyword(self.all_attributes(), _FUNC_INHERENT)
+    if blocks:
+        printer.write(" ")
+        printer.print_region(self.body, print_entry_block_args=False)
+
+
+# -- loads and stores ----------------------------------------------------------------------------
+
+# MLIR's oilist: the clauses may come in any order, each at most once.
+_CLAUSES = (
+    ("cacheModifier", "cache", gen.CacheModifier, gen.CacheModifier.NONE),
+    ("evictionPolicy", "evict", gen.EvictionPolicy, gen.EvictionPolicy.NORMAL),
+)
+
+
+def _parse_clauses(parser, attrs: dict) -> None:
+    seen = set()
+    while True:
+        token = parser.i
+        keyword = parser.parse_optional_keyword(tuple(c[0] for c in _CLAUSES))
+        if keyword is None:
+            return
+        if keyword in seen:
+            parser.error(f"'{keyword}' clause can appear at most once in the expansion of the "
+                         "oilist directive", token)
+        seen.add(keyword)
+        _, name, enum, _ = next(c for c in _CLAUSES if c[0] == keyword)
+        parser.parse_punct("=")
+        cases = {case.keyword: case for case in enum}
+        attrs[name] = IntegerAttr(int(parse_enum_keyword(parser, cases, enum.__name__)), i32)
+
+
+def _print_clauses(op, printer) -> None:
+    for keyword, name, enum, default in _CLAUSES:
+        attr = op.properties.get(name)
+        if attr is not None and attr.value != default:
+            printer.write(f" {keyword} = {enum(attr.value).keyword}")
+
+
+def _elided_defaults(op) -> list[str]:
+    """Attributes the attr-dict leaves out: the segment sizes, the clauses, and default-valued
+    attributes that hold their default (as MLIR's generated printers do)."""
+    elided = ["operandSegmentSizes", "cache", "evict"]
+    checks = {"boundaryCheck": DenseArrayAttr(i32, ()), "isVolatile": IntegerAttr(0, IntegerType(1))}
+    for name, default in checks.items():
+        attr = op.properties.get(name)
+        if attr is not None and attr == default:
+            elided.append(name)
+    return elided
+
+
+def _parse_pointer_type(parser):
+    parser.parse_punct(":")
+    token = parser.i
+    ptr_type = parser.parse_type()
+    value_type = pointee_type(ptr_type)
+    if value_type is None:
+        parser.error(f"expected a pointer, a tensor of pointers or a tensor pointer type, but "
+                     f"got {ptr_type}", token)
+    return ptr_type, value_type
+
+
+@implements(gen.LoadOp)
+@classmethod
+def parse(cls, parser):  # noqa: F811 - one hook per class
+    """``%ptr [, %mask [, %other]] [cacheModifier = ..] [evictionPolicy = ..] {attrs}
+    : ptr-type``."""
+    unresolved = [parser.parse_operand()]
+    while len(unresolved) < 3 and parser.parse_optional_punct(","):
+        unresolved.append(parser.parse_operand())
+    attrs = {}
+    _parse_clauses(parser, attrs)
+    attrs.update(parser.parse_optional_attr_dict())
+    ptr_type, value_type = _parse_pointer_type(parser)
+    types = [ptr_type, i1_like(value_type), value_type][:len(unresolved)]
+    operands = parser.resolve_operands(unresolved, types)
+    count = len(unresolved)
+    attrs["operandSegmentSizes"] = DenseArrayAttr(i32, (1, int(count > 1), int(count > 2)))
+    properties, attributes = cls.split_attributes(attrs)
+    return cls.create(cls.OPERATION_NAME, operands=operands, result_types=[value_type],
+                      properties=properties, attributes=attributes)
+
+
+@implements(gen.LoadOp)
+def print(self, printer) -> None:  # noqa: A001,F811 - the hook's name
+    printer.write(" ")
+    printer.print_operands([v for v in (self.ptr, self.mask, self.other) if v is not None])
+    _print_clauses(self, printer)
+    printer.print_attr_dict(self.all_attributes(), _elided_defaults(self))
+    printer.write(" : ")
+    printer.print_type(self.ptr.type)
+
+
+@implements(gen.StoreOp)
+@classmethod
+def parse(cls, parser):  # noqa: F811 - one hook per class
+    """``%ptr, %value [, %mask] [cacheModifier = ..] [evictionPolicy = ..] {attrs} : ptr-type``."""
+    unresolved = [parser.parse_operand()]
+    parser.parse_punct(",")
+    unresolved.append(parser.parse_operand())
+    if parser.parse_optional_punct(","):
+        unresolved.append(parser.parse_operand())
+    attrs = {}
+    _parse_clauses(parser, attrs)
+    attrs.update(parser.parse_optional_attr_dict())
+    ptr_type, value_type = _parse_pointer_type(parser)
+    types = [ptr_type, value_type, i1_like(value_type)][:len(unresolved)]
+    operands = parser.resolve_operands(unresolved, types)
+    properties, attributes = cls.split_attributes(attrs)
+    return cls.create(cls.OPERATION_NAME, operands=operands, properties=properties,
+                      attributes=attributes)
+
+
+@implements(gen.StoreOp)
+def print(self, printer) -> None:  # noqa: A001,F811 - the hook's name
+    printer.write(" ")
+    printer.print_operands([v for v in (self.ptr, self.value_, self.mask) if v is not None])
+    _print_clauses(self, printer)
+    printer.print_attr_dict(self.all_attributes(), _elided_defaults(self))
+    printer.write(" : ")
+    printer.print_type(self.ptr.type)
+
+
+for _cls in gen.DIALECT.ops.values():
+    implements(_cls)(_make_verifier(_RULES.get(_cls)))
+del _cls
