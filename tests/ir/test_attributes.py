@@ -38,7 +38,10 @@ def i32_attr(value):
 
 def test_integer_attributes():
     assert str(IntegerAttr(4, i32)) == "4 : i32"
-    assert str(IntegerAttr(4)) == "4"
+    assert str(IntegerAttr(4)) == "4 : i64", "MLIR prints the type of a lone i64"
+    assert str(ArrayAttr([IntegerAttr(4), IntegerAttr(5, i32)])) == "[4, 5 : i32]", \
+        "array elements elide i64 as MLIR does"
+    assert parse_attribute("4") is IntegerAttr(4)
     assert str(IntegerAttr(-3, index)) == "-3 : index"
     assert str(IntegerAttr(200, IntegerType(8, UNSIGNED))) == "200 : ui8"
     assert str(BoolAttr(False)) == "false"
@@ -54,13 +57,13 @@ def test_integer_attributes():
 
 @pytest.mark.parametrize("value,type_,text", [
     (1.0, f32, "1.000000e+00 : f32"),
-    (1.0, f64, "1.000000e+00"),
+    (1.0, f64, "1.000000e+00 : f64"),
     (-0.0, f32, "-0.000000e+00 : f32"),
     (0.1, f32, "1.000000e-01 : f32"),
-    (0.1, f64, "1.000000e-01"),
-    (math.pi, f64, "3.141592653589793e+00"),
+    (0.1, f64, "1.000000e-01 : f64"),
+    (math.pi, f64, "3.141592653589793e+00 : f64"),
     (math.pi, f32, "3.1415927e+00 : f32"),
-    (1e300, f64, "1.000000e+300"),
+    (1e300, f64, "1.000000e+300 : f64"),
     (math.nan, f32, "0x7FC00000 : f32"),
     (math.inf, f32, "0x7F800000 : f32"),
     (-math.inf, f64, "0xFFF0000000000000 : f64"),
@@ -92,7 +95,7 @@ def test_strings_escape_like_mlir():
 
 
 @pytest.mark.parametrize("text", [
-    "4 : i32", "-7 : i16", "4", "true", "false", "1 : index", "200 : ui8", "-5 : si8",
+    "4 : i32", "-7 : i16", "4 : i64", "true", "false", "1 : index", "200 : ui8", "-5 : si8",
     '"hello"', '""', "unit", "@sym", "@a::@b::@c", '@"with space"::@x',
     "[]", "[1, 2 : i32, [true, \"s\"]]",
     "{}", '{a, b = [], tt.divisibility = 16 : i32, "ttg.num-warps" = 4 : i32}',
@@ -104,7 +107,7 @@ def test_strings_escape_like_mlir():
     "i32", "tensor<4xf32>", "(i32) -> ()", "!tst.ptr<f32>",
     "#tst.layout<{order = [1, 0], warps = 4}>", "#tst.flag",
     "#tst.slice<0, #tst.layout<{order = [0], warps = 2}>>",
-    "2.500000e-01 : f16", "1.000000e+00",
+    "2.500000e-01 : f16", "1.000000e+00 : f64",
 ])
 def test_attribute_text_round_trips(text):
     attr = parse_attribute(text)

@@ -12,7 +12,7 @@ from tilecraft.ir import (
 from .testdialect import ConstantOp, LayoutAttr
 
 ATTRIBUTES = (
-    '{a = 1 : i32, b = -2 : i8, c = 3, d = true, e = 1.500000e+00 : f32, f = 2.000000e+00, '
+    '{a = 1 : i32, b = -2 : i8, c = 3 : i64, d = true, e = 1.500000e+00 : f32, f = 2.000000e+00 : f64, '
     'g = "s\\0A", h = [1, "x", [unit]], i = {k = @sym::@nested}, j = dense<[[1, 2], [3, 4]]> : '
     'tensor<2x2xi32>, k = dense<0.000000e+00> : tensor<4xf16>, l = array<i32: 1, 2>, '
     'm = array<f32>, n = tensor<4x?xbf16>, o = (i32) -> (), p, q = 0x7FC00000 : f32, '

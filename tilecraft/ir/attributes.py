@@ -1,7 +1,7 @@
 """Builtin attributes: the constant data attached to operations.
 
 Attributes are interned (see `uniqued`), so ``IntegerAttr(4, i32) is IntegerAttr(4, i32)``.
-``str(a)`` gives the MLIR text: ``4 : i32`` (the type is elided for i64 and f64), ``true``,
+``str(a)`` gives the MLIR text: ``4 : i32``, ``4 : i64`` (a bare ``4`` in an array), ``true``,
 ``1.000000e+00 : f32``, ``"s"``, ``[a, b]``, ``{k = v}``, ``dense<...> : tensor<...>``,
 ``array<i32: 1, 2>``, ``unit``, ``@sym::@nested`` and types as attributes.
 """
@@ -76,7 +76,7 @@ class IntegerAttr(Attribute):
         return (self.value, self.type)
 
     def _print(self, printer, elide_type: bool = False) -> None:
-        if elide_type or self.type is i64:
+        if elide_type:
             printer.write(str(self.value))
         else:
             printer.write(f"{self.value} : ")
@@ -88,6 +88,17 @@ def _coerce_int(value) -> int:
     if hasattr(value, "__index__"):
         return int(value.__index__())
     raise TypeError(f"expected an integer, got {value!r}")
+
+
+def _default_typed(attr: Attribute) -> bool:
+    """An i64 integer or an f64 float (not in hex): array elements print these without a type,
+    as MLIR does, since a bare number reads back with that type."""
+    kind = type(attr)
+    if kind is IntegerAttr:
+        return attr.type is i64
+    if kind is FloatAttr:
+        return attr.type is f64 and not format_float(attr.value, f64.format).startswith("0x")
+    return False
 
 
 class BoolAttr(IntegerAttr):
@@ -133,7 +144,7 @@ class FloatAttr(Attribute):
     def _print(self, printer, elide_type: bool = False) -> None:
         text = format_float(self.value, self.type.format)
         printer.write(text)
-        if not elide_type and (self.type is not f64 or text.startswith("0x")):
+        if not elide_type:
             printer.write(" : ")
             printer.print_type(self.type)
 
@@ -186,7 +197,10 @@ class ArrayAttr(Attribute):
         for i, element in enumerate(self.elements):
             if i:
                 printer.write(", ")
-            printer.print_attribute(element)
+            if _default_typed(element):
+                element._print(printer, elide_type=True)
+            else:
+                printer.print_attribute(element)
         printer.write("]")
 
     def _sub_elements(self) -> Iterable:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any, ClassVar, Iterable
 
 from tilecraft.ir.attributes import (
-    ArrayAttr, Attribute, BoolAttr, FloatAttr, IntegerAttr, StringAttr, TypeAttr,
+    _default_typed, ArrayAttr, Attribute, BoolAttr, FloatAttr, IntegerAttr, StringAttr, TypeAttr,
 )
 from tilecraft.ir.types import Type, f64, i64
 from tilecraft.ir.uniqued import intern, lookup
@@ -88,7 +88,11 @@ class _Parametric:
         for position, value in enumerate(self._params):
             if position:
                 printer.write(", ")
-            printer.print_attribute(_to_attribute(value))
+            attr = _to_attribute(value)
+            if _default_typed(attr):
+                attr._print(printer, elide_type=True)
+            else:
+                printer.print_attribute(attr)
         printer.write(">")
 
     @classmethod
