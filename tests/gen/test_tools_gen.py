@@ -73,3 +73,15 @@ def test_command_line_tool_runs_without_traceback(project: Path):
     assert "Traceback" not in proc.stderr
     assert "broken.td:1:9: error:" in proc.stderr
     assert not (project / "generated").exists()
+
+
+def test_error_leaves_existing_generated_files_untouched(demo_project: Path, capsys):
+    assert run_gen(demo_project) == 0
+    before = {p: p.read_bytes() for p in (demo_project / "generated").iterdir()}
+    demo_td = demo_project / "defs" / "demo.td"
+    demo_td.write_text(demo_td.read_text().replace('"Adds two integers"', '"Adds"') +
+                       "\ndef Broken : Demo_Op<\"broken\"> { let arguments = (ins I32); }\n")
+    assert run_gen(demo_project) == 1
+    assert "every entry of 'arguments' needs a name" in capsys.readouterr().err
+    after = {p: p.read_bytes() for p in (demo_project / "generated").iterdir()}
+    assert after == before
