@@ -275,7 +275,7 @@ def _merge_writes(lines: list[str]) -> list[str]:
     return out
 
 
-def _punct_space_before(text: str, last_was_punct: bool) -> bool:
+def punct_space_before(text: str, last_was_punct: bool) -> bool:
     """MLIR's rule for whether a space goes before a literal."""
     if len(text) != 1 and text != "->":
         return True
@@ -417,7 +417,7 @@ class FormatGenerator:
     def _print_element(self, element: Element, emit: _Emit, state: dict) -> None:
         if isinstance(element, Literal):
             text = element.text
-            space = state["space"] and _punct_space_before(text, state["punct"])
+            space = state["space"] and punct_space_before(text, state["punct"])
             emit(f"printer.write({(' ' if space else '') + text!r})")
             state["space"] = len(text) != 1 or text not in "<({["
             state["punct"] = not (text[0] == "_" or text[0].isalpha())

@@ -9,20 +9,13 @@ from __future__ import annotations
 
 import re
 
+from ..asmformat import punct_space_before
 from ..model import AttrOrTypeModel, ParameterModel
 from ..predicates import substitute
 from ..td import TdError
 from .ops import _docstring
 
 _TOKEN = re.compile(r"\s*(?:(`[^`]*`)|(\$[A-Za-z_]\w*)|([A-Za-z_][\w-]*)|(\S))")
-
-
-def _punct_space_before(text: str, last_was_punct: bool) -> bool:
-    if len(text) != 1 and text != "->":
-        return True
-    if last_was_punct:
-        return text[0] not in ">)}],"
-    return text[0] not in "<>(){}[],"
 
 
 class ParamFormat:
@@ -152,7 +145,7 @@ class ParamFormat:
             kind = element[0]
             if kind == "lit":
                 text = element[1]
-                space = state["space"] and _punct_space_before(text, state["punct"])
+                space = state["space"] and punct_space_before(text, state["punct"])
                 lines.append(f"{pad}printer.write({(' ' if space else '') + text!r})")
                 state["space"] = len(text) != 1 or text not in "<({["
                 state["punct"] = not (text[0] == "_" or text[0].isalpha())
