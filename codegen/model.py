@@ -20,7 +20,7 @@ RESERVED = frozenset(
     parent_op verify verify_invariants print parse build create walk erase clone operand
     emit_error block uses type types detach move_before move_after set_operand num_operands
     num_results num_regions OPERATION_NAME TRAITS HOOKS PARAMETERS DIALECT MNEMONIC ALIAS
-    value values get_operand op_operands next_op prev_op parent_region is_registered has_trait
+    get_operand op_operands next_op prev_op parent_region is_registered has_trait
     get_attr set_operands drop_all_references is_ancestor is_before_in_block verify_regions
     operand_group result_group verify_groups all_attributes split_attributes type_error
     attribute_error region_error parameters replace""".split()

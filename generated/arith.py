@@ -125,18 +125,18 @@ class ConstantOp(DefinedOp):
         return self.results[0]
 
     @property
-    def value_(self) -> Attribute:
+    def value(self) -> Attribute:
         attr = self.properties.get('value')
         return None if attr is None else attr
 
     @property
-    def value__attr(self) -> Attribute | None:
+    def value_attr(self) -> Attribute | None:
         return self.properties.get('value')
 
     @classmethod
     def build(
         cls,
-        value_: Attribute | Attribute,
+        value: Attribute | Attribute,
         result_type: Type | None = None,
         *,
         attributes: dict[str, Attribute] | None = None,
@@ -145,7 +145,7 @@ class ConstantOp(DefinedOp):
         """Create a `arith.constant` op; results whose types the traits determine may be omitted."""
         operands = []
         properties: dict[str, Attribute] = {}
-        properties['value'] = (value_ if isinstance(value_, Attribute) else value_)
+        properties['value'] = (value if isinstance(value, Attribute) else value)
         if result_type is None:
             result_type = properties['value'].type
         result_types = [result_type]
@@ -162,7 +162,7 @@ class ConstantOp(DefinedOp):
             raise self.emit_error("requires attribute 'value'")
         if attr is not None and not _attr_constraint_0(attr):
             raise self.attribute_error('value', 'TypedAttr instance')
-        if not ((all_equal(self.value_.type, self.result_.type))):
+        if not ((all_equal(self.value.type, self.result_.type))):
             raise self.emit_error('failed to verify that all of {value, result} have same type')
 
     def print(self, printer: Printer) -> None:

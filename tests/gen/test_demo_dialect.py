@@ -149,6 +149,14 @@ def test_attr_sized_operand_segments(demo):
     assert ops[1].a == [] and ops[1].b is None and ops[1].c is ops[1].get_operand(0)
 
 
+def test_optional_group_with_else_branch(demo):
+    printed = roundtrip(body(SOURCES + "  demo.maybe %a\n  demo.maybe none\n"))
+    assert "demo.maybe %0\n" in printed and "demo.maybe none\n" in printed
+    ops = [o for o in parse_module(printed, allow_unregistered=True).walk()
+           if o.name == "demo.maybe"]
+    assert ops[0].value is not None and ops[1].value is None
+
+
 def test_hand_written_verifier_hook_runs_after_constraints(demo):
     module, builder = _module()
     builder.insert(demo.CheckedOp.build(4))

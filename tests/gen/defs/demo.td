@@ -86,6 +86,12 @@ def Demo_SegmentsOp : Demo_Op<"segments", [AttrSizedOperandSegments]> {
   let assemblyFormat = "`(` $a `)` (`maybe` $b^)? $c attr-dict";
 }
 
+def Demo_MaybeOp : Demo_Op<"maybe"> {
+  let summary = "Prints `none` when its optional operand is absent";
+  let arguments = (ins Optional<I32>:$value);
+  let assemblyFormat = "($value^) : (`none`)? attr-dict";
+}
+
 def Demo_CheckedOp : Demo_Op<"checked"> {
   let arguments = (ins ConfinedAttr<I32Attr, [IntPositive]>:$width);
   let hasVerifier = 1;

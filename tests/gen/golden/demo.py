@@ -293,18 +293,18 @@ class ConstantOp(DefinedOp):
         return self.results[0]
 
     @property
-    def value_(self) -> int:
+    def value(self) -> int:
         attr = self.properties.get('value')
         return None if attr is None else attr.value
 
     @property
-    def value__attr(self) -> Attribute | None:
+    def value_attr(self) -> Attribute | None:
         return self.properties.get('value')
 
     @classmethod
     def build(
         cls,
-        value_: int | Attribute,
+        value: int | Attribute,
         result_type: Type | None = None,
         *,
         attributes: dict[str, Attribute] | None = None,
@@ -313,7 +313,7 @@ class ConstantOp(DefinedOp):
         """Create a `demo.constant` op; results whose types the traits determine may be omitted."""
         operands = []
         properties: dict[str, Attribute] = {}
-        properties['value'] = (value_ if isinstance(value_, Attribute) else IntegerAttr(value_, IntegerType(32, 'signless')))
+        properties['value'] = (value if isinstance(value, Attribute) else IntegerAttr(value, IntegerType(32, 'signless')))
         if result_type is None:
             result_type = IntegerType(32)
         result_types = [result_type]
@@ -894,6 +894,78 @@ class SegmentsOp(DefinedOp):
         operands = parser.resolve_operands(u_a + u_b + u_c, types.get('a', []) + types.get('b', []) + types['c'])
         result_types = []
         attrs['operandSegmentSizes'] = DenseArrayAttr(i32, (len(u_a), len(u_b), len(u_c),))
+        properties, attributes = cls.split_attributes(attrs)
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0,
+            successors=(),
+        )
+
+
+@DIALECT.op
+class MaybeOp(DefinedOp):
+    """Prints `none` when its optional operand is absent"""
+
+    OPERATION_NAME = 'demo.maybe'
+    TRAITS = ()
+    HOOKS = ()
+    PROPERTY_NAMES = ()
+    OPERAND_GROUPS = ('optional', )
+    RESULT_GROUPS = ()
+    __slots__ = ()
+
+    @property
+    def value(self) -> Value | None:
+        group = self.operand_group(0)
+        return group[0] if group else None
+
+    @classmethod
+    def build(
+        cls,
+        value: Value | None = None,
+        *,
+        attributes: dict[str, Attribute] | None = None,
+        location: Location | None = None,
+    ) -> MaybeOp:
+        """Create a `demo.maybe` op; results whose types the traits determine may be omitted."""
+        operands = ([] if value is None else [value])
+        properties: dict[str, Attribute] = {}
+        result_types = []
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0, successors=(), location=location,
+        )
+
+    def verify_invariants(self) -> None:
+        self.verify_groups()
+        for value in self.operand_group(0):
+            if not _type_constraint_3(value.type):
+                raise self.type_error('operand', value, '32-bit signless integer')
+
+    def print(self, printer: Printer) -> None:
+        if self.value is not None:
+            printer.write(" ")
+            printer.print_operand(self.value)
+        else:
+            printer.write(' none')
+        printer.print_attr_dict(self.all_attributes(), ())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Operation:
+        u_value: list = []
+        types: dict[str, list] = {}
+        attrs: dict[str, Attribute] = {}
+        operand = parser.parse_optional_operand()
+        if operand is not None:
+            u_value.append(operand)
+        else:
+            parser.parse_keyword('none')
+        attrs.update(parser.parse_optional_attr_dict())
+        types['value'] = [IntegerType(32)] * len(u_value)
+        operands = parser.resolve_operands(u_value, types.get('value', []))
+        result_types = []
         properties, attributes = cls.split_attributes(attrs)
         return cls.create(
             cls.OPERATION_NAME, operands=operands, result_types=result_types,
