@@ -317,8 +317,10 @@ def TT_AtomicRMWOp : TT_Op<"atomic_rmw", [
   }];
 }
 
-def TT_AtomicCASOp : TT_Op<"atomic_cas", [SameOperandsAndResultShape,
-                                          SameOperandsAndResultEncoding, MemRead, MemWrite]> {
+def TT_AtomicCASOp : TT_Op<"atomic_cas", [
+    SameOperandsAndResultShape, SameOperandsAndResultEncoding, MemRead, MemWrite,
+    TypesMatchWith<"ptr type matches cmp type", "cmp", "ptr", PointerTo>,
+    TypesMatchWith<"ptr type matches value type", "val", "ptr", PointerTo>]> {
   let summary = "Atomic compare-and-swap; returns the old value";
   let arguments = (ins TT_PtrLike:$ptr, TT_Type:$cmp, TT_Type:$val, TT_MemSemanticAttr:$sem,
                        TT_MemSyncScopeAttr:$scope);
@@ -518,6 +520,24 @@ def TT_ExternElementwiseOp : TT_Op<"extern_elementwise", [Elementwise,
                        StrAttr:$symbol, BoolAttr:$pure);
   let results = (outs TT_Type:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, $result)";
+}
+
+// Like Triton's, its encoding rule accepts zero operands (tilecraft/dialects/tt.py checks it).
+def TT_ElementwiseInlineAsmOp : TT_Op<"elementwise_inline_asm", [Elementwise]> {
+  let summary = "Inline assembly applied to packs of `packed_element` elements";
+  let description = [{
+    `asm_string` with its `constraints` gets `packed_element` elements of each argument at a
+    time and produces as many of each result; `pure` says that it has no side effects.
+
+    ```mlir
+    %y = tt.elementwise_inline_asm "shl.b32 $0, $0, 3;" {constraints = "=r,r",
+        packed_element = 4 : i32, pure = true} %x : tensor<512xi8> -> tensor<512xi8>
+    ```
+  }];
+  let arguments = (ins StrAttr:$asm_string, StrAttr:$constraints, BoolAttr:$pure,
+                       I32Attr:$packed_element, Variadic<TT_Type>:$args);
+  let results = (outs Variadic<TT_Type>:$result);
+  let assemblyFormat = "$asm_string attr-dict ($args^ `:` type($args))? `->` type($result)";
 }
 
 def TT_HistogramOp : TT_Op<"histogram", [Pure]> {

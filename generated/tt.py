@@ -1438,7 +1438,7 @@ class StoreOp(DefinedOp):
         return self.get_operand(0)
 
     @property
-    def value_(self) -> Value:
+    def value(self) -> Value:
         return self.get_operand(1)
 
     @property
@@ -1477,7 +1477,7 @@ class StoreOp(DefinedOp):
     def build(
         cls,
         ptr: Value,
-        value_: Value,
+        value: Value,
         mask: Value | None = None,
         boundary_check: tuple | Attribute | None = None,
         cache: CacheModifier | Attribute | None = None,
@@ -1487,7 +1487,7 @@ class StoreOp(DefinedOp):
         location: Location | None = None,
     ) -> StoreOp:
         """Create a `tt.store` op; results whose types the traits determine may be omitted."""
-        operands = [ptr] + [value_] + ([] if mask is None else [mask])
+        operands = [ptr] + [value] + ([] if mask is None else [mask])
         properties: dict[str, Attribute] = {}
         if boundary_check is not None:
             properties['boundaryCheck'] = (boundary_check if isinstance(boundary_check, Attribute) else DenseArrayAttr(IntegerType(32), tuple(boundary_check)))
@@ -1522,7 +1522,7 @@ class StoreOp(DefinedOp):
         for value in self.operand_group(2):
             if not _type_constraint_13(value.type):
                 raise self.type_error('operand', value, '1-bit signless integer or tensor of 1-bit signless integer values')
-        if not (((RankedTensorType(self.ptr.type.shape, self.ptr.type.element_type.pointee_type, self.ptr.type.encoding) if isinstance(self.ptr.type, RankedTensorType) else self.ptr.type.pointee_type) == self.value_.type)):
+        if not (((RankedTensorType(self.ptr.type.shape, self.ptr.type.element_type.pointee_type, self.ptr.type.encoding) if isinstance(self.ptr.type, RankedTensorType) else self.ptr.type.pointee_type) == self.value.type)):
             raise self.emit_error('failed to verify that value type matches ptr type')
         if not ((self.mask is None or i1_like((RankedTensorType(self.ptr.type.shape, self.ptr.type.element_type.pointee_type, self.ptr.type.encoding) if isinstance(self.ptr.type, RankedTensorType) else self.ptr.type.pointee_type)) == self.mask.type)):
             raise self.emit_error('failed to verify that mask type matches ptr type')
@@ -1801,6 +1801,10 @@ class AtomicCASOp(DefinedOp):
         for value in self.result_group(0):
             if not _type_constraint_2(value.type):
                 raise self.type_error('result', value, 'floating-point or tensor of floating-point values or integer or tensor of integer values or ptr or tensor of ptr values or ptr to tensor')
+        if not (((RankedTensorType(self.cmp.type.shape, PointerType(self.cmp.type.element_type), self.cmp.type.encoding) if isinstance(self.cmp.type, RankedTensorType) else PointerType(self.cmp.type)) == self.ptr.type)):
+            raise self.emit_error('failed to verify that ptr type matches cmp type')
+        if not (((RankedTensorType(self.val.type.shape, PointerType(self.val.type.element_type), self.val.type.encoding) if isinstance(self.val.type, RankedTensorType) else PointerType(self.val.type)) == self.ptr.type)):
+            raise self.emit_error('failed to verify that ptr type matches value type')
         self.custom_verify()
 
     def print(self, printer: Printer) -> None:
@@ -3502,6 +3506,167 @@ class ExternElementwiseOp(DefinedOp):
         types.update(zip(('srcs',), split_counts(types.pop('*operands'), (len(u_srcs),))))
         operands = parser.resolve_operands(u_srcs, types.get('srcs', []))
         result_types = types['result']
+        properties, attributes = cls.split_attributes(attrs)
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0,
+            successors=(),
+        )
+
+
+@DIALECT.op
+class ElementwiseInlineAsmOp(DefinedOp):
+    """Inline assembly applied to packs of `packed_element` elements
+
+    `asm_string` with its `constraints` gets `packed_element` elements of each argument at a
+    time and produces as many of each result; `pure` says that it has no side effects.
+
+    ```mlir
+    %y = tt.elementwise_inline_asm "shl.b32 $0, $0, 3;" {constraints = "=r,r",
+        packed_element = 4 : i32, pure = true} %x : tensor<512xi8> -> tensor<512xi8>
+    ```
+    """
+
+    OPERATION_NAME = 'tt.elementwise_inline_asm'
+    TRAITS = (Elementwise, )
+    HOOKS = ('custom_verify', )
+    PROPERTY_NAMES = ('asm_string', 'constraints', 'pure', 'packed_element', )
+    OPERAND_GROUPS = ('variadic', )
+    RESULT_GROUPS = ('variadic', )
+    __slots__ = ()
+
+    @property
+    def args(self) -> list[Value]:
+        return self.operand_group(0)
+
+    @property
+    def result_(self) -> list[Value]:
+        return self.result_group(0)
+
+    @property
+    def asm_string(self) -> str:
+        attr = self.properties.get('asm_string')
+        return None if attr is None else attr.value
+
+    @property
+    def asm_string_attr(self) -> Attribute | None:
+        return self.properties.get('asm_string')
+
+    @property
+    def constraints(self) -> str:
+        attr = self.properties.get('constraints')
+        return None if attr is None else attr.value
+
+    @property
+    def constraints_attr(self) -> Attribute | None:
+        return self.properties.get('constraints')
+
+    @property
+    def pure(self) -> bool:
+        attr = self.properties.get('pure')
+        return None if attr is None else bool(attr.value)
+
+    @property
+    def pure_attr(self) -> Attribute | None:
+        return self.properties.get('pure')
+
+    @property
+    def packed_element(self) -> int:
+        attr = self.properties.get('packed_element')
+        return None if attr is None else attr.value
+
+    @property
+    def packed_element_attr(self) -> Attribute | None:
+        return self.properties.get('packed_element')
+
+    @classmethod
+    def build(
+        cls,
+        result_types: Sequence[Type],
+        asm_string: str | Attribute,
+        constraints: str | Attribute,
+        pure: bool | Attribute,
+        packed_element: int | Attribute,
+        args: Sequence[Value] = (),
+        *,
+        attributes: dict[str, Attribute] | None = None,
+        location: Location | None = None,
+    ) -> ElementwiseInlineAsmOp:
+        """Create a `tt.elementwise_inline_asm` op; results whose types the traits determine may be omitted."""
+        operands = list(args)
+        properties: dict[str, Attribute] = {}
+        properties['asm_string'] = (asm_string if isinstance(asm_string, Attribute) else StringAttr(asm_string))
+        properties['constraints'] = (constraints if isinstance(constraints, Attribute) else StringAttr(constraints))
+        properties['pure'] = (pure if isinstance(pure, Attribute) else BoolAttr(bool(pure)))
+        properties['packed_element'] = (packed_element if isinstance(packed_element, Attribute) else IntegerAttr(packed_element, IntegerType(32, 'signless')))
+        result_types = list(result_types)
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0, successors=(), location=location,
+        )
+
+    def verify_invariants(self) -> None:
+        self.verify_groups()
+        attr = self.properties.get('asm_string')
+        if attr is None:
+            raise self.emit_error("requires attribute 'asm_string'")
+        if attr is not None and not _attr_constraint_26(attr):
+            raise self.attribute_error('asm_string', 'string attribute')
+        attr = self.properties.get('constraints')
+        if attr is None:
+            raise self.emit_error("requires attribute 'constraints'")
+        if attr is not None and not _attr_constraint_26(attr):
+            raise self.attribute_error('constraints', 'string attribute')
+        attr = self.properties.get('pure')
+        if attr is None:
+            raise self.emit_error("requires attribute 'pure'")
+        if attr is not None and not _attr_constraint_11(attr):
+            raise self.attribute_error('pure', 'bool attribute')
+        attr = self.properties.get('packed_element')
+        if attr is None:
+            raise self.emit_error("requires attribute 'packed_element'")
+        if attr is not None and not _attr_constraint_18(attr):
+            raise self.attribute_error('packed_element', '32-bit signless integer attribute')
+        for value in self.operand_group(0):
+            if not _type_constraint_2(value.type):
+                raise self.type_error('operand', value, 'floating-point or tensor of floating-point values or integer or tensor of integer values or ptr or tensor of ptr values or ptr to tensor')
+        for value in self.result_group(0):
+            if not _type_constraint_2(value.type):
+                raise self.type_error('result', value, 'floating-point or tensor of floating-point values or integer or tensor of integer values or ptr or tensor of ptr values or ptr to tensor')
+        self.custom_verify()
+
+    def print(self, printer: Printer) -> None:
+        printer.write(" ")
+        printer.print_attribute(self.properties.get('asm_string'))
+        printer.print_attr_dict(self.all_attributes(), ('asm_string',))
+        if len(self.args) > 0:
+            printer.write(" ")
+            printer.print_operands(self.args)
+            printer.write(' : ')
+            printer.print_types([v.type for v in self.args])
+        printer.write(' -> ')
+        printer.print_types([v.type for v in self.result_])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Operation:
+        u_args: list = []
+        types: dict[str, list] = {}
+        attrs: dict[str, Attribute] = {}
+        attrs['asm_string'] = parser.parse_attribute()
+        attrs.update(parser.parse_optional_attr_dict())
+        operand = parser.parse_optional_operand()
+        if operand is not None:
+            u_args.append(operand)
+            while parser.parse_optional_punct(','):
+                u_args.append(parser.parse_operand())
+            parser.parse_punct(':')
+            types['args'] = parse_type_group(parser, False)
+        parser.parse_punct('->')
+        types['result'] = parse_type_group(parser, False)
+        operands = parser.resolve_operands(u_args, types.get('args', []))
+        result_types = types.get('result', [])
         properties, attributes = cls.split_attributes(attrs)
         return cls.create(
             cls.OPERATION_NAME, operands=operands, result_types=result_types,

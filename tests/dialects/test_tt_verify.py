@@ -145,6 +145,9 @@ def test_cat_encodings():
 def test_join_shape():
     assert error("  %0 = tt.join %t, %t : tensor<16xf32> -> tensor<32xf32>") == (
         "'tt.join' op result shape must be (16, 2), but got 32")
+    text = "  %e = tt.reshape %t : tensor<16xf32> -> tensor<4x4xf32>\n" \
+           "  %0 = tt.join %e, %e : tensor<4x4xf32> -> tensor<4x8xf32>"
+    assert error(text) == "'tt.join' op result shape must be (4, 4, 2), but got 4, 8"
 
 
 def test_join_element_type():
@@ -211,6 +214,12 @@ def test_store_mask_type():
 def test_addptr_result_type():
     text = '  %0 = "tt.addptr"(%p, %i) : (!tt.ptr<f32>, i32) -> !tt.ptr<f16>'
     assert error(text) == "'tt.addptr' op failed to verify that result type matches ptr type"
+
+
+def test_atomic_cas_pointer_types():
+    text = "  %0 = tt.atomic_cas relaxed, gpu, %ps, %ti, %t : (tensor<16x!tt.ptr<f32>>, " \
+           "tensor<16xi32>, tensor<16xf32>) -> tensor<16xf32>"
+    assert error(text) == "'tt.atomic_cas' op failed to verify that ptr type matches cmp type"
 
 
 def test_atomic_rmw_pointer_type():
@@ -281,7 +290,7 @@ def reduce_error(text: str) -> str:
 
 @pytest.mark.parametrize("text,message", [
     ('"tt.reduce"() <{axis = 0 : i32}> ({\n  ^bb0:\n    tt.reduce.return :\n  }) : () -> ()',
-     "must have at least 1 operand"),
+     "expected 1 or more operands, but found 0"),  # the SameOperandsShape trait, first as in MLIR
     (f'%0:2 = "tt.reduce"(%t) <{{axis = 0 : i32}}> ({{\n  {COMBINE}) : (tensor<16xf32>) -> '
      "(f32, f32)", "must have the same number of inputs as outputs"),
     (f'%0 = "tt.reduce"(%t) <{{axis = 1 : i32}}> ({{\n  {COMBINE}) : (tensor<16xf32>) -> f32',
@@ -289,7 +298,7 @@ def reduce_error(text: str) -> str:
     ('%0:2 = "tt.reduce"(%t2, %t) <{axis = 0 : i32}> ({\n  ^bb0(%a: f32, %b: f32, %c: f32, '
      "%d: f32):\n    tt.reduce.return %a, %b : f32, f32\n  }) : (tensor<4x4xf32>, "
      "tensor<16xf32>) -> (tensor<4xf32>, f32)",
-     "all operands must have the same rank, but got ranks 2 and 1"),
+     "requires the same shape for all operands"),  # the trait reports it before the rank rule
     (f'%0 = "tt.reduce"(%t) <{{axis = 0 : i32}}> ({{\n  {COMBINE}) : (tensor<16xf32>) -> i32',
      "operand types and result types must agree"),
     (f'%0 = "tt.reduce"(%t2) <{{axis = 0 : i32}}> ({{\n  {COMBINE}) : (tensor<4x4xf32>) -> f32',
@@ -332,6 +341,30 @@ def test_scan_combine_region():
             "  ^bb0(%x: f32, %y: f32):\n    tt.reduce.return %x : f32\n"
             "  }) : (tensor<16xf32>) -> tensor<16xf32>")
     assert reduce_error(text) == "'tt.reduce.return' op expects parent op 'tt.reduce'"
+
+
+def test_traits_are_checked_before_the_op_rules():
+    text = ('  %0 = "tt.scan"(%t2) <{axis = 0 : i32, reverse = false}> ({\n'
+            "  ^bb0(%x: f32, %y: f32):\n    tt.scan.return %x : f32\n"
+            "  }) : (tensor<4x4xf32>) -> tensor<16xf32>")
+    assert reduce_error(text) == ("'tt.scan' op requires the same shape for all operands and "
+                                  "results")
+
+
+# -- inline assembly
+
+
+def test_inline_asm_packed_element():
+    text = ('  %0 = tt.elementwise_inline_asm "" {constraints = "=r,r", packed_element = 3 : i32, '
+            "pure = true} %t : tensor<16xf32> -> tensor<16xf32>")
+    assert error(text) == ("'tt.elementwise_inline_asm' op number of input elements 16 must be a "
+                           "multiple of the op's packed_element attribute, 3")
+
+
+def test_inline_asm_shapes():
+    text = ('  %0 = tt.elementwise_inline_asm "" {constraints = "=r,r,r", packed_element = 1 : i32,'
+            " pure = true} %t, %ti : tensor<16xf32>, tensor<16xi32> -> tensor<32xf32>")
+    assert "must have the same shape" in error(text)
 
 
 # -- functions, calls, returns

@@ -55,7 +55,7 @@ def bit_width(type_) -> int:
 
 
 def _shape_text(shape) -> str:
-    return "x".join(str(d) for d in shape)
+    return ", ".join(str(d) for d in shape)
 
 
 def _inferred_mismatch(op, inferred, actual):
@@ -78,7 +78,8 @@ _RULES: dict[type, Callable] = {}
 
 
 def rule(cls: type) -> Callable:
-    """Register the op-specific verifier of ``cls`` (run after the tensor size check)."""
+    """Register the op-specific verifier of ``cls`` (run after the traits and the tensor size
+    check)."""
 
     def register(function: Callable) -> Callable:
         _RULES[cls] = function
@@ -104,7 +105,12 @@ def verify_tensor_sizes(op) -> None:
 
 
 def _make_verifier(own: Callable | None) -> Callable:
+    """The op's `custom_verify`: in MLIR's order, the op's traits first (so that their messages
+    win over the op's own, as in Triton), then Triton's tensor size rule, then the op's rules."""
+
     def custom_verify(self) -> None:
+        for trait in self.TRAITS:
+            trait.verify(self)
         verify_tensor_sizes(self)
         if own is not None:
             own(self)
@@ -224,7 +230,7 @@ def _verify_join(op) -> None:
     src, dst = op.lhs.type, op.result_.type
     expected = (*src.shape, 2)
     if dst.shape != expected:
-        raise op.emit_error(f"result shape must be ({', '.join(map(str, expected))}), but got "
+        raise op.emit_error(f"result shape must be ({_shape_text(expected)}), but got "
                             f"{_shape_text(dst.shape)}")
     if dst.element_type is not src.element_type:
         raise op.emit_error("result element type must match the input element type")
@@ -373,6 +379,27 @@ def _verify_scan(op) -> None:
 @implements(gen.ScanOp)
 def custom_verify_regions(self) -> None:  # noqa: F811 - one hook per class
     _verify_combine_region(self, gen.ScanReturnOp)
+
+
+def verify_same_encoding(op) -> None:
+    """Triton's SameOperandsAndResultEncoding: the tensors that have an encoding share it; an
+    op without operands passes (unlike MLIR's same-type traits)."""
+    encodings = [v.type.encoding for v in (*op.operands, *op.results)
+                 if isinstance(v.type, RankedTensorType) and v.type.encoding is not None]
+    if any(e is not encodings[0] for e in encodings):
+        raise op.emit_error("requires the same encoding for all operands and results")
+
+
+@rule(gen.ElementwiseInlineAsmOp)
+def _verify_inline_asm(op) -> None:
+    verify_same_encoding(op)
+    if not op.args:
+        return
+    first = op.args[0].type
+    count = first.num_elements if isinstance(first, RankedTensorType) else 0
+    if count % op.packed_element:
+        raise op.emit_error(f"number of input elements {count} must be a multiple of the op's "
+                            f"packed_element attribute, {op.packed_element}")
 
 
 # -- functions, calls, returns -------------------------------------------------------------------
@@ -677,7 +704,7 @@ def parse(cls, parser):  # noqa: F811 - one hook per class
 @implements(gen.StoreOp)
 def print(self, printer) -> None:  # noqa: A001,F811 - the hook's name
     printer.write(" ")
-    printer.print_operands([v for v in (self.ptr, self.value_, self.mask) if v is not None])
+    printer.print_operands(self.operands)
     _print_clauses(self, printer)
     printer.print_attr_dict(self.all_attributes(), _elided_defaults(self))
     printer.write(" : ")

@@ -66,6 +66,8 @@ module {
     }) : (tensor<16xf32>) -> tensor<16xf32>
     // external functions, histograms, calls, debugging
     %29 = tt.extern_elementwise %t, %t {libname = "libdevice", libpath = "/lib/libdevice.10.bc", pure = true, symbol = "__nv_powf"} : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>
+    %asm = tt.elementwise_inline_asm "shl.b32 $0, $0, 3;" {constraints = "=r,r", packed_element = 4 : i32, pure = true} %ti : tensor<16xi32> -> tensor<16xi32>
+    %asm2:2 = tt.elementwise_inline_asm "mov.b32 $0, 0; mov.b32 $1, 0;" {constraints = "=r,=r", packed_element = 1 : i32, pure = false} -> i32, i32
     %30 = tt.histogram %ti : tensor<16xi32> -> tensor<8xi32>
     %31 = tt.call @external(%p, %i) : (!tt.ptr<f32>, i32) -> f32
     %32:2 = tt.call @two_results(%31) : (f32) -> (f32, i32)
