@@ -298,6 +298,40 @@ def TT_StoreOp : TT_Op<"store", [
   let hasCustomAssemblyFormat = 1;
 }
 
+def TT_MakeTensorPtrOp : TT_Op<"make_tensor_ptr", [
+    Pure, SameVariadicOperandSize,
+    TypesMatchWith<"infer pointer type from the result type", "result", "base",
+                   "(PointerType($_self.pointee_type.element_type, $_self.address_space) "
+                   # "if isinstance($_self, PointerType) and "
+                   # "isinstance($_self.pointee_type, RankedTensorType) else $_self)">]> {
+  let summary = "A pointer to a block of a larger tensor in memory (a tensor pointer)";
+  let description = [{
+    The parent tensor has `shape` and `strides` (i64, one per dimension); the block starts at
+    `offsets` (i32) and has the shape of the result's pointee; `order` lists the dimensions
+    from the fastest-varying.
+
+    ```mlir
+    %p = tt.make_tensor_ptr %base, [%m, %k], [%sk, %c1], [%o0, %o1] {order = array<i32: 1, 0>}
+        : !tt.ptr<tensor<128x64xf16>>
+    ```
+  }];
+  let arguments = (ins TT_Ptr:$base, Variadic<I64>:$shape, Variadic<I64>:$strides,
+                       Variadic<I32>:$offsets, DenseI32ArrayAttr:$order);
+  let results = (outs TT_TensorPtr:$result);
+  let assemblyFormat = [{
+    $base `,` `[` $shape `]` `,` `[` $strides `]` `,` `[` $offsets `]` attr-dict `:`
+    type($result)
+  }];
+}
+
+def TT_AdvanceOp : TT_Op<"advance", [Pure, TypesMatchWith<"result type matches ptr type",
+                                                         "result", "ptr", "$_self">]> {
+  let summary = "Moves a tensor pointer by element offsets";
+  let arguments = (ins TT_TensorPtr:$ptr, Variadic<I32>:$offsets);
+  let results = (outs TT_TensorPtr:$result);
+  let assemblyFormat = "$ptr `,` `[` $offsets `]` attr-dict `:` type($result)";
+}
+
 //===----------------------------------------------------------------------===//
 // Atomics
 //===----------------------------------------------------------------------===//

@@ -349,67 +349,79 @@ def _type_constraint_13(type_) -> bool:
     return bool(((type_.is_signless_integer(1)) or ((isinstance(type_, RankedTensorType)) and ((type_.element_type.is_signless_integer(1))))))
 
 
-def _attr_constraint_14(attr) -> bool:
-    return bool((isinstance(attr, IntegerAttr) and attr.type == IntegerType(32) and attr.value in RMWOp._value2member_map_))
+def _type_constraint_14(type_) -> bool:
+    return bool((isinstance(type_, PointerType)))
 
 
-def _attr_constraint_15(attr) -> bool:
-    return bool((isinstance(attr, IntegerAttr) and attr.type == IntegerType(32) and attr.value in MemSemantic._value2member_map_))
+def _type_constraint_15(type_) -> bool:
+    return bool((type_.is_signless_integer(64)))
 
 
-def _attr_constraint_16(attr) -> bool:
-    return bool((isinstance(attr, IntegerAttr) and attr.type == IntegerType(32) and attr.value in MemSyncScope._value2member_map_))
-
-
-def _type_constraint_17(type_) -> bool:
-    return bool(((((isinstance(type_, RankedTensorType)) and ((type_.element_type.is_float() and type_.element_type.kind != 'tf32'))) or ((isinstance(type_, RankedTensorType)) and (((type_.element_type.is_signless_integer(1)) or (type_.element_type.is_signless_integer(8)) or (type_.element_type.is_signless_integer(16)) or (type_.element_type.is_signless_integer(32)) or (type_.element_type.is_signless_integer(64)))))) or ((isinstance(type_, RankedTensorType)) and ((isinstance(type_.element_type, PointerType))))))
-
-
-def _attr_constraint_18(attr) -> bool:
-    return bool((isinstance(attr, IntegerAttr) and attr.type == IntegerType(32, 'signless')))
-
-
-def _attr_constraint_19(attr) -> bool:
-    return bool((isinstance(attr, UnitAttr)))
-
-
-def _attr_constraint_20(attr) -> bool:
-    return bool((isinstance(attr, IntegerAttr) and attr.type == IntegerType(32) and attr.value in ProgramIDDim._value2member_map_))
-
-
-def _type_constraint_21(type_) -> bool:
+def _type_constraint_16(type_) -> bool:
     return bool((type_.is_signless_integer(32)))
 
 
-def _type_constraint_22(type_) -> bool:
-    return bool(((isinstance(type_, RankedTensorType)) and (((type_.element_type.is_signless_integer(1)) or (type_.element_type.is_signless_integer(8)) or (type_.element_type.is_signless_integer(16)) or (type_.element_type.is_signless_integer(32)) or (type_.element_type.is_signless_integer(64))))))
+def _type_constraint_17(type_) -> bool:
+    return bool((isinstance(type_, PointerType) and isinstance(type_.pointee_type, RankedTensorType)))
+
+
+def _attr_constraint_18(attr) -> bool:
+    return bool((isinstance(attr, IntegerAttr) and attr.type == IntegerType(32) and attr.value in RMWOp._value2member_map_))
+
+
+def _attr_constraint_19(attr) -> bool:
+    return bool((isinstance(attr, IntegerAttr) and attr.type == IntegerType(32) and attr.value in MemSemantic._value2member_map_))
+
+
+def _attr_constraint_20(attr) -> bool:
+    return bool((isinstance(attr, IntegerAttr) and attr.type == IntegerType(32) and attr.value in MemSyncScope._value2member_map_))
+
+
+def _type_constraint_21(type_) -> bool:
+    return bool(((((isinstance(type_, RankedTensorType)) and ((type_.element_type.is_float() and type_.element_type.kind != 'tf32'))) or ((isinstance(type_, RankedTensorType)) and (((type_.element_type.is_signless_integer(1)) or (type_.element_type.is_signless_integer(8)) or (type_.element_type.is_signless_integer(16)) or (type_.element_type.is_signless_integer(32)) or (type_.element_type.is_signless_integer(64)))))) or ((isinstance(type_, RankedTensorType)) and ((isinstance(type_.element_type, PointerType))))))
+
+
+def _attr_constraint_22(attr) -> bool:
+    return bool((isinstance(attr, IntegerAttr) and attr.type == IntegerType(32, 'signless')))
 
 
 def _attr_constraint_23(attr) -> bool:
-    return bool((isinstance(attr, IntegerAttr) and attr.type == IntegerType(32) and attr.value in InputPrecision._value2member_map_))
+    return bool((isinstance(attr, UnitAttr)))
 
 
-def _type_constraint_24(type_) -> bool:
-    return bool((((isinstance(type_, RankedTensorType)) and ((type_.element_type.is_float() and type_.element_type.kind != 'tf32'))) or ((isinstance(type_, RankedTensorType)) and (((type_.element_type.is_signless_integer(1)) or (type_.element_type.is_signless_integer(8)) or (type_.element_type.is_signless_integer(16)) or (type_.element_type.is_signless_integer(32)) or (type_.element_type.is_signless_integer(64)))))))
+def _attr_constraint_24(attr) -> bool:
+    return bool((isinstance(attr, IntegerAttr) and attr.type == IntegerType(32) and attr.value in ProgramIDDim._value2member_map_))
 
 
-def _region_constraint_25(region) -> bool:
-    return bool((len(region.blocks) == 1))
+def _type_constraint_25(type_) -> bool:
+    return bool(((isinstance(type_, RankedTensorType)) and (((type_.element_type.is_signless_integer(1)) or (type_.element_type.is_signless_integer(8)) or (type_.element_type.is_signless_integer(16)) or (type_.element_type.is_signless_integer(32)) or (type_.element_type.is_signless_integer(64))))))
 
 
 def _attr_constraint_26(attr) -> bool:
-    return bool((isinstance(attr, StringAttr)))
+    return bool((isinstance(attr, IntegerAttr) and attr.type == IntegerType(32) and attr.value in InputPrecision._value2member_map_))
 
 
-def _attr_constraint_27(attr) -> bool:
-    return bool((isinstance(attr, TypeAttr) and isinstance(attr.value, FunctionType)))
+def _type_constraint_27(type_) -> bool:
+    return bool((((isinstance(type_, RankedTensorType)) and ((type_.element_type.is_float() and type_.element_type.kind != 'tf32'))) or ((isinstance(type_, RankedTensorType)) and (((type_.element_type.is_signless_integer(1)) or (type_.element_type.is_signless_integer(8)) or (type_.element_type.is_signless_integer(16)) or (type_.element_type.is_signless_integer(32)) or (type_.element_type.is_signless_integer(64)))))))
 
 
-def _attr_constraint_28(attr) -> bool:
-    return bool(((isinstance(attr, ArrayAttr)) and (all((isinstance(_e, DictionaryAttr)) for _e in attr))))
+def _region_constraint_28(region) -> bool:
+    return bool((len(region.blocks) == 1))
 
 
 def _attr_constraint_29(attr) -> bool:
+    return bool((isinstance(attr, StringAttr)))
+
+
+def _attr_constraint_30(attr) -> bool:
+    return bool((isinstance(attr, TypeAttr) and isinstance(attr.value, FunctionType)))
+
+
+def _attr_constraint_31(attr) -> bool:
+    return bool(((isinstance(attr, ArrayAttr)) and (all((isinstance(_e, DictionaryAttr)) for _e in attr))))
+
+
+def _attr_constraint_32(attr) -> bool:
     return bool((isinstance(attr, SymbolRefAttr) and not attr.nested))
 
 
@@ -1530,6 +1542,256 @@ class StoreOp(DefinedOp):
 
 
 @DIALECT.op
+class MakeTensorPtrOp(DefinedOp):
+    """A pointer to a block of a larger tensor in memory (a tensor pointer)
+
+    The parent tensor has `shape` and `strides` (i64, one per dimension); the block starts at
+    `offsets` (i32) and has the shape of the result's pointee; `order` lists the dimensions
+    from the fastest-varying.
+
+    ```mlir
+    %p = tt.make_tensor_ptr %base, [%m, %k], [%sk, %c1], [%o0, %o1] {order = array<i32: 1, 0>}
+        : !tt.ptr<tensor<128x64xf16>>
+    ```
+    """
+
+    OPERATION_NAME = 'tt.make_tensor_ptr'
+    TRAITS = (Pure, SameVariadicOperandSize, )
+    HOOKS = ('custom_verify', )
+    PROPERTY_NAMES = ('order', )
+    OPERAND_GROUPS = ('single', 'variadic', 'variadic', 'variadic', )
+    RESULT_GROUPS = ('single', )
+    __slots__ = ()
+
+    @property
+    def base(self) -> Value:
+        return self.get_operand(0)
+
+    @property
+    def shape(self) -> list[Value]:
+        return self.operand_group(1)
+
+    @property
+    def strides(self) -> list[Value]:
+        return self.operand_group(2)
+
+    @property
+    def offsets(self) -> list[Value]:
+        return self.operand_group(3)
+
+    @property
+    def result_(self) -> Value:
+        return self.results[0]
+
+    @property
+    def order(self) -> tuple:
+        attr = self.properties.get('order')
+        return None if attr is None else tuple(attr.values)
+
+    @property
+    def order_attr(self) -> Attribute | None:
+        return self.properties.get('order')
+
+    @classmethod
+    def build(
+        cls,
+        result_type: Type,
+        base: Value,
+        order: tuple | Attribute,
+        shape: Sequence[Value] = (),
+        strides: Sequence[Value] = (),
+        offsets: Sequence[Value] = (),
+        *,
+        attributes: dict[str, Attribute] | None = None,
+        location: Location | None = None,
+    ) -> MakeTensorPtrOp:
+        """Create a `tt.make_tensor_ptr` op; results whose types the traits determine may be omitted."""
+        operands = [base] + list(shape) + list(strides) + list(offsets)
+        properties: dict[str, Attribute] = {}
+        properties['order'] = (order if isinstance(order, Attribute) else DenseArrayAttr(IntegerType(32), tuple(order)))
+        result_types = [result_type]
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0, successors=(), location=location,
+        )
+
+    def verify_invariants(self) -> None:
+        self.verify_groups()
+        attr = self.properties.get('order')
+        if attr is None:
+            raise self.emit_error("requires attribute 'order'")
+        if attr is not None and not _attr_constraint_7(attr):
+            raise self.attribute_error('order', 'i32 dense array attribute')
+        for value in self.operand_group(0):
+            if not _type_constraint_14(value.type):
+                raise self.type_error('operand', value, 'ptr')
+        for value in self.operand_group(1):
+            if not _type_constraint_15(value.type):
+                raise self.type_error('operand', value, '64-bit signless integer')
+        for value in self.operand_group(2):
+            if not _type_constraint_15(value.type):
+                raise self.type_error('operand', value, '64-bit signless integer')
+        for value in self.operand_group(3):
+            if not _type_constraint_16(value.type):
+                raise self.type_error('operand', value, '32-bit signless integer')
+        for value in self.result_group(0):
+            if not _type_constraint_17(value.type):
+                raise self.type_error('result', value, 'ptr to tensor')
+        if not (((PointerType(self.result_.type.pointee_type.element_type, self.result_.type.address_space) if isinstance(self.result_.type, PointerType) and isinstance(self.result_.type.pointee_type, RankedTensorType) else self.result_.type) == self.base.type)):
+            raise self.emit_error('failed to verify that infer pointer type from the result type')
+        self.custom_verify()
+
+    def print(self, printer: Printer) -> None:
+        printer.write(" ")
+        printer.print_operand(self.base)
+        printer.write(', [')
+        printer.print_operands(self.shape)
+        printer.write('], [')
+        printer.print_operands(self.strides)
+        printer.write('], [')
+        printer.print_operands(self.offsets)
+        printer.write(']')
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.result_.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Operation:
+        u_base: list = []
+        u_shape: list = []
+        u_strides: list = []
+        u_offsets: list = []
+        types: dict[str, list] = {}
+        attrs: dict[str, Attribute] = {}
+        u_base.append(parser.parse_operand())
+        parser.parse_punct(',')
+        parser.parse_punct('[')
+        u_shape.extend(parser.parse_operand_list())
+        parser.parse_punct(']')
+        parser.parse_punct(',')
+        parser.parse_punct('[')
+        u_strides.extend(parser.parse_operand_list())
+        parser.parse_punct(']')
+        parser.parse_punct(',')
+        parser.parse_punct('[')
+        u_offsets.extend(parser.parse_operand_list())
+        parser.parse_punct(']')
+        attrs.update(parser.parse_optional_attr_dict())
+        parser.parse_punct(':')
+        types['result'] = parse_type_group(parser, True)
+        types['base'] = [((PointerType(types['result'][0].pointee_type.element_type, types['result'][0].address_space) if isinstance(types['result'][0], PointerType) and isinstance(types['result'][0].pointee_type, RankedTensorType) else types['result'][0]))] * len(u_base)
+        types['shape'] = [IntegerType(64)] * len(u_shape)
+        types['strides'] = [IntegerType(64)] * len(u_strides)
+        types['offsets'] = [IntegerType(32)] * len(u_offsets)
+        operands = parser.resolve_operands(u_base + u_shape + u_strides + u_offsets, types['base'] + types.get('shape', []) + types.get('strides', []) + types.get('offsets', []))
+        result_types = types['result']
+        properties, attributes = cls.split_attributes(attrs)
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0,
+            successors=(),
+        )
+
+
+@DIALECT.op
+class AdvanceOp(DefinedOp):
+    """Moves a tensor pointer by element offsets"""
+
+    OPERATION_NAME = 'tt.advance'
+    TRAITS = (Pure, )
+    HOOKS = ('custom_verify', )
+    PROPERTY_NAMES = ()
+    OPERAND_GROUPS = ('single', 'variadic', )
+    RESULT_GROUPS = ('single', )
+    __slots__ = ()
+
+    @property
+    def ptr(self) -> Value:
+        return self.get_operand(0)
+
+    @property
+    def offsets(self) -> list[Value]:
+        return self.operand_group(1)
+
+    @property
+    def result_(self) -> Value:
+        return self.results[0]
+
+    @classmethod
+    def build(
+        cls,
+        result_type: Type,
+        ptr: Value,
+        offsets: Sequence[Value] = (),
+        *,
+        attributes: dict[str, Attribute] | None = None,
+        location: Location | None = None,
+    ) -> AdvanceOp:
+        """Create a `tt.advance` op; results whose types the traits determine may be omitted."""
+        operands = [ptr] + list(offsets)
+        properties: dict[str, Attribute] = {}
+        result_types = [result_type]
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0, successors=(), location=location,
+        )
+
+    def verify_invariants(self) -> None:
+        self.verify_groups()
+        for value in self.operand_group(0):
+            if not _type_constraint_17(value.type):
+                raise self.type_error('operand', value, 'ptr to tensor')
+        for value in self.operand_group(1):
+            if not _type_constraint_16(value.type):
+                raise self.type_error('operand', value, '32-bit signless integer')
+        for value in self.result_group(0):
+            if not _type_constraint_17(value.type):
+                raise self.type_error('result', value, 'ptr to tensor')
+        if not ((self.result_.type == self.ptr.type)):
+            raise self.emit_error('failed to verify that result type matches ptr type')
+        self.custom_verify()
+
+    def print(self, printer: Printer) -> None:
+        printer.write(" ")
+        printer.print_operand(self.ptr)
+        printer.write(', [')
+        printer.print_operands(self.offsets)
+        printer.write(']')
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.result_.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Operation:
+        u_ptr: list = []
+        u_offsets: list = []
+        types: dict[str, list] = {}
+        attrs: dict[str, Attribute] = {}
+        u_ptr.append(parser.parse_operand())
+        parser.parse_punct(',')
+        parser.parse_punct('[')
+        u_offsets.extend(parser.parse_operand_list())
+        parser.parse_punct(']')
+        attrs.update(parser.parse_optional_attr_dict())
+        parser.parse_punct(':')
+        types['result'] = parse_type_group(parser, True)
+        types['ptr'] = [(types['result'][0])] * len(u_ptr)
+        types['offsets'] = [IntegerType(32)] * len(u_offsets)
+        operands = parser.resolve_operands(u_ptr + u_offsets, types['ptr'] + types.get('offsets', []))
+        result_types = types['result']
+        properties, attributes = cls.split_attributes(attrs)
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0,
+            successors=(),
+        )
+
+
+@DIALECT.op
 class AtomicRMWOp(DefinedOp):
     """Atomic read-modify-write; returns the old value"""
 
@@ -1617,17 +1879,17 @@ class AtomicRMWOp(DefinedOp):
         attr = self.properties.get('atomic_rmw_op')
         if attr is None:
             raise self.emit_error("requires attribute 'atomic_rmw_op'")
-        if attr is not None and not _attr_constraint_14(attr):
+        if attr is not None and not _attr_constraint_18(attr):
             raise self.attribute_error('atomic_rmw_op', 'atomic read-modify-write operation')
         attr = self.properties.get('sem')
         if attr is None:
             raise self.emit_error("requires attribute 'sem'")
-        if attr is not None and not _attr_constraint_15(attr):
+        if attr is not None and not _attr_constraint_19(attr):
             raise self.attribute_error('sem', 'memory semantics')
         attr = self.properties.get('scope')
         if attr is None:
             raise self.emit_error("requires attribute 'scope'")
-        if attr is not None and not _attr_constraint_16(attr):
+        if attr is not None and not _attr_constraint_20(attr):
             raise self.attribute_error('scope', 'memory synchronization scope')
         for value in self.operand_group(0):
             if not _type_constraint_1(value.type):
@@ -1782,12 +2044,12 @@ class AtomicCASOp(DefinedOp):
         attr = self.properties.get('sem')
         if attr is None:
             raise self.emit_error("requires attribute 'sem'")
-        if attr is not None and not _attr_constraint_15(attr):
+        if attr is not None and not _attr_constraint_19(attr):
             raise self.attribute_error('sem', 'memory semantics')
         attr = self.properties.get('scope')
         if attr is None:
             raise self.emit_error("requires attribute 'scope'")
-        if attr is not None and not _attr_constraint_16(attr):
+        if attr is not None and not _attr_constraint_20(attr):
             raise self.attribute_error('scope', 'memory synchronization scope')
         for value in self.operand_group(0):
             if not _type_constraint_1(value.type):
@@ -1904,7 +2166,7 @@ class SplatOp(DefinedOp):
             if not _type_constraint_2(value.type):
                 raise self.type_error('operand', value, 'floating-point or tensor of floating-point values or integer or tensor of integer values or ptr or tensor of ptr values or ptr to tensor')
         for value in self.result_group(0):
-            if not _type_constraint_17(value.type):
+            if not _type_constraint_21(value.type):
                 raise self.type_error('result', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
         self.custom_verify()
 
@@ -1994,13 +2256,13 @@ class ExpandDimsOp(DefinedOp):
         attr = self.properties.get('axis')
         if attr is None:
             raise self.emit_error("requires attribute 'axis'")
-        if attr is not None and not _attr_constraint_18(attr):
+        if attr is not None and not _attr_constraint_22(attr):
             raise self.attribute_error('axis', '32-bit signless integer attribute')
         for value in self.operand_group(0):
-            if not _type_constraint_17(value.type):
+            if not _type_constraint_21(value.type):
                 raise self.type_error('operand', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
         for value in self.result_group(0):
-            if not _type_constraint_17(value.type):
+            if not _type_constraint_21(value.type):
                 raise self.type_error('result', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
         self.custom_verify()
 
@@ -2105,16 +2367,16 @@ class ReshapeOp(DefinedOp):
     def verify_invariants(self) -> None:
         self.verify_groups()
         attr = self.properties.get('allow_reorder')
-        if attr is not None and not _attr_constraint_19(attr):
+        if attr is not None and not _attr_constraint_23(attr):
             raise self.attribute_error('allow_reorder', 'unit attribute')
         attr = self.properties.get('efficient_layout')
-        if attr is not None and not _attr_constraint_19(attr):
+        if attr is not None and not _attr_constraint_23(attr):
             raise self.attribute_error('efficient_layout', 'unit attribute')
         for value in self.operand_group(0):
-            if not _type_constraint_17(value.type):
+            if not _type_constraint_21(value.type):
                 raise self.type_error('operand', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
         for value in self.result_group(0):
-            if not _type_constraint_17(value.type):
+            if not _type_constraint_21(value.type):
                 raise self.type_error('result', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
         self.custom_verify()
 
@@ -2199,10 +2461,10 @@ class BroadcastOp(DefinedOp):
     def verify_invariants(self) -> None:
         self.verify_groups()
         for value in self.operand_group(0):
-            if not _type_constraint_17(value.type):
+            if not _type_constraint_21(value.type):
                 raise self.type_error('operand', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
         for value in self.result_group(0):
-            if not _type_constraint_17(value.type):
+            if not _type_constraint_21(value.type):
                 raise self.type_error('result', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
         self.custom_verify()
 
@@ -2284,13 +2546,13 @@ class CatOp(DefinedOp):
     def verify_invariants(self) -> None:
         self.verify_groups()
         for value in self.operand_group(0):
-            if not _type_constraint_17(value.type):
+            if not _type_constraint_21(value.type):
                 raise self.type_error('operand', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
         for value in self.operand_group(1):
-            if not _type_constraint_17(value.type):
+            if not _type_constraint_21(value.type):
                 raise self.type_error('operand', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
         for value in self.result_group(0):
-            if not _type_constraint_17(value.type):
+            if not _type_constraint_21(value.type):
                 raise self.type_error('result', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
         self.custom_verify()
 
@@ -2378,13 +2640,13 @@ class JoinOp(DefinedOp):
     def verify_invariants(self) -> None:
         self.verify_groups()
         for value in self.operand_group(0):
-            if not _type_constraint_17(value.type):
+            if not _type_constraint_21(value.type):
                 raise self.type_error('operand', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
         for value in self.operand_group(1):
-            if not _type_constraint_17(value.type):
+            if not _type_constraint_21(value.type):
                 raise self.type_error('operand', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
         for value in self.result_group(0):
-            if not _type_constraint_17(value.type):
+            if not _type_constraint_21(value.type):
                 raise self.type_error('result', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
         self.custom_verify()
 
@@ -2472,13 +2734,13 @@ class SplitOp(DefinedOp):
     def verify_invariants(self) -> None:
         self.verify_groups()
         for value in self.operand_group(0):
-            if not _type_constraint_17(value.type):
+            if not _type_constraint_21(value.type):
                 raise self.type_error('operand', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
         for value in self.result_group(0):
-            if not _type_constraint_17(value.type):
+            if not _type_constraint_21(value.type):
                 raise self.type_error('result', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
         for value in self.result_group(1):
-            if not _type_constraint_17(value.type):
+            if not _type_constraint_21(value.type):
                 raise self.type_error('result', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
         if not ((self.out_lhs.type == self.out_rhs.type)):
             raise self.emit_error('failed to verify that outLHS and outRHS types match')
@@ -2578,10 +2840,10 @@ class TransOp(DefinedOp):
         if attr is not None and not _attr_constraint_7(attr):
             raise self.attribute_error('order', 'i32 dense array attribute')
         for value in self.operand_group(0):
-            if not _type_constraint_17(value.type):
+            if not _type_constraint_21(value.type):
                 raise self.type_error('operand', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
         for value in self.result_group(0):
-            if not _type_constraint_17(value.type):
+            if not _type_constraint_21(value.type):
                 raise self.type_error('result', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
         self.custom_verify()
 
@@ -2668,10 +2930,10 @@ class GetProgramIdOp(DefinedOp):
         attr = self.properties.get('axis')
         if attr is None:
             raise self.emit_error("requires attribute 'axis'")
-        if attr is not None and not _attr_constraint_20(attr):
+        if attr is not None and not _attr_constraint_24(attr):
             raise self.attribute_error('axis', 'program id dimension')
         for value in self.result_group(0):
-            if not _type_constraint_21(value.type):
+            if not _type_constraint_16(value.type):
                 raise self.type_error('result', value, '32-bit signless integer')
         self.custom_verify()
 
@@ -2755,10 +3017,10 @@ class GetNumProgramsOp(DefinedOp):
         attr = self.properties.get('axis')
         if attr is None:
             raise self.emit_error("requires attribute 'axis'")
-        if attr is not None and not _attr_constraint_20(attr):
+        if attr is not None and not _attr_constraint_24(attr):
             raise self.attribute_error('axis', 'program id dimension')
         for value in self.result_group(0):
-            if not _type_constraint_21(value.type):
+            if not _type_constraint_16(value.type):
                 raise self.type_error('result', value, '32-bit signless integer')
         self.custom_verify()
 
@@ -2851,15 +3113,15 @@ class MakeRangeOp(DefinedOp):
         attr = self.properties.get('start')
         if attr is None:
             raise self.emit_error("requires attribute 'start'")
-        if attr is not None and not _attr_constraint_18(attr):
+        if attr is not None and not _attr_constraint_22(attr):
             raise self.attribute_error('start', '32-bit signless integer attribute')
         attr = self.properties.get('end')
         if attr is None:
             raise self.emit_error("requires attribute 'end'")
-        if attr is not None and not _attr_constraint_18(attr):
+        if attr is not None and not _attr_constraint_22(attr):
             raise self.attribute_error('end', '32-bit signless integer attribute')
         for value in self.result_group(0):
-            if not _type_constraint_22(value.type):
+            if not _type_constraint_25(value.type):
                 raise self.type_error('result', value, 'tensor of integer values')
         self.custom_verify()
 
@@ -2966,22 +3228,22 @@ class DotOp(DefinedOp):
     def verify_invariants(self) -> None:
         self.verify_groups()
         attr = self.properties.get('inputPrecision')
-        if attr is not None and not _attr_constraint_23(attr):
+        if attr is not None and not _attr_constraint_26(attr):
             raise self.attribute_error('inputPrecision', 'dot input precision')
         attr = self.properties.get('maxNumImpreciseAcc')
-        if attr is not None and not _attr_constraint_18(attr):
+        if attr is not None and not _attr_constraint_22(attr):
             raise self.attribute_error('maxNumImpreciseAcc', '32-bit signless integer attribute')
         for value in self.operand_group(0):
-            if not _type_constraint_24(value.type):
+            if not _type_constraint_27(value.type):
                 raise self.type_error('operand', value, 'tensor of floating-point values or tensor of integer values')
         for value in self.operand_group(1):
-            if not _type_constraint_24(value.type):
+            if not _type_constraint_27(value.type):
                 raise self.type_error('operand', value, 'tensor of floating-point values or tensor of integer values')
         for value in self.operand_group(2):
-            if not _type_constraint_24(value.type):
+            if not _type_constraint_27(value.type):
                 raise self.type_error('operand', value, 'tensor of floating-point values or tensor of integer values')
         for value in self.result_group(0):
-            if not _type_constraint_24(value.type):
+            if not _type_constraint_27(value.type):
                 raise self.type_error('result', value, 'tensor of floating-point values or tensor of integer values')
         if not ((self.d.type == self.c.type)):
             raise self.emit_error("failed to verify that result's type matches accumulator's type")
@@ -3119,16 +3381,16 @@ class ReduceOp(DefinedOp):
         attr = self.properties.get('axis')
         if attr is None:
             raise self.emit_error("requires attribute 'axis'")
-        if attr is not None and not _attr_constraint_18(attr):
+        if attr is not None and not _attr_constraint_22(attr):
             raise self.attribute_error('axis', '32-bit signless integer attribute')
         for value in self.operand_group(0):
-            if not _type_constraint_17(value.type):
+            if not _type_constraint_21(value.type):
                 raise self.type_error('operand', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
         for value in self.result_group(0):
             if not _type_constraint_2(value.type):
                 raise self.type_error('result', value, 'floating-point or tensor of floating-point values or integer or tensor of integer values or ptr or tensor of ptr values or ptr to tensor')
         for region in [self.regions[0]]:
-            if not _region_constraint_25(region):
+            if not _region_constraint_28(region):
                 raise self.region_error(region, 'combineOp', 'region with 1 blocks')
         self.custom_verify()
 
@@ -3280,7 +3542,7 @@ class ScanOp(DefinedOp):
         attr = self.properties.get('axis')
         if attr is None:
             raise self.emit_error("requires attribute 'axis'")
-        if attr is not None and not _attr_constraint_18(attr):
+        if attr is not None and not _attr_constraint_22(attr):
             raise self.attribute_error('axis', '32-bit signless integer attribute')
         attr = self.properties.get('reverse')
         if attr is None:
@@ -3288,13 +3550,13 @@ class ScanOp(DefinedOp):
         if attr is not None and not _attr_constraint_11(attr):
             raise self.attribute_error('reverse', 'bool attribute')
         for value in self.operand_group(0):
-            if not _type_constraint_17(value.type):
+            if not _type_constraint_21(value.type):
                 raise self.type_error('operand', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
         for value in self.result_group(0):
-            if not _type_constraint_17(value.type):
+            if not _type_constraint_21(value.type):
                 raise self.type_error('result', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
         for region in [self.regions[0]]:
-            if not _region_constraint_25(region):
+            if not _region_constraint_28(region):
                 raise self.region_error(region, 'combineOp', 'region with 1 blocks')
         self.custom_verify()
 
@@ -3459,17 +3721,17 @@ class ExternElementwiseOp(DefinedOp):
         attr = self.properties.get('libname')
         if attr is None:
             raise self.emit_error("requires attribute 'libname'")
-        if attr is not None and not _attr_constraint_26(attr):
+        if attr is not None and not _attr_constraint_29(attr):
             raise self.attribute_error('libname', 'string attribute')
         attr = self.properties.get('libpath')
         if attr is None:
             raise self.emit_error("requires attribute 'libpath'")
-        if attr is not None and not _attr_constraint_26(attr):
+        if attr is not None and not _attr_constraint_29(attr):
             raise self.attribute_error('libpath', 'string attribute')
         attr = self.properties.get('symbol')
         if attr is None:
             raise self.emit_error("requires attribute 'symbol'")
-        if attr is not None and not _attr_constraint_26(attr):
+        if attr is not None and not _attr_constraint_29(attr):
             raise self.attribute_error('symbol', 'string attribute')
         attr = self.properties.get('pure')
         if attr is None:
@@ -3612,12 +3874,12 @@ class ElementwiseInlineAsmOp(DefinedOp):
         attr = self.properties.get('asm_string')
         if attr is None:
             raise self.emit_error("requires attribute 'asm_string'")
-        if attr is not None and not _attr_constraint_26(attr):
+        if attr is not None and not _attr_constraint_29(attr):
             raise self.attribute_error('asm_string', 'string attribute')
         attr = self.properties.get('constraints')
         if attr is None:
             raise self.emit_error("requires attribute 'constraints'")
-        if attr is not None and not _attr_constraint_26(attr):
+        if attr is not None and not _attr_constraint_29(attr):
             raise self.attribute_error('constraints', 'string attribute')
         attr = self.properties.get('pure')
         if attr is None:
@@ -3627,7 +3889,7 @@ class ElementwiseInlineAsmOp(DefinedOp):
         attr = self.properties.get('packed_element')
         if attr is None:
             raise self.emit_error("requires attribute 'packed_element'")
-        if attr is not None and not _attr_constraint_18(attr):
+        if attr is not None and not _attr_constraint_22(attr):
             raise self.attribute_error('packed_element', '32-bit signless integer attribute')
         for value in self.operand_group(0):
             if not _type_constraint_2(value.type):
@@ -3718,10 +3980,10 @@ class HistogramOp(DefinedOp):
     def verify_invariants(self) -> None:
         self.verify_groups()
         for value in self.operand_group(0):
-            if not _type_constraint_22(value.type):
+            if not _type_constraint_25(value.type):
                 raise self.type_error('operand', value, 'tensor of integer values')
         for value in self.result_group(0):
-            if not _type_constraint_22(value.type):
+            if not _type_constraint_25(value.type):
                 raise self.type_error('result', value, 'tensor of integer values')
         self.custom_verify()
 
@@ -3831,7 +4093,7 @@ class PrintOp(DefinedOp):
         attr = self.properties.get('prefix')
         if attr is None:
             raise self.emit_error("requires attribute 'prefix'")
-        if attr is not None and not _attr_constraint_26(attr):
+        if attr is not None and not _attr_constraint_29(attr):
             raise self.attribute_error('prefix', 'string attribute')
         attr = self.properties.get('hex')
         if attr is None:
@@ -3930,7 +4192,7 @@ class AssertOp(DefinedOp):
         attr = self.properties.get('message')
         if attr is None:
             raise self.emit_error("requires attribute 'message'")
-        if attr is not None and not _attr_constraint_26(attr):
+        if attr is not None and not _attr_constraint_29(attr):
             raise self.attribute_error('message', 'string attribute')
         for value in self.operand_group(0):
             if not _type_constraint_13(value.type):
@@ -4075,21 +4337,21 @@ class FuncOp(DefinedOp):
         attr = self.properties.get('sym_name')
         if attr is None:
             raise self.emit_error("requires attribute 'sym_name'")
-        if attr is not None and not _attr_constraint_26(attr):
+        if attr is not None and not _attr_constraint_29(attr):
             raise self.attribute_error('sym_name', 'symbol name')
         attr = self.properties.get('function_type')
         if attr is None:
             raise self.emit_error("requires attribute 'function_type'")
-        if attr is not None and not _attr_constraint_27(attr):
+        if attr is not None and not _attr_constraint_30(attr):
             raise self.attribute_error('function_type', 'type attribute of function type')
         attr = self.properties.get('sym_visibility')
-        if attr is not None and not _attr_constraint_26(attr):
+        if attr is not None and not _attr_constraint_29(attr):
             raise self.attribute_error('sym_visibility', 'optional string attribute')
         attr = self.properties.get('arg_attrs')
-        if attr is not None and not _attr_constraint_28(attr):
+        if attr is not None and not _attr_constraint_31(attr):
             raise self.attribute_error('arg_attrs', 'optional array of dictionary attributes')
         attr = self.properties.get('res_attrs')
-        if attr is not None and not _attr_constraint_28(attr):
+        if attr is not None and not _attr_constraint_31(attr):
             raise self.attribute_error('res_attrs', 'optional array of dictionary attributes')
         self.custom_verify()
 
@@ -4173,13 +4435,13 @@ class CallOp(DefinedOp):
         attr = self.properties.get('callee')
         if attr is None:
             raise self.emit_error("requires attribute 'callee'")
-        if attr is not None and not _attr_constraint_29(attr):
+        if attr is not None and not _attr_constraint_32(attr):
             raise self.attribute_error('callee', 'flat symbol reference attribute')
         attr = self.properties.get('arg_attrs')
-        if attr is not None and not _attr_constraint_28(attr):
+        if attr is not None and not _attr_constraint_31(attr):
             raise self.attribute_error('arg_attrs', 'optional array of dictionary attributes')
         attr = self.properties.get('res_attrs')
-        if attr is not None and not _attr_constraint_28(attr):
+        if attr is not None and not _attr_constraint_31(attr):
             raise self.attribute_error('res_attrs', 'optional array of dictionary attributes')
         self.custom_verify()
 

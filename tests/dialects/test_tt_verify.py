@@ -227,6 +227,24 @@ def test_atomic_rmw_pointer_type():
     assert error(text) == "'tt.atomic_rmw' op failed to verify that ptr type matches value type"
 
 
+def test_make_tensor_ptr_operand_counts():
+    text = "  %0 = tt.make_tensor_ptr %p, [%l, %l], [%l, %l], [%i, %i] {order = array<i32: 0>} : " \
+           "!tt.ptr<tensor<16xf32>>"
+    assert error(text) == ("'tt.make_tensor_ptr' op expected 1 shape, 1 stride and 1 offset values "
+                           "for a block of rank 1, but got 6 values")
+
+
+def test_make_tensor_ptr_needs_a_tensor_pointer():
+    text = "  %0 = tt.make_tensor_ptr %p, [], [], [] {order = array<i32>} : !tt.ptr<f32>"
+    assert "result #0 must be ptr to tensor" in error(text)
+
+
+def test_advance_offsets():
+    text = "  %0 = tt.make_tensor_ptr %p, [%l], [%l], [%i] {order = array<i32: 0>} : " \
+           "!tt.ptr<tensor<16xf32>>\n  %1 = tt.advance %0, [%i, %i] : !tt.ptr<tensor<16xf32>>"
+    assert error(text) == "'tt.advance' op expected 1 offsets for a block of rank 1, but got 2"
+
+
 def test_load_parse_errors():
     assert parse_error(body("  %0 = tt.load %f : f32")) == (
         "expected a pointer, a tensor of pointers or a tensor pointer type, but got f32")

@@ -261,6 +261,22 @@ def _verify_trans(op) -> None:
         raise op.emit_error("result shape must match the permutation of the source shape")
 
 
+@rule(gen.MakeTensorPtrOp)
+def _verify_make_tensor_ptr(op) -> None:
+    rank = op.result_.type.pointee_type.rank
+    if op.num_operands != 1 + 3 * rank:
+        raise op.emit_error(f"expected {rank} shape, {rank} stride and {rank} offset values for a "
+                            f"block of rank {rank}, but got {op.num_operands - 1} values")
+
+
+@rule(gen.AdvanceOp)
+def _verify_advance(op) -> None:
+    rank = op.ptr.type.pointee_type.rank
+    if len(op.offsets) != rank:
+        raise op.emit_error(f"expected {rank} offsets for a block of rank {rank}, but got "
+                            f"{len(op.offsets)}")
+
+
 # -- dot, reduce, scan ---------------------------------------------------------------------------
 
 

@@ -38,6 +38,12 @@ module {
     %20 = tt.load %ptrs2 {isVolatile = true} : tensor<16x!tt.ptr<f32>>
     %21 = tt.load %ps : !tt.ptr<f16, 3>
     tt.store %p, %18 : !tt.ptr<f32>
+    // tensor pointers: a block of a larger tensor, loaded with a boundary check and padding
+    %c1 = arith.constant 1 : i64
+    %tp = tt.make_tensor_ptr %p, [%l, %l], [%l, %c1], [%i, %i] {order = array<i32: 1, 0>} : !tt.ptr<tensor<16x16xf32>>
+    %tp2 = tt.advance %tp, [%i, %i] : !tt.ptr<tensor<16x16xf32>>
+    %blk = tt.load %tp2 {boundaryCheck = array<i32: 0, 1>, padding = 1 : i32} : !tt.ptr<tensor<16x16xf32>>
+    tt.store %tp2, %blk {boundaryCheck = array<i32: 1>} : !tt.ptr<tensor<16x16xf32>>
     tt.store %ptrs2, %19, %m cacheModifier = wb evictionPolicy = evict_last : tensor<16x!tt.ptr<f32>>
     // atomics
     %22 = tt.atomic_rmw fadd, acq_rel, gpu, %ptrs2, %t, %m : (tensor<16x!tt.ptr<f32>>, tensor<16xf32>, tensor<16xi1>) -> tensor<16xf32>
