@@ -6,7 +6,7 @@ backend assembles them into a module with the jinja2 template `dialect.py.j2`.
 
 from __future__ import annotations
 
-from ..asmformat import InferenceRules, _infer_one, generate_format, inference_rules
+from ..asmformat import InferenceRules, generate_format, infer_one, inference_rules
 from ..model import AttributeModel, OpModel, Operand, snake_case
 from ..predicates import substitute
 
@@ -54,12 +54,12 @@ def _static_index(groups: list[Operand], index: int) -> int | None:
 
 def _group_accessor(kind: str, groups: list[Operand], index: int) -> list[str]:
     group = groups[index]
-    collection = "operands" if kind == "operand" else "results"
     fixed = _static_index(groups, index)
     annotation = {"single": "Value", "optional": "Value | None", "variadic": "list[Value]"}
     lines = ["    @property", f"    def {group.accessor}(self) -> {annotation[group.kind]}:"]
     if group.kind == "single" and fixed is not None:
-        lines.append(f"        return self.{'get_operand(' if kind == 'operand' else 'results['}{fixed}{')' if kind == 'operand' else ']'}")
+        access = f"get_operand({fixed})" if kind == "operand" else f"results[{fixed}]"
+        lines.append(f"        return self.{access}")
     elif group.kind == "single":
         lines.append(f"        return self.{kind}_group({index})[0]")
     elif group.kind == "optional":
@@ -234,16 +234,16 @@ def builder(op: OpModel) -> list[str]:
 
 def _infer_from(name: str, rules: InferenceRules, known: dict[str, str]) -> str | None:
     known = dict(known)
-    expr = _infer_one(name, rules, known)
+    expr = infer_one(name, rules, known)
     if expr is None:
         # Chains such as operand -> result A -> result B.
         for _ in range(3):
             for other in [*rules.same_all, *sum(rules.groups, [])]:
                 if other not in known:
-                    found = _infer_one(other, rules, known)
+                    found = infer_one(other, rules, known)
                     if found is not None:
                         known[other] = found
-            expr = _infer_one(name, rules, known)
+            expr = infer_one(name, rules, known)
             if expr is not None:
                 break
     return expr

@@ -1,262 +1,17 @@
-"""Declarative assembly formats: parsing the format string and generating printers and parsers.
-
-An op's `assemblyFormat` (MLIR's syntax: `` $lhs `,` $rhs attr-dict `:` type($result) ``) is
-parsed into elements, checked (every operand, region and successor appears; every type can be
-parsed or inferred from traits and buildable types) and turned into the Python source of the
-op's `print` method and `parse` classmethod, calling the IR's Printer and Parser.
-"""
+"""Generating an op's `print` method and `parse` classmethod from its format elements."""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from .model import AttributeModel, OpModel, Operand
-from .predicates import substitute
-from .td import TdError
-
-_TOKEN = re.compile(r"\s*(?:(`(?:[^`\\]|\\.)*`)|(\$[A-Za-z_][A-Za-z0-9_]*)|([A-Za-z_][\w-]*)|(\S))")
-_DIRECTIVES = {
-    "attr-dict", "attr-dict-with-keyword", "type", "functional-type", "operands", "results",
-    "regions", "successors", "qualified",
-}
-_UNSUPPORTED = {"custom", "ref", "oilist", "prop-dict"}
-
-
-@dataclass
-class Literal:
-    text: str
-
-    @property
-    def is_keyword(self) -> bool:
-        return bool(re.fullmatch(r"[A-Za-z_][\w.$]*", self.text))
-
-
-@dataclass
-class Var:
-    name: str
-    kind: str  # operand, attribute, region, successor, result
-    anchor: bool = False
-
-
-@dataclass
-class AttrDict:
-    with_keyword: bool
-
-
-@dataclass
-class Operands:
-    """The `operands` directive: all operands, comma-separated."""
-
-
-@dataclass
-class Results:
-    """The `results` directive (only inside `type(...)`/`functional-type(...)`)."""
-
-
-@dataclass
-class Regions:
-    """The `regions` directive."""
-
-
-@dataclass
-class Successors:
-    """The `successors` directive."""
-
-
-@dataclass
-class TypeOf:
-    arg: Var | Operands | Results
-    anchor: bool = False
-
-
-@dataclass
-class FunctionalType:
-    inputs: Var | Operands
-    outputs: Var | Results
-
-
-@dataclass
-class Group:
-    elements: list
-    else_elements: list = field(default_factory=list)
-
-    def anchor(self) -> Var | TypeOf | None:
-        for element in self.elements:
-            if isinstance(element, (Var, TypeOf)) and element.anchor:
-                return element
-        return None
-
-
-Element = Literal | Var | AttrDict | Operands | Regions | Successors | TypeOf | FunctionalType | Group
-
-
-class FormatParser:
-    """Parses a format string for `op`; errors are TdErrors at the assemblyFormat field."""
-
-    def __init__(self, op: OpModel) -> None:
-        self.op = op
-        self.loc = op.record.field_loc("assemblyFormat")
-        matches = [m for m in _TOKEN.finditer(op.assembly_format or "") if m.group(0).strip()]
-        self.tokens = [m.group(0).strip() for m in matches]
-        self.offsets = [m.start(m.lastindex) for m in matches]
-        self.pos = 0
-        self.kinds: dict[str, str] = {}
-        for name_list, kind in (
-            ([o.name for o in op.operands], "operand"), ([a.name for a in op.attributes], "attribute"),
-            ([r.name for r in op.regions], "region"), ([s.name for s in op.successors], "successor"),
-            ([r.name for r in op.results], "result"),
-        ):
-            for name in name_list:
-                self.kinds[name] = kind
-
-    def error(self, message: str, offset: int | None = None) -> TdError:
-        """An error at the format string; at the offending token when `offset` is known (and
-        the format is written on the line of its field)."""
-        if offset is None and self.pos < len(self.offsets) and self.tokens:
-            offset = self.offsets[max(self.pos - 1, 0)]
-        return TdError(f"in the assembly format of '{self.op.record.name}': {message}",
-                       _string_loc(self.loc, self.op.assembly_format or "", offset))
-
-    def peek(self) -> str | None:
-        return self.tokens[self.pos] if self.pos < len(self.tokens) else None
-
-    def take(self, expected: str | None = None) -> str:
-        token = self.peek()
-        if token is None:
-            raise self.error(f"expected '{expected}' but the format ended" if expected
-                             else "unexpected end of the format")
-        if expected is not None and token != expected:
-            raise self.error(f"expected '{expected}' but found '{token}'")
-        self.pos += 1
-        return token
-
-    def parse(self) -> list[Element]:
-        elements = []
-        while self.peek() is not None:
-            elements.append(self.element(top=True))
-        return elements
-
-    def element(self, top: bool = False) -> Element:
-        token = self.take()
-        if token.startswith("`"):
-            text = token[1:-1].replace("\\`", "`")
-            if text in ("", " ", "\\n"):
-                raise self.error("space and newline literals are not supported")
-            return Literal(text)
-        if token.startswith("$"):
-            return self.anchored(self.var(token[1:]))
-        if token == "(":
-            return self.group()
-        if token in _UNSUPPORTED:
-            raise self.error(f"the '{token}' directive is not supported")
-        if token not in _DIRECTIVES:
-            raise self.error(f"unknown directive '{token}'")
-        if token in ("attr-dict", "attr-dict-with-keyword"):
-            return AttrDict(token == "attr-dict-with-keyword")
-        if token == "operands":
-            return Operands()
-        if token == "regions":
-            return Regions()
-        if token == "successors":
-            return Successors()
-        if token == "results":
-            raise self.error("'results' may only appear inside 'type(...)' or "
-                             "'functional-type(...)'")
-        if token == "qualified":
-            self.take("(")
-            inner = self.element()
-            self.take(")")
-            return inner
-        if token == "type":
-            self.take("(")
-            arg = self.type_arg()
-            self.take(")")
-            return self.anchored(TypeOf(arg))
-        self.take("(")
-        inputs = self.type_arg()
-        self.take(",")
-        outputs = self.type_arg()
-        self.take(")")
-        return FunctionalType(inputs, outputs)
-
-    def anchored(self, element: Var | TypeOf) -> Var | TypeOf:
-        if self.peek() == "^":
-            self.take()
-            element.anchor = True
-        return element
-
-    def var(self, name: str) -> Var:
-        kind = self.kinds.get(name)
-        if kind is None:
-            raise self.error(f"'${name}' is not an operand, attribute, region, successor or "
-                             "result of the op")
-        return Var(name, kind)
-
-    def type_arg(self) -> Var | Operands | Results:
-        token = self.take()
-        if token == "operands":
-            return Operands()
-        if token == "results":
-            return Results()
-        if token.startswith("$"):
-            var = self.var(token[1:])
-            if var.kind not in ("operand", "result"):
-                raise self.error(f"'type(${var.name})' needs an operand or a result")
-            return var
-        raise self.error(f"expected an operand, a result, 'operands' or 'results', not "
-                         f"'{token}'")
-
-    def group(self) -> Group:
-        elements = []
-        while self.peek() not in (")", None):
-            elements.append(self.element())
-        self.take(")")
-        else_elements = []
-        if self.peek() == ":":
-            self.take()
-            self.take("(")
-            while self.peek() not in (")", None):
-                else_elements.append(self.element())
-            self.take(")")
-        self.take("?")
-        group = Group(elements, else_elements)
-        if not elements:
-            raise self.error("an optional group cannot be empty")
-        if group.anchor() is None:
-            raise self.error("an optional group needs an anchor ('^') on one of its elements")
-        return group
-
-
-def _string_loc(loc, text: str, offset: int | None):
-    """The location of character `offset` of the string value of a field set at `loc`."""
-    from .diagnostics import SourceLoc, read_source
-
-    source = read_source(loc.file) if loc is not None else None
-    if source is None or offset is None:
-        return loc
-    lines = source.splitlines()
-    if not 1 <= loc.line <= len(lines):
-        return loc
-    line = lines[loc.line - 1]
-    start = line.find('"', loc.col - 1)
-    if start < 0 or line[start + 1:start + 1 + len(text)] != text:
-        return loc
-    return SourceLoc(loc.file, loc.line, start + 2 + offset)
-
-
-def _walk(elements: list) -> list:
-    out = []
-    for element in elements:
-        out.append(element)
-        if isinstance(element, Group):
-            out += _walk(element.elements) + _walk(element.else_elements)
-        elif isinstance(element, TypeOf):
-            out.append(element.arg)
-        elif isinstance(element, FunctionalType):
-            out += [element.inputs, element.outputs]
-    return out
-
+from ..model import AttributeModel, OpModel, Operand
+from ..predicates import substitute
+from .elements import (
+    AttrDict, Element, FormatParser, FunctionalType, Group, Literal, Operands, Regions, Results,
+    Successors, TypeOf, Var, walk,
+)
+from .inference import infer_one, inference_rules
 
 _WRITE = re.compile(r"^(\s*)printer\.write\(('[^'\\]*'|\"[^\"\\]*\")\)$")
 
@@ -308,7 +63,7 @@ class FormatGenerator:
     # -- checks and type inference -------------------------------------------------------------
 
     def check(self) -> None:
-        walked = _walk(self.elements)
+        walked = walk(self.elements)
         top_vars = [e for e in walked if isinstance(e, Var)]
         # Vars that appear as values (not inside type directives).
         value_vars = {v.name for v in self._value_vars(self.elements)}
@@ -350,7 +105,7 @@ class FormatGenerator:
     def _type_sources(self) -> set[str]:
         """Names of operands and results whose types the format spells out."""
         names: set[str] = set()
-        for element in _walk(self.elements):
+        for element in walk(self.elements):
             args = []
             if isinstance(element, TypeOf):
                 args = [element.arg]
@@ -379,7 +134,7 @@ class FormatGenerator:
         while todo and progress:
             progress = False
             for name in list(todo):
-                expr = _infer_one(name, rules, known)
+                expr = infer_one(name, rules, known)
                 if expr is not None:
                     known[name] = inferred[name] = expr
                     todo.remove(name)
@@ -423,7 +178,7 @@ class FormatGenerator:
             state["punct"] = not (text[0] == "_" or text[0].isalpha())
             return
         if isinstance(element, AttrDict):
-            elided = {v.name for v in _walk(self.elements)
+            elided = {v.name for v in walk(self.elements)
                       if isinstance(v, Var) and v.kind == "attribute"}
             for trait, attr in (("AttrSizedOperandSegments", "operandSegmentSizes"),
                                 ("AttrSizedResultSegments", "resultSegmentSizes")):
@@ -487,7 +242,7 @@ class FormatGenerator:
             if attr.asm_printer:
                 code = substitute(attr.asm_printer, {"_self": "attr", "_printer": "printer"})
                 emit(f"attr = {expr}")
-                emit(f"if attr is not None:")
+                emit("if attr is not None:")
                 emit(f"    {code}")
             elif attr.value_type:
                 emit(f"printer.print_attribute_without_type({expr})")
@@ -716,7 +471,6 @@ class FormatGenerator:
             emit(f"types.update(zip(({names},), split_groups(types.pop('*results'), "
                  f"({kinds},))))")
         for name, expr in self.inferred.items():
-            group = self.operands.get(name) or self.results[name]
             if name in self.operands:
                 emit(f"types[{name!r}] = [{expr}] * len(u_{name})")
             else:
@@ -738,12 +492,12 @@ class FormatGenerator:
             emit(f"attrs['resultSegmentSizes'] = DenseArrayAttr(i32, ({sizes},))")
         if op.regions:
             parts = " + ".join(f"regions.get({r.name!r}, [])" for r in op.regions)
-            if any(isinstance(e, Regions) for e in _walk(self.elements)):
+            if any(isinstance(e, Regions) for e in walk(self.elements)):
                 parts = "regions['*']"
             emit(f"region_list = {parts}")
         if op.successors:
             parts = " + ".join(f"successors.get({s.name!r}, [])" for s in op.successors)
-            if any(isinstance(e, Successors) for e in _walk(self.elements)):
+            if any(isinstance(e, Successors) for e in walk(self.elements)):
                 parts = "successors['*']"
             emit(f"successor_list = {parts}")
         emit("properties, attributes = cls.split_attributes(attrs)")
@@ -766,7 +520,7 @@ class FormatGenerator:
 
     def _type_keys(self) -> set[str]:
         keys = set()
-        for element in _walk(self.elements):
+        for element in walk(self.elements):
             args = [element.arg] if isinstance(element, TypeOf) else (
                 [element.inputs, element.outputs] if isinstance(element, FunctionalType) else [])
             for arg in args:
@@ -785,53 +539,6 @@ def _attr_parse_expr(attr: AttributeModel, optional: bool = False) -> str:
     if attr.value_type:
         return f"parser.{method}(type={attr.value_type})"
     return f"parser.{method}()"
-
-
-@dataclass
-class InferenceRules:
-    """What an op's traits and constraints say about its operand and result types."""
-
-    same_all: list[str]
-    groups: list[list[str]]
-    derived: list[tuple[str, str, str]]  # (lhs, rhs, transformer with $_self)
-    builders: dict[str, str]
-
-
-def inference_rules(op: OpModel) -> InferenceRules:
-    """Collect the type-equality facts that builders and parsers use to infer types."""
-    single = [g.name for g in [*op.operands, *op.results] if g.kind != "variadic"]
-    same_all = single if op.has_trait("SameOperandsAndResultType") else []
-    groups = []
-    derived = []
-    for trait in op.traits:
-        if trait.name == "AllTypesMatch":
-            groups.append(list(trait.values))
-        elif trait.name in ("TypesMatchWith", "OptionalTypesMatchWith"):
-            derived.append((trait.lhs, trait.rhs, trait.transformer))
-    if op.has_trait("SameTypeOperands"):
-        groups.append([o.name for o in op.operands if o.kind != "variadic"])
-    builders = {g.name: g.constraint.builder for g in op.operands if g.constraint.builder}
-    builders.update({g.name: g.constraint.builder for g in op.results
-                     if g.constraint.builder and g.kind != "variadic"})
-    return InferenceRules(same_all, groups, derived, builders)
-
-
-def _infer_one(name: str, rules: InferenceRules, known: dict[str, str]) -> str | None:
-    if name in rules.builders:
-        return rules.builders[name]
-    if name in rules.same_all:
-        for other in rules.same_all:
-            if other in known:
-                return known[other]
-    for group in rules.groups:
-        if name in group:
-            for other in group:
-                if other in known:
-                    return known[other]
-    for lhs, rhs, transformer in rules.derived:
-        if rhs == name and lhs in known:
-            return "(" + substitute(transformer, {"_self": known[lhs]}) + ")"
-    return None
 
 
 def generate_format(op: OpModel) -> tuple[list[str], list[str]]:
