@@ -126,7 +126,15 @@ def default_root() -> Path:
 
 
 def main(argv: list[str] | None = None, root: Path | None = None) -> int:
-    args = _parser().parse_args(argv)
+    """Run tools/gen; returns the exit code (0 ok, 1 bad input or stale files)."""
+    try:
+        return _run(_parser().parse_args(argv), root)
+    except BrokenPipeError:  # `tools/gen --list | head`
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+
+
+def _run(args: argparse.Namespace, root: Path | None) -> int:
     if args.print_records:
         from .td.cli import print_records_main
 
