@@ -1,0 +1,228 @@
+"""The call graph: functions as nodes, an edge from each caller to each callee.
+
+Functions are the ops with the ``FunctionLike`` (or ``Symbol`` with regions) trait, and
+``tt.func`` by name (so that generic, unregistered IR works too). A call is an op with a
+``callee`` symbol reference (``tt.call``, ``func.call``); it is resolved in the nearest
+enclosing symbol table, walking nested references (``@a::@b``). Calls whose callee cannot be
+resolved (unknown symbols, or call ops without a ``callee``: indirect calls) go to the
+`UNKNOWN` node; a declaration (a function without a body, such as a libdevice function) is an
+ordinary node for which `is_external` is True.
+
+Edge ``caller -> callee`` carries ``calls``: the call ops, in program order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import networkx as nx
+
+from tilecraft.ir import Operation, StringAttr, SymbolRefAttr
+from tilecraft.ir.traits import FunctionLike, Symbol, SymbolTable
+
+#: The node standing for callees that cannot be resolved (unknown symbols, indirect calls).
+UNKNOWN = "<unknown callee>"
+
+#: Op names treated as calls even without a ``callee`` attribute (indirect calls).
+INDIRECT_CALL_OPS: set[str] = {"func.call_indirect"}
+
+#: Op names treated as symbol tables (besides ops with the ``SymbolTable`` trait).
+SYMBOL_TABLE_OPS: set[str] = {"builtin.module"}
+
+#: Op names treated as functions (besides ops with the ``FunctionLike`` trait).
+FUNCTION_OPS: set[str] = {"tt.func", "func.func"}
+
+
+def is_function(op: Operation) -> bool:
+    """Whether ``op`` is a function (FunctionLike, a function op name, or a Symbol with a
+    region)."""
+    return (op.name in FUNCTION_OPS or op.has_trait(FunctionLike)
+            or (op.has_trait(Symbol) and len(op.regions) > 0
+                and op.name not in SYMBOL_TABLE_OPS and not op.has_trait(SymbolTable)))
+
+
+def is_call(op: Operation) -> bool:
+    """Whether ``op`` calls a function (it has a symbol ``callee`` or is an indirect call)."""
+    return isinstance(op.get_attr("callee"), SymbolRefAttr) or op.name in INDIRECT_CALL_OPS
+
+
+def symbol_name(op: Operation) -> str | None:
+    attr = op.get_attr("sym_name")
+    return attr.value if isinstance(attr, StringAttr) else None
+
+
+def _is_symbol_table(op: Operation) -> bool:
+    return op.name in SYMBOL_TABLE_OPS or op.has_trait(SymbolTable)
+
+
+def _lookup_in(table: Operation, name: str) -> Operation | None:
+    for region in table.regions:
+        for block in region.blocks:
+            for child in block:
+                if symbol_name(child) == name:
+                    return child
+    return None
+
+
+def resolve_callee(call: Operation) -> Operation | None:
+    """The function ``call`` refers to, looked up in the nearest enclosing symbol table that
+    defines the root name; None if unresolved."""
+    ref = call.get_attr("callee")
+    if not isinstance(ref, SymbolRefAttr):
+        return None
+    table = call.parent_op
+    while table is not None:
+        if _is_symbol_table(table):
+            found = _lookup_in(table, ref.root)
+            if found is not None:
+                for name in ref.nested:
+                    found = _lookup_in(found, name)
+                    if found is None:
+                        return None
+                return found
+        table = table.parent_op
+    return None
+
+
+def is_declaration(func: Operation) -> bool:
+    """A function without a body."""
+    return not func.regions or not func.regions[0].blocks
+
+
+def visibility(func: Operation) -> str:
+    """``"public"`` (the default), ``"private"`` or ``"nested"``."""
+    attr = func.get_attr("sym_visibility")
+    return attr.value if isinstance(attr, StringAttr) else "public"
+
+
+class CallGraph:
+    """The call graph of the functions nested in ``root`` (usually a module)."""
+
+    def __init__(self, root: Operation) -> None:
+        self.root = root
+        self.graph = nx.DiGraph()
+        self.functions: list[Operation] = []
+        self.calls: list[Operation] = []
+        for op in root.walk():
+            if op is not root and is_function(op):
+                self.functions.append(op)
+                self.graph.add_node(op, name=symbol_name(op))
+        for func in self.functions:
+            for op in func.walk():
+                if op is func or not is_call(op):
+                    continue
+                if self._enclosing_function(op) is not func:
+                    continue  # counted for the nested function
+                self.calls.append(op)
+                callee = resolve_callee(op)
+                target = callee if callee is not None and callee in self.graph else UNKNOWN
+                if self.graph.has_edge(func, target):
+                    self.graph.edges[func, target]["calls"].append(op)
+                else:
+                    self.graph.add_edge(func, target, calls=[op])
+
+    @staticmethod
+    def _enclosing_function(op: Operation) -> Operation | None:
+        parent = op.parent_op
+        while parent is not None and not is_function(parent):
+            parent = parent.parent_op
+        return parent
+
+    # -- queries
+
+    def lookup(self, name: str) -> Operation | None:
+        """The function named ``name`` (first one found)."""
+        for func in self.functions:
+            if symbol_name(func) == name:
+                return func
+        return None
+
+    def callees(self, func: Operation) -> list[Operation | str]:
+        """The functions ``func`` calls (`UNKNOWN` among them for unresolved calls)."""
+        return list(self.graph.successors(func))
+
+    def callers(self, func: Operation) -> list[Operation]:
+        return list(self.graph.predecessors(func))
+
+    def call_sites(self, func: Operation | str) -> list[Operation]:
+        """The call ops targeting ``func`` (or `UNKNOWN`), in caller order."""
+        sites: list[Operation] = []
+        for caller in self.graph.predecessors(func):
+            sites.extend(self.graph.edges[caller, func]["calls"])
+        return sites
+
+    def calls_unknown(self, func: Operation) -> bool:
+        """Whether ``func`` makes a call that could not be resolved."""
+        return self.graph.has_edge(func, UNKNOWN)
+
+    def is_external(self, func: Operation | str) -> bool:
+        """Declarations (no body) and the unknown node: their code is not available."""
+        return func == UNKNOWN or is_declaration(func)
+
+    def _sccs(self) -> tuple[nx.DiGraph, dict[Operation, int]]:
+        graph = self.graph.subgraph(self.functions)
+        condensed = nx.condensation(graph)
+        return condensed, condensed.graph["mapping"]
+
+    def scc_post_order(self) -> list[list[Operation]]:
+        """Strongly connected components, callees before callers (each in program order):
+        the order in which an inliner processes them."""
+        condensed, _ = self._sccs()
+        position = {f: i for i, f in enumerate(self.functions)}
+        members = {c: sorted(condensed.nodes[c]["members"], key=position.__getitem__)
+                   for c in condensed.nodes}
+        # reverse topological order of the condensation, ties broken by program order
+        order = nx.lexicographical_topological_sort(
+            condensed.reverse(copy=False), key=lambda c: position[members[c][0]])
+        return [members[c] for c in order]
+
+    def post_order(self) -> list[Operation]:
+        """Every function, callees before callers (members of a cycle in program order)."""
+        return [f for scc in self.scc_post_order() for f in scc]
+
+    def reverse_post_order(self) -> list[Operation]:
+        """Callers before callees (for top-down propagation, e.g. of argument facts)."""
+        return [f for scc in reversed(self.scc_post_order()) for f in scc]
+
+    def recursive_functions(self) -> set[Operation]:
+        """Functions on a call cycle (in an SCC with several members, or calling themselves)."""
+        result: set[Operation] = set()
+        graph = self.graph.subgraph(self.functions)
+        for scc in nx.strongly_connected_components(graph):
+            if len(scc) > 1:
+                result |= scc
+        result |= {u for u, _ in nx.selfloop_edges(graph)}
+        return result
+
+    def is_recursive(self, func: Operation) -> bool:
+        return func in self.recursive_functions()
+
+    def cycles(self) -> list[list[Operation]]:
+        """The elementary call cycles (``nx.simple_cycles``)."""
+        return [list(c) for c in nx.simple_cycles(self.graph.subgraph(self.functions))]
+
+    def roots(self) -> list[Operation]:
+        """Entry points: public functions with bodies and functions nobody calls."""
+        return [f for f in self.functions
+                if not is_declaration(f) and (visibility(f) == "public"
+                                              or self.graph.in_degree(f) == 0)]
+
+    def reachable_from(self, funcs: Iterable[Operation]) -> set[Operation]:
+        """The functions called (transitively) from ``funcs``, ``funcs`` included."""
+        result: set[Operation] = set()
+        for func in funcs:
+            result.add(func)
+            result |= {n for n in nx.descendants(self.graph, func) if n != UNKNOWN}
+        return result
+
+    def dead_functions(self) -> list[Operation]:
+        """Non-public functions that no public function reaches (what symbol-dce removes)."""
+        public = [f for f in self.functions if visibility(f) == "public"]
+        live = self.reachable_from(public)
+        return [f for f in self.functions if f not in live]
+
+
+__all__ = [
+    "CallGraph", "UNKNOWN", "is_function", "is_call", "resolve_callee", "is_declaration",
+    "visibility", "symbol_name",
+]

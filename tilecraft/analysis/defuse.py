@@ -1,0 +1,111 @@
+"""The def-use graph: ops and values as nodes of one ``nx.DiGraph``.
+
+Edges (attribute ``kind``):
+
+- ``"def"``: op -> each of its results;
+- ``"use"``: value -> each op using it (attribute ``index``: the operand positions);
+- ``"arg"``: op -> the arguments of the blocks of its regions (a loop's induction variable and
+  iter_args, a function's parameters), so that producers reach through region entries.
+
+Node attribute ``kind`` is ``"op"`` or ``"value"``. Without the ``"arg"`` edges of blocks whose
+values flow through branches, the graph of an SSA program is acyclic, so ops have a
+topological order (`topological_ops`); terminators of regions (``scf.yield``) define nothing,
+so loops do not close cycles.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import networkx as nx
+
+from tilecraft.ir import Operation, Value
+
+
+class DefUseGraph:
+    """The def-use graph of every op nested in ``root`` (``root`` included)."""
+
+    def __init__(self, root: Operation, *, region_args: bool = True) -> None:
+        self.root = root
+        graph = nx.DiGraph()
+        self.ops: list[Operation] = []
+        for op in root.walk():
+            self.ops.append(op)
+            graph.add_node(op, kind="op")
+            for result in op.results:
+                graph.add_node(result, kind="value")
+                graph.add_edge(op, result, kind="def")
+            for region in op.regions:
+                for block in region.blocks:
+                    for arg in block.arguments:
+                        graph.add_node(arg, kind="value")
+                        if region_args:
+                            graph.add_edge(op, arg, kind="arg")
+        for op in self.ops:
+            for index, operand in enumerate(op.operands):
+                if operand not in graph:
+                    graph.add_node(operand, kind="value")  # defined outside ``root``
+                if graph.has_edge(operand, op):
+                    graph.edges[operand, op]["index"].append(index)
+                else:
+                    graph.add_edge(operand, op, kind="use", index=[index])
+        self.graph = graph
+
+    def __contains__(self, node: object) -> bool:
+        return node in self.graph
+
+    def values(self) -> list[Value]:
+        return [n for n, kind in self.graph.nodes(data="kind") if kind == "value"]
+
+    def users(self, value: Value) -> list[Operation]:
+        """The ops using ``value`` directly (each once)."""
+        return list(self.graph.successors(value))
+
+    def producer(self, value: Value) -> Operation | None:
+        """The op defining ``value`` (for a block argument: the op owning its region)."""
+        preds = list(self.graph.predecessors(value))
+        return preds[0] if preds else None
+
+    def operands(self, op: Operation) -> list[Value]:
+        """The distinct values ``op`` uses."""
+        return list(self.graph.predecessors(op))
+
+    def transitive_users(self, node: Operation | Value) -> set[Operation]:
+        """Every op that (through results and region arguments) depends on ``node``."""
+        return {n for n in nx.descendants(self.graph, node) if isinstance(n, Operation)}
+
+    def transitive_producers(self, node: Operation | Value) -> set[Operation]:
+        """Every op whose results (or region arguments) ``node`` depends on."""
+        return {n for n in nx.ancestors(self.graph, node) if isinstance(n, Operation)}
+
+    def transitive_values(self, node: Operation | Value, *, forward: bool = True) -> set[Value]:
+        """The values reachable from ``node`` (``forward``) or that reach it."""
+        nodes = nx.descendants(self.graph, node) if forward else nx.ancestors(self.graph, node)
+        return {n for n in nodes if isinstance(n, Value)}
+
+    def slice(self, roots: Iterable[Operation | Value], *, forward: bool = True) -> nx.DiGraph:
+        """The subgraph induced by ``roots`` and everything reachable from (or reaching) them."""
+        keep: set = set()
+        for node in roots:
+            keep.add(node)
+            keep |= (nx.descendants(self.graph, node) if forward
+                     else nx.ancestors(self.graph, node))
+        return self.graph.subgraph(keep)
+
+    def topological_ops(self) -> list[Operation]:
+        """The ops in a def-before-use order (program order breaks ties; if values flow in a
+        cycle, as through graph regions, program order is returned)."""
+        position = {op: i for i, op in enumerate(self.ops)}
+        try:
+            order = nx.lexicographical_topological_sort(
+                self.graph, key=lambda n: position.get(n, -1) if isinstance(n, Operation) else -1)
+            return [n for n in order if isinstance(n, Operation)]
+        except nx.NetworkXUnfeasible:
+            return list(self.ops)
+
+    def is_dead(self, op: Operation) -> bool:
+        """Whether no result of ``op`` is used."""
+        return all(self.graph.out_degree(r) == 0 for r in op.results)
+
+
+__all__ = ["DefUseGraph"]
