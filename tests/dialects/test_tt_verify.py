@@ -107,6 +107,19 @@ def test_expand_dims_result():
             "type(s) of operation 'tensor<16x1xf32>'")
 
 
+@pytest.mark.parametrize("text", [
+    "%0 = tt.expand_dims %e {axis = 0 : i32} : tensor<16xf32, #blocked> -> tensor<1x16xf32>",
+    '%0 = "tt.reduce"(%e2) <{axis = 0 : i32}> ({\n  ^bb0(%x: f32, %y: f32):\n'
+    "    tt.reduce.return %x : f32\n  }) : (tensor<2x8xf32, #blocked>) -> tensor<8xf32>",
+    "%0 = tt.trans %e2 {order = array<i32: 1, 0>} : tensor<2x8xf32, #blocked> -> tensor<8x2xf32>",
+])
+def test_inferred_results_keep_having_an_encoding(text):
+    args = "%e: tensor<16xf32, #blocked>, %e2: tensor<2x8xf32, #blocked>"
+    assert error("  " + text, args).endswith(
+        "op requires that either (a) the operand and the result both have encodings, or (b) "
+        "neither does")
+
+
 def test_reshape_element_count():
     assert error("  %0 = tt.reshape %t : tensor<16xf32> -> tensor<4x2xf32>") == (
         "'tt.reshape' op number of src and dst elements of reshape must be the same")

@@ -66,10 +66,14 @@ def _inferred_mismatch(op, inferred, actual):
                          f"of operation {actual_text}")
 
 
-def _result_encoding(src_type, result_type):
-    """The encoding an inferred result has: layouts cannot be inferred here, so a result takes
-    the encoding it was given when the source has one, and none when the source has none."""
-    return result_type.encoding if src_type.encoding is not None else None
+def _result_encoding(op, src_type, result_type):
+    """The encoding of an inferred result. Layouts (TritonGPU's) cannot be inferred here, so the
+    result keeps the encoding it was given; but, as with Triton's inference, a source with an
+    encoding gives a result with one, and a source without gives a result without."""
+    if (src_type.encoding is None) != (result_type.encoding is None):
+        raise op.emit_error("requires that either (a) the operand and the result both have "
+                            "encodings, or (b) neither does")
+    return result_type.encoding
 
 
 # -- the verifier attached to every tt op --------------------------------------------------------
@@ -184,7 +188,7 @@ def _verify_expand_dims(op) -> None:
                             f"(expected 0 <= axis <= {src.rank})")
     shape = list(src.shape)
     shape.insert(axis, 1)
-    inferred = RankedTensorType(shape, src.element_type, _result_encoding(src, dst))
+    inferred = RankedTensorType(shape, src.element_type, _result_encoding(op, src, dst))
     if inferred is not dst:
         raise _inferred_mismatch(op, [inferred], [dst])
 
@@ -243,7 +247,8 @@ def _verify_split(op) -> None:
     src, dst = op.src.type, op.out_lhs.type
     if not src.shape or src.shape[-1] != 2:
         raise op.emit_error("last dimension of input tensor must be 2")
-    inferred = RankedTensorType(src.shape[:-1], src.element_type, _result_encoding(src, dst))
+    inferred = RankedTensorType(src.shape[:-1], src.element_type,
+                                _result_encoding(op, src, dst))
     if inferred is not dst or op.out_rhs.type is not dst:
         raise _inferred_mismatch(op, [inferred, inferred], [dst, op.out_rhs.type])
 
@@ -259,6 +264,7 @@ def _verify_trans(op) -> None:
         raise op.emit_error("order must be a permutation of [0, ..., rank - 1]")
     if tuple(src.shape[i] for i in order) != dst.shape:
         raise op.emit_error("result shape must match the permutation of the source shape")
+    _result_encoding(op, src, dst)
 
 
 @rule(gen.MakeTensorPtrOp)
@@ -370,10 +376,11 @@ def _verify_reduce(op) -> None:
         shape = src.shape[:axis] + src.shape[axis + 1:]
         if not shape:
             inferred.append(src.element_type)
-        else:
-            encoding = result.type.encoding if result.type.IS_SHAPED else None
+        elif isinstance(result.type, RankedTensorType):
             inferred.append(RankedTensorType(shape, src.element_type,
-                                             encoding if src.encoding is not None else None))
+                                             _result_encoding(op, src, result.type)))
+        else:
+            inferred.append(RankedTensorType(shape, src.element_type, src.encoding))
     actual = [r.type for r in op.results]
     if inferred != actual:
         raise _inferred_mismatch(op, inferred, actual)
