@@ -62,4 +62,10 @@ def CF_CondBranchOp : CF_Op<"cond_br", [AttrSizedOperandSegments]> {
   let hasVerifier = 1;
 }
 
+def CF_AssertOp : Op<CF_Dialect, "assert", [MemWrite]> {
+  let summary = "Aborts with a message when a condition is false";
+  let arguments = (ins I1:$arg, StrAttr:$msg);
+  let assemblyFormat = "$arg `,` $msg attr-dict";
+}
+
 #endif // TILECRAFT_CF_TD

@@ -20,6 +20,10 @@ def _type_constraint_0(type_) -> bool:
     return bool((type_.is_signless_integer(1)))
 
 
+def _attr_constraint_1(attr) -> bool:
+    return bool((isinstance(attr, StringAttr)))
+
+
 @DIALECT.op
 class BranchOp(DefinedOp):
     """Unconditional branch
@@ -233,6 +237,90 @@ class CondBranchOp(DefinedOp):
             properties=properties, attributes=attributes,
             regions=0,
             successors=successor_list,
+        )
+
+
+@DIALECT.op
+class AssertOp(DefinedOp):
+    """Aborts with a message when a condition is false"""
+
+    OPERATION_NAME = 'cf.assert'
+    TRAITS = (MemWrite, )
+    HOOKS = ()
+    PROPERTY_NAMES = ('msg', )
+    OPERAND_GROUPS = ('single', )
+    RESULT_GROUPS = ()
+    __slots__ = ()
+
+    @property
+    def arg(self) -> Value:
+        return self.get_operand(0)
+
+    @property
+    def msg(self) -> str:
+        attr = self.properties.get('msg')
+        return None if attr is None else attr.value
+
+    @property
+    def msg_attr(self) -> Attribute | None:
+        return self.properties.get('msg')
+
+    @classmethod
+    def build(
+        cls,
+        arg: Value,
+        msg: str | Attribute,
+        *,
+        attributes: dict[str, Attribute] | None = None,
+        location: Location | None = None,
+    ) -> AssertOp:
+        """Create a `cf.assert` op; results whose types the traits determine may be omitted."""
+        operands = [arg]
+        properties: dict[str, Attribute] = {}
+        properties['msg'] = (msg if isinstance(msg, Attribute) else StringAttr(msg))
+        result_types = []
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0, successors=(), location=location,
+        )
+
+    def verify_invariants(self) -> None:
+        self.verify_groups()
+        attr = self.properties.get('msg')
+        if attr is None:
+            raise self.emit_error("requires attribute 'msg'")
+        if attr is not None and not _attr_constraint_1(attr):
+            raise self.attribute_error('msg', 'string attribute')
+        for value in self.operand_group(0):
+            if not _type_constraint_0(value.type):
+                raise self.type_error('operand', value, '1-bit signless integer')
+
+    def print(self, printer: Printer) -> None:
+        printer.write(" ")
+        printer.print_operand(self.arg)
+        printer.write(', ')
+        printer.print_attribute(self.properties.get('msg'))
+        printer.print_attr_dict(self.all_attributes(), ('msg',))
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Operation:
+        u_arg: list = []
+        types: dict[str, list] = {}
+        attrs: dict[str, Attribute] = {}
+        u_arg.append(parser.parse_operand())
+        parser.parse_punct(',')
+        attrs['msg'] = parser.parse_attribute()
+        attrs.update(parser.parse_optional_attr_dict())
+        types['arg'] = [IntegerType(1)] * len(u_arg)
+        operands = parser.resolve_operands(u_arg, types['arg'])
+        result_types = []
+        properties, attributes = cls.split_attributes(attrs)
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0,
+            successors=(),
         )
 
 

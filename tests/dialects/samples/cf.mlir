@@ -9,6 +9,7 @@ module {
   ^bb3(%r: i32):
     cf.cond_br %c, ^bb4, ^bb5
   ^bb4:
+    cf.assert %c, "c holds here"
     tt.return %r : i32
   ^bb5:
     cf.br ^bb1
