@@ -95,7 +95,8 @@ def stale_files(outputs: dict[Path, str], layout: Layout) -> tuple[list[Path], l
     extra = []
     for folder, pattern in ((layout.generated, "*.py"), (layout.docs, "*.md")):
         if folder.exists():
-            extra += [p for p in folder.glob(pattern) if p not in outputs]
+            extra += [p for p in folder.rglob(pattern)
+                      if p not in outputs and "__pycache__" not in p.parts]
     return sorted(changed), sorted(extra)
 
 

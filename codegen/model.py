@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from .predicates import PredicateChecker
 from .td import Record, RecordKeeper, TdError, Unset
@@ -234,6 +235,13 @@ class PassModel:
 class Model:
     dialects: dict[str, DialectModel]
     passes: list[PassModel]
+    # Pattern defs by the stem of the main file that defines them.
+    patterns: dict[str, list[Record]]
+    predicates: PredicateChecker
+
+    def ops_by_def(self) -> dict[str, OpModel]:
+        """Every op model by the name of its def (`TT_DotOp`)."""
+        return {op.record.name: op for d in self.dialects.values() for op in d.ops}
 
 
 _HOOK_BITS = (
@@ -288,7 +296,12 @@ class ModelBuilder:
             if p.argument in names:
                 raise TdError(f"duplicate pass argument '{p.argument}'", p.record.loc)
             names[p.argument] = p.record
-        return Model(dict(sorted(self.dialects.items())), sorted(passes, key=lambda p: p.argument))
+        patterns: dict[str, list[Record]] = {}
+        for rec in self.records.all_derived("Pattern"):
+            stem = Path(rec.loc.file or "patterns").stem
+            patterns.setdefault(stem, []).append(rec)
+        return Model(dict(sorted(self.dialects.items())), sorted(passes, key=lambda p: p.argument),
+                     dict(sorted(patterns.items())), self.predicates)
 
     # -- dialects ------------------------------------------------------------------------------
 

@@ -9,6 +9,7 @@ import jinja2
 from .backends.attrs import attr_or_type_class
 from .backends.ops import ConstraintTable, op_class
 from .backends.passes import pass_class
+from .backends.rewrites import pattern_module
 from .diagnostics import Diagnostic
 from .model import Model
 
@@ -71,6 +72,24 @@ def render_all(model: Model, root: Path, gen_dir: Path, docs_dir: Path) -> dict[
         env.get_template("passes.md.j2").render(passes=model.passes))
     out[gen_dir / "__init__.py"] = env.get_template("init.py.j2").render(
         dialects=list(model.dialects))
+    out.update(_render_patterns(model, gen_dir / "patterns"))
+    return out
+
+
+def _render_patterns(model: Model, folder: Path) -> dict[Path, str]:
+    """`generated/patterns/<file>.py` for each main file with `Pat` defs."""
+    out: dict[Path, str] = {}
+    ops = model.ops_by_def()
+    template = environment().get_template("patterns.py.j2")
+    for stem, records in model.patterns.items():
+        classes, dialects = pattern_module(records, ops, model.predicates)
+        path = folder / f"{stem}.py"
+        source = template.render(stem=stem, classes=classes, dialects=sorted(dialects),
+                                 names=[r.name for r in records])
+        _check_python(path, source)
+        out[path] = source
+    out[folder / "__init__.py"] = (
+        '"""Rewrite patterns generated from the `Pat` defs of each .td file in defs/."""\n')
     return out
 
 

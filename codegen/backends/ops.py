@@ -115,13 +115,8 @@ def accessors(op: OpModel) -> list[str]:
     return lines
 
 
-def _type_param(result: Operand) -> str:
-    """The builder parameter for a result's type: `result_type` for a result named `result`."""
-    return f"{snake_case(result.name)}_type"
-
-
-def builder(op: OpModel) -> list[str]:
-    """A `build` classmethod: operands as Values, attributes as Python values, inferred types."""
+def builder_inferred_results(op: OpModel) -> dict[str, str]:
+    """Results whose types `build` infers, with the expression it uses (in `build`'s scope)."""
     rules = inference_rules(op)
     known = {o.name: f"{o.accessor}.type" for o in op.operands if o.kind == "single"}
     known.update({a.name: f"properties[{a.name!r}].type" for a in op.attributes if a.required})
@@ -131,17 +126,28 @@ def builder(op: OpModel) -> list[str]:
             expr = _infer_from(result.name, rules, known)
             if expr is not None:
                 inferred[result.name] = expr
+    return inferred
+
+
+def type_param(result: Operand) -> str:
+    """The builder parameter for a result's type: `result_type` for a result named `result`."""
+    return f"{snake_case(result.name)}_type"
+
+
+def builder(op: OpModel) -> list[str]:
+    """A `build` classmethod: operands as Values, attributes as Python values, inferred types."""
+    inferred = builder_inferred_results(op)
     required: list[str] = []
     defaulted: list[str] = []
     for result in op.results:
         if result.name in inferred:
-            defaulted.append(f"{_type_param(result)}: Type | None = None")
+            defaulted.append(f"{type_param(result)}: Type | None = None")
         elif result.kind == "variadic":
-            required.append(f"{_type_param(result)}s: Sequence[Type]")
+            required.append(f"{type_param(result)}s: Sequence[Type]")
         elif result.kind == "optional":
-            defaulted.append(f"{_type_param(result)}: Type | None = None")
+            defaulted.append(f"{type_param(result)}: Type | None = None")
         else:
-            required.append(f"{_type_param(result)}: Type")
+            required.append(f"{type_param(result)}: Type")
     for operand in op.operands:
         if operand.kind == "single":
             required.append(f"{operand.accessor}: Value")
@@ -192,16 +198,16 @@ def builder(op: OpModel) -> list[str]:
     result_terms = []
     for result in op.results:
         if result.name in inferred:
-            lines.append(f"        if {_type_param(result)} is None:")
-            lines.append(f"            {_type_param(result)} = {inferred[result.name]}")
-            result_terms.append(f"[{_type_param(result)}]")
+            lines.append(f"        if {type_param(result)} is None:")
+            lines.append(f"            {type_param(result)} = {inferred[result.name]}")
+            result_terms.append(f"[{type_param(result)}]")
         elif result.kind == "variadic":
-            result_terms.append(f"list({_type_param(result)}s)")
+            result_terms.append(f"list({type_param(result)}s)")
         elif result.kind == "optional":
             result_terms.append(
-                f"([] if {_type_param(result)} is None else [{_type_param(result)}])")
+                f"([] if {type_param(result)} is None else [{type_param(result)}])")
         else:
-            result_terms.append(f"[{_type_param(result)}]")
+            result_terms.append(f"[{type_param(result)}]")
     lines.append(f"        result_types = {' + '.join(result_terms) or '[]'}")
     if op.has_trait("AttrSizedOperandSegments"):
         sizes = ", ".join(f"len({t})" for t in operand_terms)

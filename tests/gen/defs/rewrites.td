@@ -1,0 +1,19 @@
+// Declarative rewrite patterns over the arith dialect, for the generator's tests.
+
+include "base/PatternBase.td"
+include "arith.td"
+
+// x + 0 -> x
+def AddZero : Pat<(Arith_AddIOp $x, (Arith_ConstantOp $zero)), (replaceWithValue $x),
+                  [(Constraint<CPred<"$0.value == 0">, "zero"> $zero)]>;
+
+// (x + y) * z -> x * z + y * z, keeping the location of the multiplication
+def Distribute : Pat<(Arith_MulIOp:$mul (Arith_AddIOp $x, $y), $z),
+                     (Arith_AddIOp (Arith_MulIOp $x, $z), (Arith_MulIOp $y, $z), (location $mul)),
+                     [], (addBenefit 2)>;
+
+// x - x -> (x xor x), matching the same value twice
+def SubSelf : Pat<(Arith_SubIOp $x, $x), (Arith_XOrIOp $x, $x)>;
+
+// extsi on an i32 only
+def ExtOfI32 : Pat<(Arith_ExtSIOp I32:$x), (Arith_ExtUIOp $x)>;

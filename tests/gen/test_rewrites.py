@@ -1,0 +1,112 @@
+"""Declarative rewrite patterns (`Pat` in .td) generated into RewritePattern classes."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tilecraft.ir import parse_module
+
+from .util import HERE, load_generated, run_gen
+
+
+class OneShotRewriter:
+    """The smallest rewriter the generated patterns need: insert before the root, replace."""
+
+    def __init__(self, root) -> None:
+        self.root = root
+
+    def insert(self, op):
+        return self.root.parent.insert_before(self.root, op)
+
+    def replace_op(self, op, values) -> None:
+        for result, value in zip(op.results, values):
+            result.replace_all_uses_with(value)
+        op.erase()
+
+
+@pytest.fixture
+def rewrites(project: Path):
+    shutil.copy(HERE / "defs" / "rewrites.td", project / "defs" / "rewrites.td")
+    assert run_gen(project) == 0
+    return load_generated(project / "generated" / "patterns" / "rewrites.py", "rewrites_gen")
+
+
+def apply(pattern_cls, text: str) -> tuple[bool, str]:
+    module = parse_module(text, allow_unregistered=True)
+    pattern = pattern_cls()
+    changed = False
+    for op in list(module.walk()):
+        if op.name == pattern.ROOT and op.parent is not None:
+            changed |= pattern.match_and_rewrite(op, OneShotRewriter(op))
+    module.verify()
+    return changed, str(module)
+
+
+def body(lines: str) -> str:
+    return ('module {\n  %a = "test.source"() : () -> i32\n  %b = "test.source"() : () -> i32\n'
+            + lines + '  "test.sink"(%r) : (i32) -> ()\n}\n')
+
+
+def test_pattern_registry_and_benefits(rewrites):
+    names = [p.__name__ for p in rewrites.PATTERNS]
+    assert names == ["AddZero", "Distribute", "SubSelf", "ExtOfI32"]
+    assert rewrites.Distribute.ROOT == "arith.muli"
+    assert rewrites.Distribute.BENEFIT == 4, "two source ops plus addBenefit 2"
+
+
+def test_nested_match_with_attribute_constraint(rewrites):
+    changed, text = apply(rewrites.AddZero, body("  %z = arith.constant 0 : i32\n"
+                                                 "  %r = arith.addi %a, %z : i32\n"))
+    assert changed and '"test.sink"(%0)' in text and "arith.addi" not in text
+    changed, text = apply(rewrites.AddZero, body("  %z = arith.constant 1 : i32\n"
+                                                 "  %r = arith.addi %a, %z : i32\n"))
+    assert not changed and "arith.addi" in text
+
+
+def test_nested_result_ops_and_location(rewrites):
+    text = body("  %s = arith.addi %a, %b : i32\n  %r = arith.muli %s, %b : i32 loc(\"k.py\":7:3)\n")
+    changed, out = apply(rewrites.Distribute, text)
+    assert changed
+    assert "%3 = arith.muli %0, %1 : i32\n  %4 = arith.muli %1, %1 : i32\n" \
+        "  %5 = arith.addi %3, %4 : i32" in out
+    module = parse_module(out, allow_unregistered=True)
+    assert module is not None
+
+
+def test_same_name_twice_must_be_the_same_value(rewrites):
+    changed, text = apply(rewrites.SubSelf, body("  %r = arith.subi %a, %a : i32\n"))
+    assert changed and "arith.xori %0, %0 : i32" in text
+    changed, text = apply(rewrites.SubSelf, body("  %r = arith.subi %a, %b : i32\n"))
+    assert not changed
+
+
+def test_type_constraint_in_source_and_result_type_from_root(rewrites):
+    text = ('module {\n  %a = "test.source"() : () -> i32\n  %c = "test.source"() : () -> i16\n'
+            "  %r = arith.extsi %a : i32 to i64\n  %s = arith.extsi %c : i16 to i64\n"
+            '  "test.sink"(%r, %s) : (i64, i64) -> ()\n}\n')
+    changed, out = apply(rewrites.ExtOfI32, text)
+    assert changed and "arith.extui %0 : i32 to i64" in out and "arith.extsi %1 : i16 to i64" in out
+
+
+@pytest.mark.parametrize("pattern, message", [
+    ("def P : Pat<(Arith_AddIOp $x), (replaceWithValue $x)>;",
+     "'arith.addi' takes 2 arguments, the source pattern gives 1"),
+    ("def P : Pat<(Arith_AddIOp $x, $y), (replaceWithValue $z)>;",
+     "'$z' is not bound by the source pattern"),
+    ("def P : Pat<(Arith_AddIOp $x, $y), (Arith_ExtSIOp (Arith_TruncIOp $x))>;",
+     "the type of result 'out' of 'arith.trunci' cannot be inferred in a nested result pattern"),
+    ("def P : Pat<(Arith_AddIOp $x, $y), (Arith_AddIOp $x, $y, (location $nope))>;",
+     "'(location $nope)' needs an op bound in the source pattern"),
+    ("def P : Pat<(I32 $x, $y), (replaceWithValue $x)>;",
+     "'I32' in the source pattern is not an op"),
+])
+def test_pattern_errors(project: Path, capsys, pattern: str, message: str):
+    (project / "defs" / "bad.td").write_text(
+        'include "base/PatternBase.td"\ninclude "arith.td"\n' + pattern + "\n")
+    assert run_gen(project) == 1
+    err = capsys.readouterr().err
+    assert f"bad.td:3:5: error: in pattern 'P': {message}" in err
+    assert not (project / "generated").exists()
