@@ -1,0 +1,137 @@
+"""The call graph: edges, the inliner's order, recursion, external and unknown callees."""
+
+from __future__ import annotations
+
+from tilecraft.analysis import UNKNOWN, CallGraph
+from tilecraft.analysis.callgraph import resolve_callee
+
+from .util import func, op_named, parse
+
+MODULE = """
+module {
+  tt.func private @ext(i32) -> i32
+  tt.func private @leaf(%x: i32) -> i32 {
+    %r = tt.call @ext(%x) : (i32) -> i32
+    tt.return %r : i32
+  }
+  tt.func private @mid(%x: i32) -> i32 {
+    %a = tt.call @leaf(%x) : (i32) -> i32 loc("mid_leaf1")
+    %b = tt.call @leaf(%a) : (i32) -> i32 loc("mid_leaf2")
+    tt.return %b : i32
+  }
+  tt.func public @top(%x: i32) -> i32 {
+    %a = tt.call @mid(%x) : (i32) -> i32
+    %b = tt.call @leaf(%a) : (i32) -> i32 loc("top_leaf")
+    %c = tt.call @even(%b) : (i32) -> i32
+    tt.return %c : i32
+  }
+  tt.func private @even(%x: i32) -> i32 {
+    %r = tt.call @odd(%x) : (i32) -> i32
+    tt.return %r : i32
+  }
+  tt.func private @odd(%x: i32) -> i32 {
+    %r = tt.call @even(%x) : (i32) -> i32
+    tt.return %r : i32
+  }
+  tt.func private @self(%x: i32) -> i32 {
+    %r = tt.call @self(%x) : (i32) -> i32
+    tt.return %r : i32
+  }
+  tt.func private @unused(%x: i32) -> i32 {
+    %r = tt.call @leaf(%x) : (i32) -> i32
+    tt.return %r : i32
+  }
+}
+"""
+
+
+def names(funcs) -> list[str]:
+    return [f if isinstance(f, str) else f.get_attr("sym_name").value for f in funcs]
+
+
+def test_nodes_and_edges():
+    module = parse(MODULE)
+    graph = CallGraph(module)
+    assert names(graph.functions) == ["ext", "leaf", "mid", "top", "even", "odd", "self",
+                                      "unused"]
+    top, mid, leaf = func(module, "top"), func(module, "mid"), func(module, "leaf")
+    assert names(graph.callees(top)) == ["mid", "leaf", "even"]
+    assert set(names(graph.callers(leaf))) == {"mid", "top", "unused"}
+    assert graph.graph.edges[mid, leaf]["calls"] == [op_named(module, "mid_leaf1"),
+                                                     op_named(module, "mid_leaf2")]
+    assert len(graph.call_sites(leaf)) == 4
+    assert graph.is_external(func(module, "ext")) and not graph.is_external(leaf)
+    assert resolve_callee(op_named(module, "top_leaf")) is leaf
+    assert graph.lookup("odd") is func(module, "odd")
+
+
+def test_post_order_puts_callees_first():
+    module = parse(MODULE)
+    graph = CallGraph(module)
+    order = names(graph.post_order())
+    assert sorted(order) == sorted(names(graph.functions))
+    for caller, callee in [("top", "mid"), ("mid", "leaf"), ("leaf", "ext"), ("top", "even"),
+                           ("unused", "leaf")]:
+        assert order.index(callee) < order.index(caller)
+    reverse = names(graph.reverse_post_order())
+    assert reverse.index("top") < reverse.index("mid") < reverse.index("leaf")
+    sccs = [names(scc) for scc in graph.scc_post_order()]
+    assert ["even", "odd"] in sccs and ["self"] in sccs
+
+
+def test_recursion():
+    module = parse(MODULE)
+    graph = CallGraph(module)
+    assert set(names(graph.recursive_functions())) == {"even", "odd", "self"}
+    assert graph.is_recursive(func(module, "self"))
+    assert not graph.is_recursive(func(module, "top"))
+    cycles = sorted(sorted(names(c)) for c in graph.cycles())
+    assert cycles == [["even", "odd"], ["self"]]
+
+
+def test_roots_and_dead_functions():
+    module = parse(MODULE)
+    graph = CallGraph(module)
+    assert names(graph.roots()) == ["top", "unused"]  # @self calls itself
+    assert set(names(graph.dead_functions())) == {"self", "unused"}
+    reach = set(names(graph.reachable_from([func(module, "top")])))
+    assert reach == {"top", "mid", "leaf", "ext", "even", "odd"}
+
+
+def test_unknown_callees():
+    module = parse("""
+    module {
+      tt.func @f(%x: i32) -> i32 {
+        %r = "tt.call"(%x) <{callee = @missing}> : (i32) -> i32 loc("missing")
+        %s = "my.call"(%r) {callee = @g} : (i32) -> i32 loc("generic")
+        tt.return %s : i32
+      }
+      "tt.func"() <{function_type = (i32) -> i32, sym_name = "g"}> ({
+      ^bb0(%y: i32):
+        "tt.return"(%y) : (i32) -> ()
+      }) : () -> ()
+    }""", unregistered=True)
+    graph = CallGraph(module)
+    f, g = func(module, "f"), func(module, "g")
+    assert graph.calls_unknown(f)
+    assert graph.call_sites(UNKNOWN) == [op_named(module, "missing")]
+    assert graph.callees(f) == [UNKNOWN, g]  # generic call ops are found by their callee
+    assert graph.is_external(UNKNOWN)
+    assert names(graph.post_order()) == ["g", "f"]
+
+
+def test_nested_symbol_references():
+    module = parse("""
+    module {
+      module @lib {
+        tt.func @h() { tt.return }
+      }
+      tt.func @f() {
+        "tt.call"() <{callee = @lib::@h}> : () -> () loc("call")
+        tt.return
+      }
+    }""", unregistered=True)
+    graph = CallGraph(module)
+    h = func(module, "h")
+    assert resolve_callee(op_named(module, "call")) is h
+    assert graph.callees(func(module, "f")) == [h]
