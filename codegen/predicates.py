@@ -42,7 +42,8 @@ def _ir_exports() -> frozenset[str] | None:
     code star-imports, only to learn which names predicates may use.
     """
     names: set[str] = set()
-    for module_name in ("tilecraft.ir", "tilecraft.ir.ods", "tilecraft.ir.traits"):
+    for module_name in ("tilecraft.ir", "tilecraft.ir.ods", "tilecraft.ir.traits",
+                        "tilecraft.ir.patterns"):
         try:
             module = importlib.import_module(module_name)
         except Exception:  # noqa: BLE001 - a broken IR must not stop generation

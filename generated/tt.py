@@ -1196,9 +1196,9 @@ class AddPtrOp(DefinedOp):
     @classmethod
     def build(
         cls,
-        result_type: Type,
         ptr: Value,
         offset: Value,
+        result_type: Type | None = None,
         *,
         attributes: dict[str, Attribute] | None = None,
         location: Location | None = None,
@@ -1206,6 +1206,8 @@ class AddPtrOp(DefinedOp):
         """Create a `tt.addptr` op; results whose types the traits determine may be omitted."""
         operands = [ptr] + [offset]
         properties: dict[str, Attribute] = {}
+        if result_type is None:
+            result_type = ptr.type
         result_types = [result_type]
         return cls.create(
             cls.OPERATION_NAME, operands=operands, result_types=result_types,
@@ -1722,8 +1724,8 @@ class AdvanceOp(DefinedOp):
     @classmethod
     def build(
         cls,
-        result_type: Type,
         ptr: Value,
+        result_type: Type | None = None,
         offsets: Sequence[Value] = (),
         *,
         attributes: dict[str, Attribute] | None = None,
@@ -1732,6 +1734,8 @@ class AdvanceOp(DefinedOp):
         """Create a `tt.advance` op; results whose types the traits determine may be omitted."""
         operands = [ptr] + list(offsets)
         properties: dict[str, Attribute] = {}
+        if result_type is None:
+            result_type = ptr.type
         result_types = [result_type]
         return cls.create(
             cls.OPERATION_NAME, operands=operands, result_types=result_types,
@@ -3201,10 +3205,10 @@ class DotOp(DefinedOp):
     @classmethod
     def build(
         cls,
-        d_type: Type,
         a: Value,
         b: Value,
         c: Value,
+        d_type: Type | None = None,
         input_precision: InputPrecision | Attribute | None = None,
         max_num_imprecise_acc: int | Attribute | None = None,
         *,
@@ -3218,6 +3222,8 @@ class DotOp(DefinedOp):
             properties['inputPrecision'] = (input_precision if isinstance(input_precision, Attribute) else IntegerAttr(int(input_precision), IntegerType(32)))
         if max_num_imprecise_acc is not None:
             properties['maxNumImpreciseAcc'] = (max_num_imprecise_acc if isinstance(max_num_imprecise_acc, Attribute) else IntegerAttr(max_num_imprecise_acc, IntegerType(32, 'signless')))
+        if d_type is None:
+            d_type = c.type
         result_types = [d_type]
         return cls.create(
             cls.OPERATION_NAME, operands=operands, result_types=result_types,

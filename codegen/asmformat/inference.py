@@ -38,6 +38,7 @@ def inference_rules(op: OpModel) -> InferenceRules:
 
 
 def infer_one(name: str, rules: InferenceRules, known: dict[str, str]) -> str | None:
+    """An expression for the type of `name` from the `known` ones, or None."""
     if name in rules.builders:
         return rules.builders[name]
     if name in rules.same_all:
@@ -52,4 +53,6 @@ def infer_one(name: str, rules: InferenceRules, known: dict[str, str]) -> str | 
     for lhs, rhs, transformer in rules.derived:
         if rhs == name and lhs in known:
             return "(" + substitute(transformer, {"_self": known[lhs]}) + ")"
+        if lhs == name and rhs in known and transformer.strip() == "$_self":
+            return known[rhs]  # an identity transform works both ways
     return None

@@ -132,7 +132,7 @@ class PatternEmitter:
             if not isinstance(dag, DagValue) or not isinstance(dag.op, Record) or not (
                     dag.op.isa("Constraint")):
                 raise self.error("each constraint must be '(Constraint<CPred<...>> $a, ...)'")
-            args = [self._value(name) for value, name in dag.args]
+            args = [self._value(name, ops_too=True) for value, name in dag.args]
             pred = dag.op["predicate"]["predExpr"]
             self.checker.expression(_ARG.sub(lambda m: f"_arg{m.group(1)}", pred), self.rec,
                                     "constraints", origin=dag.op)
@@ -145,10 +145,13 @@ class PatternEmitter:
             raise self.error(f"a constraint uses ${index} but has {len(args)} arguments")
         return args[index]
 
-    def _value(self, name: str | None) -> str:
-        if name is None or name not in self.state.values:
-            raise self.error(f"'${name}' is not bound by the source pattern")
-        return self.state.values[name]
+    def _value(self, name: str | None, ops_too: bool = False) -> str:
+        """The expression bound to `$name`; with `ops_too`, a bound op (`Op:$name`) as well."""
+        if name in self.state.values:
+            return self.state.values[name]
+        if ops_too and name in self.state.ops:
+            return self.state.ops[name]
+        raise self.error(f"'${name}' is not bound by the source pattern")
 
     # -- rewriting -----------------------------------------------------------------------------
 

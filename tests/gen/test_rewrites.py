@@ -110,3 +110,45 @@ def test_pattern_errors(project: Path, capsys, pattern: str, message: str):
     err = capsys.readouterr().err
     assert f"bad.td:3:5: error: in pattern 'P': {message}" in err
     assert not (project / "generated").exists()
+
+
+MATMUL = """module {
+  %a = "test.source"() : () -> tensor<16x16xf16>
+  %b = "test.source"() : () -> tensor<16x16xf16>
+  %acc = "test.source"() : () -> tensor<16x16xf32>
+  %zero = arith.constant dense<0.000000e+00> : tensor<16x16xf32>
+  %d = tt.dot %a, %b, %zero : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf32>
+  %r = arith.addf %acc, %d : tensor<16x16xf32>
+  "test.sink"(%r) : (tensor<16x16xf32>) -> ()
+}
+"""
+
+
+def test_triton_combine_dot_add_pattern():
+    from tilecraft.generated.patterns import combine
+
+    changed, out = apply(combine.CombineDotAddF, MATMUL)
+    assert changed
+    assert "tt.dot %0, %1, %2 : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf32>" in out
+    assert "arith.addf" not in out
+    twice = MATMUL.replace('"test.sink"(%r)', '"test.sink"(%r, %d)').replace(
+        "(tensor<16x16xf32>) -> ()", "(tensor<16x16xf32>, tensor<16x16xf32>) -> ()")
+    changed, _ = apply(combine.CombineDotAddF, twice)
+    assert not changed, "the dot has another use"
+
+
+def test_triton_combine_addptr_pattern():
+    from tilecraft.generated.patterns import combine
+
+    text = """module {
+  %p = "test.source"() : () -> !tt.ptr<f32>
+  %i = "test.source"() : () -> i32
+  %j = "test.source"() : () -> i32
+  %q = tt.addptr %p, %i : !tt.ptr<f32>, i32
+  %r = tt.addptr %q, %j : !tt.ptr<f32>, i32
+  "test.sink"(%r) : (!tt.ptr<f32>) -> ()
+}
+"""
+    changed, out = apply(combine.CombineAddPtr, text)
+    assert changed
+    assert "%4 = arith.addi %1, %2 : i32\n  %5 = tt.addptr %0, %4 : !tt.ptr<f32>, i32" in out

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-__all__ = ["RewritePattern"]
+from tilecraft.ir.attributes import DenseElementsAttr, FloatAttr, IntegerAttr
+from tilecraft.ir.traits import ConstantLike
+
+__all__ = ["RewritePattern", "constant_value", "is_constant_zero"]
 
 
 class RewritePattern:
@@ -25,3 +28,23 @@ class RewritePattern:
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} on {self.ROOT or 'any op'}>"
+
+
+def constant_value(value) -> object | None:
+    """The Python number a value always holds (a scalar constant or a splat tensor constant),
+    or None when it is not such a constant."""
+    op = value.defining_op
+    if op is None or not op.has_trait(ConstantLike):
+        return None
+    attr = op.properties.get("value")
+    if isinstance(attr, DenseElementsAttr):
+        return attr.splat_value if attr.is_splat else None
+    if isinstance(attr, (IntegerAttr, FloatAttr)):
+        return attr.value
+    return None
+
+
+def is_constant_zero(value) -> bool:
+    """Whether `value` is the constant 0 (or a tensor of zeros; -0.0 counts)."""
+    constant = constant_value(value)
+    return constant is not None and constant == 0
