@@ -14,8 +14,8 @@ Program order: ops are numbered by a pre-order walk (`index`); `end_index` of an
 largest index nested in it. `live_range(v)` is the closed interval ``(start, end)`` covering
 the definition and every point where ``v`` is live (a use inside a nested region extends ``v``
 to the end of the op holding it in ``v``'s region; live-out of a block extends it to the
-block's end). Ranges are what a shared-memory allocator needs: two buffers whose ranges do not
-overlap may share memory.
+block's end); results of an op with regions start at its `end_index`. Ranges are what a
+shared-memory allocator needs: two buffers whose ranges do not overlap may share memory.
 """
 
 from __future__ import annotations
@@ -180,7 +180,8 @@ class Liveness:
             first = block.first_op
             start = self.index[first] if first is not None else self.index.get(block.parent_op, 0)
         else:
-            start = self.index[value.owner]
+            # the results of an op with regions exist once its regions have run
+            start = self.end_index[value.owner]
         end = start
         region = block.parent if block is not None else None
         # uses, lifted to the op holding them in a block of the defining region
