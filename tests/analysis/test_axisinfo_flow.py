@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tilecraft.analysis import MAX_DIVISOR as M
 from tilecraft.analysis import AxisInfo, AxisInfoAnalysis
 
@@ -336,3 +338,20 @@ def test_analysis_of_one_function():
     kernel = func(module, "add_kernel")
     analysis = AxisInfoAnalysis(kernel)
     assert analysis.get(value(module, "xp")) == ax([128], [16], [1])
+
+
+def test_vector_width_of_offsets_and_rank_zero():
+    module = parse("""
+    tt.func @k(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+      %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32> loc("r")
+      %z = tt.splat %p : !tt.ptr<f32> -> tensor<!tt.ptr<f32>> loc("z")
+      tt.return
+    }""")
+    analysis = AxisInfoAnalysis(module)
+    r = value(module, "r")
+    assert analysis.vector_width(r, 16) == 8
+    assert analysis.vector_width(r, 8, max_bits=32) == 4
+    with pytest.raises(TypeError):
+        analysis.vector_width(r)
+    assert analysis.get(value(module, "z")) == ax([], [], [])
+    assert analysis.vector_width(value(module, "z")) == 1

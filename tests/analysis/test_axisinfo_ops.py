@@ -360,7 +360,7 @@ def test_cmpi():
   %m1 = arith.constant -1 : i32
   %ku = arith.cmpi ult, %m1, %c4 : i32 loc("ku")
 """)
-    assert analysis.get(value(module, "lt")) == ax([1], [1], [8])  # runs of 8 against multiples of 8
+    assert analysis.get(value(module, "lt")) == ax([1], [1], [8])  # runs of 8 vs multiples of 8
     assert analysis.get(value(module, "ge")) == ax([1], [1], [8])
     assert analysis.get(value(module, "gt")) == ax([1], [1], [8])
     assert analysis.get(value(module, "eq")) == ax([1], [1], [1])

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from tilecraft.analysis import DefUseGraph, RegionCFG, successor_operands
-from tilecraft.analysis.cfg import ancestor_block_in_region, ancestor_in_region
+from tilecraft.analysis.cfg import (PARENT, ancestor_block_in_region, ancestor_in_region, is_loop,
+                                    region_flow_graph, region_successors)
 
 from .util import blocks, func, op_named, parse, value
 
@@ -122,3 +123,40 @@ def test_ancestors_across_regions():
     assert ancestor_in_region(z, z.parent_region) is z
     assert ancestor_in_region(op_named(module, "x"), op_named(module, "for").regions[0]) is None
     assert ancestor_block_in_region(z.parent, fn.regions[0]) is blocks(fn)[0]
+
+
+def test_structured_control_flow_between_regions():
+    module = parse("""
+    tt.func @s(%c: i1, %n: i32) {
+      %c0 = arith.constant 0 : i32
+      %c1 = arith.constant 1 : i32
+      scf.for %i = %c0 to %n step %c1 : i32 {
+      } loc("for")
+      scf.if %c {
+      } loc("if1")
+      %r = scf.if %c -> (i32) {
+        scf.yield %c0 : i32
+      } else {
+        scf.yield %c1 : i32
+      } loc("if2")
+      %w = scf.while (%a = %c0) : (i32) -> i32 {
+        scf.condition(%c) %a : i32
+      } do {
+      ^bb0(%b: i32):
+        scf.yield %b : i32
+      } loc("while")
+      tt.return
+    }""")
+    loop, if1, if2, wh = (op_named(module, n) for n in ("for", "if1", "if2", "while"))
+    assert region_successors(loop, None) == [0, PARENT]
+    assert region_successors(loop, 0) == [0, PARENT]
+    assert region_successors(if1, None) == [0, PARENT]  # no else region
+    assert region_successors(if2, None) == [0, 1] and region_successors(if2, 1) == [PARENT]
+    assert region_successors(wh, 0) == [1, PARENT] and region_successors(wh, 1) == [0]
+    assert region_successors(func(module, "s"), None) is None
+    graph = region_flow_graph(wh)
+    before, after = wh.regions[0].blocks[0], wh.regions[1].blocks[0]
+    assert set(graph.edges) == {(wh, before), (before, after), (before, wh), (after, before)}
+    assert is_loop(loop) and is_loop(wh)
+    assert not is_loop(if1) and not is_loop(if2)
+    assert not is_loop(op_named(module, "for").parent.ops[0])  # no regions

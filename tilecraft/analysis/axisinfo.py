@@ -742,6 +742,8 @@ class AxisInfoAnalysis:
         ``getAlignment``. ``value`` is a tensor of pointers or of integer offsets."""
         info = self.get(value)
         shape = shape_for(value.type)
+        if not shape:
+            return 1
         d = len(shape) - 1 if dim is None else dim
         elem = element_type_of(value.type)
         if is_pointer_type(elem):
@@ -756,10 +758,13 @@ class AxisInfoAnalysis:
                      *, mask: Value | None = None, dim: int | None = None) -> int:
         """How many contiguous, aligned elements one vector access through ``ptr`` may cover:
         the largest power of two dividing the contiguity, within the alignment (in elements),
-        ``max_bits / element_bits``, and (with ``mask``) the mask's constancy. Scalars: 1."""
-        if shape_of(ptr.type) is None:
+        ``max_bits / element_bits``, and (with ``mask``) the mask's constancy. Scalars: 1.
+        ``ptr`` may also be a tensor of integer offsets (then ``element_bits`` is required)."""
+        if not shape_of(ptr.type):
             return 1
         if element_bits is None:
+            if not is_pointer_type(element_type_of(ptr.type)):
+                raise TypeError("vector_width of offsets needs the element_bits they index")
             element_bits = pointee_bytes(ptr.type) * 8
         info = self.get(ptr)
         d = len(shape_for(ptr.type)) - 1 if dim is None else dim

@@ -4,6 +4,8 @@ A region's CFG is an ``nx.DiGraph`` whose nodes are the region's blocks and whos
 a block to each successor of its terminator (``cf.br``, ``cf.cond_br``, or any op with
 successors). Control flow *between* regions (``scf.for``/``scf.if``/``scf.while`` running their
 regions) is not part of these graphs: each region has its own CFG, as in MLIR.
+`region_successors` describes it per op (MLIR's ``RegionBranchOpInterface``) and
+`region_flow_graph` joins an op's regions into one graph with the op as entry and exit node.
 
 `successor_operands(term, index)` says which operands of a branch are forwarded to the
 arguments of its ``index``-th successor (``cf.br``: all; ``cf.cond_br``: its segment; an
@@ -119,6 +121,70 @@ class RegionCFG:
         return not nx.is_directed_acyclic_graph(self.graph)
 
 
+# -- structured control flow between regions
+
+#: Stands for "back to the op" (control leaves the regions; the op's results are defined).
+PARENT = -1
+
+
+def region_successors(op: Operation, point: int | None) -> list[int] | None:
+    """Where structured control flow goes next, as MLIR's ``getSuccessorRegions``: from the op
+    itself (``point`` None) or from the end of its region ``point``, the indices of the regions
+    that may run next, `PARENT` for leaving to the op's results. None for ops whose regions are
+    not known (their regions may run any number of times, in any order)."""
+    name = op.name
+    if name == "scf.for":
+        return [0, PARENT]
+    if name == "scf.if":
+        if point is None:
+            has_else = len(op.regions) > 1 and bool(op.regions[1].blocks)
+            return [0, 1] if has_else else [0, PARENT]
+        return [PARENT]
+    if name == "scf.while":
+        return {None: [0], 0: [1, PARENT], 1: [0]}.get(point)
+    if name in ("tt.reduce", "tt.scan"):
+        return [0] if point is None else [0, PARENT]
+    return None
+
+
+def region_flow_graph(op: Operation) -> nx.DiGraph:
+    """The region-aware CFG of ``op``: the blocks of its regions with their branch edges, plus
+    ``op`` itself as the node where control enters and leaves, with edges from ``op`` to the
+    entry blocks of the regions it may run first, and from each block ending its region (a
+    terminator without successors) to the regions that may run next (or back to ``op``).
+    Ops with unknown region semantics are joined conservatively: any region after any."""
+    graph = nx.DiGraph()
+    graph.add_node(op)
+    for region in op.regions:
+        graph.add_edges_from(region_cfg(region).edges)
+        graph.add_nodes_from(region.blocks)
+
+    def targets(point: int | None) -> list:
+        succ = region_successors(op, point)
+        if succ is None:
+            succ = [PARENT] + list(range(len(op.regions)))
+        return [op if i == PARENT else op.regions[i].blocks[0] for i in succ
+                if i == PARENT or op.regions[i].blocks]
+
+    graph.add_edges_from((op, t) for t in targets(None))
+    for index, region in enumerate(op.regions):
+        for block in region.blocks:
+            term = block.terminator
+            if term is None or not term.successors:
+                graph.add_edges_from((block, t) for t in targets(index))
+    return graph
+
+
+def is_loop(op: Operation) -> bool:
+    """Whether some region of ``op`` may run again after it ends (``scf.for``, ``scf.while``,
+    reductions' combine regions), or contains a branch cycle."""
+    if not op.regions:
+        return False
+    graph = region_flow_graph(op)
+    graph.remove_node(op)
+    return not nx.is_directed_acyclic_graph(graph)
+
+
 # -- region structure
 
 
@@ -155,6 +221,7 @@ def value_region(value: Value) -> Region | None:
 
 
 __all__ = [
-    "RegionCFG", "region_cfg", "successor_operands", "regions_of", "ancestor_in_region",
+    "RegionCFG", "region_cfg", "successor_operands", "PARENT", "region_successors",
+    "region_flow_graph", "is_loop", "regions_of", "ancestor_in_region",
     "ancestor_block_in_region", "value_region",
 ]

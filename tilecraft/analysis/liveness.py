@@ -7,8 +7,9 @@ used in a nested region is therefore used by the op holding that region. Per reg
 classic backward fixpoint over the block CFG gives ``live_in(B) = uses(B) | (live_out(B) -
 defs(B))`` and ``live_out(B) = union of live_in(S)`` over the successors ``S``.
 
-Loops with regions (``scf.for``, ``scf.while``) run their blocks again: a value defined outside
-such a loop and live into one of its regions is live in and out of every block of its regions.
+Ops whose regions may run again (`cfg.is_loop`: ``scf.for``, ``scf.while``, and ops whose region
+semantics are unknown): a value defined outside such an op and live into one of its regions is
+live in and out of every block of its regions (the next iteration needs it).
 
 Program order: ops are numbered by a pre-order walk (`index`); `end_index` of an op is the
 largest index nested in it. `live_range(v)` is the closed interval ``(start, end)`` covering
@@ -24,12 +25,8 @@ from dataclasses import dataclass
 
 import networkx as nx
 
-from tilecraft.analysis.cfg import ancestor_in_region, region_cfg, regions_of
+from tilecraft.analysis.cfg import ancestor_in_region, is_loop, region_cfg, regions_of
 from tilecraft.ir import Block, BlockArgument, Operation, Region, Value
-
-#: Ops whose regions may run several times (their live-ins stay live across all their blocks).
-LOOP_OPS: set[str] = {"scf.for", "scf.while"}
-
 
 @dataclass(frozen=True)
 class LiveRange:
@@ -75,7 +72,7 @@ class Liveness:
         for region in regions_of(op):
             self._solve(region)
         for nested in op.walk():
-            if nested.name in LOOP_OPS:
+            if nested.regions and is_loop(nested):
                 self._extend_loop(nested)
         self._ranges: dict[Value, LiveRange] = {}
         self._values: list[Value] | None = None
@@ -244,4 +241,4 @@ def _definer(value: Value) -> Operation | None:
     return value.owner
 
 
-__all__ = ["Liveness", "LiveRange", "LOOP_OPS"]
+__all__ = ["Liveness", "LiveRange"]
