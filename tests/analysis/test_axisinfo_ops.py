@@ -493,3 +493,19 @@ def test_queries_and_unreached_values():
     assert analysis.known(a)
     assert str(analysis.get(value(module, "c4"))) == (
         "contiguity = [1], divisibility = [4], constancy = [1], constant = 4")
+
+
+def test_pointer_casts_keep_contiguity_only_for_the_same_unit():
+    module, analysis = analyse("""
+  %ps = tt.splat %p : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>>
+  %a = tt.addptr %ps, %range : tensor<128x!tt.ptr<f32>>, tensor<128xi32>
+  %i = tt.bitcast %a : tensor<128x!tt.ptr<f32>> -> tensor<128x!tt.ptr<i32>> loc("i")
+  %h = tt.bitcast %a : tensor<128x!tt.ptr<f32>> -> tensor<128x!tt.ptr<f16>> loc("h")
+  %q = tt.ptr_to_int %a : tensor<128x!tt.ptr<f32>> -> tensor<128xi64> loc("q")
+  %r64 = arith.extsi %range : tensor<128xi32> to tensor<128xi64>
+  %b = tt.int_to_ptr %r64 : tensor<128xi64> -> tensor<128x!tt.ptr<i8>> loc("b")
+""")
+    assert analysis.get(value(module, "i")) == ax([128], [16], [1])
+    assert analysis.get(value(module, "h")) == ax([1], [4], [1])  # every other half
+    assert analysis.get(value(module, "q")) == ax([1], [4], [1])  # addresses step by 4
+    assert analysis.get(value(module, "b")) == ax([128], [M], [1])  # bytes are bytes

@@ -532,7 +532,19 @@ def _cast(ctx: RuleContext) -> AxisInfo:
         constant = wrap_constant(constant, ctx.result_type)
         if constant is not None:
             return AxisInfo.from_constant(constant, ctx.shape)
+    unit = _unit(ctx.op.operands[0].type)
+    if unit != _unit(ctx.result_type):
+        # contiguity counts pointees (or bytes for integers): a new unit breaks the runs, and
+        # elements after a run's start are ``unit`` bytes apart
+        divs = tuple(info.divisibility[d] if info.contiguity[d] == 1
+                     else gcd(info.divisibility[d], unit) for d in range(ctx.rank))
+        return AxisInfo((1,) * ctx.rank, divs, info.constancy)
     return info.replace(constant=None)
+
+
+def _unit(t: Type) -> int:
+    """The step between contiguous values of type ``t``, in bytes (1 for integers)."""
+    return pointee_bytes(t) if is_pointer_type(element_type_of(t)) else 1
 
 
 @rule("arith.constant")
