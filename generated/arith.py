@@ -2933,6 +2933,7 @@ class CmpIOp(DefinedOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
+        start = parser.i
         u_lhs: list = []
         u_rhs: list = []
         types: dict[str, list] = {}
@@ -2945,8 +2946,11 @@ class CmpIOp(DefinedOp):
         attrs.update(parser.parse_optional_attr_dict())
         parser.parse_punct(':')
         types['lhs'] = parse_type_group(parser, True)
-        types['rhs'] = [types['lhs'][0]] * len(u_rhs)
-        types['result'] = [(i1_like(types['lhs'][0]))]
+        try:
+            types['rhs'] = [types['lhs'][0]] * len(u_rhs)
+            types['result'] = [(i1_like(types['lhs'][0]))]
+        except (AttributeError, TypeError, ValueError, IndexError):
+            parser.error("cannot infer the type of '$result' from the types given", start)
         operands = parser.resolve_operands(u_lhs + u_rhs, types['lhs'] + types['rhs'])
         result_types = types['result']
         properties, attributes = cls.split_attributes(attrs)
@@ -3049,6 +3053,7 @@ class CmpFOp(DefinedOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
+        start = parser.i
         u_lhs: list = []
         u_rhs: list = []
         types: dict[str, list] = {}
@@ -3061,8 +3066,11 @@ class CmpFOp(DefinedOp):
         attrs.update(parser.parse_optional_attr_dict())
         parser.parse_punct(':')
         types['lhs'] = parse_type_group(parser, True)
-        types['rhs'] = [types['lhs'][0]] * len(u_rhs)
-        types['result'] = [(i1_like(types['lhs'][0]))]
+        try:
+            types['rhs'] = [types['lhs'][0]] * len(u_rhs)
+            types['result'] = [(i1_like(types['lhs'][0]))]
+        except (AttributeError, TypeError, ValueError, IndexError):
+            parser.error("cannot infer the type of '$result' from the types given", start)
         operands = parser.resolve_operands(u_lhs + u_rhs, types['lhs'] + types['rhs'])
         result_types = types['result']
         properties, attributes = cls.split_attributes(attrs)
@@ -3136,7 +3144,6 @@ class SelectOp(DefinedOp):
                 raise self.type_error('operand', value, 'bool-like')
         if not ((all_equal(self.true_value.type, self.false_value.type, self.result_.type))):
             raise self.emit_error('failed to verify that all of {true_value, false_value, result} have same type')
-        self.custom_verify()
 
 
 @DIALECT.op

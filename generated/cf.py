@@ -73,7 +73,6 @@ class BranchOp(DefinedOp):
 
     def verify_invariants(self) -> None:
         self.verify_groups()
-        self.custom_verify()
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -179,7 +178,6 @@ class CondBranchOp(DefinedOp):
         for value in self.operand_group(0):
             if not _type_constraint_0(value.type):
                 raise self.type_error('operand', value, '1-bit signless integer')
-        self.custom_verify()
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")

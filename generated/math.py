@@ -2908,6 +2908,7 @@ class IsFiniteOp(DefinedOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
+        start = parser.i
         u_operand: list = []
         types: dict[str, list] = {}
         attrs: dict[str, Attribute] = {}
@@ -2915,7 +2916,10 @@ class IsFiniteOp(DefinedOp):
         attrs.update(parser.parse_optional_attr_dict())
         parser.parse_punct(':')
         types['operand'] = parse_type_group(parser, True)
-        types['result'] = [(i1_like(types['operand'][0]))]
+        try:
+            types['result'] = [(i1_like(types['operand'][0]))]
+        except (AttributeError, TypeError, ValueError, IndexError):
+            parser.error("cannot infer the type of '$result' from the types given", start)
         operands = parser.resolve_operands(u_operand, types['operand'])
         result_types = types['result']
         properties, attributes = cls.split_attributes(attrs)
@@ -2988,6 +2992,7 @@ class IsInfOp(DefinedOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
+        start = parser.i
         u_operand: list = []
         types: dict[str, list] = {}
         attrs: dict[str, Attribute] = {}
@@ -2995,7 +3000,10 @@ class IsInfOp(DefinedOp):
         attrs.update(parser.parse_optional_attr_dict())
         parser.parse_punct(':')
         types['operand'] = parse_type_group(parser, True)
-        types['result'] = [(i1_like(types['operand'][0]))]
+        try:
+            types['result'] = [(i1_like(types['operand'][0]))]
+        except (AttributeError, TypeError, ValueError, IndexError):
+            parser.error("cannot infer the type of '$result' from the types given", start)
         operands = parser.resolve_operands(u_operand, types['operand'])
         result_types = types['result']
         properties, attributes = cls.split_attributes(attrs)
@@ -3068,6 +3076,7 @@ class IsNaNOp(DefinedOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
+        start = parser.i
         u_operand: list = []
         types: dict[str, list] = {}
         attrs: dict[str, Attribute] = {}
@@ -3075,7 +3084,10 @@ class IsNaNOp(DefinedOp):
         attrs.update(parser.parse_optional_attr_dict())
         parser.parse_punct(':')
         types['operand'] = parse_type_group(parser, True)
-        types['result'] = [(i1_like(types['operand'][0]))]
+        try:
+            types['result'] = [(i1_like(types['operand'][0]))]
+        except (AttributeError, TypeError, ValueError, IndexError):
+            parser.error("cannot infer the type of '$result' from the types given", start)
         operands = parser.resolve_operands(u_operand, types['operand'])
         result_types = types['result']
         properties, attributes = cls.split_attributes(attrs)
@@ -3148,6 +3160,7 @@ class IsNormalOp(DefinedOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
+        start = parser.i
         u_operand: list = []
         types: dict[str, list] = {}
         attrs: dict[str, Attribute] = {}
@@ -3155,7 +3168,10 @@ class IsNormalOp(DefinedOp):
         attrs.update(parser.parse_optional_attr_dict())
         parser.parse_punct(':')
         types['operand'] = parse_type_group(parser, True)
-        types['result'] = [(i1_like(types['operand'][0]))]
+        try:
+            types['result'] = [(i1_like(types['operand'][0]))]
+        except (AttributeError, TypeError, ValueError, IndexError):
+            parser.error("cannot infer the type of '$result' from the types given", start)
         operands = parser.resolve_operands(u_operand, types['operand'])
         result_types = types['result']
         properties, attributes = cls.split_attributes(attrs)

@@ -146,7 +146,6 @@ class ForOp(DefinedOp):
                 raise self.region_error(region, 'region', 'region with 1 blocks')
         if not ((all_equal(self.lower_bound.type, self.upper_bound.type, self.step.type))):
             raise self.emit_error('failed to verify that all of {lowerBound, upperBound, step} have same type')
-        self.custom_verify()
 
     def verify_regions(self) -> None:
         self.custom_verify_regions()
@@ -222,7 +221,6 @@ class IfOp(DefinedOp):
         for region in [self.regions[1]]:
             if not _region_constraint_4(region):
                 raise self.region_error(region, 'elseRegion', 'region with at most 1 blocks')
-        self.custom_verify()
 
     def verify_regions(self) -> None:
         self.custom_verify_regions()

@@ -472,7 +472,6 @@ class IntToPtrOp(DefinedOp):
         for value in self.result_group(0):
             if not _type_constraint_1(value.type):
                 raise self.type_error('result', value, 'ptr or tensor of ptr values')
-        self.custom_verify()
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -552,7 +551,6 @@ class PtrToIntOp(DefinedOp):
         for value in self.result_group(0):
             if not _type_constraint_0(value.type):
                 raise self.type_error('result', value, '64-bit signless integer or tensor of 64-bit signless integer values')
-        self.custom_verify()
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -632,7 +630,6 @@ class BitcastOp(DefinedOp):
         for value in self.result_group(0):
             if not _type_constraint_2(value.type):
                 raise self.type_error('result', value, 'floating-point or tensor of floating-point values or integer or tensor of integer values or ptr or tensor of ptr values or ptr to tensor')
-        self.custom_verify()
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -731,7 +728,6 @@ class FpToFpOp(DefinedOp):
         for value in self.result_group(0):
             if not _type_constraint_4(value.type):
                 raise self.type_error('result', value, 'floating-point or tensor of floating-point values')
-        self.custom_verify()
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -854,7 +850,6 @@ class ClampFOp(DefinedOp):
         for value in self.result_group(0):
             if not _type_constraint_4(value.type):
                 raise self.type_error('result', value, 'floating-point or tensor of floating-point values')
-        self.custom_verify()
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -953,7 +948,6 @@ class PreciseSqrtOp(DefinedOp):
         for value in self.result_group(0):
             if not _type_constraint_4(value.type):
                 raise self.type_error('result', value, 'floating-point or tensor of floating-point values')
-        self.custom_verify()
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -1040,7 +1034,6 @@ class PreciseDivFOp(DefinedOp):
         for value in self.result_group(0):
             if not _type_constraint_4(value.type):
                 raise self.type_error('result', value, 'floating-point or tensor of floating-point values')
-        self.custom_verify()
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -1133,7 +1126,6 @@ class MulhiUIOp(DefinedOp):
         for value in self.result_group(0):
             if not _type_constraint_6(value.type):
                 raise self.type_error('result', value, 'integer or tensor of integer values')
-        self.custom_verify()
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -1228,7 +1220,6 @@ class AddPtrOp(DefinedOp):
                 raise self.type_error('result', value, 'ptr or tensor of ptr values')
         if not ((self.result_.type == self.ptr.type)):
             raise self.emit_error('failed to verify that result type matches ptr type')
-        self.custom_verify()
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -1427,7 +1418,6 @@ class LoadOp(DefinedOp):
             raise self.emit_error('failed to verify that mask type matches ptr type')
         if not ((self.other is None or (RankedTensorType(self.ptr.type.shape, self.ptr.type.element_type.pointee_type, self.ptr.type.encoding) if isinstance(self.ptr.type, RankedTensorType) else self.ptr.type.pointee_type) == self.other.type)):
             raise self.emit_error('failed to verify that other matches ptr type')
-        self.custom_verify()
 
 
 @DIALECT.op
@@ -1540,7 +1530,6 @@ class StoreOp(DefinedOp):
             raise self.emit_error('failed to verify that value type matches ptr type')
         if not ((self.mask is None or i1_like((RankedTensorType(self.ptr.type.shape, self.ptr.type.element_type.pointee_type, self.ptr.type.encoding) if isinstance(self.ptr.type, RankedTensorType) else self.ptr.type.pointee_type)) == self.mask.type)):
             raise self.emit_error('failed to verify that mask type matches ptr type')
-        self.custom_verify()
 
 
 @DIALECT.op
@@ -1642,7 +1631,6 @@ class MakeTensorPtrOp(DefinedOp):
                 raise self.type_error('result', value, 'ptr to tensor')
         if not (((PointerType(self.result_.type.pointee_type.element_type, self.result_.type.address_space) if isinstance(self.result_.type, PointerType) and isinstance(self.result_.type.pointee_type, RankedTensorType) else self.result_.type) == self.base.type)):
             raise self.emit_error('failed to verify that infer pointer type from the result type')
-        self.custom_verify()
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -1660,6 +1648,7 @@ class MakeTensorPtrOp(DefinedOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
+        start = parser.i
         u_base: list = []
         u_shape: list = []
         u_strides: list = []
@@ -1682,10 +1671,13 @@ class MakeTensorPtrOp(DefinedOp):
         attrs.update(parser.parse_optional_attr_dict())
         parser.parse_punct(':')
         types['result'] = parse_type_group(parser, True)
-        types['base'] = [((PointerType(types['result'][0].pointee_type.element_type, types['result'][0].address_space) if isinstance(types['result'][0], PointerType) and isinstance(types['result'][0].pointee_type, RankedTensorType) else types['result'][0]))] * len(u_base)
-        types['shape'] = [IntegerType(64)] * len(u_shape)
-        types['strides'] = [IntegerType(64)] * len(u_strides)
-        types['offsets'] = [IntegerType(32)] * len(u_offsets)
+        try:
+            types['base'] = [((PointerType(types['result'][0].pointee_type.element_type, types['result'][0].address_space) if isinstance(types['result'][0], PointerType) and isinstance(types['result'][0].pointee_type, RankedTensorType) else types['result'][0]))] * len(u_base)
+            types['shape'] = [IntegerType(64)] * len(u_shape)
+            types['strides'] = [IntegerType(64)] * len(u_strides)
+            types['offsets'] = [IntegerType(32)] * len(u_offsets)
+        except (AttributeError, TypeError, ValueError, IndexError):
+            parser.error("cannot infer the type of '$base' from the types given", start)
         operands = parser.resolve_operands(u_base + u_shape + u_strides + u_offsets, types['base'] + types.get('shape', []) + types.get('strides', []) + types.get('offsets', []))
         result_types = types['result']
         properties, attributes = cls.split_attributes(attrs)
@@ -1756,7 +1748,6 @@ class AdvanceOp(DefinedOp):
                 raise self.type_error('result', value, 'ptr to tensor')
         if not ((self.result_.type == self.ptr.type)):
             raise self.emit_error('failed to verify that result type matches ptr type')
-        self.custom_verify()
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -1911,7 +1902,6 @@ class AtomicRMWOp(DefinedOp):
             raise self.emit_error('failed to verify that ptr type matches value type')
         if not ((self.mask is None or i1_like(self.val.type) == self.mask.type)):
             raise self.emit_error('failed to verify that mask type matches value type')
-        self.custom_verify()
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -2071,7 +2061,6 @@ class AtomicCASOp(DefinedOp):
             raise self.emit_error('failed to verify that ptr type matches cmp type')
         if not (((RankedTensorType(self.val.type.shape, PointerType(self.val.type.element_type), self.val.type.encoding) if isinstance(self.val.type, RankedTensorType) else PointerType(self.val.type)) == self.ptr.type)):
             raise self.emit_error('failed to verify that ptr type matches value type')
-        self.custom_verify()
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -2172,7 +2161,6 @@ class SplatOp(DefinedOp):
         for value in self.result_group(0):
             if not _type_constraint_21(value.type):
                 raise self.type_error('result', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
-        self.custom_verify()
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -2268,7 +2256,6 @@ class ExpandDimsOp(DefinedOp):
         for value in self.result_group(0):
             if not _type_constraint_21(value.type):
                 raise self.type_error('result', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
-        self.custom_verify()
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -2382,7 +2369,6 @@ class ReshapeOp(DefinedOp):
         for value in self.result_group(0):
             if not _type_constraint_21(value.type):
                 raise self.type_error('result', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
-        self.custom_verify()
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -2470,7 +2456,6 @@ class BroadcastOp(DefinedOp):
         for value in self.result_group(0):
             if not _type_constraint_21(value.type):
                 raise self.type_error('result', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
-        self.custom_verify()
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -2558,7 +2543,6 @@ class CatOp(DefinedOp):
         for value in self.result_group(0):
             if not _type_constraint_21(value.type):
                 raise self.type_error('result', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
-        self.custom_verify()
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -2652,7 +2636,6 @@ class JoinOp(DefinedOp):
         for value in self.result_group(0):
             if not _type_constraint_21(value.type):
                 raise self.type_error('result', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
-        self.custom_verify()
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -2748,7 +2731,6 @@ class SplitOp(DefinedOp):
                 raise self.type_error('result', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
         if not ((self.out_lhs.type == self.out_rhs.type)):
             raise self.emit_error('failed to verify that outLHS and outRHS types match')
-        self.custom_verify()
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -2849,7 +2831,6 @@ class TransOp(DefinedOp):
         for value in self.result_group(0):
             if not _type_constraint_21(value.type):
                 raise self.type_error('result', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
-        self.custom_verify()
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -2939,7 +2920,6 @@ class GetProgramIdOp(DefinedOp):
         for value in self.result_group(0):
             if not _type_constraint_16(value.type):
                 raise self.type_error('result', value, '32-bit signless integer')
-        self.custom_verify()
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -3026,7 +3006,6 @@ class GetNumProgramsOp(DefinedOp):
         for value in self.result_group(0):
             if not _type_constraint_16(value.type):
                 raise self.type_error('result', value, '32-bit signless integer')
-        self.custom_verify()
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -3127,7 +3106,6 @@ class MakeRangeOp(DefinedOp):
         for value in self.result_group(0):
             if not _type_constraint_25(value.type):
                 raise self.type_error('result', value, 'tensor of integer values')
-        self.custom_verify()
 
     def print(self, printer: Printer) -> None:
         printer.print_attr_dict(self.all_attributes(), ())
@@ -3253,7 +3231,6 @@ class DotOp(DefinedOp):
                 raise self.type_error('result', value, 'tensor of floating-point values or tensor of integer values')
         if not ((self.d.type == self.c.type)):
             raise self.emit_error("failed to verify that result's type matches accumulator's type")
-        self.custom_verify()
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -3398,7 +3375,6 @@ class ReduceOp(DefinedOp):
         for region in [self.regions[0]]:
             if not _region_constraint_28(region):
                 raise self.region_error(region, 'combineOp', 'region with 1 blocks')
-        self.custom_verify()
 
     def verify_regions(self) -> None:
         self.custom_verify_regions()
@@ -3440,7 +3416,6 @@ class ReduceReturnOp(DefinedOp):
 
     def verify_invariants(self) -> None:
         self.verify_groups()
-        self.custom_verify()
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -3564,7 +3539,6 @@ class ScanOp(DefinedOp):
         for region in [self.regions[0]]:
             if not _region_constraint_28(region):
                 raise self.region_error(region, 'combineOp', 'region with 1 blocks')
-        self.custom_verify()
 
     def verify_regions(self) -> None:
         self.custom_verify_regions()
@@ -3606,7 +3580,6 @@ class ScanReturnOp(DefinedOp):
 
     def verify_invariants(self) -> None:
         self.verify_groups()
-        self.custom_verify()
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -3750,7 +3723,6 @@ class ExternElementwiseOp(DefinedOp):
         for value in self.result_group(0):
             if not _type_constraint_2(value.type):
                 raise self.type_error('result', value, 'floating-point or tensor of floating-point values or integer or tensor of integer values or ptr or tensor of ptr values or ptr to tensor')
-        self.custom_verify()
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -3903,7 +3875,6 @@ class ElementwiseInlineAsmOp(DefinedOp):
         for value in self.result_group(0):
             if not _type_constraint_2(value.type):
                 raise self.type_error('result', value, 'floating-point or tensor of floating-point values or integer or tensor of integer values or ptr or tensor of ptr values or ptr to tensor')
-        self.custom_verify()
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -3991,7 +3962,6 @@ class HistogramOp(DefinedOp):
         for value in self.result_group(0):
             if not _type_constraint_25(value.type):
                 raise self.type_error('result', value, 'tensor of integer values')
-        self.custom_verify()
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -4114,7 +4084,6 @@ class PrintOp(DefinedOp):
         for value in self.operand_group(0):
             if not _type_constraint_2(value.type):
                 raise self.type_error('operand', value, 'floating-point or tensor of floating-point values or integer or tensor of integer values or ptr or tensor of ptr values or ptr to tensor')
-        self.custom_verify()
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -4203,7 +4172,6 @@ class AssertOp(DefinedOp):
         for value in self.operand_group(0):
             if not _type_constraint_13(value.type):
                 raise self.type_error('operand', value, '1-bit signless integer or tensor of 1-bit signless integer values')
-        self.custom_verify()
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -4359,7 +4327,6 @@ class FuncOp(DefinedOp):
         attr = self.properties.get('res_attrs')
         if attr is not None and not _attr_constraint_31(attr):
             raise self.attribute_error('res_attrs', 'optional array of dictionary attributes')
-        self.custom_verify()
 
 
 @DIALECT.op
@@ -4449,7 +4416,6 @@ class CallOp(DefinedOp):
         attr = self.properties.get('res_attrs')
         if attr is not None and not _attr_constraint_31(attr):
             raise self.attribute_error('res_attrs', 'optional array of dictionary attributes')
-        self.custom_verify()
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -4522,7 +4488,6 @@ class ReturnOp(DefinedOp):
 
     def verify_invariants(self) -> None:
         self.verify_groups()
-        self.custom_verify()
 
     def print(self, printer: Printer) -> None:
         printer.print_attr_dict(self.all_attributes(), ())

@@ -89,6 +89,9 @@ class FormatGenerator:
                 raise self.error(f"the result '${var.name}' can only appear in 'type(...)'")
         self.type_sources = self._type_sources()
         self.inferred = self._infer()
+        transformed = {rhs for _, rhs, transformer in inference_rules(self.op).derived
+                       if transformer.strip() != "$_self"}
+        self.derived = [name for name in self.inferred if name in transformed]
 
     def _value_elements(self, elements: list) -> list:
         out = []
@@ -305,6 +308,8 @@ class FormatGenerator:
         op = self.op
         lines = ["    @classmethod", "    def parse(cls, parser: Parser) -> Operation:"]
         emit = _Emit(lines)
+        if self.derived:
+            emit("start = parser.i")
         for operand in op.operands:
             emit(f"u_{operand.name}: list = []")
         emit("types: dict[str, list] = {}")
@@ -470,11 +475,21 @@ class FormatGenerator:
             names = ", ".join(repr(r.name) for r in op.results)
             emit(f"types.update(zip(({names},), split_groups(types.pop('*results'), "
                  f"({kinds},))))")
+        if self.derived:
+            # A trait's type transform may not apply to a wrongly typed input: say so at the op.
+            emit("try:")
+            emit.indent += 1
         for name, expr in self.inferred.items():
             if name in self.operands:
                 emit(f"types[{name!r}] = [{expr}] * len(u_{name})")
             else:
                 emit(f"types[{name!r}] = [{expr}]")
+        if self.derived:
+            emit.indent -= 1
+            emit("except (AttributeError, TypeError, ValueError, IndexError):")
+            names = ", ".join(f"'${n}'" for n in self.derived)
+            emit(f"    parser.error({f'cannot infer the type of {names} from the types given'!r}, "
+                 "start)")
         operand_names = [o.name for o in op.operands]
         if operand_names:
             unresolved = " + ".join(f"u_{n}" for n in operand_names)

@@ -290,8 +290,6 @@ def verifier(op: OpModel, table: ConstraintTable) -> list[str]:
         pred = substitute(trait.pred, {"_op": "self"}, op_var="self")
         lines += [f"        if not ({pred}):",
                   f"            raise self.emit_error({('failed to verify that ' + trait.summary)!r})"]
-    if "custom_verify" in op.hooks:
-        lines.append("        self.custom_verify()")
     lines.append("")
     if "custom_verify_regions" in op.hooks:
         lines += ["    def verify_regions(self) -> None:", "        self.custom_verify_regions()",

@@ -306,19 +306,19 @@ def UnitAttr : Attr<CPred<"isinstance($_self, UnitAttr)">, "unit attribute", "bo
 }
 
 def TypeAttr : Attr<CPred<"isinstance($_self, TypeAttr)">, "type attribute", "Type"> {
-  let returnValue = "$_self.type";
+  let returnValue = "$_self.value";
   let buildValue = "TypeAttr($_value)";
-  let asmPrinter = "$_printer.print_type($_self.type)";
+  let asmPrinter = "$_printer.print_type($_self.value)";
   let asmParser = "TypeAttr($_parser.parse_type())";
 }
 
 class TypeAttrOf<Type type>
     : Attr<And<[CPred<"isinstance($_self, TypeAttr)">,
-                SubstLeaves<"$_self", "$_self.type", type.predicate>]>,
+                SubstLeaves<"$_self", "$_self.value", type.predicate>]>,
            "type attribute of " # type.summary, "Type"> {
-  let returnValue = "$_self.type";
+  let returnValue = "$_self.value";
   let buildValue = "TypeAttr($_value)";
-  let asmPrinter = "$_printer.print_type($_self.type)";
+  let asmPrinter = "$_printer.print_type($_self.value)";
   let asmParser = "TypeAttr($_parser.parse_type())";
 }
 

@@ -404,11 +404,11 @@ class SameOperandsEncoding(Trait):
 
 
 class SameOperandsAndResultEncoding(Trait):
-    """The operands and results that are tensors with an encoding share it (Triton's trait)."""
+    """The operands and results that are tensors with an encoding share it (Triton's trait;
+    an op without operands passes)."""
 
     @staticmethod
     def verify(op: Operation) -> None:
-        _require_operands_and_results(op)
         _verify_same_encoding(op, _all_types(op),
                               "requires the same encoding for all operands and results")
 

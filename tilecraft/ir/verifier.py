@@ -1,9 +1,10 @@
 """The generic verifier behind `Operation.verify`.
 
 For each op, parents before children: its operands must be defined in its region or an enclosing
-one (and, within one block, before it); a registered op then runs its ``verify_invariants``, its
-traits' checks, and, unless it has ``NoTerminator``, requires each block of its regions to end
-with a terminator; after its nested ops verified it runs ``verify_regions`` when defined.
+one (and, within one block, before it); a registered op then runs its ``verify_invariants`` (the
+constraints of its definition), its traits' checks and its hand-written ``custom_verify`` (MLIR's
+order), and, unless it has ``NoTerminator``, requires each block of its regions to end with a
+terminator; after its nested ops verified it runs ``verify_regions`` when defined.
 Unregistered ops are only checked structurally.
 """
 
@@ -28,6 +29,9 @@ def _verify(op: Operation) -> None:
             invariants()
         for trait in cls.TRAITS:
             trait.verify(op)
+        custom = getattr(op, "custom_verify", None)
+        if custom is not None:
+            custom()
     needs_terminator = registered and not op.has_trait(NoTerminator)
     for region in op.regions:
         for block in region.blocks:

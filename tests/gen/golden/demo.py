@@ -446,6 +446,7 @@ class LoadOp(DefinedOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
+        start = parser.i
         u_ptr: list = []
         u_mask: list = []
         types: dict[str, list] = {}
@@ -458,8 +459,11 @@ class LoadOp(DefinedOp):
         attrs.update(parser.parse_optional_attr_dict())
         parser.parse_punct(':')
         types['ptr'] = parse_type_group(parser, True)
-        types['mask'] = [IntegerType(1)] * len(u_mask)
-        types['result'] = [(types['ptr'][0].pointee)]
+        try:
+            types['mask'] = [IntegerType(1)] * len(u_mask)
+            types['result'] = [(types['ptr'][0].pointee)]
+        except (AttributeError, TypeError, ValueError, IndexError):
+            parser.error("cannot infer the type of '$mask', '$result' from the types given", start)
         operands = parser.resolve_operands(u_ptr + u_mask, types['ptr'] + types.get('mask', []))
         result_types = types['result']
         properties, attributes = cls.split_attributes(attrs)
@@ -1022,7 +1026,6 @@ class CheckedOp(DefinedOp):
             raise self.emit_error("requires attribute 'width'")
         if attr is not None and not _attr_constraint_10(attr):
             raise self.attribute_error('width', '32-bit signless integer attribute whose value is positive')
-        self.custom_verify()
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
