@@ -109,12 +109,10 @@ def verify_tensor_sizes(op) -> None:
 
 
 def _make_verifier(own: Callable | None) -> Callable:
-    """The op's `custom_verify`: in MLIR's order, the op's traits first (so that their messages
-    win over the op's own, as in Triton), then Triton's tensor size rule, then the op's rules."""
+    """The op's `custom_verify` (the IR verifier runs it after the op's traits, as MLIR does):
+    Triton's tensor size rule, then the op's rules."""
 
     def custom_verify(self) -> None:
-        for trait in self.TRAITS:
-            trait.verify(self)
         verify_tensor_sizes(self)
         if own is not None:
             own(self)
