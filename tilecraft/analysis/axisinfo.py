@@ -806,15 +806,11 @@ class AxisInfoAnalysis:
                     linked_callees.add(func)
                     for site in sites:
                         self._linked[site] = func
-        self._returns_of: dict[Operation, list[Operation]] = {}
-        for func in linked_callees:
-            self._returns_of[func] = [op for op in func.walk()
-                                      if op.name == "tt.return" or op.name == "func.return"]
+        self._linked_callees = linked_callees
         for op in self.defuse.ops:
-            for index, result in enumerate(op.results):
-                hints = {name: op.attributes[name] for name in HINTS if name in op.attributes}
-                if hints:
-                    self._hints[result] = hints
+            hints = {name: op.attributes[name] for name in HINTS if name in op.attributes}
+            for result in op.results if hints else ():
+                self._hints[result] = hints
             if not op.regions:
                 continue
             if is_function(op):
@@ -896,7 +892,7 @@ class AxisInfoAnalysis:
             return  # results come from the callee's returns
         if (name == "tt.return" or name == "func.return") and op.parent_op is not None:
             func = op.parent_op
-            if func in self._returns_of:
+            if func in self._linked_callees:
                 for site in self.callgraph.call_sites(func):
                     for result, operand in zip(site.results, op.operands):
                         self._join(result, self._state.get(operand))
