@@ -9,5 +9,239 @@ from __future__ import annotations
 from tilecraft.ir.pass_base import Pass, PassOption, PassStatistic
 
 
+class CanonicalizerPassBase(Pass):
+    """Fold ops and apply every op's canonicalization patterns
+
+    Runs the greedy rewrite driver with the folders (`hasFolder`) and canonicalization
+    patterns (`hasCanonicalizer`) of every registered op, removing dead ops on the way.
+    """
+
+    ARGUMENT = 'canonicalize'
+    SUMMARY = "Fold ops and apply every op's canonicalization patterns"
+    ANCHOR = ''
+    DEPENDENT_DIALECTS = ()
+    IMPL_MODULE = 'tilecraft.transforms.canonicalize'
+    OPTIONS = (
+        PassOption('top_down', 'top-down', bool, True, 'seed the worklist in pre-order', is_list=False),
+        PassOption('max_iterations', 'max-iterations', int, 10, 'how many times the driver may sweep the IR before giving up', is_list=False),
+        PassOption('max_num_rewrites', 'max-num-rewrites', int, -1, 'stop after this many rewrites (-1: no limit)', is_list=False),
+    )
+    STATISTICS = (
+        PassStatistic('num_folded', 'num-folded', 'ops folded'),
+        PassStatistic('num_rewrites', 'num-rewrites', 'patterns applied'),
+        PassStatistic('num_erased', 'num-erased', 'dead ops erased'),
+    )
+
+    top_down: bool
+    max_iterations: int
+    max_num_rewrites: int
+
+    num_folded: int
+    num_rewrites: int
+    num_erased: int
+
+
+class CSEPassBase(Pass):
+    """Eliminate common subexpressions
+
+    Replaces an op by an earlier identical one (same name, operands, attributes, result types
+    and regions) that dominates it, for ops without side effects, scoped by region.
+    """
+
+    ARGUMENT = 'cse'
+    SUMMARY = 'Eliminate common subexpressions'
+    ANCHOR = ''
+    DEPENDENT_DIALECTS = ()
+    IMPL_MODULE = 'tilecraft.transforms.cse'
+    OPTIONS = (
+    )
+    STATISTICS = (
+        PassStatistic('num_cse', "num-cse'd", 'ops replaced by an earlier one'),
+        PassStatistic('num_dce', "num-dce'd", 'dead ops erased'),
+    )
+
+    num_cse: int
+    num_dce: int
+
+
+class DCEPassBase(Pass):
+    """Erase ops whose results are unused and that have no side effects"""
+
+    ARGUMENT = 'dce'
+    SUMMARY = 'Erase ops whose results are unused and that have no side effects'
+    ANCHOR = ''
+    DEPENDENT_DIALECTS = ()
+    IMPL_MODULE = 'tilecraft.transforms.dce'
+    OPTIONS = (
+    )
+    STATISTICS = (
+        PassStatistic('num_erased', 'num-erased', 'dead ops erased'),
+    )
+
+    num_erased: int
+
+
+class InlinerPassBase(Pass):
+    """Inline function calls
+
+    Inlines `tt.call`s of functions defined in the module, callees before callers (the call
+    graph's post order); recursive functions are left alone.
+    """
+
+    ARGUMENT = 'inline'
+    SUMMARY = 'Inline function calls'
+    ANCHOR = ''
+    DEPENDENT_DIALECTS = ()
+    IMPL_MODULE = 'tilecraft.transforms.inline'
+    OPTIONS = (
+        PassOption('max_iterations', 'max-iterations', int, 4, 'how many times to inline calls that inlining exposed', is_list=False),
+    )
+    STATISTICS = (
+    )
+
+    max_iterations: int
+
+
+class LoopInvariantCodeMotionPassBase(Pass):
+    """Hoist loop-invariant ops without side effects out of loops"""
+
+    ARGUMENT = 'loop-invariant-code-motion'
+    SUMMARY = 'Hoist loop-invariant ops without side effects out of loops'
+    ANCHOR = ''
+    DEPENDENT_DIALECTS = ()
+    IMPL_MODULE = 'tilecraft.transforms.licm'
+    OPTIONS = (
+    )
+    STATISTICS = (
+    )
+
+
+class SCCPPassBase(Pass):
+    """Sparse conditional constant propagation
+
+    Propagates constants through ops, block arguments and region control flow (`scf.if`,
+    `scf.for`, `cf` branches), replaces values proven constant, and folds branches on known
+    conditions.
+    """
+
+    ARGUMENT = 'sccp'
+    SUMMARY = 'Sparse conditional constant propagation'
+    ANCHOR = ''
+    DEPENDENT_DIALECTS = ()
+    IMPL_MODULE = 'tilecraft.transforms.sccp'
+    OPTIONS = (
+    )
+    STATISTICS = (
+    )
+
+
+class SymbolDCEPassBase(Pass):
+    """Erase private symbols (functions) that nothing references"""
+
+    ARGUMENT = 'symbol-dce'
+    SUMMARY = 'Erase private symbols (functions) that nothing references'
+    ANCHOR = ''
+    DEPENDENT_DIALECTS = ()
+    IMPL_MODULE = 'tilecraft.transforms.symbol_dce'
+    OPTIONS = (
+    )
+    STATISTICS = (
+        PassStatistic('num_dce', "num-dce'd", 'symbols erased'),
+    )
+
+    num_dce: int
+
+
+class TritonCombinePassBase(Pass):
+    """Combine tile ops: dot with add, chained addptr, select of loads, ..."""
+
+    ARGUMENT = 'triton-combine'
+    SUMMARY = 'Combine tile ops: dot with add, chained addptr, select of loads, ...'
+    ANCHOR = 'builtin.module'
+    DEPENDENT_DIALECTS = ('arith', 'tt', )
+    IMPL_MODULE = 'tilecraft.transforms.combine'
+    OPTIONS = (
+    )
+    STATISTICS = (
+    )
+
+
+class TritonLICMPassBase(Pass):
+    """Hoist loop invariants, including loads that are safe to hoist
+
+    Like `loop-invariant-code-motion`, and also hoists a `tt.load` whose pointer and mask are
+    loop invariant when nothing in the loop writes memory; the load is guarded by the loop's
+    trip-count condition.
+    """
+
+    ARGUMENT = 'triton-licm'
+    SUMMARY = 'Hoist loop invariants, including loads that are safe to hoist'
+    ANCHOR = ''
+    DEPENDENT_DIALECTS = ()
+    IMPL_MODULE = 'tilecraft.transforms.licm'
+    OPTIONS = (
+    )
+    STATISTICS = (
+    )
+
+
+class TritonLoopAwareCSEPassBase(Pass):
+    """CSE that also merges loop-carried values that are always equal"""
+
+    ARGUMENT = 'triton-loop-aware-cse'
+    SUMMARY = 'CSE that also merges loop-carried values that are always equal'
+    ANCHOR = 'builtin.module'
+    DEPENDENT_DIALECTS = ()
+    IMPL_MODULE = 'tilecraft.transforms.loop_aware_cse'
+    OPTIONS = (
+    )
+    STATISTICS = (
+    )
+
+
+class TritonLoopUnrollPassBase(Pass):
+    """Unroll scf.for loops marked with tt.loop_unroll_factor"""
+
+    ARGUMENT = 'triton-loop-unroll'
+    SUMMARY = 'Unroll scf.for loops marked with tt.loop_unroll_factor'
+    ANCHOR = 'builtin.module'
+    DEPENDENT_DIALECTS = ('scf', 'arith', )
+    IMPL_MODULE = 'tilecraft.transforms.loop_unroll'
+    OPTIONS = (
+    )
+    STATISTICS = (
+    )
+
+
+class TritonReorderBroadcastPassBase(Pass):
+    """Move broadcasts and splats after elementwise ops
+
+    `elementwise(broadcast(a))` becomes `broadcast(elementwise(a))`, and `splat` likewise, so
+    that elementwise work happens on the smaller tensor.
+    """
+
+    ARGUMENT = 'triton-reorder-broadcast'
+    SUMMARY = 'Move broadcasts and splats after elementwise ops'
+    ANCHOR = 'builtin.module'
+    DEPENDENT_DIALECTS = ('tt', )
+    IMPL_MODULE = 'tilecraft.transforms.reorder_broadcast'
+    OPTIONS = (
+    )
+    STATISTICS = (
+    )
+
+
 PASSES: dict[str, type[Pass]] = {
+    'canonicalize': CanonicalizerPassBase,
+    'cse': CSEPassBase,
+    'dce': DCEPassBase,
+    'inline': InlinerPassBase,
+    'loop-invariant-code-motion': LoopInvariantCodeMotionPassBase,
+    'sccp': SCCPPassBase,
+    'symbol-dce': SymbolDCEPassBase,
+    'triton-combine': TritonCombinePassBase,
+    'triton-licm': TritonLICMPassBase,
+    'triton-loop-aware-cse': TritonLoopAwareCSEPassBase,
+    'triton-loop-unroll': TritonLoopUnrollPassBase,
+    'triton-reorder-broadcast': TritonReorderBroadcastPassBase,
 }

@@ -1,0 +1,124 @@
+//===- passes.td - the tile-IR passes ------------------------------------===//
+//
+// MLIR's generic passes and Triton's tile-IR passes, with their command-line names. Each pass's
+// body is a subclass of its generated base class in the module named by `implModule`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILECRAFT_PASSES_TD
+#define TILECRAFT_PASSES_TD
+
+include "base/PassBase.td"
+
+def Canonicalizer : Pass<"canonicalize"> {
+  let summary = "Fold ops and apply every op's canonicalization patterns";
+  let description = [{
+    Runs the greedy rewrite driver with the folders (`hasFolder`) and canonicalization
+    patterns (`hasCanonicalizer`) of every registered op, removing dead ops on the way.
+  }];
+  let options = [
+    Option<"topDown", "top-down", "bool", "true", "seed the worklist in pre-order">,
+    Option<"maxIterations", "max-iterations", "int", "10",
+           "how many times the driver may sweep the IR before giving up">,
+    Option<"maxNumRewrites", "max-num-rewrites", "int", "-1",
+           "stop after this many rewrites (-1: no limit)">,
+  ];
+  let statistics = [
+    Statistic<"numFolded", "num-folded", "ops folded">,
+    Statistic<"numRewrites", "num-rewrites", "patterns applied">,
+    Statistic<"numErased", "num-erased", "dead ops erased">,
+  ];
+  let implModule = "tilecraft.transforms.canonicalize";
+}
+
+def CSE : Pass<"cse"> {
+  let summary = "Eliminate common subexpressions";
+  let description = [{
+    Replaces an op by an earlier identical one (same name, operands, attributes, result types
+    and regions) that dominates it, for ops without side effects, scoped by region.
+  }];
+  let statistics = [
+    Statistic<"numCSE", "num-cse'd", "ops replaced by an earlier one">,
+    Statistic<"numDCE", "num-dce'd", "dead ops erased">,
+  ];
+  let implModule = "tilecraft.transforms.cse";
+}
+
+def DCE : Pass<"dce"> {
+  let summary = "Erase ops whose results are unused and that have no side effects";
+  let statistics = [Statistic<"numErased", "num-erased", "dead ops erased">];
+  let implModule = "tilecraft.transforms.dce";
+}
+
+def SymbolDCE : Pass<"symbol-dce"> {
+  let summary = "Erase private symbols (functions) that nothing references";
+  let statistics = [Statistic<"numDCE", "num-dce'd", "symbols erased">];
+  let implModule = "tilecraft.transforms.symbol_dce";
+}
+
+def SCCP : Pass<"sccp"> {
+  let summary = "Sparse conditional constant propagation";
+  let description = [{
+    Propagates constants through ops, block arguments and region control flow (`scf.if`,
+    `scf.for`, `cf` branches), replaces values proven constant, and folds branches on known
+    conditions.
+  }];
+  let implModule = "tilecraft.transforms.sccp";
+}
+
+def LoopInvariantCodeMotion : Pass<"loop-invariant-code-motion"> {
+  let summary = "Hoist loop-invariant ops without side effects out of loops";
+  let implModule = "tilecraft.transforms.licm";
+}
+
+def TritonLICM : Pass<"triton-licm"> {
+  let summary = "Hoist loop invariants, including loads that are safe to hoist";
+  let description = [{
+    Like `loop-invariant-code-motion`, and also hoists a `tt.load` whose pointer and mask are
+    loop invariant when nothing in the loop writes memory; the load is guarded by the loop's
+    trip-count condition.
+  }];
+  let implModule = "tilecraft.transforms.licm";
+}
+
+def Inliner : Pass<"inline"> {
+  let summary = "Inline function calls";
+  let description = [{
+    Inlines `tt.call`s of functions defined in the module, callees before callers (the call
+    graph's post order); recursive functions are left alone.
+  }];
+  let options = [
+    Option<"maxIterations", "max-iterations", "int", "4",
+           "how many times to inline calls that inlining exposed">,
+  ];
+  let implModule = "tilecraft.transforms.inline";
+}
+
+def TritonCombine : Pass<"triton-combine", "builtin.module"> {
+  let summary = "Combine tile ops: dot with add, chained addptr, select of loads, ...";
+  let dependentDialects = ["arith", "tt"];
+  let implModule = "tilecraft.transforms.combine";
+}
+
+def TritonReorderBroadcast : Pass<"triton-reorder-broadcast", "builtin.module"> {
+  let summary = "Move broadcasts and splats after elementwise ops";
+  let description = [{
+    `elementwise(broadcast(a))` becomes `broadcast(elementwise(a))`, and `splat` likewise, so
+    that elementwise work happens on the smaller tensor.
+  }];
+  let dependentDialects = ["tt"];
+  let implModule = "tilecraft.transforms.reorder_broadcast";
+}
+
+def TritonLoopUnroll : Pass<"triton-loop-unroll", "builtin.module"> {
+  let summary = "Unroll scf.for loops marked with tt.loop_unroll_factor";
+  let dependentDialects = ["scf", "arith"];
+  let implModule = "tilecraft.transforms.loop_unroll";
+}
+
+def TritonLoopAwareCSE : Pass<"triton-loop-aware-cse", "builtin.module"> {
+  let summary = "CSE that also merges loop-carried values that are always equal";
+  let implModule = "tilecraft.transforms.loop_aware_cse";
+}
+
+#endif // TILECRAFT_PASSES_TD
