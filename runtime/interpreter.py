@@ -1,0 +1,1237 @@
+"""The interpreter: runs kernels on the CPU with numpy, program by program over the grid.
+
+The kernel's Python function runs as Python (so `print`, `breakpoint()` and debuggers work);
+`tl.*` calls go through the same typing rules as when compiling (`tilecraft.language.semantic`)
+and reach `InterpreterBuilder`, which computes on numpy arrays with the semantics of compiled
+code: integer arithmetic wraps, C's truncating division, fp16 rounding by numpy, bf16 and fp8
+rounding by bit manipulation (values kept as float32), masked lanes not read and given `other`,
+atomics applied element by element in program order. Pointers are addresses in a virtual address
+space where each array argument gets a range; an access outside every range is an error that
+names the kernel's line, instead of a crash.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import math
+import sys
+import types
+
+import numpy as np
+
+from tilecraft.language import core as tl
+from tilecraft.language import semantic
+from tilecraft.language.builder import Builder
+from tilecraft.language.core import block_type, pointer_type, tensor
+
+# -- float formats -------------------------------------------------------------------------------
+
+_FP8_MAX = {"fp8e4nv": 448.0, "fp8e5": 57344.0}
+
+
+def _fp8_table(name: str) -> np.ndarray:
+    """The value of each of the 256 codes of an fp8 format."""
+    exponent_bits, mantissa_bits, bias = tl.dtype.FP_FORMATS[name]
+    values = np.zeros(256, dtype=np.float64)
+    for code in range(256):
+        sign = -1.0 if code & 0x80 else 1.0
+        exponent = (code >> mantissa_bits) & ((1 << exponent_bits) - 1)
+        mantissa = code & ((1 << mantissa_bits) - 1)
+        if name == "fp8e4nv" and exponent == 0xF and mantissa == 0x7:
+            value = math.nan
+        elif name == "fp8e5" and exponent == 0x1F:
+            value = math.inf if mantissa == 0 else math.nan
+        elif exponent == 0:
+            value = mantissa / (1 << mantissa_bits) * 2.0 ** (1 - bias)
+        else:
+            value = (1 + mantissa / (1 << mantissa_bits)) * 2.0 ** (exponent - bias)
+        values[code] = sign * value
+    return values
+
+
+_FP8_TABLES = {name: _fp8_table(name) for name in _FP8_MAX}
+_FP8_POSITIVE = {}
+for _name, _table in _FP8_TABLES.items():
+    _codes = np.arange(128)
+    _finite = np.isfinite(_table[:128])
+    _FP8_POSITIVE[_name] = (_table[:128][_finite], _codes[_finite].astype(np.uint8))
+
+
+def round_to_format(x, name: str, mode: str = "rtne") -> np.ndarray:
+    """``x`` rounded to the float format ``name`` (fp16, bf16, fp8e4nv, fp8e5), as float64;
+    fp8 results saturate to the largest finite value (as PTX's ``.satfinite``)."""
+    x = np.asarray(x, dtype=np.float64)
+    _, mantissa_bits, bias = tl.dtype.FP_FORMATS[name]
+    with np.errstate(all="ignore"):
+        magnitude = np.abs(x)
+        _, exponent = np.frexp(magnitude)
+        exponent = np.maximum(exponent - 1, 1 - bias)
+        quantum = np.ldexp(1.0, exponent - mantissa_bits)
+        scaled = magnitude / quantum
+        scaled = np.rint(scaled) if mode == "rtne" else np.trunc(scaled)
+        result = scaled * quantum
+        if name in _FP8_MAX:
+            result = np.minimum(result, _FP8_MAX[name])
+        else:
+            largest = (2 - 2.0 ** -mantissa_bits) * 2.0 ** (
+                (1 << tl.dtype.FP_FORMATS[name][0]) - 2 - bias)
+            overflow = result > largest
+            if mode == "rtz":
+                result = np.where(overflow, largest, result)
+            else:
+                result = np.where(overflow, np.inf, result)
+        result = np.where(np.isinf(magnitude),
+                          _FP8_MAX[name] if name in _FP8_MAX else np.inf, result)
+        result = np.copysign(result, x)
+        result = np.where(np.isnan(x), np.nan, result)
+    return result
+
+
+def round_bf16(x, mode: str = "rtne") -> np.ndarray:
+    """float32 values rounded to bfloat16 (kept as float32), by bit manipulation."""
+    x = np.asarray(x, dtype=np.float32)
+    bits = x.view(np.uint32)
+    if mode == "rtne":
+        rounded = bits + np.uint32(0x7FFF) + ((bits >> np.uint32(16)) & np.uint32(1))
+    else:
+        rounded = bits
+    rounded = (rounded & np.uint32(0xFFFF0000)).view(np.float32)
+    return np.where(np.isnan(x), np.float32(np.nan), rounded).astype(np.float32)
+
+
+def bf16_bits(x) -> np.ndarray:
+    x = np.asarray(x, dtype=np.float32)
+    bits = (x.view(np.uint32) >> np.uint32(16)).astype(np.uint16)
+    return np.where(np.isnan(x), np.uint16(0x7FC0), bits).astype(np.uint16)
+
+
+def bf16_from_bits(bits) -> np.ndarray:
+    bits = np.asarray(bits).astype(np.uint16).astype(np.uint32) << np.uint32(16)
+    return bits.view(np.float32)
+
+
+def fp8_codes(x, name: str) -> np.ndarray:
+    """The codes of fp8 values (already on the format's grid)."""
+    x = np.asarray(x, dtype=np.float64)
+    values, codes = _FP8_POSITIVE[name]
+    magnitude = np.abs(x)
+    index = np.clip(np.searchsorted(values, magnitude), 0, len(values) - 1)
+    result = codes[index].astype(np.uint8)
+    result = np.where(np.signbit(x), result | np.uint8(0x80), result).astype(np.uint8)
+    nan_code = 0x7F if name == "fp8e4nv" else 0x7E
+    result = np.where(np.isnan(x), np.uint8(nan_code), result)
+    if name == "fp8e5":
+        inf = np.where(np.signbit(x), np.uint8(0xFC), np.uint8(0x7C))
+        result = np.where(np.isinf(x), inf, result)
+    return result.astype(np.uint8)
+
+
+def fp8_from_codes(codes, name: str) -> np.ndarray:
+    return _FP8_TABLES[name][np.asarray(codes).astype(np.uint8)].astype(np.float32)
+
+
+# -- numpy types of the language's types ---------------------------------------------------------
+
+_COMPUTE = {
+    "int1": np.bool_, "int8": np.int8, "int16": np.int16, "int32": np.int32, "int64": np.int64,
+    "uint8": np.uint8, "uint16": np.uint16, "uint32": np.uint32, "uint64": np.uint64,
+    "fp16": np.float16, "bf16": np.float32, "fp32": np.float32, "fp64": np.float64,
+    "fp8e4nv": np.float32, "fp8e5": np.float32,
+}
+_STORAGE = {"int1": np.int8, "bf16": np.uint16, "fp8e4nv": np.uint8, "fp8e5": np.uint8}
+_UINT = {1: np.uint8, 8: np.uint8, 16: np.uint16, 32: np.uint32, 64: np.uint64}
+_SINT = {8: np.int8, 16: np.int16, 32: np.int32, 64: np.int64}
+
+
+def compute_dtype(ty) -> np.dtype:
+    scalar = ty.scalar
+    if scalar.is_ptr():
+        return np.dtype(np.uint64)
+    return np.dtype(_COMPUTE[scalar.name])
+
+
+def storage_dtype(scalar) -> np.dtype:
+    if scalar.is_ptr():
+        return np.dtype(np.uint64)
+    return np.dtype(_STORAGE.get(scalar.name, _COMPUTE[scalar.name]))
+
+
+def to_storage(values, scalar) -> np.ndarray:
+    if scalar.is_bf16():
+        return bf16_bits(values)
+    if scalar.is_fp8():
+        return fp8_codes(values, scalar.name)
+    return np.asarray(values).astype(storage_dtype(scalar))
+
+
+def from_storage(raw, scalar) -> np.ndarray:
+    if scalar.is_bf16():
+        return bf16_from_bits(raw)
+    if scalar.is_fp8():
+        return fp8_from_codes(raw, scalar.name)
+    if scalar.is_bool():
+        return np.asarray(raw) != 0
+    return np.asarray(raw).astype(compute_dtype(scalar))
+
+
+def normalize(values, ty) -> np.ndarray:
+    """``values`` as the array the interpreter keeps for type ``ty``: its compute dtype, its
+    shape, and bf16/fp8 values rounded to their format."""
+    scalar = ty.scalar
+    array = np.asarray(values)
+    if scalar.is_bf16():
+        array = round_bf16(array.astype(np.float32)) if array.dtype != np.float64 else \
+            round_to_format(array, "bf16").astype(np.float32)
+    elif scalar.is_fp8():
+        array = round_to_format(array, scalar.name).astype(np.float32)
+    else:
+        dtype = compute_dtype(ty)
+        if array.dtype != dtype:
+            array = array.astype(dtype)
+    shape = ty.shape if ty.is_block() else ()
+    if array.shape != tuple(shape):
+        array = np.broadcast_to(array, shape)
+    return array
+
+
+def _bits(array: np.ndarray, scalar) -> np.ndarray:
+    """The raw bits of values of type ``scalar`` as an unsigned integer array."""
+    if scalar.is_bf16():
+        return bf16_bits(array)
+    if scalar.is_fp8():
+        return fp8_codes(array, scalar.name)
+    if scalar.is_bool():
+        return np.asarray(array).astype(np.uint8)
+    array = np.ascontiguousarray(np.asarray(array).astype(compute_dtype(scalar)))
+    return array.view(_UINT[scalar.primitive_bitwidth])
+
+
+def _from_bits(bits: np.ndarray, scalar) -> np.ndarray:
+    if scalar.is_bf16():
+        return bf16_from_bits(bits)
+    if scalar.is_fp8():
+        return fp8_from_codes(bits, scalar.name)
+    if scalar.is_bool():
+        return np.asarray(bits) != 0
+    bits = np.ascontiguousarray(np.asarray(bits).astype(_UINT[scalar.primitive_bitwidth]))
+    return bits.view(compute_dtype(scalar))
+
+
+def _signed(a: np.ndarray) -> np.ndarray:
+    a = np.asarray(a)
+    if a.dtype.kind == "u":
+        return a.view(_SINT[a.dtype.itemsize * 8]) if a.ndim else \
+            a.astype(_SINT[a.dtype.itemsize * 8])
+    return a
+
+
+def _unsigned(a: np.ndarray) -> np.ndarray:
+    a = np.asarray(a)
+    if a.dtype.kind == "i":
+        return a.view(_UINT[a.dtype.itemsize * 8]) if a.ndim else \
+            a.astype(_UINT[a.dtype.itemsize * 8])
+    return a
+
+
+def _divsi(a, b):
+    a, b = _signed(a), _signed(b)
+    safe = np.where(b == 0, 1, b).astype(b.dtype)
+    q = np.floor_divide(a, safe)
+    r = a - q * safe
+    q = np.where((r != 0) & ((r < 0) != (safe < 0)), q + 1, q)
+    return np.where(b == 0, 0, q).astype(a.dtype)
+
+
+def _remsi(a, b):
+    a, b = _signed(a), _signed(b)
+    return (a - _divsi(a, b) * b).astype(a.dtype)
+
+
+def _divui(a, b):
+    a, b = _unsigned(a), _unsigned(b)
+    safe = np.where(b == 0, 1, b).astype(b.dtype)
+    return np.where(b == 0, 0, np.floor_divide(a, safe)).astype(a.dtype)
+
+
+def _remui(a, b):
+    a, b = _unsigned(a), _unsigned(b)
+    safe = np.where(b == 0, 1, b).astype(b.dtype)
+    return np.where(b == 0, 0, np.remainder(a, safe)).astype(a.dtype)
+
+
+def _shift_amount(b, width):
+    return np.asarray(b).astype(np.int64)
+
+
+def _shl(a, b):
+    a = np.asarray(a)
+    width = a.dtype.itemsize * 8
+    amount = _shift_amount(b, width)
+    ua = _unsigned(a)
+    result = np.left_shift(ua, np.clip(amount, 0, width - 1).astype(ua.dtype))
+    result = np.where((amount >= width) | (amount < 0), 0, result).astype(ua.dtype)
+    return result.view(a.dtype) if a.ndim else result.astype(a.dtype)
+
+
+def _shrs(a, b):
+    a = np.asarray(a)
+    width = a.dtype.itemsize * 8
+    amount = _shift_amount(b, width)
+    sa = _signed(a)
+    result = np.right_shift(sa, np.clip(amount, 0, width - 1).astype(sa.dtype))
+    return result.astype(sa.dtype).view(a.dtype) if a.ndim else result.astype(a.dtype)
+
+
+def _shru(a, b):
+    a = np.asarray(a)
+    width = a.dtype.itemsize * 8
+    amount = _shift_amount(b, width)
+    ua = _unsigned(a)
+    result = np.right_shift(ua, np.clip(amount, 0, width - 1).astype(ua.dtype))
+    result = np.where((amount >= width) | (amount < 0), 0, result).astype(ua.dtype)
+    return result.view(a.dtype) if a.ndim else result.astype(a.dtype)
+
+
+def _mulhi(a, b):
+    a = np.asarray(a)
+    ua, ub = _unsigned(a).astype(np.uint64), _unsigned(b).astype(np.uint64)
+    width = a.dtype.itemsize * 8
+    if width <= 32:
+        return ((ua * ub) >> np.uint64(width)).astype(a.dtype)
+    mask = np.uint64(0xFFFFFFFF)
+    shift = np.uint64(32)
+    al, ah, bl, bh = ua & mask, ua >> shift, ub & mask, ub >> shift
+    ll, lh, hl, hh = al * bl, al * bh, ah * bl, ah * bh
+    mid = (ll >> shift) + (lh & mask) + (hl & mask)
+    high = hh + (lh >> shift) + (hl >> shift) + (mid >> shift)
+    return high.astype(a.dtype)
+
+
+def _ipow(a, b):
+    a = np.asarray(a)
+    b = np.asarray(b).astype(np.int64)
+    result = np.ones(np.broadcast(a, b).shape, dtype=a.dtype)
+    base = np.broadcast_to(a, result.shape).copy()
+    exponent = np.broadcast_to(np.maximum(b, 0), result.shape).copy()
+    while np.any(exponent > 0):
+        odd = (exponent & 1).astype(bool)
+        result = np.where(odd, result * base, result).astype(a.dtype)
+        base = (base * base).astype(a.dtype)
+        exponent >>= 1
+    negative = np.broadcast_to(b < 0, result.shape)
+    one = np.broadcast_to(a == 1, result.shape)
+    minus_one = np.broadcast_to(a == -1, result.shape) if a.dtype.kind == "i" else False
+    odd_b = np.broadcast_to((b & 1) == 1, result.shape)
+    negative_result = np.where(one, 1, np.where(minus_one, np.where(odd_b, -1, 1), 0))
+    return np.where(negative, negative_result, result).astype(a.dtype)
+
+
+_BINARY = {
+    "addi": np.add, "subi": np.subtract, "muli": np.multiply, "divsi": _divsi, "divui": _divui,
+    "remsi": _remsi, "remui": _remui, "andi": np.bitwise_and, "ori": np.bitwise_or,
+    "xori": np.bitwise_xor, "shli": _shl, "shrsi": _shrs, "shrui": _shru,
+    "maxsi": lambda a, b: np.maximum(_signed(a), _signed(b)),
+    "maxui": lambda a, b: np.maximum(_unsigned(a), _unsigned(b)),
+    "minsi": lambda a, b: np.minimum(_signed(a), _signed(b)),
+    "minui": lambda a, b: np.minimum(_unsigned(a), _unsigned(b)),
+    "addf": np.add, "subf": np.subtract, "mulf": np.multiply, "divf": np.divide,
+    "remf": np.fmod, "maximumf": np.maximum, "minimumf": np.minimum, "maxnumf": np.fmax,
+    "minnumf": np.fmin, "mulhiui": _mulhi, "precise_divf": np.divide, "powf": np.power,
+    "ipowi": _ipow, "atan2": np.arctan2, "copysign": np.copysign,
+}
+
+_erf = np.frompyfunc(math.erf, 1, 1)
+_erfc = np.frompyfunc(math.erfc, 1, 1)
+
+
+def _ctlz(a):
+    a = _unsigned(np.asarray(a))
+    width = a.dtype.itemsize * 8
+    count = np.full(a.shape, width, dtype=np.int64)
+    for bit in range(width):
+        set_ = ((a >> a.dtype.type(bit)) & a.dtype.type(1)).astype(bool)
+        count = np.where(set_, width - 1 - bit, count)
+    return count
+
+
+def _round_half_away(x):
+    return np.copysign(np.floor(np.abs(x) + 0.5), x)
+
+
+_UNARY = {
+    "negf": np.negative, "exp": np.exp, "exp2": np.exp2, "log": np.log, "log2": np.log2,
+    "log10": np.log10, "log1p": np.log1p, "expm1": np.expm1, "sin": np.sin, "cos": np.cos,
+    "tan": np.tan, "sinh": np.sinh, "cosh": np.cosh, "tanh": np.tanh, "asin": np.arcsin,
+    "acos": np.arccos, "atan": np.arctan, "asinh": np.arcsinh, "acosh": np.arccosh,
+    "atanh": np.arctanh, "sqrt": np.sqrt, "rsqrt": lambda x: 1 / np.sqrt(x), "cbrt": np.cbrt,
+    "erf": lambda x: _erf(np.asarray(x, dtype=np.float64)).astype(np.float64),
+    "erfc": lambda x: _erfc(np.asarray(x, dtype=np.float64)).astype(np.float64),
+    "floor": np.floor, "ceil": np.ceil, "trunc": np.trunc, "round": _round_half_away,
+    "roundeven": np.rint, "absf": np.abs, "absi": np.abs, "precise_sqrt": np.sqrt,
+    "ctlz": _ctlz, "ctpop": lambda a: np.bitwise_count(_unsigned(np.asarray(a))),
+    "isnan": np.isnan, "isinf": np.isinf, "isfinite": np.isfinite,
+}
+
+_CMPI = {
+    "eq": lambda a, b: a == b, "ne": lambda a, b: a != b,
+    "slt": lambda a, b: _signed(a) < _signed(b), "sle": lambda a, b: _signed(a) <= _signed(b),
+    "sgt": lambda a, b: _signed(a) > _signed(b), "sge": lambda a, b: _signed(a) >= _signed(b),
+    "ult": lambda a, b: _unsigned(a) < _unsigned(b),
+    "ule": lambda a, b: _unsigned(a) <= _unsigned(b),
+    "ugt": lambda a, b: _unsigned(a) > _unsigned(b),
+    "uge": lambda a, b: _unsigned(a) >= _unsigned(b),
+}
+_CMPF_BASE = {"eq": np.equal, "gt": np.greater, "ge": np.greater_equal, "lt": np.less,
+              "le": np.less_equal, "ne": np.not_equal}
+
+
+def _cmpf(predicate: str, a, b):
+    if predicate == "true":
+        return np.ones(np.broadcast(a, b).shape, bool)
+    if predicate == "false":
+        return np.zeros(np.broadcast(a, b).shape, bool)
+    ordered = ~(np.isnan(a) | np.isnan(b))
+    if predicate == "ord":
+        return ordered
+    if predicate == "uno":
+        return ~ordered
+    base = _CMPF_BASE[predicate[1:]](a, b)
+    return (base & ordered) if predicate[0] == "o" else (base | ~ordered)
+
+
+# -- memory --------------------------------------------------------------------------------------
+
+
+class MemoryAccessError(IndexError):
+    """An access outside every buffer the kernel was given."""
+
+
+class Memory:
+    """A virtual address space over the kernel's array arguments."""
+
+    BASE = 1 << 32
+    ALIGN = 256
+    GAP = 1 << 16
+
+    def __init__(self) -> None:
+        self.bases: list[int] = []
+        self.sizes: list[int] = []
+        self.buffers: list[np.ndarray] = []  # uint8 views
+        self.names: list[str] = []
+        self.owners: dict[int, int] = {}
+        self.next = self.BASE
+
+    def register(self, array: np.ndarray, name: str) -> int:
+        """The address of ``array``'s first element (its memory is shared, not copied)."""
+        owner = array
+        while isinstance(owner.base, np.ndarray):
+            owner = owner.base
+        if not owner.flags["C_CONTIGUOUS"] and not owner.flags["F_CONTIGUOUS"]:
+            owner = array
+            if not owner.flags["C_CONTIGUOUS"]:
+                raise ValueError(f"argument '{name}': the interpreter needs arrays whose memory "
+                                 "is one contiguous block (or views of one)")
+        key = id(owner)
+        if key not in self.owners:
+            data = owner.reshape(-1, order="A").view(np.uint8)
+            base = self.next
+            self.bases.append(base)
+            self.sizes.append(data.size)
+            self.buffers.append(data)
+            self.names.append(name)
+            self.owners[key] = len(self.bases) - 1
+            self.next = base + -(-(data.size + self.GAP) // self.ALIGN) * self.ALIGN
+            self._keep = getattr(self, "_keep", []) + [owner]
+        index = self.owners[key]
+        offset = array.__array_interface__["data"][0] - owner.__array_interface__["data"][0]
+        return self.bases[index] + offset
+
+    def _locate(self, addresses: np.ndarray, itemsize: int, what: str):
+        bases = np.asarray(self.bases, dtype=np.uint64)
+        index = np.searchsorted(bases, addresses, side="right").astype(np.int64) - 1
+        valid = index >= 0
+        safe = np.where(valid, index, 0)
+        sizes = np.asarray(self.sizes, dtype=np.uint64)
+        offsets = addresses - bases[safe] if len(self.bases) else addresses
+        inside = valid & (offsets + np.uint64(itemsize) <= sizes[safe]) if len(self.bases) \
+            else np.zeros(addresses.shape, bool)
+        if not np.all(inside):
+            bad = int(np.flatnonzero(~inside)[0])
+            address = int(addresses[bad])
+            near = ""
+            if len(self.bases):
+                i = int(safe[bad])
+                near = (f" (the nearest buffer is argument '{self.names[i]}' at "
+                        f"[{self.bases[i]:#x}, {self.bases[i] + self.sizes[i]:#x}))")
+            raise MemoryAccessError(f"out-of-bounds {what} at address {address:#x}{near}; "
+                                    "mask the access or check the offsets")
+        aligned = (offsets % np.uint64(itemsize)) == 0
+        if not np.all(aligned):
+            bad = int(np.flatnonzero(~aligned)[0])
+            raise MemoryAccessError(f"misaligned {what} of {itemsize} bytes at address "
+                                    f"{int(addresses[bad]):#x}")
+        return safe, offsets.astype(np.int64)
+
+    def read(self, addresses: np.ndarray, dtype: np.dtype) -> np.ndarray:
+        dtype = np.dtype(dtype)
+        addresses = np.asarray(addresses, dtype=np.uint64).reshape(-1)
+        out = np.zeros(addresses.shape, dtype=dtype)
+        if addresses.size == 0:
+            return out
+        index, offsets = self._locate(addresses, dtype.itemsize, "load")
+        for buffer_index in np.unique(index):
+            lanes = index == buffer_index
+            buffer = self.buffers[buffer_index]
+            gather = offsets[lanes][:, None] + np.arange(dtype.itemsize)
+            out[lanes] = buffer[gather].reshape(-1).view(dtype)
+        return out
+
+    def write(self, addresses: np.ndarray, values: np.ndarray) -> None:
+        addresses = np.asarray(addresses, dtype=np.uint64).reshape(-1)
+        values = np.ascontiguousarray(np.asarray(values).reshape(-1))
+        if addresses.size == 0:
+            return
+        itemsize = values.dtype.itemsize
+        index, offsets = self._locate(addresses, itemsize, "store")
+        raw = values.view(np.uint8).reshape(-1, itemsize)
+        for buffer_index in np.unique(index):
+            lanes = index == buffer_index
+            buffer = self.buffers[buffer_index]
+            scatter = offsets[lanes][:, None] + np.arange(itemsize)
+            buffer[scatter] = raw[lanes]
+
+
+class BlockPointer:
+    """The handle of a block pointer (tl.make_block_ptr)."""
+
+    def __init__(self, base: int, shape, strides, offsets, block_shape, order, element) -> None:
+        self.base, self.shape, self.strides = base, list(shape), list(strides)
+        self.offsets, self.block_shape, self.order = list(offsets), list(block_shape), order
+        self.element = element
+
+    def addresses(self, boundary_check):
+        itemsize = storage_dtype(self.element).itemsize
+        rank = len(self.block_shape)
+        address = np.full(self.block_shape, self.base, dtype=np.int64)
+        mask = np.ones(self.block_shape, dtype=bool)
+        for dim in range(rank):
+            shape = [1] * rank
+            shape[dim] = self.block_shape[dim]
+            index = (self.offsets[dim] + np.arange(self.block_shape[dim])).reshape(shape)
+            address = address + index * self.strides[dim] * itemsize
+            if dim in boundary_check:
+                mask = mask & (index >= 0) & (index < self.shape[dim])
+        return address.astype(np.uint64), mask
+
+
+# -- the builder ---------------------------------------------------------------------------------
+
+
+class DeviceAssertionError(AssertionError):
+    """A tl.device_assert that failed."""
+
+
+def _arr(x) -> np.ndarray:
+    return np.asarray(x)
+
+
+class InterpreterBuilder(Builder):
+    """The builder interface on numpy arrays (0-d arrays for scalars)."""
+
+    is_interpreter = True
+
+    def __init__(self, memory: Memory) -> None:
+        self.memory = memory
+        self.pid = (0, 0, 0)
+        self.grid = (1, 1, 1)
+
+    # -- values
+    def constant(self, value, ty):
+        if ty.scalar.is_floating():
+            value = float(value)
+        elif ty.scalar.is_bool():
+            value = bool(value)
+        else:
+            value = int(value)
+            bits = ty.scalar.int_bitwidth
+            value &= (1 << bits) - 1
+            if ty.scalar.is_int_signed() and value >= 1 << (bits - 1):
+                value -= 1 << bits
+        if ty.scalar.is_bf16() or ty.scalar.is_fp8():
+            return normalize(np.float64(value), ty)
+        shape = ty.shape if ty.is_block() else ()
+        return np.full(shape, value, dtype=compute_dtype(ty))
+
+    def make_range(self, start, end, ty):
+        return np.arange(start, end, dtype=np.int32)
+
+    def program_id(self, axis):
+        return np.array(self.pid[axis], dtype=np.int32)
+
+    def num_programs(self, axis):
+        return np.array(self.grid[axis], dtype=np.int32)
+
+    # -- shapes
+    def splat(self, x, ty):
+        return np.full(ty.shape, _arr(x), dtype=_arr(x).dtype)
+
+    def broadcast(self, x, ty):
+        return np.broadcast_to(_arr(x), ty.shape)
+
+    def expand_dims(self, x, axis, ty):
+        return np.expand_dims(_arr(x), axis)
+
+    def reshape(self, x, ty, can_reorder):
+        return np.reshape(_arr(x), ty.shape)
+
+    def trans(self, x, order, ty):
+        return np.transpose(_arr(x), order)
+
+    def cat(self, a, b, ty):
+        return np.concatenate([_arr(a), _arr(b)])
+
+    def join(self, a, b, ty):
+        return np.stack([_arr(a), _arr(b)], axis=-1)
+
+    def split(self, x, ty):
+        x = _arr(x)
+        return x[..., 0], x[..., 1]
+
+    # -- element-wise
+    def binary(self, op, a, b, ty):
+        return normalize(_BINARY[op](_arr(a), _arr(b)), ty)
+
+    def unary(self, op, x, ty):
+        x = _arr(x)
+        if x.dtype.kind == "f" and op not in ("isnan", "isinf", "isfinite") and \
+                (ty.scalar.is_bf16() or ty.scalar.is_fp8()):
+            x = x.astype(np.float32)
+        return normalize(_UNARY[op](x), ty)
+
+    def fma(self, a, b, c, ty):
+        a, b, c = _arr(a), _arr(b), _arr(c)
+        wide = np.longdouble if a.dtype == np.float64 else np.float64
+        return normalize(a.astype(wide) * b.astype(wide) + c.astype(wide), ty)
+
+    def cmpi(self, predicate, a, b, ty):
+        return normalize(_CMPI[predicate](_arr(a), _arr(b)), ty)
+
+    def cmpf(self, predicate, a, b, ty):
+        return normalize(_cmpf(predicate, _arr(a), _arr(b)), ty)
+
+    def select(self, cond, a, b, ty):
+        return normalize(np.where(_arr(cond), _arr(a), _arr(b)), ty)
+
+    def clampf(self, x, lo, hi, propagate_nan, ty):
+        x, lo, hi = _arr(x), _arr(lo), _arr(hi)
+        if propagate_nan:
+            return normalize(np.minimum(np.maximum(x, lo), hi), ty)
+        return normalize(np.fmin(np.fmax(x, lo), hi), ty)
+
+    def cast(self, op, x, src_ty, ty, rounding=None):
+        x = _arr(x)
+        scalar = ty.scalar
+        dtype = compute_dtype(ty)
+        if op == "int_cast_signed":
+            return normalize(_signed(x).astype(dtype), ty)
+        if op == "int_cast_unsigned":
+            return normalize(_unsigned(x).astype(dtype) if x.dtype != np.bool_ else
+                             x.astype(dtype), ty)
+        if op in ("extf", "truncf", "fp_to_fp"):
+            if scalar.is_bf16():
+                if rounding == "rtz":
+                    return normalize(round_to_format(x, "bf16", "rtz"), ty)
+                return normalize(x.astype(np.float64), ty)
+            if scalar.is_fp8():
+                return round_to_format(x, scalar.name, rounding or "rtne").astype(np.float32)
+            if rounding == "rtz" and scalar.is_fp16():
+                return round_to_format(x, "fp16", "rtz").astype(np.float16)
+            return normalize(x.astype(dtype), ty)
+        if op in ("sitofp", "uitofp"):
+            if x.dtype == np.bool_:
+                source = x.astype(np.uint8)
+            else:
+                source = _signed(x) if op == "sitofp" else _unsigned(x)
+            if scalar.is_bf16() or scalar.is_fp8():
+                return normalize(source.astype(np.float64), ty)
+            return normalize(source.astype(dtype), ty)
+        if op in ("fptosi", "fptoui"):
+            info = np.iinfo(dtype)
+            values = np.nan_to_num(x.astype(np.float64), nan=0.0, posinf=info.max,
+                                   neginf=info.min)
+            values = np.clip(np.trunc(values), info.min, info.max)
+            return np.asarray(values).astype(dtype)
+        if op == "bitcast":
+            if scalar.is_ptr() or src_ty.scalar.is_ptr():
+                return normalize(x.astype(np.uint64), ty)
+            return normalize(_from_bits(_bits(x, src_ty.scalar), scalar), ty)
+        if op == "int_to_ptr":
+            return _signed(x).astype(np.int64).view(np.uint64) if x.ndim else \
+                np.asarray(_signed(x).astype(np.int64)).astype(np.uint64)
+        if op == "ptr_to_int":
+            return x.astype(np.uint64).astype(np.int64) if not x.ndim else \
+                x.astype(np.uint64).view(np.int64)
+        raise ValueError(f"unknown cast {op}")
+
+    # -- memory
+    def addptr(self, ptr, offset, ty):
+        itemsize = storage_dtype(ty.scalar.element_ty).itemsize
+        offset = _signed(_arr(offset)).astype(np.int64)
+        with np.errstate(all="ignore"):
+            delta = (offset * itemsize).astype(np.uint64) if offset.ndim else \
+                np.asarray(offset * itemsize).astype(np.int64).astype(np.uint64)
+            return normalize(_arr(ptr).astype(np.uint64) + delta, ty)
+
+    def load(self, ptr, mask, other, ty, cache, evict, is_volatile):
+        scalar = ty.scalar
+        ptr = _arr(ptr)
+        shape = ptr.shape
+        flat = ptr.reshape(-1)
+        lanes = np.ones(flat.shape, bool) if mask is None else \
+            np.broadcast_to(_arr(mask), shape).reshape(-1)
+        raw = self.memory.read(flat[lanes], storage_dtype(scalar))
+        result = np.zeros(flat.shape, dtype=compute_dtype(ty))
+        result[lanes] = from_storage(raw, scalar)
+        if other is not None:
+            fill = np.broadcast_to(_arr(other), shape).reshape(-1)
+            result[~lanes] = fill[~lanes]
+        return result.reshape(shape)
+
+    def store(self, ptr, value, mask, ty, cache, evict):
+        ptr = _arr(ptr)
+        shape = ptr.shape
+        flat = ptr.reshape(-1)
+        lanes = np.ones(flat.shape, bool) if mask is None else \
+            np.broadcast_to(_arr(mask), shape).reshape(-1)
+        values = np.broadcast_to(_arr(value), shape).reshape(-1)
+        self.memory.write(flat[lanes], to_storage(values[lanes], ty.scalar))
+
+    def make_block_ptr(self, base, shape, strides, offsets, order, ty):
+        return BlockPointer(int(_arr(base)), [int(_arr(s)) for s in shape],
+                            [int(_arr(s)) for s in strides], [int(_arr(o)) for o in offsets],
+                            ty.element_ty.shape, tuple(order), ty.element_ty.scalar)
+
+    def advance(self, ptr, offsets, ty):
+        return BlockPointer(ptr.base, ptr.shape, ptr.strides,
+                            [o + int(_arr(d)) for o, d in zip(ptr.offsets, offsets)],
+                            ptr.block_shape, ptr.order, ptr.element)
+
+    def load_block(self, ptr, boundary_check, padding, ty, cache, evict, is_volatile):
+        addresses, mask = ptr.addresses(boundary_check)
+        scalar = ty.scalar
+        raw = self.memory.read(addresses.reshape(-1)[mask.reshape(-1)], storage_dtype(scalar))
+        fill = np.nan if padding == "nan" else 0
+        result = np.full(addresses.size, fill, dtype=compute_dtype(ty))
+        result[mask.reshape(-1)] = from_storage(raw, scalar)
+        return result.reshape(addresses.shape)
+
+    def store_block(self, ptr, value, boundary_check, cache, evict):
+        addresses, mask = ptr.addresses(boundary_check)
+        values = np.broadcast_to(_arr(value), addresses.shape).reshape(-1)
+        lanes = mask.reshape(-1)
+        self.memory.write(addresses.reshape(-1)[lanes], to_storage(values[lanes], ptr.element))
+
+    def atomic_rmw(self, kind, ptr, val, mask, sem, scope, ty):
+        scalar = ty.scalar
+        ptr = _arr(ptr)
+        shape = ptr.shape
+        addresses = ptr.reshape(-1)
+        values = np.broadcast_to(_arr(val), shape).reshape(-1)
+        lanes = np.broadcast_to(_arr(mask), shape).reshape(-1)
+        old = np.zeros(addresses.shape, dtype=compute_dtype(ty))
+        storage = storage_dtype(scalar)
+        for lane in np.flatnonzero(lanes):
+            address = addresses[lane:lane + 1]
+            current = from_storage(self.memory.read(address, storage), scalar)
+            old[lane] = current[0]
+            new = _rmw(kind, current, values[lane:lane + 1], scalar)
+            self.memory.write(address, to_storage(normalize(new, scalar), scalar))
+        return old.reshape(shape)
+
+    def atomic_cas(self, ptr, cmp, val, sem, scope, ty):
+        scalar = ty.scalar
+        ptr = _arr(ptr)
+        shape = ptr.shape
+        addresses = ptr.reshape(-1)
+        compare = np.broadcast_to(_arr(cmp), shape).reshape(-1)
+        values = np.broadcast_to(_arr(val), shape).reshape(-1)
+        old = np.zeros(addresses.shape, dtype=compute_dtype(ty))
+        storage = storage_dtype(scalar)
+        for lane in range(addresses.size):
+            address = addresses[lane:lane + 1]
+            raw = self.memory.read(address, storage)
+            old[lane] = from_storage(raw, scalar)[0]
+            if raw[0] == to_storage(compare[lane:lane + 1], scalar)[0]:
+                self.memory.write(address, to_storage(values[lane:lane + 1], scalar))
+        return old.reshape(shape)
+
+    # -- compute
+    def dot(self, a, b, c, input_precision, max_num_imprecise_acc, ty):
+        a, b, c = _arr(a), _arr(b), _arr(c)
+        if ty.scalar.is_int():
+            product = np.matmul(a.astype(np.int64), b.astype(np.int64))
+            return normalize(product + c.astype(np.int64), ty)
+        product = np.matmul(a.astype(np.float64), b.astype(np.float64))
+        return normalize(product + c.astype(np.float64), ty)
+
+    def _types(self, arrays, elem_types):
+        return [block_type(e, a.shape) if a.ndim else e for a, e in zip(arrays, elem_types)]
+
+    def reduce(self, srcs, axis, region, ret_types, elem_types):
+        xs = [_arr(s) for s in srcs]
+        n = xs[0].shape[axis]
+        while n > 1:
+            even = [_take(x, axis, slice(0, n, 2)) for x in xs]
+            odd = [_take(x, axis, slice(1, n, 2)) for x in xs]
+            types_ = self._types(even, elem_types) + self._types(odd, elem_types)
+            results = region(even + odd, types_, elem_types)
+            xs = [np.broadcast_to(_arr(r), even[0].shape) for r in results]
+            n //= 2
+        return [np.take(x, 0, axis=axis) for x in xs]
+
+    def scan(self, srcs, axis, reverse, region, types, elem_types):
+        xs = [_arr(s) for s in srcs]
+        if reverse:
+            xs = [np.flip(x, axis) for x in xs]
+        n = xs[0].shape[axis]
+        distance = 1
+        while distance < n:
+            left = [_take(x, axis, slice(0, n - distance)) for x in xs]
+            right = [_take(x, axis, slice(distance, n)) for x in xs]
+            types_ = self._types(left, elem_types) + self._types(right, elem_types)
+            combined = region(left + right, types_, elem_types)
+            xs = [np.concatenate([_take(x, axis, slice(0, distance)),
+                                  np.broadcast_to(_arr(c), left[0].shape)], axis=axis)
+                  for x, c in zip(xs, combined)]
+            distance *= 2
+        if reverse:
+            xs = [np.flip(x, axis) for x in xs]
+        return [np.ascontiguousarray(x) for x in xs]
+
+    def histogram(self, x, ty):
+        x = _signed(_arr(x)).astype(np.int64)
+        bins = ty.shape[0]
+        inside = (x >= 0) & (x < bins)
+        return np.bincount(x[inside], minlength=bins)[:bins].astype(np.int32)
+
+    # -- hints and debugging
+    def set_hint(self, x, name, values):
+        pass
+
+    def print(self, prefix, hex, args, types, is_signed):  # noqa: A002
+        head = f"pid ({self.pid[0]}, {self.pid[1]}, {self.pid[2]})"
+        if not args:
+            builtins.print(f"{head} idx (){prefix}")
+            return
+        arrays = [_arr(a) for a in args]
+        shape = np.broadcast_shapes(*[a.shape for a in arrays])
+        arrays = [np.broadcast_to(a, shape) for a in arrays]
+        for index in np.ndindex(*shape) if shape else [()]:
+            texts = []
+            for array, ty in zip(arrays, types):
+                value = array[index]
+                if hex:
+                    bits = _bits(np.asarray(value), ty.scalar) if not ty.scalar.is_ptr() else \
+                        np.asarray(value)
+                    texts.append(f"0x{int(bits):x}")
+                else:
+                    texts.append(_format_value(value, ty.scalar))
+            position = ", ".join(str(i) for i in index)
+            builtins.print(f"{head} idx ({position}){prefix}{', '.join(texts)}")
+
+    def assert_(self, cond, message, ty):
+        cond = _arr(cond)
+        if not np.all(cond):
+            index = np.unravel_index(int(np.flatnonzero(~cond.reshape(-1))[0]), cond.shape) \
+                if cond.ndim else ()
+            where = f" at index {tuple(int(i) for i in index)}" if cond.ndim else ""
+            raise DeviceAssertionError(f"device assertion failed: {message} (program "
+                                       f"{self.pid}{where})")
+
+    def assume(self, cond, ty):
+        pass
+
+    def barrier(self):
+        pass
+
+    # -- Python protocols
+    def to_bool(self, t) -> bool:
+        value = _arr(t.handle)
+        if value.size != 1:
+            raise TypeError(f"the truth value of a block of type {t.type} is ambiguous; use "
+                            "tl.where, or reduce it first")
+        return bool(value.reshape(-1)[0])
+
+    def to_index(self, t) -> int:
+        if not t.dtype.is_int():
+            raise TypeError(f"only integer scalars can be used as Python integers, got {t.type}")
+        value = _arr(t.handle)
+        if value.size != 1:
+            raise TypeError(f"a block of type {t.type} cannot be used as a Python integer")
+        return int(value.reshape(-1)[0])
+
+    def to_float(self, t) -> float:
+        value = _arr(t.handle)
+        if value.size != 1:
+            raise TypeError(f"a block of type {t.type} cannot be used as a Python float")
+        return float(value.reshape(-1)[0])
+
+
+def _format_value(value, scalar) -> str:
+    if scalar.is_floating():
+        return repr(float(value))
+    if scalar.is_bool():
+        return str(int(bool(value)))
+    return str(int(value))
+
+
+def _take(x: np.ndarray, axis: int, index: slice) -> np.ndarray:
+    selection = [slice(None)] * x.ndim
+    selection[axis] = index
+    return x[tuple(selection)]
+
+
+def _rmw(kind: str, current, value, scalar):
+    if kind in ("add", "fadd"):
+        return current + value
+    if kind == "max":
+        return np.maximum(_signed(current), _signed(value))
+    if kind == "min":
+        return np.minimum(_signed(current), _signed(value))
+    if kind == "umax":
+        return np.maximum(_unsigned(current), _unsigned(value))
+    if kind == "umin":
+        return np.minimum(_unsigned(current), _unsigned(value))
+    if kind == "and":
+        return current & value
+    if kind == "or":
+        return current | value
+    if kind == "xor":
+        return current ^ value
+    if kind == "exch":
+        return value
+    raise ValueError(f"unknown atomic kind {kind}")
+
+
+# -- running kernels -----------------------------------------------------------------------------
+
+
+def _tc_and(first, *rest):
+    value = first
+    for thunk in rest:
+        if isinstance(value, tensor):
+            value = semantic.logical_and(value, thunk())
+        elif not value:
+            return value
+        else:
+            value = thunk()
+    return value
+
+
+def _tc_or(first, *rest):
+    value = first
+    for thunk in rest:
+        if isinstance(value, tensor):
+            value = semantic.logical_or(value, thunk())
+        elif value:
+            return value
+        else:
+            value = thunk()
+    return value
+
+
+def _tc_not(value):
+    if isinstance(value, tensor):
+        return semantic.not_(value)
+    return not value
+
+
+class _BoolOpRewriter(ast.NodeTransformer):
+    """``a and b`` -> ``__tc_and(a, lambda: b)``, ``not a`` -> ``__tc_not(a)``: Python's
+    boolean operators on tensors act element-wise, as in compiled kernels."""
+
+    def visit_BoolOp(self, node):
+        self.generic_visit(node)
+        name = "__tc_and" if isinstance(node.op, ast.And) else "__tc_or"
+        args = [node.values[0]]
+        for value in node.values[1:]:
+            lam = ast.Lambda(args=ast.arguments(posonlyargs=[], args=[], vararg=None,
+                                                kwonlyargs=[], kw_defaults=[], kwarg=None,
+                                                defaults=[]), body=value)
+            args.append(ast.copy_location(lam, value))
+        call = ast.Call(func=ast.Name(id=name, ctx=ast.Load()), args=args, keywords=[])
+        return ast.copy_location(call, node)
+
+    def visit_UnaryOp(self, node):
+        self.generic_visit(node)
+        if isinstance(node.op, ast.Not):
+            call = ast.Call(func=ast.Name(id="__tc_not", ctx=ast.Load()), args=[node.operand],
+                            keywords=[])
+            return ast.copy_location(call, node)
+        return node
+
+
+def _interp_min(*args, **kwargs):
+    from tilecraft.frontend.code_generator import _tl_min
+
+    if kwargs or not any(isinstance(a, tensor) for a in (args[0] if len(args) == 1 and
+                                                          isinstance(args[0], (tuple, list))
+                                                          else args)):
+        return builtins.min(*args, **kwargs)
+    return _tl_min(*args)
+
+
+def _interp_max(*args, **kwargs):
+    from tilecraft.frontend.code_generator import _tl_max
+
+    if kwargs or not any(isinstance(a, tensor) for a in (args[0] if len(args) == 1 and
+                                                          isinstance(args[0], (tuple, list))
+                                                          else args)):
+        return builtins.max(*args, **kwargs)
+    return _tl_max(*args)
+
+
+def _interp_print(*args, **kwargs):
+    if any(isinstance(a, tensor) for a in args):
+        from tilecraft.frontend.code_generator import _tl_print
+
+        return _tl_print(*args, **kwargs)
+    return builtins.print(*args, **kwargs)
+
+
+_OVERRIDES = {"min": _interp_min, "max": _interp_max, "print": _interp_print,
+              "__tc_and": _tc_and, "__tc_or": _tc_or, "__tc_not": _tc_not}
+
+
+class _Interpreted:
+    """A @jit function's Python function, rewritten for the interpreter, with its globals."""
+
+    def __init__(self, jit_fn) -> None:
+        fn = jit_fn.fn
+        self.original = fn
+        self.namespace: dict = {}
+        self.function = None
+        try:
+            source = jit_fn.source()
+        except Exception:  # noqa: BLE001 - no source: run the function as it is
+            source = None
+        self._refresh()
+        if source is not None:
+            self.function = self._rewrite(fn, source)
+        if self.function is None:
+            self.function = types.FunctionType(fn.__code__, self.namespace, fn.__name__,
+                                               fn.__defaults__, fn.__closure__)
+            self.function.__kwdefaults__ = fn.__kwdefaults__
+
+    def _refresh(self) -> None:
+        self.namespace.clear()
+        self.namespace.update(self.original.__globals__)
+        self.namespace.update(_OVERRIDES)
+
+    def _rewrite(self, fn, source):
+        tree = source.tree
+        tree = _copy(tree)
+        tree.decorator_list = []
+        for arg in (*tree.args.posonlyargs, *tree.args.args, *tree.args.kwonlyargs):
+            arg.annotation = None
+        if tree.args.vararg:
+            tree.args.vararg.annotation = None
+        if tree.args.kwarg:
+            tree.args.kwarg.annotation = None
+        tree.args.defaults = []
+        tree.args.kw_defaults = [None] * len(tree.args.kwonlyargs)
+        tree.returns = None
+        tree = _BoolOpRewriter().visit(tree)
+        freevars = list(fn.__code__.co_freevars)
+        maker = ast.FunctionDef(
+            name="__tc_make",
+            args=ast.arguments(posonlyargs=[], args=[ast.arg(arg=v) for v in freevars],
+                               vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
+                               defaults=[]),
+            body=[tree, ast.Return(value=ast.Name(id=tree.name, ctx=ast.Load()))],
+            decorator_list=[], returns=None, type_params=[])
+        module = ast.Module(body=[maker], type_ignores=[])
+        ast.increment_lineno(module, source.line_offset)
+        for node in (maker, maker.body[1], maker.body[1].value, maker.args):
+            node.lineno, node.end_lineno = tree.lineno, tree.end_lineno
+            node.col_offset, node.end_col_offset = 0, 0
+        ast.fix_missing_locations(module)
+        try:
+            code = compile(module, source.filename, "exec")
+        except SyntaxError:
+            return None
+        exec(code, self.namespace)  # noqa: S102 - the kernel's own code
+        make = self.namespace.pop("__tc_make")
+        cells = []
+        for cell in fn.__closure__ or ():
+            try:
+                cells.append(cell.cell_contents)
+            except ValueError:
+                return None
+        function = make(*cells)
+        function.__defaults__ = fn.__defaults__
+        function.__kwdefaults__ = fn.__kwdefaults__
+        return function
+
+    def __call__(self, *args, **kwargs):
+        self._refresh()
+        return self.function(*args, **kwargs)
+
+
+def _copy(tree):
+    import copy
+
+    return copy.deepcopy(tree)
+
+
+def interpreted(jit_fn) -> _Interpreted:
+    if jit_fn._interpreted is None:
+        jit_fn._interpreted = _Interpreted(jit_fn)
+    return jit_fn._interpreted
+
+
+def call_interpreted(jit_fn, args, kwargs):
+    """A call of a @jit function from an interpreted kernel."""
+    args = [tl._unwrap(a) for a in args]
+    kwargs = {k: tl._unwrap(v) for k, v in kwargs.items()}
+    return interpreted(jit_fn)(*args, **kwargs)
+
+
+def _numpy_view(value, name: str):
+    """The numpy array sharing ``value``'s memory, and a function copying results back (for
+    arrays that live elsewhere)."""
+    from .jit import is_torch_tensor, reinterpret
+
+    if isinstance(value, reinterpret):
+        array, copy_back = _numpy_view(value.base, name)
+        return array, copy_back
+    if is_torch_tensor(value):
+        import torch
+
+        tensor_ = value.detach()
+        if tensor_.device.type != "cpu":
+            host = tensor_.cpu()
+
+            def copy_back(host=host, target=value):
+                target.data.copy_(host.to(target.device))
+
+            tensor_ = host
+        else:
+            copy_back = None
+        if tensor_.dtype == torch.bfloat16:
+            tensor_ = tensor_.view(torch.int16)
+        elif str(tensor_.dtype).startswith("torch.float8"):
+            tensor_ = tensor_.view(torch.uint8)
+        return tensor_.numpy(), copy_back
+    if isinstance(value, np.ndarray):
+        return value, None
+    return np.asarray(value), None
+
+
+def _kernel_args(jit_fn, bound: dict, memory: Memory):
+    from .jit import element_type_of, is_array_like, scalar_type_of
+
+    args, copy_backs = {}, []
+    for name, value in bound.items():
+        value = tl._unwrap(value)
+        if name in jit_fn.constexpr_names or value is None:
+            args[name] = value
+            continue
+        if is_array_like(value):
+            element = element_type_of(value)
+            array, copy_back = _numpy_view(value, name)
+            if copy_back is not None:
+                copy_backs.append(copy_back)
+            address = memory.register(array, name)
+            args[name] = tensor(np.array(address, dtype=np.uint64), pointer_type(element))
+        elif isinstance(value, (bool, int, float)) or (type(value).__module__ == "numpy"
+                                                        and np.ndim(value) == 0):
+            value = value.item() if hasattr(value, "item") else value
+            ty = scalar_type_of(value)
+            args[name] = tensor(normalize(np.asarray(value), ty), ty)
+        elif isinstance(value, tensor):
+            args[name] = value
+        else:
+            args[name] = value
+    return args, copy_backs
+
+
+def run_grid(jit_fn, grid: tuple[int, int, int], bound: dict):
+    """Runs ``jit_fn`` once per program of ``grid`` (x fastest), in program order."""
+    memory = Memory()
+    builder = InterpreterBuilder(memory)
+    builder.grid = grid
+    args, copy_backs = _kernel_args(jit_fn, bound, memory)
+    function = interpreted(jit_fn)
+    try:
+        with tl.use_builder(builder), np.errstate(all="ignore"):
+            for z in range(grid[2]):
+                for y in range(grid[1]):
+                    for x in range(grid[0]):
+                        builder.pid = (x, y, z)
+                        function(**args)
+    except Exception as error:  # noqa: BLE001 - located at the kernel's line when possible
+        located = _locate_error(error)
+        if located is not None:
+            raise located.with_traceback(None) from None
+        raise
+    finally:
+        for copy_back in copy_backs:
+            copy_back()
+    return None
+
+
+_LIBRARY_PREFIXES = None
+
+
+def _library_dirs() -> tuple[str, ...]:
+    global _LIBRARY_PREFIXES
+    if _LIBRARY_PREFIXES is None:
+        import os
+
+        import tilecraft
+
+        package = os.path.dirname(os.path.abspath(tilecraft.__file__))
+        runtime = os.path.dirname(os.path.abspath(__file__))
+        _LIBRARY_PREFIXES = (package + os.sep, runtime + os.sep, np.__path__[0] + os.sep)
+    return _LIBRARY_PREFIXES
+
+
+def _locate_error(error: Exception):
+    """A user-facing error at the kernel's line for errors raised by the language (typing
+    errors, out-of-bounds accesses, failed device assertions); None for the user's own."""
+    import os
+
+    from tilecraft.codegen.diagnostics import SourceLoc
+    from tilecraft.frontend.errors import CompilationError, InterpreterError, debug_enabled
+
+    if debug_enabled() or isinstance(error, CompilationError):
+        return None
+    if not isinstance(error, (TypeError, ValueError, MemoryAccessError, DeviceAssertionError,
+                              NotImplementedError)):
+        return None
+    frames = []
+    tb = error.__traceback__
+    while tb is not None:
+        frames.append(tb)
+        tb = tb.tb_next
+    if not frames:
+        return None
+    innermost = os.path.abspath(frames[-1].tb_frame.f_code.co_filename)
+    if not innermost.startswith(_library_dirs()):
+        return None
+    for frame in reversed(frames):
+        filename = os.path.abspath(frame.tb_frame.f_code.co_filename)
+        if not filename.startswith(_library_dirs()):
+            import linecache
+
+            line = frame.tb_lineno
+            text = linecache.getline(frame.tb_frame.f_code.co_filename, line)
+            col = len(text) - len(text.lstrip()) + 1 if text else 1
+            loc = SourceLoc(frame.tb_frame.f_code.co_filename, line, col)
+            return InterpreterError(str(error), loc)
+    return None
+
+
+_ = sys

@@ -1,0 +1,408 @@
+"""``@tilecraft.jit``: kernels, their specialization and their launch.
+
+``kernel[grid](*args, BLOCK=..., num_warps=...)`` specializes the kernel for its arguments
+(as Triton does: the types of tensors and scalars, constexpr values, integers equal to 1 and
+integers and pointers divisible by 16), compiles it to `tt` IR and runs it. Until a compiled
+backend exists, the launch runs in the interpreter after compiling (so that compile errors are
+reported the same everywhere) and says so once. ``TILECRAFT_INTERPRET=1`` or
+``@tilecraft.jit(interpret=True)`` skips the compiler and interprets directly, on numpy arrays
+and CPU torch tensors. ``kernel.ttir(*args, **constexprs)`` returns the verified `tt` module as
+text; arguments may be arrays, scalars, language types (``tl.pointer_type(tl.float32)``) or
+Triton's signature strings (``"*fp32"``, ``"i32"``, ``"*fp16:16"`` for divisibility by 16).
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import os
+import warnings
+from dataclasses import dataclass
+
+from tilecraft.language import core as tl
+
+LAUNCH_OPTIONS = frozenset({
+    "num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion", "warmup", "debug",
+    "launch_cooperative_grid", "num_buffers_warp_spec", "num_consumer_groups",
+    "reg_dec_producer", "reg_inc_consumer", "enable_warp_specialization", "stream",
+})
+
+_FALLBACK_WARNED = False
+
+
+def interpret_from_env() -> bool:
+    return os.environ.get("TILECRAFT_INTERPRET", "") not in ("", "0")
+
+
+def _debug() -> bool:
+    return os.environ.get("TILECRAFT_DEBUG", "") not in ("", "0")
+
+
+class reinterpret:
+    """An array viewed as another element type: ``tc.reinterpret(x_uint16, tl.bfloat16)`` passes
+    the memory of ``x_uint16`` as a bf16 pointer (numpy has no bfloat16)."""
+
+    def __init__(self, array, dtype) -> None:
+        self.base = array.base if isinstance(array, reinterpret) else array
+        self.dtype = tl._unwrap(dtype)
+
+    def __repr__(self) -> str:
+        return f"reinterpret({type(self.base).__name__}, {self.dtype!r})"
+
+
+_NUMPY_DTYPES = {
+    "bool": tl.int1, "int8": tl.int8, "int16": tl.int16, "int32": tl.int32, "int64": tl.int64,
+    "uint8": tl.uint8, "uint16": tl.uint16, "uint32": tl.uint32, "uint64": tl.uint64,
+    "float16": tl.float16, "float32": tl.float32, "float64": tl.float64,
+    "bfloat16": tl.bfloat16, "float8_e4m3fn": tl.float8e4nv, "float8_e5m2": tl.float8e5,
+}
+
+
+def is_torch_tensor(value) -> bool:
+    return type(value).__module__.startswith("torch") and hasattr(value, "data_ptr")
+
+
+def is_array_like(value) -> bool:
+    return (isinstance(value, reinterpret) or hasattr(value, "__array_interface__")
+            or is_torch_tensor(value) or hasattr(value, "__cuda_array_interface__"))
+
+
+def element_type_of(value) -> tl.dtype:
+    """The language element type of an array argument."""
+    if isinstance(value, reinterpret):
+        return value.dtype
+    name = str(getattr(value, "dtype", ""))
+    name = name.replace("torch.", "")
+    if name in _NUMPY_DTYPES:
+        return _NUMPY_DTYPES[name]
+    raise TypeError(f"unsupported array element type {name!r}")
+
+
+def address_of(value) -> int:
+    if isinstance(value, reinterpret):
+        return address_of(value.base)
+    if is_torch_tensor(value):
+        return int(value.data_ptr())
+    if hasattr(value, "__array_interface__"):
+        return int(value.__array_interface__["data"][0])
+    if hasattr(value, "__cuda_array_interface__"):
+        return int(value.__cuda_array_interface__["data"][0])
+    raise TypeError(f"cannot take the address of {type(value).__name__}")
+
+
+def scalar_type_of(value) -> tl.dtype:
+    if isinstance(value, bool):
+        return tl.int1
+    if isinstance(value, int):
+        if -2**31 <= value < 2**31:
+            return tl.int32
+        if 2**31 <= value < 2**32:
+            return tl.uint32
+        if -2**63 <= value < 2**63:
+            return tl.int64
+        if 2**63 <= value < 2**64:
+            return tl.uint64
+        raise ValueError(f"integer argument {value} does not fit in 64 bits")
+    if isinstance(value, float):
+        return tl.float32
+    raise TypeError(f"unsupported scalar argument {value!r}")
+
+
+def _signature_string(text: str):
+    """``"*fp32"``, ``"i32"`` and, with divisibility by 16, ``"*fp32:16"``."""
+    divisible = text.endswith(":16")
+    if divisible:
+        text = text[:-3]
+    return tl.str_to_ty(text), divisible
+
+
+@dataclass
+class Specialization:
+    key: tuple
+    arg_types: dict  # runtime parameter -> language type
+    constexprs: dict  # constexpr parameter (and specialized ones) -> value
+    attrs: dict  # runtime parameter -> {attribute: value}
+    bound: dict  # every parameter -> the value given (for the grid and the interpreter)
+
+
+def _hashable(value):
+    try:
+        hash(value)
+        return value
+    except TypeError:
+        return ("id", id(value))
+
+
+class JITFunction:
+    """A kernel (or a function kernels call) written in the kernel language."""
+
+    __tilecraft_jit__ = True
+
+    def __init__(self, fn, *, interpret: bool | None = None, noinline: bool = False,
+                 do_not_specialize=(), debug: bool | None = None, **_ignored) -> None:
+        functools.update_wrapper(self, fn)
+        self.fn = fn
+        self.interpret = interpret
+        self.noinline = noinline
+        self.debug = debug
+        self.signature = inspect.signature(fn)
+        self.params = list(self.signature.parameters.values())
+        self.arg_names = [p.name for p in self.params]
+        self.constexpr_names = {p.name for p in self.params
+                                if tl.is_constexpr_annotation(p.annotation)}
+        dns = set()
+        for item in do_not_specialize:
+            dns.add(self.arg_names[item] if isinstance(item, int) else item)
+        self.do_not_specialize = dns
+        self._source = None
+        self._cache: dict = {}
+        self._interpreted = None
+
+    def __repr__(self) -> str:
+        return f"JITFunction({self.fn.__module__}:{self.fn.__qualname__})"
+
+    def source(self):
+        if self._source is None:
+            from tilecraft.frontend.code_generator import get_function_source
+
+            self._source = get_function_source(self.fn)
+        return self._source
+
+    # -- launching
+    def __getitem__(self, grid):
+        return functools.partial(self.run, grid=grid)
+
+    def run(self, *args, grid, **kwargs):
+        options = {k: kwargs.pop(k) for k in list(kwargs) if k in LAUNCH_OPTIONS}
+        del options
+        try:
+            spec = self.specialize(args, kwargs)
+            interpret = self.interpret if self.interpret is not None else interpret_from_env()
+            if not interpret:
+                self._compile(spec)
+                _warn_fallback(self)
+            from .interpreter import run_grid
+
+            return run_grid(self, _resolve_grid(grid, spec.bound), spec.bound)
+        except Exception as error:
+            from tilecraft.frontend.errors import CompilationError
+
+            if isinstance(error, CompilationError) and not _debug():
+                raise error.with_traceback(None) from None
+            raise
+
+    def __call__(self, *args, **kwargs):
+        if tl.is_interpreting():
+            from .interpreter import call_interpreted
+
+            return call_interpreted(self, args, kwargs)
+        raise RuntimeError(f"'{self.__name__}' is a @tilecraft.jit function: launch it with "
+                           f"{self.__name__}[grid](...); it can be called directly only from "
+                           "another @jit function")
+
+    # -- compiling
+    def specialize(self, args, kwargs, *, for_ir: bool = False) -> Specialization:
+        try:
+            bound = self.signature.bind(*args, **kwargs)
+        except TypeError as error:
+            raise TypeError(f"{self.__name__}: {error}") from None
+        bound.apply_defaults()
+        arg_types, constexprs, attrs, key = {}, {}, {}, []
+        for name, value in bound.arguments.items():
+            param = self.signature.parameters[name]
+            if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+                raise TypeError(f"{self.__name__}: kernels cannot take *args or **kwargs")
+            if name in self.constexpr_names or isinstance(value, tl.constexpr) or value is None:
+                value = tl._unwrap(value)
+                constexprs[name] = value
+                key.append((name, "c", _hashable(value)))
+                continue
+            specialize = name not in self.do_not_specialize
+            divisible = False
+            if isinstance(value, tl.dtype):
+                ty = value
+            elif isinstance(value, str):
+                ty, divisible = _signature_string(value)
+            elif is_array_like(value):
+                ty = tl.pointer_type(element_type_of(value))
+                divisible = specialize and address_of(value) % 16 == 0
+            elif isinstance(value, (bool, int, float)) or _is_numpy_scalar(value):
+                value = value.item() if _is_numpy_scalar(value) else value
+                ty = scalar_type_of(value)
+                if isinstance(value, int) and not isinstance(value, bool) and specialize:
+                    if value == 1:
+                        constexprs[name] = 1
+                        key.append((name, "c", 1))
+                        continue
+                    divisible = value % 16 == 0
+            else:
+                raise TypeError(f"{self.__name__}: unsupported argument {name}={value!r} of "
+                                f"type {type(value).__name__}")
+            arg_types[name] = ty
+            if divisible:
+                attrs[name] = {"tt.divisibility": 16}
+            key.append((name, str(ty), divisible))
+        return Specialization(tuple(key), arg_types, constexprs, attrs, dict(bound.arguments))
+
+    def _compile(self, spec: Specialization):
+        module = self._cache.get(spec.key)
+        if module is None:
+            from tilecraft.frontend.code_generator import compile_to_ttir
+
+            module = compile_to_ttir(self, spec.arg_types, spec.constexprs, spec.attrs)
+            self._cache[spec.key] = module
+        return module
+
+    def ir(self, *args, **kwargs):
+        """The verified `tt` module (a `builtin.module` op) for these arguments."""
+        try:
+            return self._compile(self.specialize(args, kwargs, for_ir=True))
+        except Exception as error:
+            from tilecraft.frontend.errors import CompilationError
+
+            if isinstance(error, CompilationError) and not _debug():
+                raise error.with_traceback(None) from None
+            raise
+
+    def ttir(self, *args, **kwargs) -> str:
+        """The verified `tt` module for these arguments, as MLIR text."""
+        from tilecraft.ir import print_op
+
+        return print_op(self.ir(*args, **kwargs))
+
+    def warmup(self, *args, grid=None, **kwargs):
+        for name in LAUNCH_OPTIONS:
+            kwargs.pop(name, None)
+        return self.ir(*args, **kwargs)
+
+
+def _is_numpy_scalar(value) -> bool:
+    return type(value).__module__ == "numpy" and hasattr(value, "item") and \
+        getattr(value, "shape", None) == ()
+
+
+def _resolve_grid(grid, bound: dict) -> tuple[int, int, int]:
+    if callable(grid):
+        grid = grid(dict(bound))
+    if isinstance(grid, int) or _is_numpy_scalar(grid):
+        grid = (grid,)
+    grid = tuple(int(tl._unwrap(g)) for g in grid)
+    if not 1 <= len(grid) <= 3:
+        raise ValueError(f"the grid must have 1 to 3 dimensions, got {grid}")
+    if any(g < 0 for g in grid):
+        raise ValueError(f"grid dimensions must not be negative, got {grid}")
+    return grid + (1,) * (3 - len(grid))
+
+
+def _warn_fallback(fn: JITFunction) -> None:
+    global _FALLBACK_WARNED
+    if _FALLBACK_WARNED:
+        return
+    _FALLBACK_WARNED = True
+    warnings.warn(f"tilecraft has no compiled backend yet: kernel '{fn.__name__}' compiled to "
+                  "tt IR and runs in the interpreter (set TILECRAFT_INTERPRET=1 to skip "
+                  "compiling)", RuntimeWarning, stacklevel=4)
+
+
+def jit(fn=None, *, interpret: bool | None = None, noinline: bool = False,
+        do_not_specialize=(), debug: bool | None = None, **kwargs):
+    """Makes ``fn`` a kernel: ``@tilecraft.jit`` or ``@tilecraft.jit(interpret=True)``."""
+
+    def decorate(function):
+        return JITFunction(function, interpret=interpret, noinline=noinline,
+                           do_not_specialize=do_not_specialize, debug=debug, **kwargs)
+
+    if fn is not None:
+        return decorate(fn)
+    return decorate
+
+
+class Config:
+    """An autotuning configuration (kwargs and launch options), as Triton's."""
+
+    def __init__(self, kwargs: dict, num_warps: int = 4, num_stages: int = 3, num_ctas: int = 1,
+                 maxnreg=None, pre_hook=None) -> None:
+        self.kwargs = dict(kwargs)
+        self.num_warps, self.num_stages, self.num_ctas = num_warps, num_stages, num_ctas
+        self.maxnreg = maxnreg
+        self.pre_hook = pre_hook
+
+    def all_kwargs(self) -> dict:
+        return {**self.kwargs, "num_warps": self.num_warps, "num_stages": self.num_stages}
+
+    def __repr__(self) -> str:
+        return f"Config({self.kwargs}, num_warps={self.num_warps}, num_stages={self.num_stages})"
+
+
+class Autotuner:
+    """``@tilecraft.autotune(configs, key)``: until a compiled backend exists there is nothing
+    to time, so it launches with the first configuration."""
+
+    def __init__(self, fn, configs, key, **_ignored) -> None:
+        functools.update_wrapper(self, fn.fn if isinstance(fn, JITFunction) else fn)
+        self.fn = fn
+        self.configs = list(configs) or [Config({})]
+        self.key = key
+        self.best_config = self.configs[0]
+
+    def __getitem__(self, grid):
+        return functools.partial(self.run, grid=grid)
+
+    def run(self, *args, grid, **kwargs):
+        config = self.best_config
+        if config.pre_hook is not None:
+            config.pre_hook({**kwargs, **config.kwargs})
+        return self.fn.run(*args, grid=grid, **{**config.all_kwargs(), **kwargs})
+
+    def __getattr__(self, name):
+        return getattr(self.fn, name)
+
+
+def autotune(configs, key, prune_configs_by=None, reset_to_zero=None, restore_value=None,
+             warmup=None, rep=None, **kwargs):
+    def decorate(fn):
+        return Autotuner(fn, configs, key)
+
+    return decorate
+
+
+class Heuristics:
+    def __init__(self, fn, values: dict) -> None:
+        functools.update_wrapper(self, fn.fn if isinstance(fn, JITFunction) else fn)
+        self.fn = fn
+        self.values = values
+
+    def __getitem__(self, grid):
+        return functools.partial(self.run, grid=grid)
+
+    def run(self, *args, grid, **kwargs):
+        target = self.fn.fn if isinstance(self.fn, JITFunction) else None
+        bound = dict(kwargs)
+        if target is not None:
+            names = list(inspect.signature(target).parameters)
+            bound.update(zip(names, args))
+        for name, rule in self.values.items():
+            kwargs[name] = rule(bound)
+            bound[name] = kwargs[name]
+        return self.fn.run(*args, grid=grid, **kwargs)
+
+    def __getattr__(self, name):
+        return getattr(self.fn, name)
+
+
+def heuristics(values: dict):
+    def decorate(fn):
+        return Heuristics(fn, values)
+
+    return decorate
+
+
+def cdiv(x: int, y: int) -> int:
+    return (x + y - 1) // y
+
+
+def next_power_of_2(n: int) -> int:
+    n = int(n)
+    if n <= 1:
+        return 1
+    return 1 << (n - 1).bit_length()
