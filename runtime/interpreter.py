@@ -21,6 +21,7 @@ import types
 import numpy as np
 
 from tilecraft.language import core as tl
+from tilecraft.language import functions as tl_functions
 from tilecraft.language import semantic
 from tilecraft.language.builder import Builder
 from tilecraft.language.core import block_type, pointer_type, tensor
@@ -963,6 +964,37 @@ class _BoolOpRewriter(ast.NodeTransformer):
         call = ast.Call(func=ast.Name(id=name, ctx=ast.Load()), args=args, keywords=[])
         return ast.copy_location(call, node)
 
+    @staticmethod
+    def _sanitized(value):
+        call = ast.Call(func=ast.Name(id="__tc_sanitize", ctx=ast.Load()), args=[value],
+                        keywords=[])
+        return ast.copy_location(call, value)
+
+    def visit_Assign(self, node):
+        self.generic_visit(node)
+        node.value = self._sanitized(node.value)
+        return node
+
+    def visit_AnnAssign(self, node):
+        self.generic_visit(node)
+        if node.value is not None and "constexpr" not in ast.unparse(node.annotation):
+            node.value = self._sanitized(node.value)
+        return node
+
+    def visit_AugAssign(self, node):
+        self.generic_visit(node)
+        if not isinstance(node.target, ast.Name):
+            return node
+        load = ast.copy_location(ast.Name(id=node.target.id, ctx=ast.Load()), node.target)
+        binop = ast.copy_location(ast.BinOp(left=load, op=node.op, right=node.value), node)
+        assign = ast.Assign(targets=[node.target], value=self._sanitized(binop))
+        return ast.copy_location(assign, node)
+
+    def visit_NamedExpr(self, node):
+        self.generic_visit(node)
+        node.value = self._sanitized(node.value)
+        return node
+
     def visit_UnaryOp(self, node):
         self.generic_visit(node)
         if isinstance(node.op, ast.Not):
@@ -1000,8 +1032,23 @@ def _interp_print(*args, **kwargs):
     return builtins.print(*args, **kwargs)
 
 
+def _tc_sanitize(value):
+    """What an assignment stores in a kernel: Python numbers become tensors, as when
+    compiling (see `tilecraft.frontend.code_generator._sanitize`)."""
+    from tilecraft.frontend.code_generator import _sanitize
+
+    return _sanitize(value)
+
+
+def _interp_range(*args):
+    """``range`` in interpreted kernels: the loop index is an integer tensor, as when
+    compiling (i32, or i64 when a bound needs it)."""
+    return tl_functions.range(*args)
+
+
 _OVERRIDES = {"min": _interp_min, "max": _interp_max, "print": _interp_print,
-              "__tc_and": _tc_and, "__tc_or": _tc_or, "__tc_not": _tc_not}
+              "range": _interp_range, "__tc_and": _tc_and, "__tc_or": _tc_or,
+              "__tc_not": _tc_not, "__tc_sanitize": _tc_sanitize}
 
 
 class _Interpreted:

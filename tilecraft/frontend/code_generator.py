@@ -170,6 +170,7 @@ def _mangle_spec(spec, tensors_iter) -> str:
 # -- Python builtins kernels may use -------------------------------------------------------------
 
 
+@tl.builtin
 def _tl_min(*args):
     if len(args) == 1:
         args = tuple(args[0])
@@ -181,6 +182,7 @@ def _tl_min(*args):
     return result
 
 
+@tl.builtin
 def _tl_max(*args):
     if len(args) == 1:
         args = tuple(args[0])
@@ -192,6 +194,7 @@ def _tl_max(*args):
     return result
 
 
+@tl.builtin
 def _tl_print(*args, sep=" ", end="\n", **_):
     prefix_parts, values = [], []
     for arg in args:

@@ -195,6 +195,9 @@ class IRBuilder(Builder):
 
     def cast(self, op, x, src_ty, ty, rounding=None):
         dst = ty.to_ir()
+        folded = self._fold_cast(op, x, src_ty, ty, rounding)
+        if folded is not None:
+            return folded
         if op in ("int_cast_signed", "int_cast_unsigned"):
             src_width, dst_width = _width(x.type), _width(dst)
             if src_width == dst_width:
@@ -215,6 +218,28 @@ class IRBuilder(Builder):
         if op == "ptr_to_int":
             return self._value(tt.PtrToIntOp, result_type=dst, src=x)
         raise ValueError(f"unknown cast {op}")
+
+    def _fold_cast(self, op, x, src_ty, ty, rounding):
+        """A constant for a cast of a constant (as Triton's canonicalizer would make it)."""
+        value = self._constant_value(x)
+        if value is None or isinstance(value, bool) and op not in ("int_cast_unsigned",):
+            return None
+        src, dst = src_ty.scalar, ty.scalar
+        if op in ("extf", "truncf") or (op == "fp_to_fp" and rounding in (None, "rtne")):
+            if dst.is_fp8() or src.is_fp8():
+                return None
+            return self.constant(float(value), ty)
+        if op in ("int_cast_signed", "int_cast_unsigned"):
+            value = int(value)
+            if op == "int_cast_unsigned" or src.is_int_unsigned():
+                value &= (1 << src.int_bitwidth) - 1
+            return self.constant(value, ty)
+        if op in ("sitofp", "uitofp") and not dst.is_fp8():
+            value = int(value)
+            if op == "uitofp":
+                value &= (1 << src.int_bitwidth) - 1
+            return self.constant(float(value), ty)
+        return None
 
     # -- memory
     def addptr(self, ptr, offset, ty):
@@ -269,7 +294,7 @@ class IRBuilder(Builder):
     def dot(self, a, b, c, input_precision, max_num_imprecise_acc, ty):
         return self._value(tt.DotOp, d_type=ty.to_ir(), a=a, b=b, c=c,
                            input_precision=_PRECISION[input_precision],
-                           max_num_imprecise_acc=max_num_imprecise_acc)
+                           max_num_imprecise_acc=max_num_imprecise_acc or None)
 
     def _combine_region(self, op, elem_types, region, return_cls):
         ir_types = [t.to_ir() for t in elem_types]

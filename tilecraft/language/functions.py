@@ -477,8 +477,16 @@ class range:  # noqa: A001 - Triton's name
         self.warp_specialize = _unwrap(warp_specialize)
 
     def __iter__(self):
-        # only the interpreter iterates; the compiler reads the fields
-        return iter(builtins.range(int(self.start), int(self.end), int(self.step)))
+        # only the interpreter iterates (the compiler reads the fields): the index is an i32
+        # tensor (i64 when a bound is), as in compiled code
+        from . import core
+
+        bounds = [self.start, self.end, self.step]
+        wide = any(isinstance(b, tensor) and b.dtype.int_bitwidth == 64 for b in bounds) or \
+            any(not isinstance(b, tensor) and not -2**31 <= int(b) < 2**31 for b in bounds)
+        index_type = core.int64 if wide else core.int32
+        for value in builtins.range(int(self.start), int(self.end), int(self.step)):
+            yield semantic.scalar_constant(value, index_type)
 
 
 class static_range:
