@@ -17,7 +17,7 @@ import pytest
 from .litsupport import HERE, tool_substitutions
 
 FILES = sorted(p for p in HERE.rglob("*.mlir") if "Inputs" not in p.parts)
-_RUN = re.compile(r"(?://|#)\s*RUN:\s?(.*)$")
+_RUN = re.compile(r"RUN:\s?(.*)$")  # anywhere in a line, as lit reads them
 _PRELUDE = "set -eo pipefail\nnot() { ! \"$@\"; }\n"
 
 

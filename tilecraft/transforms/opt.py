@@ -229,12 +229,15 @@ def _split_pass_flags(argv: list[str], options: set[str]) -> tuple[list[str], li
     return flags, rest
 
 
-def _unknown_option(arg: str) -> UsageError:
+def _unknown_option(arg: str, options: set[str]) -> UsageError:
     name = _PASS_FLAG.fullmatch(arg)
     if name is None:
         return UsageError(f"unrecognized argument '{arg}'")
-    close = difflib.get_close_matches(name.group(1), registered_passes(), n=1)
-    hint = f"; did you mean '-{close[0]}'?" if close else " (see --list-passes)"
+    candidates = {f"-{p}": p for p in registered_passes()}
+    candidates.update({o: o.lstrip("-") for o in options if o.startswith("--")})
+    close = difflib.get_close_matches(name.group(1), candidates.values(), n=1)
+    flag = next((flag for flag, bare in candidates.items() if close and bare == close[0]), None)
+    hint = f"; did you mean '{flag}'?" if flag else " (see --help and --list-passes)"
     return UsageError(f"'{arg}' is neither an option nor a registered pass{hint}")
 
 
@@ -262,7 +265,7 @@ def _run(argv: list[str]) -> int:
     pass_flags, rest = _split_pass_flags(argv, options)
     args, unknown = parser.parse_known_args(rest)
     if unknown:
-        raise _unknown_option(unknown[0])
+        raise _unknown_option(unknown[0], options)
     if args.list_passes:
         sys.stdout.write(list_passes())
         return 0
