@@ -190,9 +190,12 @@ def normalize(values, ty) -> np.ndarray:
         dtype = compute_dtype(ty)
         if array.dtype != dtype:
             array = array.astype(dtype)
-    shape = ty.shape if ty.is_block() else ()
-    if array.shape != tuple(shape):
-        array = np.broadcast_to(array, shape)
+    shape = tuple(ty.shape) if ty.is_block() else ()
+    if array.shape != shape:
+        if not shape and array.size == 1:
+            array = array.reshape(())
+        else:
+            array = np.broadcast_to(array, shape)
     return array
 
 
@@ -240,7 +243,7 @@ def _divsi(a, b):
     safe = np.where(b == 0, 1, b).astype(b.dtype)
     q = np.floor_divide(a, safe)
     r = a - q * safe
-    q = np.where((r != 0) & ((r < 0) != (safe < 0)), q + 1, q)
+    q = np.where((r != 0) & ((a < 0) != (safe < 0)), q + 1, q)
     return np.where(b == 0, 0, q).astype(a.dtype)
 
 
