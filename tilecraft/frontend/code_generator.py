@@ -802,8 +802,13 @@ class CodeGenerator(ast.NodeVisitor):
                 if callee is builtins.range:
                     if kwargs:
                         raise self.error(node, "range() takes no keyword arguments")
-                    return tlf.range(*args)
-                return callee(*args, **kwargs)
+                    callee = tlf.range
+                try:
+                    return callee(*args, **kwargs)
+                except (TypeError, ValueError) as exc:
+                    if debug_enabled():
+                        raise
+                    raise self.error(node, _message_of(exc)) from exc
         value = self.visit(node)
         if _is_tensor(value):
             raise self.error(node, "cannot iterate over a tensor; loops need range, tl.range "
