@@ -173,7 +173,8 @@ class JITFunction:
         return functools.partial(self.run, grid=grid)
 
     def run(self, *args, grid, **kwargs):
-        options = {k: kwargs.pop(k) for k in list(kwargs) if k in LAUNCH_OPTIONS}
+        options = {k: kwargs.pop(k) for k in list(kwargs)
+                   if k in LAUNCH_OPTIONS and k not in self.signature.parameters}
         del options
         try:
             spec = self.specialize(args, kwargs)
@@ -271,7 +272,7 @@ class JITFunction:
         return print_op(self.ir(*args, **kwargs))
 
     def warmup(self, *args, grid=None, **kwargs):
-        for name in LAUNCH_OPTIONS:
+        for name in LAUNCH_OPTIONS - set(self.signature.parameters):
             kwargs.pop(name, None)
         return self.ir(*args, **kwargs)
 

@@ -207,8 +207,13 @@ def _tl_print(*args, sep=" ", end="\n", **_):
     tlf.device_print(sep.join(prefix_parts), *values)
 
 
+@tl.builtin
+def _tl_breakpoint(*args, **kwargs):
+    """``breakpoint()`` stops interpreted kernels; compiled code ignores it."""
+
+
 _PY_BUILTINS = {
-    "range": builtins.range, "min": _tl_min, "max": _tl_max, "print": _tl_print,
+    "breakpoint": _tl_breakpoint, "range": builtins.range, "min": _tl_min, "max": _tl_max, "print": _tl_print,
     "len": builtins.len, "int": builtins.int, "float": builtins.float, "bool": builtins.bool,
     "str": builtins.str, "repr": builtins.repr, "isinstance": builtins.isinstance,
     "getattr": builtins.getattr, "hasattr": builtins.hasattr, "zip": builtins.zip,
