@@ -109,8 +109,8 @@ def integer_promote_impl(a_ty: dtype, b_ty: dtype) -> dtype:
 def computation_type_impl(a_ty: dtype, a_is_scalar: bool, b_ty: dtype, b_is_scalar: bool,
                           div_or_mod: bool) -> dtype:
     """Triton's promotion: a Python scalar of the same or a lower kind (bool < int < float) does
-    not widen a tensor; fp64 > fp32 > fp16 > bf16 (fp16 with bf16 gives fp32); `/` and `%` of
-    fp16/bf16 compute in fp32; two integer types follow C."""
+    not widen a tensor; fp64 > fp32 > fp16 > bf16 (bf16 only with bf16, else
+    fp32); `/` and `%` of fp16/bf16 compute in fp32; two integer types follow C."""
     if a_is_scalar != b_is_scalar:
         scalar_ty, tensor_ty = (a_ty, b_ty) if a_is_scalar else (b_ty, a_ty)
         if scalar_ty.kind() <= tensor_ty.kind():
