@@ -99,7 +99,7 @@ def materializer(cls: type[Operation]) -> Materializer:
 def is_trivially_dead(op: Operation) -> bool:
     """Whether ``op`` can go: no result is used, it is no terminator, it has no side effects."""
     for result in op.results:
-        if result._uses:
+        if not result.use_empty():
             return False
     return not _has(_TERMINATOR, type(op), Terminator) and not has_side_effects(op)
 

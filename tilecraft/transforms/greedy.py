@@ -267,7 +267,21 @@ class _GreedyDriver(RewriteListener):
             self.constants.forget(op)
         for value in op.operands:
             defining = value.defining_op
-            if defining is not None and len(value.users) <= 2:
+            if defining is not None and _at_most_one_other_user(value, op):
                 self.add(defining)
         if self.config.listener is not None:
             self.config.listener.notify_op_erased(op)
+
+
+def _at_most_one_other_user(value: Value, op: Operation) -> bool:
+    """Whether ``value`` has at most one user besides ``op``: once ``op`` is gone, its
+    defining op may be dead or simpler. (Reads the use list without copying it.)"""
+    other = None
+    for use in value._uses:
+        owner = use.owner
+        if owner is op or owner is other:
+            continue
+        if other is not None:
+            return False
+        other = owner
+    return True
