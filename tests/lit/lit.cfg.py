@@ -1,5 +1,6 @@
 # lit configuration of the IR tests: `lit tests/lit` runs every .mlir file's RUN lines.
 # (`python -m pytest tests/lit` runs the same lines without lit.)
+# ruff: noqa: F821 - lit defines `config`
 
 import os
 import sys

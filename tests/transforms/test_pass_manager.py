@@ -125,7 +125,8 @@ def test_a_crash_keeps_its_exception_with_a_note(tmp_path):
     assert caught.value.__notes__ == [
         f"while running pass 'test-crash' on 'builtin.module'; reproducer written to "
         f"{tmp_path / 'repro.mlir'}"]
-    assert "// Failure: RuntimeError: the test pass crashed" in (tmp_path / "repro.mlir").read_text()
+    text = (tmp_path / "repro.mlir").read_text()
+    assert "// Failure: RuntimeError: the test pass crashed" in text
 
 
 # -- dumps
@@ -224,7 +225,17 @@ def test_the_environment_names_a_reproducer(monkeypatch, tmp_path):
     monkeypatch.setenv("TILECRAFT_REPRODUCER_PATH", str(tmp_path / "r.mlir"))
     with pytest.raises(PassFailure):
         PassManager.parse("test-fail").run(module())
-    assert read_reproducer((tmp_path / "r.mlir").read_text())[1] == "builtin.module(test-fail{op-name=})"
+    pipeline = read_reproducer((tmp_path / "r.mlir").read_text())[1]
+    assert pipeline == "builtin.module(test-fail{op-name=})"
+
+
+def test_a_reproducer_that_cannot_be_written_is_a_warning(tmp_path, capsys):
+    pm = PassManager.parse("test-fail")
+    pm.enable_crash_reproducer(str(tmp_path / "no" / "such" / "dir" / "r.mlir"))
+    with pytest.raises(PassFailure) as caught:
+        pm.run(module())
+    assert caught.value.reproducer is None
+    assert "warning: could not write the reproducer to" in capsys.readouterr().err
 
 
 def test_a_file_without_trailer_has_no_pipeline():

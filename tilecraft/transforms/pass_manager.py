@@ -23,6 +23,7 @@ from tilecraft.codegen.diagnostics import Diagnostic
 from tilecraft.ir import Operation, VerificationError, get_dialect
 from tilecraft.ir.pass_base import Pass
 
+from .diagnostics import emit_warning
 from .instrumentation import IRPrinting
 from .pass_registry import PassRegistryError, pass_name
 from .pipeline import PipelineError, parse_pass_pipeline
@@ -224,8 +225,14 @@ class PassManager(OpPassManager):
         pipeline = _element_text(pass_)
         for anchor in reversed(anchors):
             pipeline = f"{anchor}({pipeline})"
-        write_reproducer(self.reproducer_path, snapshot, pipeline, failure, str(self))
-        snapshot.discard()
+        try:
+            write_reproducer(self.reproducer_path, snapshot, pipeline, failure, str(self))
+        except OSError as err:
+            emit_warning(op, f"could not write the reproducer to {self.reproducer_path}: "
+                             f"{err.strerror or err}")
+            return None
+        finally:
+            snapshot.discard()
         return self.reproducer_path
 
     # -- reports
