@@ -1,0 +1,31 @@
+"""The scripts in examples/ run and agree with numpy (in both launch paths)."""
+
+from __future__ import annotations
+
+import runpy
+import sys
+import warnings
+from pathlib import Path
+
+import pytest
+
+EXAMPLES = sorted((Path(__file__).parents[2] / "examples").glob("0*.py"))
+
+
+@pytest.mark.parametrize("script", EXAMPLES, ids=[p.stem for p in EXAMPLES])
+def test_example(script, monkeypatch, capsys):
+    monkeypatch.syspath_prepend(str(script.parent))
+    monkeypatch.setattr(sys, "argv", [str(script)])
+    monkeypatch.delitem(sys.modules, "_report", raising=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        runpy.run_path(str(script), run_name="__main__")
+    out = capsys.readouterr().out
+    assert "ran" in out or "run by the interpreter" in out
+    assert "MISMATCH" not in out and ": ok" in out
+
+
+def test_examples_exist():
+    names = {p.stem for p in EXAMPLES}
+    for part in ("vector_add", "fused_softmax", "layer_norm", "matmul", "fused_attention"):
+        assert any(part in name for name in names)
