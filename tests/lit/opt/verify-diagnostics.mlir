@@ -61,3 +61,15 @@ tt.func @fine(%a: i32) -> i32 {
   %0 = arith.addi %a, %a : i32
   tt.return %0 : i32
 }
+
+// -----
+
+// Notes come with their error.
+// expected-note @+1 {{see existing symbol definition here}}
+tt.func @twice() {
+  tt.return
+}
+// expected-error @+1 {{redefinition of symbol named 'twice'}}
+tt.func @twice() {
+  tt.return
+}
