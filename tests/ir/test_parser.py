@@ -278,3 +278,11 @@ def test_unregistered_ops_parse_when_allowed():
 def test_parse_op_needs_exactly_one_op():
     with pytest.raises(ParseError, match="expected a single operation, found 2"):
         parse_op('"x.a"() : () -> ()\n"x.a"() : () -> ()', allow_unregistered=True)
+
+
+def test_text_may_end_in_comments():
+    text = 'module {\n  "t.x"() : () -> ()\n}\n// CHECK: module\n// CHECK-NEXT: t.x\n'
+    assert str(parse_module(text, allow_unregistered=True)) == 'module {\n  "t.x"() : () -> ()\n}'
+    with pytest.raises(ParseError) as info:
+        parse_module('module {\n  "t.x"() : () -> ()\n// the end\n', allow_unregistered=True)
+    assert "4:1: error: expected '}' to end the region but found end of file" in str(info.value)

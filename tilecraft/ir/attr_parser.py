@@ -287,7 +287,7 @@ class AttrParser:
         """Re-read ``0x...`` (lexed as a hex literal) as ``0`` ``x`` followed by the rest."""
         from tilecraft.ir.lexer import TOKEN_RE
 
-        rest = TOKEN_RE.findall(self.toks[self.i][2:])
+        rest = [t for t in TOKEN_RE.findall(self.toks[self.i][2:]) if t]
         self.toks[self.i:self.i + 1] = ["0", "x", *rest]
         self.source.splices.append((self.i, 1 + len(rest)))
 

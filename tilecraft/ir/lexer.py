@@ -29,7 +29,8 @@ _TOKEN = "|".join([
     r"[A-Za-z_][\w$.]*",                  # bare identifier or keyword
     r"\S",                                # anything else: the parser rejects it
 ])
-TOKEN_RE = re.compile(r"\s*+(?://[^\n]*+\s*+)*+(" + _TOKEN + ")")
+# The empty match at the end (`\Z`) lets the text end in comments; `tokenize` drops it.
+TOKEN_RE = re.compile(r"\s*+(?://[^\n]*+\s*+)*+(" + _TOKEN + r"|\Z)")
 EOF = "\0"  # the token after the last one
 
 
@@ -56,6 +57,8 @@ class Source:
 
     def tokenize(self) -> list[str]:
         tokens = TOKEN_RE.findall(self.text)
+        while tokens and tokens[-1] == "":
+            tokens.pop()
         tokens.append(EOF)
         return tokens
 
