@@ -767,3 +767,117 @@ def test_range_static_range_negative_step(run):
     assert np.all(out == sum(range(0, 11, 2)) + 3 + sum(range(11, 0, -3)))
     text = loops_kernel.ttir("*i32", "i32", BLOCK=16)
     assert "tt.num_stages = 2 : i32" in text and "tt.loop_unroll_factor = 2 : i32" in text
+
+
+# -- the rest of the surface ---------------------------------------------------------------------
+
+MORE_UNARY = [
+    (tl.math.round, lambda x: np.copysign(np.floor(np.abs(x) + 0.5), x), (-5, 5)),
+    (tl.math.erfc, lambda x: 1 - _erf(x), (-2, 2)), (tl.math.sinh, np.sinh, (-2, 2)),
+    (tl.math.cosh, np.cosh, (-2, 2)), (tl.math.acos, np.arccos, (-1, 1)),
+    (tl.math.asinh, np.arcsinh, (-3, 3)), (tl.math.acosh, np.arccosh, (1, 4)),
+    (tl.math.atanh, np.arctanh, (-0.9, 0.9)), (tl.math.nearbyint, np.rint, (-5, 5)),
+    (tl.math.exp, np.exp, (-2, 2)), (tl.math.sqrt_rn, np.sqrt, (0, 2)),
+]
+
+
+@pytest.mark.parametrize("fn,ref,domain", MORE_UNARY, ids=[f[0].__name__ for f in MORE_UNARY])
+def test_more_math(run, rng, fn, ref, domain):
+    test_unary_math(run, rng, fn, ref, domain)
+
+
+@tc.jit
+def math_binary_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    y = tl.load(y_ptr + offs, mask=mask)
+    tl.store(out_ptr + offs, tl.math.pow(x, y), mask=mask)
+    tl.store(out_ptr + BLOCK + offs, tl.math.atan2(x, y), mask=mask)
+    tl.store(out_ptr + 2 * BLOCK + offs, tl.math.copysign(x, y - 1), mask=mask)
+    inf = x / (y - y)
+    flags = tl.math.isnan(x - x).to(tl.float32) + 2 * tl.math.isinf(inf).to(tl.float32) + \
+        4 * tl.math.isfinite(x).to(tl.float32)
+    tl.store(out_ptr + 3 * BLOCK + offs, flags, mask=mask)
+
+
+def test_math_binary_and_classification(run, rng):
+    x = rng.uniform(0.5, 2, N).astype(np.float32)
+    y = rng.uniform(0.5, 2, N).astype(np.float32)
+    out = np.zeros(4 * BLOCK, np.float32)
+    run(math_binary_kernel, (1,), x, y, out, N, BLOCK=BLOCK)
+    rows = out.reshape(4, BLOCK)[:, :N]
+    np.testing.assert_allclose(rows[0], np.power(x, y), rtol=1e-6)
+    np.testing.assert_allclose(rows[1], np.arctan2(x, y), rtol=1e-6)
+    np.testing.assert_allclose(rows[2], np.copysign(x, y - 1))
+    np.testing.assert_array_equal(rows[3], 6.0)
+
+
+@tc.jit
+def bits_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    tl.store(out_ptr + offs, tl.math.clz(x), mask=mask)
+    tl.store(out_ptr + BLOCK + offs, tl.math.popc(x), mask=mask)
+
+
+def test_clz_popc(run, rng):
+    x = rng.integers(1, 2**31 - 1, N).astype(np.int32) >> rng.integers(0, 30, N).astype(np.int32)
+    out = np.zeros(2 * BLOCK, np.int32)
+    run(bits_kernel, (1,), x, out, N, BLOCK=BLOCK)
+    np.testing.assert_array_equal(out[:N], [32 - int(v).bit_length() for v in x])
+    np.testing.assert_array_equal(out[BLOCK:BLOCK + N], [bin(int(v)).count("1") for v in x])
+
+
+@tc.jit
+def library_kernel(x_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr):
+    rm, rn = tl.arange(0, M), tl.arange(0, N)
+    x = tl.load(x_ptr + rm[:, None] * N + rn[None, :])
+    tl.store(out_ptr + rm[:, None] * N + rn[None, :], tl.softmax(x))
+    a, b = tl.broadcast(rm[:, None], rn[None, :])
+    i, j = tl.swizzle2d(a, b, M, N, 2)
+    tl.store(out_ptr + M * N + rm[:, None] * N + rn[None, :], (i * N + j).to(tl.float32))
+    v = tl.view(x, (N, M))
+    tl.store(out_ptr + 2 * M * N + tl.arange(0, M * N), tl.sort(tl.ravel(v)))
+    tl.store(out_ptr + 3 * M * N + rn, x.sum(0) + x.exp().max(axis=0))
+    tl.store(out_ptr + 3 * M * N + N + rm, tl.cast(x.argmax(1), tl.float32))
+    tl.store(out_ptr + 3 * M * N + N + M, tl.max_constancy(tl.sum(x), 1))
+
+
+def test_library_functions(run, rng):
+    m, n = 4, 8
+    x = rng.standard_normal((m, n)).astype(np.float32)
+    out = np.zeros(3 * m * n + n + m + 1, np.float32)
+    run(library_kernel, (1,), x, out, M=m, N=n)
+    e = np.exp(x - x.max(0))
+    np.testing.assert_allclose(out[:m * n].reshape(m, n), e / e.sum(0), rtol=1e-6)
+    perm = out[m * n:2 * m * n].astype(int)
+    assert sorted(perm) == list(range(m * n))  # swizzle2d is a permutation
+    assert perm[1] == n  # groups of 2 rows are walked column by column: (0, 1) -> (1, 0)
+    np.testing.assert_array_equal(out[2 * m * n:3 * m * n], np.sort(x.reshape(-1)))
+    np.testing.assert_allclose(out[3 * m * n:3 * m * n + n], x.sum(0) + np.exp(x).max(0),
+                               rtol=1e-5)
+    np.testing.assert_array_equal(out[3 * m * n + n:3 * m * n + n + m], x.argmax(1))
+    assert abs(out[-1] - x.sum()) < 1e-4
+
+
+@tc.jit
+def random4x_kernel(out_ptr, seed, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    a, b, c, d = tl.randint4x(seed, offs)
+    tl.store(out_ptr + offs, a)
+    tl.store(out_ptr + BLOCK + offs, d)
+    u1, u2, u3, u4 = tl.rand4x(seed, offs)
+    n1, n2, n3, n4 = tl.randn4x(seed, offs)
+    ok = (u4 >= 0) & (u4 < 1) & (n4 == n4)
+    tl.store(out_ptr + 2 * BLOCK + offs, ok.to(tl.uint32))
+
+
+def test_random_4x(run):
+    out = np.zeros(3 * BLOCK, np.uint32)
+    run(random4x_kernel, (1,), out, 42, BLOCK=BLOCK)
+    ref = _philox_reference(42, range(BLOCK))
+    np.testing.assert_array_equal(out[:BLOCK], ref[:, 0])
+    np.testing.assert_array_equal(out[BLOCK:2 * BLOCK], ref[:, 3])
+    assert np.all(out[2 * BLOCK:] == 1)
