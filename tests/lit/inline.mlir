@@ -1,0 +1,194 @@
+// inline: tt.calls of tt.funcs of the module, callees first; recursive, noinline and
+// external functions stay called; inlined private functions nothing refers to go.
+// RUN: tilecraft-opt %s --split-input-file -inline | filecheck %s
+// RUN: tilecraft-opt %s --split-input-file -inline --mlir-print-debuginfo \
+// RUN:   | filecheck %s --check-prefix=LOC
+// RUN: tilecraft-opt %s --split-input-file -inline --verify-diagnostics > /dev/null
+
+// A chain: @inner is inlined into @middle first, then @middle into @outer.
+// CHECK-LABEL: tt.func @outer(%arg0: i32) -> i32 {
+// CHECK-NEXT:    %0 = arith.muli %arg0, %arg0 : i32
+// CHECK-NEXT:    %1 = arith.addi %0, %arg0 : i32
+// CHECK-NEXT:    tt.return %1 : i32
+// CHECK-NEXT:  }
+// CHECK-NOT:   tt.func private
+// The inlined ops keep the callee's locations.
+// LOC-LABEL: tt.func @outer
+// LOC-NEXT:    arith.muli {{.*}} loc("{{.*}}inline.mlir":[[# @LINE + 4]]:3)
+// LOC-NEXT:    arith.addi {{.*}} loc("{{.*}}inline.mlir":[[# @LINE + 8]]:3)
+// LOC-NEXT:    tt.return {{.*}} loc("{{.*}}inline.mlir":[[# @LINE + 12]]:3)
+tt.func private @inner(%a: i32) -> i32 {
+  %0 = arith.muli %a, %a : i32
+  tt.return %0 : i32
+}
+tt.func private @middle(%a: i32) -> i32 {
+  %0 = tt.call @inner(%a) : (i32) -> i32
+  %1 = arith.addi %0, %a : i32
+  tt.return %1 : i32
+}
+tt.func @outer(%a: i32) -> i32 {
+  %0 = tt.call @middle(%a) : (i32) -> i32
+  tt.return %0 : i32
+}
+
+// -----
+
+// A public callee stays after being inlined; calls without results and several results work.
+// CHECK-LABEL: tt.func @pair(%arg0: i32) -> (i32, i32) {
+// CHECK-NEXT:    %0 = arith.addi %arg0, %arg0 : i32
+// CHECK-NEXT:    tt.return %arg0, %0 : i32, i32
+// CHECK-LABEL: tt.func @user(%arg0: i32, %arg1: !tt.ptr<i32>) -> i32 {
+// CHECK-NEXT:    %0 = arith.addi %arg0, %arg0 : i32
+// CHECK-NEXT:    tt.store %arg1, %0 : !tt.ptr<i32>
+// CHECK-NEXT:    %1 = arith.addi %arg0, %0 : i32
+// CHECK-NEXT:    tt.return %1 : i32
+tt.func @pair(%a: i32) -> (i32, i32) {
+  %0 = arith.addi %a, %a : i32
+  tt.return %a, %0 : i32, i32
+}
+tt.func private @store(%p: !tt.ptr<i32>, %v: i32) {
+  tt.store %p, %v : !tt.ptr<i32>
+  tt.return
+}
+tt.func @user(%a: i32, %p: !tt.ptr<i32>) -> i32 {
+  %0:2 = tt.call @pair(%a) : (i32) -> (i32, i32)
+  tt.call @store(%p, %0#1) : (!tt.ptr<i32>, i32) -> ()
+  %1 = arith.addi %0#0, %0#1 : i32
+  tt.return %1 : i32
+}
+
+// -----
+
+// Calls nested in scf regions are inlined in place.
+// CHECK-LABEL: tt.func @in_loop
+// CHECK:         scf.for
+// CHECK-NEXT:      %[[SQ:.+]] = arith.mulf %arg5, %arg5 : f32
+// CHECK-NEXT:      scf.yield %[[SQ]] : f32
+// CHECK-NOT:     tt.call
+tt.func private @square(%x: f32) -> f32 {
+  %0 = arith.mulf %x, %x : f32
+  tt.return %0 : f32
+}
+tt.func @in_loop(%x: f32, %lb: i32, %ub: i32, %st: i32) -> f32 {
+  %r = scf.for %i = %lb to %ub step %st iter_args(%acc = %x) -> (f32) : i32 {
+    %s = tt.call @square(%acc) : (f32) -> f32
+    scf.yield %s : f32
+  }
+  tt.return %r : f32
+}
+
+// -----
+
+// A callee with several blocks and returns: the caller's block is split, each tt.return
+// branches to the continuation, whose argument replaces the call's result.
+// CHECK-LABEL: tt.func @use_abs(%arg0: i32) -> i32 {
+// CHECK-NEXT:    %0 = arith.constant 0 : i32
+// CHECK-NEXT:    %1 = arith.cmpi slt, %arg0, %0 : i32
+// CHECK-NEXT:    cf.cond_br %1, ^bb1, ^bb2
+// CHECK-NEXT:  ^bb1:
+// CHECK-NEXT:    %2 = arith.subi %0, %arg0 : i32
+// CHECK-NEXT:    cf.br ^bb3(%2 : i32)
+// CHECK-NEXT:  ^bb2:
+// CHECK-NEXT:    cf.br ^bb3(%arg0 : i32)
+// CHECK-NEXT:  ^bb3(%3: i32):
+// CHECK-NEXT:    %4 = arith.addi %3, %arg0 : i32
+// CHECK-NEXT:    tt.return %4 : i32
+tt.func private @abs(%a: i32) -> i32 {
+  %c0 = arith.constant 0 : i32
+  %neg = arith.cmpi slt, %a, %c0 : i32
+  cf.cond_br %neg, ^bb1, ^bb2
+^bb1:
+  %n = arith.subi %c0, %a : i32
+  tt.return %n : i32
+^bb2:
+  tt.return %a : i32
+}
+tt.func @use_abs(%a: i32) -> i32 {
+  %0 = tt.call @abs(%a) : (i32) -> i32
+  %1 = arith.addi %0, %a : i32
+  tt.return %1 : i32
+}
+
+// -----
+
+// ... but not where the call sits in a single-block scf region: a remark says why, and the
+// callee stays.
+// CHECK-LABEL: tt.func private @abs2
+// CHECK-LABEL: tt.func @abs_in_if
+// CHECK:         tt.call @abs2
+tt.func private @abs2(%a: i32) -> i32 {
+  %c0 = arith.constant 0 : i32
+  %neg = arith.cmpi slt, %a, %c0 : i32
+  cf.cond_br %neg, ^bb1, ^bb2
+^bb1:
+  %n = arith.subi %c0, %a : i32
+  tt.return %n : i32
+^bb2:
+  tt.return %a : i32
+}
+tt.func @abs_in_if(%a: i32, %c: i1) -> i32 {
+  %r = scf.if %c -> (i32) {
+    // expected-remark @+1 {{not inlined: @abs2 has several blocks, which cannot replace a call nested in 'scf.if'}}
+    %0 = tt.call @abs2(%a) : (i32) -> i32
+    scf.yield %0 : i32
+  } else {
+    scf.yield %a : i32
+  }
+  tt.return %r : i32
+}
+
+// -----
+
+// Recursion stays: a self-recursive function and a cycle of two; their non-recursive callee
+// is still inlined into them (and then erased).
+// CHECK-NOT:   @helper
+// CHECK-LABEL: tt.func @self
+// CHECK-NEXT:    arith.addi %arg0, %arg0
+// CHECK-NEXT:    tt.call @self
+// CHECK-LABEL: tt.func @ping
+// CHECK-NEXT:    tt.call @pong
+// CHECK-LABEL: tt.func @pong
+// CHECK-NEXT:    tt.call @ping
+// CHECK-LABEL: tt.func @caller
+// CHECK-NEXT:    tt.call @self
+// CHECK-NEXT:    tt.call @ping
+tt.func private @helper(%a: i32) -> i32 {
+  %0 = arith.addi %a, %a : i32
+  tt.return %0 : i32
+}
+tt.func @self(%a: i32) -> i32 {
+  %0 = tt.call @helper(%a) : (i32) -> i32
+  %1 = tt.call @self(%0) : (i32) -> i32
+  tt.return %1 : i32
+}
+tt.func @ping(%a: i32) -> i32 {
+  %0 = tt.call @pong(%a) : (i32) -> i32
+  tt.return %0 : i32
+}
+tt.func @pong(%a: i32) -> i32 {
+  %0 = tt.call @ping(%a) : (i32) -> i32
+  tt.return %0 : i32
+}
+tt.func @caller(%a: i32) -> i32 {
+  %0 = tt.call @self(%a) : (i32) -> i32
+  %1 = tt.call @ping(%0) : (i32) -> i32
+  tt.return %1 : i32
+}
+
+// -----
+
+// noinline = true and external declarations are not inlined.
+// CHECK-LABEL: tt.func private @kept
+// CHECK-LABEL: tt.func private @external
+// CHECK-LABEL: tt.func @calls
+// CHECK-NEXT:    tt.call @kept
+// CHECK-NEXT:    tt.call @external
+tt.func private @kept(%a: i32) -> i32 attributes {noinline = true} {
+  tt.return %a : i32
+}
+tt.func private @external(%a: i32) -> i32
+tt.func @calls(%a: i32) -> i32 {
+  %0 = tt.call @kept(%a) : (i32) -> i32
+  %1 = tt.call @external(%0) : (i32) -> i32
+  tt.return %1 : i32
+}

@@ -1,0 +1,392 @@
+"""A small numpy evaluator of tile IR, for checking that passes keep what programs compute.
+
+`evaluate(module, "f", args)` runs the ``tt.func @f`` of ``module`` on numpy values (arrays,
+0-d for scalars) and returns what it returns. Integers are int64 arrays holding the signless
+value normalized to its width's signed range (two's complement, wrapping at the width, so
+``i1`` true is -1 as ``255 : i8`` is -1); floats are float16/32/64 arrays computed in their
+own precision. It covers arith (integer and float ops, comparisons, select, casts), the
+tile-shape ops of tt (splat, broadcast, expand_dims, reshape, trans, make_range), scf
+(for, if, while), calls, returns and cf branches. Undefined behaviour (division by zero,
+signed MIN / -1, shifts by the width or more, out-of-range float-to-int) raises `Undefined`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tilecraft.ir import (
+    BoolAttr, DenseElementsAttr, FloatAttr, IntegerAttr, Operation, RankedTensorType,
+    element_type_of,
+)
+
+__all__ = ["Undefined", "evaluate", "normalize", "to_value", "same_values"]
+
+
+class Undefined(Exception):
+    """The program hit undefined behaviour; its result means nothing."""
+
+
+_FLOAT_DTYPES = {"f16": np.float16, "f32": np.float32, "f64": np.float64}
+
+
+def _width(type_) -> int:
+    element = element_type_of(type_)
+    return 64 if element.is_index() else element.width
+
+
+def _float_dtype(type_):
+    element = element_type_of(type_)
+    try:
+        return _FLOAT_DTYPES[element.kind]
+    except KeyError:
+        raise NotImplementedError(f"floats of kind {element.kind}") from None
+
+
+def normalize(values, width: int) -> np.ndarray:
+    """Integers (any numpy integer array or Python ints) wrapped to ``width`` bits, signed."""
+    array = np.asarray(values)
+    if array.dtype == object or array.dtype.kind not in "iub":
+        array = np.vectorize(lambda v: int(v) & ((1 << 64) - 1), otypes=[np.uint64])(array)
+    unsigned = array.astype(np.uint64)
+    if width < 64:
+        unsigned = unsigned & np.uint64((1 << width) - 1)
+        signed = unsigned.astype(np.int64)
+        return np.where(signed >= (1 << (width - 1)), signed - (1 << width), signed)
+    return unsigned.view(np.int64) if unsigned.ndim else np.asarray(unsigned).view(np.int64)
+
+
+def _unsigned(values: np.ndarray, width: int) -> np.ndarray:
+    unsigned = values.astype(np.uint64)
+    if width < 64:
+        unsigned &= np.uint64((1 << width) - 1)
+    return unsigned
+
+
+def to_value(type_, data) -> np.ndarray:
+    """A value of ``type_`` from Python numbers or arrays (for arguments)."""
+    shape = type_.shape if isinstance(type_, RankedTensorType) else ()
+    if element_type_of(type_).is_float():
+        return np.broadcast_to(np.asarray(data, dtype=_float_dtype(type_)), shape).copy()
+    return np.broadcast_to(normalize(np.asarray(data, dtype=object), _width(type_)),
+                           shape).copy()
+
+
+def same_values(a: np.ndarray, b: np.ndarray) -> bool:
+    """Equal shapes and dtypes, bit-equal elements (any NaN equals any NaN)."""
+    a, b = np.asarray(a), np.asarray(b)
+    if a.shape != b.shape or a.dtype != b.dtype:
+        return False
+    if a.dtype.kind == "f":
+        both_nan = np.isnan(a) & np.isnan(b)
+        bits = a.view(np.dtype(f"u{a.dtype.itemsize}")) == b.view(np.dtype(f"u{b.dtype.itemsize}"))
+        return bool(np.all(both_nan | bits))
+    return bool(np.array_equal(a, b))
+
+
+# -- constants
+
+
+def _constant(attr, type_) -> np.ndarray:
+    if isinstance(attr, DenseElementsAttr):
+        if attr.is_splat:
+            values = np.asarray(attr.splat_value, dtype=object)
+        else:
+            values = np.asarray(attr.values, dtype=object).reshape(type_.shape)
+        if element_type_of(type_).is_float():
+            values = values.astype(np.float64)
+        return to_value(type_, values)
+    if isinstance(attr, BoolAttr):
+        return to_value(type_, int(attr.value))
+    if isinstance(attr, (IntegerAttr, FloatAttr)):
+        return to_value(type_, attr.value)
+    raise NotImplementedError(f"constant {attr}")
+
+
+# -- arith
+
+
+def _int_binary(name: str, a: np.ndarray, b: np.ndarray, width: int) -> np.ndarray:
+    ua, ub = _unsigned(a, width), _unsigned(b, width)
+    with np.errstate(over="ignore"):
+        if name == "addi":
+            return normalize(ua + ub, width)
+        if name == "subi":
+            return normalize(ua - ub, width)
+        if name == "muli":
+            return normalize(ua * ub, width)
+        if name == "andi":
+            return normalize(ua & ub, width)
+        if name == "ori":
+            return normalize(ua | ub, width)
+        if name == "xori":
+            return normalize(ua ^ ub, width)
+    if name in ("maxsi", "minsi"):
+        return np.maximum(a, b) if name == "maxsi" else np.minimum(a, b)
+    if name in ("maxui", "minui"):
+        picked = np.where((ua >= ub) == (name == "maxui"), a, b)
+        return picked
+    if name in ("shli", "shrsi", "shrui"):
+        if np.any((ub >= width)):
+            raise Undefined(f"{name} by {width} or more")
+        amount = ub.astype(np.uint64)
+        if name == "shli":
+            return normalize(ua << amount, width)
+        if name == "shrui":
+            return normalize(ua >> amount, width)
+        return normalize(a >> amount.astype(np.int64), width)
+    if name in ("divsi", "remsi", "ceildivsi", "floordivsi"):
+        if np.any(b == 0):
+            raise Undefined(f"{name} by zero")
+        if np.any((a == -(1 << (width - 1))) & (b == -1)):
+            raise Undefined(f"{name} overflows")
+        qa = np.vectorize(lambda x, y: _signed_div(name, int(x), int(y)), otypes=[object])(a, b)
+        return normalize(qa, width)
+    if name in ("divui", "remui"):
+        if np.any(ub == 0):
+            raise Undefined(f"{name} by zero")
+        return normalize(ua // ub if name == "divui" else ua % ub, width)
+    raise NotImplementedError(f"arith.{name}")
+
+
+def _signed_div(name: str, x: int, y: int) -> int:
+    quotient = abs(x) // abs(y) * (1 if (x < 0) == (y < 0) else -1)
+    if name == "divsi":
+        return quotient
+    if name == "remsi":
+        return x - quotient * y
+    if name == "floordivsi":
+        return x // y
+    return -((-x) // y)  # ceildivsi
+
+
+def _float_binary(name: str, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    with np.errstate(all="ignore"):
+        if name == "addf":
+            return a + b
+        if name == "subf":
+            return a - b
+        if name == "mulf":
+            return a * b
+        if name == "divf":
+            return a / b
+        if name == "remf":
+            return np.fmod(a, b)
+        if name in ("maximumf", "minimumf"):
+            nan = np.isnan(a) | np.isnan(b)
+            if name == "maximumf":  # -0 < +0
+                result = np.where(a > b, a, np.where(b > a, b, np.where(np.signbit(a), b, a)))
+            else:
+                result = np.where(a < b, a, np.where(b < a, b, np.where(np.signbit(a), a, b)))
+            return np.where(nan, np.asarray(np.nan, dtype=a.dtype), result).astype(a.dtype)
+        if name in ("maxnumf", "minnumf"):
+            return np.fmax(a, b) if name == "maxnumf" else np.fmin(a, b)
+    raise NotImplementedError(f"arith.{name}")
+
+
+_CMPI = {
+    0: lambda a, b, ua, ub: a == b, 1: lambda a, b, ua, ub: a != b,
+    2: lambda a, b, ua, ub: a < b, 3: lambda a, b, ua, ub: a <= b,
+    4: lambda a, b, ua, ub: a > b, 5: lambda a, b, ua, ub: a >= b,
+    6: lambda a, b, ua, ub: ua < ub, 7: lambda a, b, ua, ub: ua <= ub,
+    8: lambda a, b, ua, ub: ua > ub, 9: lambda a, b, ua, ub: ua >= ub,
+}
+
+
+def _cmpf(predicate: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    unordered = np.isnan(a) | np.isnan(b)
+    with np.errstate(invalid="ignore"):
+        base = {1: a == b, 2: a > b, 3: a >= b, 4: a < b, 5: a <= b, 6: a != b}
+    if predicate == 0:
+        return np.zeros(np.broadcast(a, b).shape, bool)
+    if predicate == 15:
+        return np.ones(np.broadcast(a, b).shape, bool)
+    if predicate == 7:
+        return ~unordered
+    if predicate == 14:
+        return unordered
+    if predicate <= 6:
+        return base[predicate] & ~unordered
+    return base[predicate - 7] | unordered  # ueq .. une
+
+
+def _bool(values: np.ndarray) -> np.ndarray:
+    return normalize(values.astype(np.int64), 1)
+
+
+def _cast(name: str, value: np.ndarray, in_type, out_type) -> np.ndarray:
+    if name in ("extsi", "trunci", "index_cast"):
+        return normalize(value, _width(out_type))
+    if name == "extui":
+        return normalize(_unsigned(value, _width(in_type)), _width(out_type))
+    if name == "sitofp":
+        return value.astype(_float_dtype(out_type))
+    if name == "uitofp":
+        return _unsigned(value, _width(in_type)).astype(_float_dtype(out_type))
+    if name in ("extf", "truncf"):
+        with np.errstate(all="ignore"):
+            return value.astype(_float_dtype(out_type))
+    if name in ("fptosi", "fptoui"):
+        width = _width(out_type)
+        low, high = ((-(1 << (width - 1)), 1 << (width - 1)) if name == "fptosi"
+                     else (0, 1 << width))
+        truncated = np.trunc(value.astype(np.float64))
+        if np.any(~np.isfinite(truncated)) or np.any(truncated < low) or np.any(truncated >= high):
+            raise Undefined(f"{name} out of range")
+        return normalize(np.asarray([int(v) for v in truncated.ravel()], dtype=object)
+                         .reshape(truncated.shape), width)
+    if name == "bitcast":
+        if element_type_of(out_type).is_float():
+            bits = _unsigned(value, _width(in_type)).astype(f"u{_width(in_type) // 8}")
+            return bits.view(_float_dtype(out_type))
+        if element_type_of(in_type).is_float():
+            raw = value.view(f"u{value.dtype.itemsize}")
+            return normalize(raw, _width(out_type))
+        return value
+    raise NotImplementedError(f"arith.{name}")
+
+
+_CASTS = {"extsi", "extui", "trunci", "index_cast", "sitofp", "uitofp", "extf", "truncf",
+          "fptosi", "fptoui", "bitcast"}
+
+
+# -- the interpreter
+
+
+class _Machine:
+    def __init__(self, module: Operation) -> None:
+        self.module = module
+        self.functions = {op.sym_name: op for op in module.regions[0].blocks[0]
+                          if op.name == "tt.func"}
+        self.steps = 0
+
+    def call(self, name: str, args: list[np.ndarray]) -> list[np.ndarray]:
+        func = self.functions[name]
+        region = func.regions[0]
+        return self.run_cfg(region, args)
+
+    def run_cfg(self, region, args) -> list[np.ndarray]:
+        """Run a region with branches until a return-like terminator; its operands."""
+        env: dict = {}
+        block, block_args = region.blocks[0], args
+        while True:
+            for arg, value in zip(block.arguments, block_args):
+                env[arg] = value
+            outcome = self.run_block(block, env)
+            if outcome[0] == "branch":
+                _, block, block_args = outcome
+                continue
+            return outcome[1]
+
+    def run_block(self, block, env):
+        for op in block:
+            self.steps += 1
+            if self.steps > 2_000_000:
+                raise RuntimeError("the evaluator ran too long")
+            name = op.name
+            if name in ("tt.return", "scf.yield", "tt.reduce.return"):
+                return ("return", [env[v] for v in op.operands])
+            if name == "scf.condition":
+                return ("condition", [env[v] for v in op.operands])
+            if name == "cf.br":
+                return ("branch", op.successors[0], [env[v] for v in op.operands])
+            if name == "cf.cond_br":
+                n_true = len(op.successors[0].arguments)
+                cond = env[op.operands[0]]
+                values = [env[v] for v in op.operands[1:]]
+                if int(cond) != 0:
+                    return ("branch", op.successors[0], values[:n_true])
+                return ("branch", op.successors[1], values[n_true:])
+            results = self.run_op(op, env)
+            for result, value in zip(op.results, results):
+                env[result] = value
+        raise RuntimeError("a block without terminator")
+
+    def run_region(self, region, env, args):
+        """Run a single-block region seeing ``env``; the terminator's kind and operands."""
+        block = region.blocks[0]
+        inner = dict(env)
+        for arg, value in zip(block.arguments, args):
+            inner[arg] = value
+        return self.run_block(block, inner)
+
+    def run_op(self, op: Operation, env) -> list[np.ndarray]:
+        name = op.name
+        dialect, _, short = name.partition(".")
+        operands = [env[v] for v in op.operands]
+        result_type = op.results[0].type if op.results else None
+        if name == "arith.constant":
+            return [_constant(op.get_attr("value"), result_type)]
+        if dialect == "arith":
+            return [self.arith(op, short, operands)]
+        if name == "tt.splat":
+            return [np.broadcast_to(operands[0], result_type.shape).copy()]
+        if name == "tt.broadcast":
+            return [np.broadcast_to(operands[0], result_type.shape).copy()]
+        if name == "tt.expand_dims":
+            return [np.expand_dims(operands[0], op.axis)]
+        if name == "tt.reshape":
+            return [operands[0].reshape(result_type.shape)]
+        if name == "tt.trans":
+            return [np.transpose(operands[0], op.order)]
+        if name == "tt.make_range":
+            return [to_value(result_type, np.arange(op.start, op.end))]
+        if name == "tt.call":
+            return self.call(op.callee, operands)
+        if name == "scf.if":
+            region = op.regions[0] if int(operands[0]) != 0 else op.regions[1]
+            if not region.blocks:
+                return []
+            return self.run_region(region, env, [])[1]
+        if name == "scf.for":
+            return self.run_for(op, env, operands)
+        if name == "scf.while":
+            values = operands
+            while True:
+                kind, out = self.run_region(op.regions[0], env, values)
+                if int(out[0]) == 0:
+                    return out[1:]
+                values = self.run_region(op.regions[1], env, out[1:])[1]
+        raise NotImplementedError(f"the evaluator does not know '{name}'")
+
+    def run_for(self, op, env, operands):
+        lb, ub, step = (int(v) for v in operands[:3])
+        iv_type = op.operands[0].type
+        if op.get_attr("unsignedCmp") is not None:
+            width = _width(iv_type)
+            lb, ub, step = lb % (1 << width), ub % (1 << width), step % (1 << width)
+        if step <= 0:
+            raise Undefined("scf.for with a step that is not positive")
+        values = operands[3:]
+        iv = lb
+        while iv < ub:
+            args = [to_value(iv_type, iv), *values]
+            values = self.run_region(op.regions[0], env, args)[1]
+            iv += step
+            if op.get_attr("unsignedCmp") is None and iv >= (1 << (_width(iv_type) - 1)):
+                break
+        return values
+
+    def arith(self, op, short: str, operands):
+        result_type = op.results[0].type
+        if short == "select":
+            cond = operands[0] != 0
+            return np.where(cond, operands[1], operands[2]).astype(operands[1].dtype)
+        if short == "cmpi":
+            a, b = operands
+            width = _width(op.operands[0].type)
+            return _bool(_CMPI[int(op.get_attr("predicate").value)](
+                a, b, _unsigned(a, width), _unsigned(b, width)))
+        if short == "cmpf":
+            return _bool(_cmpf(int(op.get_attr("predicate").value), *operands))
+        if short == "negf":
+            return -operands[0]
+        if short in _CASTS:
+            return _cast(short, operands[0], op.operands[0].type, result_type)
+        if element_type_of(result_type).is_float():
+            return np.asarray(_float_binary(short, *operands), dtype=_float_dtype(result_type))
+        return _int_binary(short, *operands, _width(result_type))
+
+
+def evaluate(module: Operation, function: str, args) -> list[np.ndarray]:
+    """Run ``tt.func @function`` of ``module`` on ``args`` (numpy values, see `to_value`)."""
+    return _Machine(module).call(function, list(args))
