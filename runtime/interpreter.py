@@ -264,14 +264,14 @@ def _remui(a, b):
     return np.where(b == 0, 0, np.remainder(a, safe)).astype(a.dtype)
 
 
-def _shift_amount(b, width):
+def _shift_amount(b):
     return np.asarray(b).astype(np.int64)
 
 
 def _shl(a, b):
     a = np.asarray(a)
     width = a.dtype.itemsize * 8
-    amount = _shift_amount(b, width)
+    amount = _shift_amount(b)
     ua = _unsigned(a)
     result = np.left_shift(ua, np.clip(amount, 0, width - 1).astype(ua.dtype))
     result = np.where((amount >= width) | (amount < 0), 0, result).astype(ua.dtype)
@@ -281,7 +281,7 @@ def _shl(a, b):
 def _shrs(a, b):
     a = np.asarray(a)
     width = a.dtype.itemsize * 8
-    amount = _shift_amount(b, width)
+    amount = _shift_amount(b)
     sa = _signed(a)
     result = np.right_shift(sa, np.clip(amount, 0, width - 1).astype(sa.dtype))
     return result.astype(sa.dtype).view(a.dtype) if a.ndim else result.astype(a.dtype)
@@ -290,7 +290,7 @@ def _shrs(a, b):
 def _shru(a, b):
     a = np.asarray(a)
     width = a.dtype.itemsize * 8
-    amount = _shift_amount(b, width)
+    amount = _shift_amount(b)
     ua = _unsigned(a)
     result = np.right_shift(ua, np.clip(amount, 0, width - 1).astype(ua.dtype))
     result = np.where((amount >= width) | (amount < 0), 0, result).astype(ua.dtype)
@@ -671,11 +671,9 @@ class InterpreterBuilder(Builder):
                 return normalize(x.astype(np.uint64), ty)
             return normalize(_from_bits(_bits(x, src_ty.scalar), scalar), ty)
         if op == "int_to_ptr":
-            return _signed(x).astype(np.int64).view(np.uint64) if x.ndim else \
-                np.asarray(_signed(x).astype(np.int64)).astype(np.uint64)
+            return np.asarray(x.astype(np.int64)).astype(np.uint64)
         if op == "ptr_to_int":
-            return x.astype(np.uint64).astype(np.int64) if not x.ndim else \
-                x.astype(np.uint64).view(np.int64)
+            return np.asarray(x.astype(np.uint64)).astype(np.int64)
         raise ValueError(f"unknown cast {op}")
 
     # -- memory

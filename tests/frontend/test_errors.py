@@ -81,7 +81,7 @@ def branch_types(x_ptr, n):
 
 def test_branch_type_mismatch():
     check_error(branch_types, ("*fp32", "i32"), {}, "mismatched type for 'v' between the "
-                "then branch (int32) and the else branch (fp32)", "if n > 0")
+                "then branch (int32) and the else branch (fp32)", "v = 1.5")
 
 
 @tc.jit
@@ -94,7 +94,7 @@ def loop_type_change(x_ptr, n):
 
 def test_loop_carried_type_change():
     check_error(loop_type_change, ("*fp32", "i32"), {}, "loop-carried variable 'acc' has "
-                "initial type int32 but is re-assigned to fp32", "for i in range(n)")
+                "initial type int32 but is re-assigned to fp32", "acc = acc + 0.5")
 
 
 @tc.jit

@@ -317,6 +317,7 @@ class CodeGenerator(ast.NodeVisitor):
         self.is_kernel = is_kernel
         self.lscope: dict = {}
         self.local_defs: dict = {}
+        self.assign_nodes: dict = {}  # name -> the AST node that last assigned it
         self.loop_depth = 0
         self.scf_depth = 0
         self.terminated = False
@@ -486,10 +487,12 @@ class CodeGenerator(ast.NodeVisitor):
         if result is None:
             raise self.error(node, f"unsupported operator {type(node.op).__name__}")
         self.set_value(node.target.id, _sanitize(result))
+        self.assign_nodes[node.target.id] = node
 
     def assign(self, target, value) -> None:
         if isinstance(target, ast.Name):
             self.set_value(target.id, value)
+            self.assign_nodes[target.id] = target
             return
         if isinstance(target, (ast.Tuple, ast.List)):
             if isinstance(value, tensor):
@@ -608,7 +611,8 @@ class CodeGenerator(ast.NodeVisitor):
                 tensors_, spec = specs[index]
                 if not _spec_equal(spec, first_spec) or \
                         [t.type for t in tensors_] != [t.type for t in first_tensors]:
-                    raise self.error(node, f"mismatched type for '{name}' between the "
+                    raise self.error(self.assign_nodes.get(name, node),
+                                     f"mismatched type for '{name}' between the "
                                      f"{branches[0][2]} ({_describe(values[0])}) and the "
                                      f"{branches[index][2]} ({_describe(values[index])})")
             if not first_tensors:
@@ -755,13 +759,14 @@ class CodeGenerator(ast.NodeVisitor):
             new_tensors, new_spec = flatten(value)
             if not init_tensors and not new_tensors and _spec_equal(init_spec, new_spec):
                 continue
+            where = self.assign_nodes.get(name, node)
             if not init_tensors and new_tensors:
-                raise self.error(node, f"cannot reassign constexpr '{name}' in the loop (it "
+                raise self.error(where, f"cannot reassign constexpr '{name}' in the loop (it "
                                  f"holds {_describe(initial)} before the loop and "
                                  f"{_describe(value)} in it)")
             if not _spec_equal(init_spec, new_spec) or \
                     [t.type for t in init_tensors] != [t.type for t in new_tensors]:
-                raise self.error(node, f"loop-carried variable '{name}' has initial type "
+                raise self.error(where, f"loop-carried variable '{name}' has initial type "
                                  f"{_describe(initial)} but is re-assigned to "
                                  f"{_describe(value)} in the loop; make sure that the type "
                                  "stays the same")

@@ -274,7 +274,6 @@ def _math_1(name: str, op: str, allowed=None, doc: str = ""):
     return _tensor_member_fn(builtin(fn))
 
 
-_FLOATS = None
 exp = _math_1("exp", "exp")
 exp2 = _math_1("exp2", "exp2")
 log = _math_1("log", "log")
@@ -510,8 +509,5 @@ class static_range:
     def __iter__(self):
         return iter(builtins.range(self.start, self.end, self.step))
 
-
-# `tensor` methods that are not plain functions of the module
-tensor.to.__doc__ = tensor.to.__doc__
 
 _ = (constexpr, dtype)

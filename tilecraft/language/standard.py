@@ -21,8 +21,6 @@ def _t(x) -> tensor:
 def cdiv(x, div):
     """Ceiling division ``(x + div - 1) // div`` (on Python ints too)."""
     x, div = _unwrap(x), _unwrap(div)
-    if not isinstance(x, tensor) and not isinstance(div, tensor):
-        return (x + div - 1) // div
     return (x + div - 1) // div
 
 
