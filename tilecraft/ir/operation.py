@@ -49,25 +49,31 @@ class Operation:
         successors: Iterable[Block] = (),
         location: Location | None = None,
     ) -> None:
-        operands, result_types = list(operands), list(result_types)
-        for value in operands:
-            if not isinstance(value, Value):
-                raise TypeError(f"'{name}': operand {value!r} is not a Value")
-        for type_ in result_types:
-            if not isinstance(type_, Type):
-                raise TypeError(f"'{name}': result type {type_!r} is not a Type")
         properties = dict(properties) if properties else {}
         attributes = dict(attributes) if attributes else {}
-        for key, value in (*properties.items(), *attributes.items()):
-            if not isinstance(value, Attribute):
-                raise TypeError(f"'{name}': attribute {key!r} = {value!r} is not an Attribute")
+        for table in (properties, attributes):
+            for key, value in table.items():
+                if not isinstance(value, Attribute):
+                    raise TypeError(f"'{name}': attribute {key!r} = {value!r} is not an "
+                                    "Attribute")
         self.name = name
         self.parent: Block | None = None
         self._prev: Operation | None = None
         self._next: Operation | None = None
         self.location = location if location is not None else _UNKNOWN
-        self._operands = [OpOperand(self, i, v) for i, v in enumerate(operands)]
-        self.results = tuple(OpResult(t, self, i) for i, t in enumerate(result_types))
+        self._operands = uses = []
+        for index, value in enumerate(operands):
+            if not isinstance(value, Value):
+                raise TypeError(f"'{name}': operand {value!r} is not a Value")
+            uses.append(OpOperand(self, index, value))
+        results = []
+        for index, type_ in enumerate(result_types):
+            if not isinstance(type_, Type):
+                for use in uses:
+                    use.drop()
+                raise TypeError(f"'{name}': result type {type_!r} is not a Type")
+            results.append(OpResult(type_, self, index))
+        self.results = tuple(results)
         self.properties = properties
         self.attributes = attributes
         if isinstance(regions, int):
