@@ -881,3 +881,34 @@ def test_random_4x(run):
     np.testing.assert_array_equal(out[:BLOCK], ref[:, 0])
     np.testing.assert_array_equal(out[BLOCK:2 * BLOCK], ref[:, 3])
     assert np.all(out[2 * BLOCK:] == 1)
+
+
+@tc.jit
+def _pair_sum(p):
+    a, b = p
+    return (a + b, a * b)
+
+
+@tc.jit
+def tuple_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    state = (tl.zeros([BLOCK], tl.float32), tl.zeros([BLOCK], tl.float32) + 1)
+    for i in range(n):
+        x = tl.load(x_ptr + i * BLOCK + offs)
+        state = (state[0] + x, state[1] * 2)
+    s, p = _pair_sum(state)
+    if n > 2:
+        s, p = p, s
+    tl.store(out_ptr + offs, s)
+    tl.store(out_ptr + BLOCK + offs, p)
+
+
+def test_tuples_carried_passed_and_returned(run, rng):
+    x = rng.random((3, 16), np.float32)
+    out = np.zeros(32, np.float32)
+    run(tuple_kernel, (1,), x, out, 3, BLOCK=16)
+    total, product = x.sum(0), np.full(16, 8.0)
+    np.testing.assert_allclose(out[:16], total * product, rtol=1e-6)
+    np.testing.assert_allclose(out[16:], total + product, rtol=1e-6)
+    text = tuple_kernel.ttir("*fp32", "*fp32", "i32", BLOCK=16)
+    assert "scf.for" in text and "iter_args(" in text and "-> (tensor<16xf32>, tensor<16xf32>)" in text
