@@ -51,6 +51,7 @@ class Arith_BinaryOp<string mnemonic, Type type, list<Trait> traits = []>
   let arguments = (ins type:$lhs, type:$rhs);
   let results = (outs type:$result);
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
+  let hasFolder = 1;
 }
 
 class Arith_IntBinaryOp<string mnemonic, list<Trait> traits = []>
@@ -60,12 +61,15 @@ class Arith_FloatBinaryOp<string mnemonic, list<Trait> traits = []>
 
 def Arith_AddIOp : Arith_IntBinaryOp<"addi", [Commutative]> {
   let summary = "Integer addition (wraps around)";
+  let hasCanonicalizer = 1;
 }
 def Arith_SubIOp : Arith_IntBinaryOp<"subi"> {
   let summary = "Integer subtraction (wraps around)";
+  let hasCanonicalizer = 1;
 }
 def Arith_MulIOp : Arith_IntBinaryOp<"muli", [Commutative]> {
   let summary = "Integer multiplication (wraps around)";
+  let hasCanonicalizer = 1;
 }
 def Arith_DivSIOp : Arith_IntBinaryOp<"divsi"> {
   let summary = "Signed integer division, rounding toward zero";
@@ -93,6 +97,7 @@ def Arith_OrIOp : Arith_IntBinaryOp<"ori", [Commutative]> {
 }
 def Arith_XOrIOp : Arith_IntBinaryOp<"xori", [Commutative]> {
   let summary = "Bitwise exclusive or";
+  let hasCanonicalizer = 1;
 }
 def Arith_ShLIOp : Arith_IntBinaryOp<"shli"> {
   let summary = "Shift left";
@@ -149,6 +154,7 @@ def Arith_NegFOp : Arith_Op<"negf", [SameOperandsAndResultType, Elementwise]> {
   let arguments = (ins FloatLike:$operand);
   let results = (outs FloatLike:$result);
   let assemblyFormat = "$operand attr-dict `:` type($result)";
+  let hasFolder = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -180,6 +186,7 @@ class Arith_CompareOp<string mnemonic, Type type, Attr predicate>
   let arguments = (ins predicate:$predicate, type:$lhs, type:$rhs);
   let results = (outs BoolLike:$result);
   let assemblyFormat = "$predicate `,` $lhs `,` $rhs attr-dict `:` type($lhs)";
+  let hasFolder = 1;
 }
 
 def Arith_CmpIOp : Arith_CompareOp<"cmpi", SignlessIntegerLike, Arith_CmpIPredicate> {
@@ -202,6 +209,8 @@ def Arith_SelectOp : Arith_Op<"select", [AllTypesMatch<["true_value", "false_val
   // `: tensor<4xi1>, tensor<4xf32>` (condition type first) for a tensor condition.
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -214,18 +223,21 @@ class Arith_CastOp<string mnemonic, Type from, Type to>
   let arguments = (ins from:$in);
   let results = (outs to:$out);
   let assemblyFormat = "$in attr-dict `:` type($in) `to` type($out)";
+  let hasFolder = 1;
 }
 
 def IntegerLike : TypeOrTensorOf<[AnySignlessIntegerOrIndex], "integer-like">;
 
 def Arith_ExtSIOp : Arith_CastOp<"extsi", SignlessIntegerLike, SignlessIntegerLike> {
   let summary = "Sign-extends an integer to a wider type";
+  let hasCanonicalizer = 1;
 }
 def Arith_ExtUIOp : Arith_CastOp<"extui", SignlessIntegerLike, SignlessIntegerLike> {
   let summary = "Zero-extends an integer to a wider type";
 }
 def Arith_TruncIOp : Arith_CastOp<"trunci", SignlessIntegerLike, SignlessIntegerLike> {
   let summary = "Truncates an integer to a narrower type";
+  let hasCanonicalizer = 1;
 }
 def Arith_ExtFOp : Arith_CastOp<"extf", FloatLike, FloatLike> {
   let summary = "Widens a floating-point value";

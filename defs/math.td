@@ -30,6 +30,7 @@ class Math_UnaryOp<string mnemonic, Type type, string desc>
   let arguments = (ins type:$operand);
   let results = (outs type:$result);
   let assemblyFormat = "$operand attr-dict `:` type($result)";
+  let hasFolder = 1;
 }
 class Math_FloatUnaryOp<string mnemonic, string desc>
     : Math_UnaryOp<mnemonic, FloatLike, desc>;
@@ -43,6 +44,7 @@ class Math_BinaryOp<string mnemonic, Type type, string desc>
   let arguments = (ins type:$lhs, type:$rhs);
   let results = (outs type:$result);
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
+  let hasFolder = 1;
 }
 class Math_FloatBinaryOp<string mnemonic, string desc>
     : Math_BinaryOp<mnemonic, FloatLike, desc>;
@@ -55,6 +57,7 @@ class Math_FloatClassificationOp<string mnemonic, string desc>
   let arguments = (ins FloatLike:$operand);
   let results = (outs BoolLike:$result);
   let assemblyFormat = "$operand attr-dict `:` type($operand)";
+  let hasFolder = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -109,6 +112,7 @@ def Math_FPowIOp : Math_Op<"fpowi", [SameOperandsAndResultShape,
   let arguments = (ins FloatLike:$lhs, SignlessIntegerLike:$rhs);
   let results = (outs FloatLike:$result);
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs)";
+  let hasFolder = 1;
 }
 
 def Math_FmaOp : Math_Op<"fma", [SameOperandsAndResultType]> {
@@ -116,6 +120,7 @@ def Math_FmaOp : Math_Op<"fma", [SameOperandsAndResultType]> {
   let arguments = (ins FloatLike:$a, FloatLike:$b, FloatLike:$c);
   let results = (outs FloatLike:$result);
   let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
+  let hasFolder = 1;
 }
 
 //===----------------------------------------------------------------------===//

@@ -56,6 +56,7 @@ def SCF_ForOp : SCF_Op<"for", [RecursiveMemoryEffects, SingleBlock,
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
   let hasRegionVerifier = 1;
+  let hasCanonicalizer = 1;
 }
 
 def SCF_IfOp : SCF_Op<"if", [RecursiveMemoryEffects, SingleBlock]> {
@@ -78,6 +79,7 @@ def SCF_IfOp : SCF_Op<"if", [RecursiveMemoryEffects, SingleBlock]> {
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
   let hasRegionVerifier = 1;
+  let hasCanonicalizer = 1;
 }
 
 def SCF_WhileOp : SCF_Op<"while", [RecursiveMemoryEffects, SingleBlock]> {
@@ -103,6 +105,7 @@ def SCF_WhileOp : SCF_Op<"while", [RecursiveMemoryEffects, SingleBlock]> {
   let regions = (region SizedRegion<1>:$before, SizedRegion<1>:$after);
   let hasCustomAssemblyFormat = 1;
   let hasRegionVerifier = 1;
+  let hasCanonicalizer = 1;
 }
 
 def SCF_ConditionOp : SCF_Op<"condition", [HasParent<"scf.while">, Pure, Terminator]> {

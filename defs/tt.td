@@ -175,11 +175,15 @@ class TT_CastOp<string mnemonic, Type from, Type to, string desc>
 }
 
 def TT_IntToPtrOp : TT_CastOp<"int_to_ptr", TT_I64Like, TT_PtrLike,
-                              "Reinterprets an i64 as a pointer">;
+                              "Reinterprets an i64 as a pointer"> {
+  let hasCanonicalizer = 1;
+}
 def TT_PtrToIntOp : TT_CastOp<"ptr_to_int", TT_PtrLike, TT_I64Like,
                               "Reinterprets a pointer as an i64">;
 def TT_BitcastOp : TT_CastOp<"bitcast", TT_Type, TT_Type,
-                             "Reinterprets the bits of a value as another type of equal width">;
+                             "Reinterprets the bits of a value as another type of equal width"> {
+  let hasFolder = 1;
+}
 
 def TT_FpToFpOp : TT_Op<"fp_to_fp", [Elementwise, SameOperandsAndResultShape,
                                      SameOperandsAndResultEncoding, Pure]> {
@@ -193,6 +197,7 @@ def TT_FpToFpOp : TT_Op<"fp_to_fp", [Elementwise, SameOperandsAndResultShape,
   let assemblyFormat = [{
     $src attr-dict (`,` `rounding` `=` $rounding^)? `:` type($src) `->` type($result)
   }];
+  let hasFolder = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -242,6 +247,7 @@ def TT_AddPtrOp : TT_Op<"addptr", [Pure, Elementwise, SameOperandsAndResultShape
   let arguments = (ins TT_PtrLike:$ptr, TT_IntLike:$offset);
   let results = (outs TT_PtrLike:$result);
   let assemblyFormat = "$ptr `,` $offset attr-dict `:` type($result) `,` type($offset)";
+  let hasFolder = 1;
 }
 
 def TT_LoadOp : TT_Op<"load", [
@@ -274,6 +280,7 @@ def TT_LoadOp : TT_Op<"load", [
   );
   let results = (outs TT_Type:$result);
   let hasCustomAssemblyFormat = 1;
+  let hasCanonicalizer = 1;
 }
 
 def TT_StoreOp : TT_Op<"store", [
@@ -296,6 +303,7 @@ def TT_StoreOp : TT_Op<"store", [
     DefaultValuedAttr<TT_EvictionPolicyAttr, "EvictionPolicy.NORMAL">:$evict
   );
   let hasCustomAssemblyFormat = 1;
+  let hasCanonicalizer = 1;
 }
 
 def TT_MakeTensorPtrOp : TT_Op<"make_tensor_ptr", [
@@ -375,6 +383,7 @@ def TT_SplatOp : TT_Op<"splat", [Pure, SameOperandsAndResultElementType,
   let arguments = (ins TT_Type:$src);
   let results = (outs TT_Tensor:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasFolder = 1;
 }
 
 def TT_ExpandDimsOp : TT_Op<"expand_dims", [Pure, SameOperandsAndResultElementType]> {
@@ -382,6 +391,8 @@ def TT_ExpandDimsOp : TT_Op<"expand_dims", [Pure, SameOperandsAndResultElementTy
   let arguments = (ins TT_Tensor:$src, I32Attr:$axis);
   let results = (outs TT_Tensor:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
 }
 
 def TT_ReshapeOp : TT_Op<"reshape", [Pure, SameOperandsAndResultElementType]> {
@@ -396,6 +407,8 @@ def TT_ReshapeOp : TT_Op<"reshape", [Pure, SameOperandsAndResultElementType]> {
     $src (`allow_reorder` $allow_reorder^)? (`efficient_layout` $efficient_layout^)? attr-dict
     `:` type($src) `->` type($result)
   }];
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
 }
 
 def TT_BroadcastOp : TT_Op<"broadcast", [Pure, SameOperandsAndResultElementType,
@@ -404,6 +417,8 @@ def TT_BroadcastOp : TT_Op<"broadcast", [Pure, SameOperandsAndResultElementType,
   let arguments = (ins TT_Tensor:$src);
   let results = (outs TT_Tensor:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
 }
 
 def TT_CatOp : TT_Op<"cat", [NoMemoryEffect, SameTypeOperands,
@@ -439,6 +454,8 @@ def TT_TransOp : TT_Op<"trans", [Pure, SameOperandsAndResultElementType]> {
   let arguments = (ins TT_Tensor:$src, DenseI32ArrayAttr:$order);
   let results = (outs TT_Tensor:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -464,6 +481,7 @@ def TT_MakeRangeOp : TT_Op<"make_range", [Pure]> {
   let arguments = (ins I32Attr:$start, I32Attr:$end);
   let results = (outs TT_IntTensor:$result);
   let assemblyFormat = "attr-dict `:` type($result)";
+  let hasFolder = 1;
 }
 
 //===----------------------------------------------------------------------===//

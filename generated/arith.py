@@ -194,7 +194,7 @@ class AddIOp(DefinedOp):
 
     OPERATION_NAME = 'arith.addi'
     TRAITS = (Commutative, SameOperandsAndResultType, Elementwise, Pure, )
-    HOOKS = ()
+    HOOKS = ('fold', 'get_canonicalization_patterns', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', 'single', )
     RESULT_GROUPS = ('single', )
@@ -286,7 +286,7 @@ class SubIOp(DefinedOp):
 
     OPERATION_NAME = 'arith.subi'
     TRAITS = (SameOperandsAndResultType, Elementwise, Pure, )
-    HOOKS = ()
+    HOOKS = ('fold', 'get_canonicalization_patterns', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', 'single', )
     RESULT_GROUPS = ('single', )
@@ -378,7 +378,7 @@ class MulIOp(DefinedOp):
 
     OPERATION_NAME = 'arith.muli'
     TRAITS = (Commutative, SameOperandsAndResultType, Elementwise, Pure, )
-    HOOKS = ()
+    HOOKS = ('fold', 'get_canonicalization_patterns', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', 'single', )
     RESULT_GROUPS = ('single', )
@@ -470,7 +470,7 @@ class DivSIOp(DefinedOp):
 
     OPERATION_NAME = 'arith.divsi'
     TRAITS = (SameOperandsAndResultType, Elementwise, Pure, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', 'single', )
     RESULT_GROUPS = ('single', )
@@ -562,7 +562,7 @@ class DivUIOp(DefinedOp):
 
     OPERATION_NAME = 'arith.divui'
     TRAITS = (SameOperandsAndResultType, Elementwise, Pure, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', 'single', )
     RESULT_GROUPS = ('single', )
@@ -654,7 +654,7 @@ class CeilDivSIOp(DefinedOp):
 
     OPERATION_NAME = 'arith.ceildivsi'
     TRAITS = (SameOperandsAndResultType, Elementwise, Pure, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', 'single', )
     RESULT_GROUPS = ('single', )
@@ -746,7 +746,7 @@ class FloorDivSIOp(DefinedOp):
 
     OPERATION_NAME = 'arith.floordivsi'
     TRAITS = (SameOperandsAndResultType, Elementwise, Pure, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', 'single', )
     RESULT_GROUPS = ('single', )
@@ -838,7 +838,7 @@ class RemSIOp(DefinedOp):
 
     OPERATION_NAME = 'arith.remsi'
     TRAITS = (SameOperandsAndResultType, Elementwise, Pure, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', 'single', )
     RESULT_GROUPS = ('single', )
@@ -930,7 +930,7 @@ class RemUIOp(DefinedOp):
 
     OPERATION_NAME = 'arith.remui'
     TRAITS = (SameOperandsAndResultType, Elementwise, Pure, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', 'single', )
     RESULT_GROUPS = ('single', )
@@ -1022,7 +1022,7 @@ class AndIOp(DefinedOp):
 
     OPERATION_NAME = 'arith.andi'
     TRAITS = (Commutative, SameOperandsAndResultType, Elementwise, Pure, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', 'single', )
     RESULT_GROUPS = ('single', )
@@ -1114,7 +1114,7 @@ class OrIOp(DefinedOp):
 
     OPERATION_NAME = 'arith.ori'
     TRAITS = (Commutative, SameOperandsAndResultType, Elementwise, Pure, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', 'single', )
     RESULT_GROUPS = ('single', )
@@ -1206,7 +1206,7 @@ class XOrIOp(DefinedOp):
 
     OPERATION_NAME = 'arith.xori'
     TRAITS = (Commutative, SameOperandsAndResultType, Elementwise, Pure, )
-    HOOKS = ()
+    HOOKS = ('fold', 'get_canonicalization_patterns', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', 'single', )
     RESULT_GROUPS = ('single', )
@@ -1298,7 +1298,7 @@ class ShLIOp(DefinedOp):
 
     OPERATION_NAME = 'arith.shli'
     TRAITS = (SameOperandsAndResultType, Elementwise, Pure, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', 'single', )
     RESULT_GROUPS = ('single', )
@@ -1390,7 +1390,7 @@ class ShRSIOp(DefinedOp):
 
     OPERATION_NAME = 'arith.shrsi'
     TRAITS = (SameOperandsAndResultType, Elementwise, Pure, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', 'single', )
     RESULT_GROUPS = ('single', )
@@ -1482,7 +1482,7 @@ class ShRUIOp(DefinedOp):
 
     OPERATION_NAME = 'arith.shrui'
     TRAITS = (SameOperandsAndResultType, Elementwise, Pure, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', 'single', )
     RESULT_GROUPS = ('single', )
@@ -1574,7 +1574,7 @@ class MaxSIOp(DefinedOp):
 
     OPERATION_NAME = 'arith.maxsi'
     TRAITS = (Commutative, SameOperandsAndResultType, Elementwise, Pure, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', 'single', )
     RESULT_GROUPS = ('single', )
@@ -1666,7 +1666,7 @@ class MaxUIOp(DefinedOp):
 
     OPERATION_NAME = 'arith.maxui'
     TRAITS = (Commutative, SameOperandsAndResultType, Elementwise, Pure, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', 'single', )
     RESULT_GROUPS = ('single', )
@@ -1758,7 +1758,7 @@ class MinSIOp(DefinedOp):
 
     OPERATION_NAME = 'arith.minsi'
     TRAITS = (Commutative, SameOperandsAndResultType, Elementwise, Pure, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', 'single', )
     RESULT_GROUPS = ('single', )
@@ -1850,7 +1850,7 @@ class MinUIOp(DefinedOp):
 
     OPERATION_NAME = 'arith.minui'
     TRAITS = (Commutative, SameOperandsAndResultType, Elementwise, Pure, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', 'single', )
     RESULT_GROUPS = ('single', )
@@ -1942,7 +1942,7 @@ class AddFOp(DefinedOp):
 
     OPERATION_NAME = 'arith.addf'
     TRAITS = (Commutative, SameOperandsAndResultType, Elementwise, Pure, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', 'single', )
     RESULT_GROUPS = ('single', )
@@ -2034,7 +2034,7 @@ class SubFOp(DefinedOp):
 
     OPERATION_NAME = 'arith.subf'
     TRAITS = (SameOperandsAndResultType, Elementwise, Pure, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', 'single', )
     RESULT_GROUPS = ('single', )
@@ -2126,7 +2126,7 @@ class MulFOp(DefinedOp):
 
     OPERATION_NAME = 'arith.mulf'
     TRAITS = (Commutative, SameOperandsAndResultType, Elementwise, Pure, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', 'single', )
     RESULT_GROUPS = ('single', )
@@ -2218,7 +2218,7 @@ class DivFOp(DefinedOp):
 
     OPERATION_NAME = 'arith.divf'
     TRAITS = (SameOperandsAndResultType, Elementwise, Pure, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', 'single', )
     RESULT_GROUPS = ('single', )
@@ -2310,7 +2310,7 @@ class RemFOp(DefinedOp):
 
     OPERATION_NAME = 'arith.remf'
     TRAITS = (SameOperandsAndResultType, Elementwise, Pure, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', 'single', )
     RESULT_GROUPS = ('single', )
@@ -2402,7 +2402,7 @@ class MaximumFOp(DefinedOp):
 
     OPERATION_NAME = 'arith.maximumf'
     TRAITS = (Commutative, SameOperandsAndResultType, Elementwise, Pure, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', 'single', )
     RESULT_GROUPS = ('single', )
@@ -2494,7 +2494,7 @@ class MinimumFOp(DefinedOp):
 
     OPERATION_NAME = 'arith.minimumf'
     TRAITS = (Commutative, SameOperandsAndResultType, Elementwise, Pure, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', 'single', )
     RESULT_GROUPS = ('single', )
@@ -2586,7 +2586,7 @@ class MaxNumFOp(DefinedOp):
 
     OPERATION_NAME = 'arith.maxnumf'
     TRAITS = (Commutative, SameOperandsAndResultType, Elementwise, Pure, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', 'single', )
     RESULT_GROUPS = ('single', )
@@ -2678,7 +2678,7 @@ class MinNumFOp(DefinedOp):
 
     OPERATION_NAME = 'arith.minnumf'
     TRAITS = (Commutative, SameOperandsAndResultType, Elementwise, Pure, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', 'single', )
     RESULT_GROUPS = ('single', )
@@ -2770,7 +2770,7 @@ class NegFOp(DefinedOp):
 
     OPERATION_NAME = 'arith.negf'
     TRAITS = (SameOperandsAndResultType, Elementwise, Pure, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -2848,7 +2848,7 @@ class CmpIOp(DefinedOp):
 
     OPERATION_NAME = 'arith.cmpi'
     TRAITS = (SameTypeOperands, Elementwise, Pure, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ('predicate', )
     OPERAND_GROUPS = ('single', 'single', )
     RESULT_GROUPS = ('single', )
@@ -2968,7 +2968,7 @@ class CmpFOp(DefinedOp):
 
     OPERATION_NAME = 'arith.cmpf'
     TRAITS = (SameTypeOperands, Elementwise, Pure, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ('predicate', )
     OPERAND_GROUPS = ('single', 'single', )
     RESULT_GROUPS = ('single', )
@@ -3092,7 +3092,7 @@ class SelectOp(DefinedOp):
 
     OPERATION_NAME = 'arith.select'
     TRAITS = (Pure, )
-    HOOKS = ('custom_verify', 'parse', 'print', )
+    HOOKS = ('custom_verify', 'fold', 'get_canonicalization_patterns', 'parse', 'print', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', 'single', 'single', )
     RESULT_GROUPS = ('single', )
@@ -3152,7 +3152,7 @@ class ExtSIOp(DefinedOp):
 
     OPERATION_NAME = 'arith.extsi'
     TRAITS = (Elementwise, SameOperandsAndResultShape, SameOperandsAndResultEncoding, Pure, )
-    HOOKS = ()
+    HOOKS = ('fold', 'get_canonicalization_patterns', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -3231,7 +3231,7 @@ class ExtUIOp(DefinedOp):
 
     OPERATION_NAME = 'arith.extui'
     TRAITS = (Elementwise, SameOperandsAndResultShape, SameOperandsAndResultEncoding, Pure, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -3310,7 +3310,7 @@ class TruncIOp(DefinedOp):
 
     OPERATION_NAME = 'arith.trunci'
     TRAITS = (Elementwise, SameOperandsAndResultShape, SameOperandsAndResultEncoding, Pure, )
-    HOOKS = ()
+    HOOKS = ('fold', 'get_canonicalization_patterns', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -3389,7 +3389,7 @@ class ExtFOp(DefinedOp):
 
     OPERATION_NAME = 'arith.extf'
     TRAITS = (Elementwise, SameOperandsAndResultShape, SameOperandsAndResultEncoding, Pure, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -3468,7 +3468,7 @@ class TruncFOp(DefinedOp):
 
     OPERATION_NAME = 'arith.truncf'
     TRAITS = (Elementwise, SameOperandsAndResultShape, SameOperandsAndResultEncoding, Pure, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -3547,7 +3547,7 @@ class SIToFPOp(DefinedOp):
 
     OPERATION_NAME = 'arith.sitofp'
     TRAITS = (Elementwise, SameOperandsAndResultShape, SameOperandsAndResultEncoding, Pure, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -3626,7 +3626,7 @@ class UIToFPOp(DefinedOp):
 
     OPERATION_NAME = 'arith.uitofp'
     TRAITS = (Elementwise, SameOperandsAndResultShape, SameOperandsAndResultEncoding, Pure, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -3705,7 +3705,7 @@ class FPToSIOp(DefinedOp):
 
     OPERATION_NAME = 'arith.fptosi'
     TRAITS = (Elementwise, SameOperandsAndResultShape, SameOperandsAndResultEncoding, Pure, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -3784,7 +3784,7 @@ class FPToUIOp(DefinedOp):
 
     OPERATION_NAME = 'arith.fptoui'
     TRAITS = (Elementwise, SameOperandsAndResultShape, SameOperandsAndResultEncoding, Pure, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -3863,7 +3863,7 @@ class IndexCastOp(DefinedOp):
 
     OPERATION_NAME = 'arith.index_cast'
     TRAITS = (Elementwise, SameOperandsAndResultShape, SameOperandsAndResultEncoding, Pure, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -3942,7 +3942,7 @@ class BitcastOp(DefinedOp):
 
     OPERATION_NAME = 'arith.bitcast'
     TRAITS = (Elementwise, SameOperandsAndResultShape, SameOperandsAndResultEncoding, Pure, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )

@@ -34,7 +34,7 @@ class AbsFOp(DefinedOp):
 
     OPERATION_NAME = 'math.absf'
     TRAITS = (SameOperandsAndResultType, Pure, Elementwise, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -112,7 +112,7 @@ class AcosOp(DefinedOp):
 
     OPERATION_NAME = 'math.acos'
     TRAITS = (SameOperandsAndResultType, Pure, Elementwise, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -190,7 +190,7 @@ class AcoshOp(DefinedOp):
 
     OPERATION_NAME = 'math.acosh'
     TRAITS = (SameOperandsAndResultType, Pure, Elementwise, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -268,7 +268,7 @@ class AsinOp(DefinedOp):
 
     OPERATION_NAME = 'math.asin'
     TRAITS = (SameOperandsAndResultType, Pure, Elementwise, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -346,7 +346,7 @@ class AsinhOp(DefinedOp):
 
     OPERATION_NAME = 'math.asinh'
     TRAITS = (SameOperandsAndResultType, Pure, Elementwise, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -424,7 +424,7 @@ class AtanOp(DefinedOp):
 
     OPERATION_NAME = 'math.atan'
     TRAITS = (SameOperandsAndResultType, Pure, Elementwise, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -502,7 +502,7 @@ class AtanhOp(DefinedOp):
 
     OPERATION_NAME = 'math.atanh'
     TRAITS = (SameOperandsAndResultType, Pure, Elementwise, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -580,7 +580,7 @@ class CbrtOp(DefinedOp):
 
     OPERATION_NAME = 'math.cbrt'
     TRAITS = (SameOperandsAndResultType, Pure, Elementwise, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -658,7 +658,7 @@ class CeilOp(DefinedOp):
 
     OPERATION_NAME = 'math.ceil'
     TRAITS = (SameOperandsAndResultType, Pure, Elementwise, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -736,7 +736,7 @@ class CosOp(DefinedOp):
 
     OPERATION_NAME = 'math.cos'
     TRAITS = (SameOperandsAndResultType, Pure, Elementwise, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -814,7 +814,7 @@ class CoshOp(DefinedOp):
 
     OPERATION_NAME = 'math.cosh'
     TRAITS = (SameOperandsAndResultType, Pure, Elementwise, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -892,7 +892,7 @@ class ErfOp(DefinedOp):
 
     OPERATION_NAME = 'math.erf'
     TRAITS = (SameOperandsAndResultType, Pure, Elementwise, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -970,7 +970,7 @@ class ErfcOp(DefinedOp):
 
     OPERATION_NAME = 'math.erfc'
     TRAITS = (SameOperandsAndResultType, Pure, Elementwise, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -1048,7 +1048,7 @@ class ExpOp(DefinedOp):
 
     OPERATION_NAME = 'math.exp'
     TRAITS = (SameOperandsAndResultType, Pure, Elementwise, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -1126,7 +1126,7 @@ class Exp2Op(DefinedOp):
 
     OPERATION_NAME = 'math.exp2'
     TRAITS = (SameOperandsAndResultType, Pure, Elementwise, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -1204,7 +1204,7 @@ class ExpM1Op(DefinedOp):
 
     OPERATION_NAME = 'math.expm1'
     TRAITS = (SameOperandsAndResultType, Pure, Elementwise, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -1282,7 +1282,7 @@ class FloorOp(DefinedOp):
 
     OPERATION_NAME = 'math.floor'
     TRAITS = (SameOperandsAndResultType, Pure, Elementwise, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -1360,7 +1360,7 @@ class LogOp(DefinedOp):
 
     OPERATION_NAME = 'math.log'
     TRAITS = (SameOperandsAndResultType, Pure, Elementwise, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -1438,7 +1438,7 @@ class Log10Op(DefinedOp):
 
     OPERATION_NAME = 'math.log10'
     TRAITS = (SameOperandsAndResultType, Pure, Elementwise, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -1516,7 +1516,7 @@ class Log1pOp(DefinedOp):
 
     OPERATION_NAME = 'math.log1p'
     TRAITS = (SameOperandsAndResultType, Pure, Elementwise, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -1594,7 +1594,7 @@ class Log2Op(DefinedOp):
 
     OPERATION_NAME = 'math.log2'
     TRAITS = (SameOperandsAndResultType, Pure, Elementwise, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -1672,7 +1672,7 @@ class RoundOp(DefinedOp):
 
     OPERATION_NAME = 'math.round'
     TRAITS = (SameOperandsAndResultType, Pure, Elementwise, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -1750,7 +1750,7 @@ class RoundEvenOp(DefinedOp):
 
     OPERATION_NAME = 'math.roundeven'
     TRAITS = (SameOperandsAndResultType, Pure, Elementwise, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -1828,7 +1828,7 @@ class RsqrtOp(DefinedOp):
 
     OPERATION_NAME = 'math.rsqrt'
     TRAITS = (SameOperandsAndResultType, Pure, Elementwise, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -1906,7 +1906,7 @@ class SinOp(DefinedOp):
 
     OPERATION_NAME = 'math.sin'
     TRAITS = (SameOperandsAndResultType, Pure, Elementwise, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -1984,7 +1984,7 @@ class SinhOp(DefinedOp):
 
     OPERATION_NAME = 'math.sinh'
     TRAITS = (SameOperandsAndResultType, Pure, Elementwise, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -2062,7 +2062,7 @@ class SqrtOp(DefinedOp):
 
     OPERATION_NAME = 'math.sqrt'
     TRAITS = (SameOperandsAndResultType, Pure, Elementwise, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -2140,7 +2140,7 @@ class TanOp(DefinedOp):
 
     OPERATION_NAME = 'math.tan'
     TRAITS = (SameOperandsAndResultType, Pure, Elementwise, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -2218,7 +2218,7 @@ class TanhOp(DefinedOp):
 
     OPERATION_NAME = 'math.tanh'
     TRAITS = (SameOperandsAndResultType, Pure, Elementwise, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -2296,7 +2296,7 @@ class TruncOp(DefinedOp):
 
     OPERATION_NAME = 'math.trunc'
     TRAITS = (SameOperandsAndResultType, Pure, Elementwise, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -2374,7 +2374,7 @@ class Atan2Op(DefinedOp):
 
     OPERATION_NAME = 'math.atan2'
     TRAITS = (SameOperandsAndResultType, Pure, Elementwise, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', 'single', )
     RESULT_GROUPS = ('single', )
@@ -2466,7 +2466,7 @@ class CopySignOp(DefinedOp):
 
     OPERATION_NAME = 'math.copysign'
     TRAITS = (SameOperandsAndResultType, Pure, Elementwise, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', 'single', )
     RESULT_GROUPS = ('single', )
@@ -2558,7 +2558,7 @@ class PowFOp(DefinedOp):
 
     OPERATION_NAME = 'math.powf'
     TRAITS = (SameOperandsAndResultType, Pure, Elementwise, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', 'single', )
     RESULT_GROUPS = ('single', )
@@ -2650,7 +2650,7 @@ class FPowIOp(DefinedOp):
 
     OPERATION_NAME = 'math.fpowi'
     TRAITS = (SameOperandsAndResultShape, Pure, Elementwise, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', 'single', )
     RESULT_GROUPS = ('single', )
@@ -2747,7 +2747,7 @@ class FmaOp(DefinedOp):
 
     OPERATION_NAME = 'math.fma'
     TRAITS = (SameOperandsAndResultType, Pure, Elementwise, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', 'single', 'single', )
     RESULT_GROUPS = ('single', )
@@ -2853,7 +2853,7 @@ class IsFiniteOp(DefinedOp):
 
     OPERATION_NAME = 'math.isfinite'
     TRAITS = (Pure, Elementwise, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -2937,7 +2937,7 @@ class IsInfOp(DefinedOp):
 
     OPERATION_NAME = 'math.isinf'
     TRAITS = (Pure, Elementwise, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -3021,7 +3021,7 @@ class IsNaNOp(DefinedOp):
 
     OPERATION_NAME = 'math.isnan'
     TRAITS = (Pure, Elementwise, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -3105,7 +3105,7 @@ class IsNormalOp(DefinedOp):
 
     OPERATION_NAME = 'math.isnormal'
     TRAITS = (Pure, Elementwise, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -3189,7 +3189,7 @@ class AbsIOp(DefinedOp):
 
     OPERATION_NAME = 'math.absi'
     TRAITS = (SameOperandsAndResultType, Pure, Elementwise, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -3267,7 +3267,7 @@ class CountLeadingZerosOp(DefinedOp):
 
     OPERATION_NAME = 'math.ctlz'
     TRAITS = (SameOperandsAndResultType, Pure, Elementwise, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -3345,7 +3345,7 @@ class CountTrailingZerosOp(DefinedOp):
 
     OPERATION_NAME = 'math.cttz'
     TRAITS = (SameOperandsAndResultType, Pure, Elementwise, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -3423,7 +3423,7 @@ class CtPopOp(DefinedOp):
 
     OPERATION_NAME = 'math.ctpop'
     TRAITS = (SameOperandsAndResultType, Pure, Elementwise, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -3501,7 +3501,7 @@ class IPowIOp(DefinedOp):
 
     OPERATION_NAME = 'math.ipowi'
     TRAITS = (SameOperandsAndResultType, Pure, Elementwise, )
-    HOOKS = ()
+    HOOKS = ('fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', 'single', )
     RESULT_GROUPS = ('single', )

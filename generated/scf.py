@@ -58,7 +58,7 @@ class ForOp(DefinedOp):
 
     OPERATION_NAME = 'scf.for'
     TRAITS = (RecursiveMemoryEffects, SingleBlock, )
-    HOOKS = ('custom_verify', 'custom_verify_regions', 'parse', 'print', )
+    HOOKS = ('custom_verify', 'custom_verify_regions', 'get_canonicalization_patterns', 'parse', 'print', )
     PROPERTY_NAMES = ('unsignedCmp', )
     OPERAND_GROUPS = ('single', 'single', 'single', 'variadic', )
     RESULT_GROUPS = ('variadic', )
@@ -169,7 +169,7 @@ class IfOp(DefinedOp):
 
     OPERATION_NAME = 'scf.if'
     TRAITS = (RecursiveMemoryEffects, SingleBlock, )
-    HOOKS = ('custom_verify', 'custom_verify_regions', 'parse', 'print', )
+    HOOKS = ('custom_verify', 'custom_verify_regions', 'get_canonicalization_patterns', 'parse', 'print', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('variadic', )
@@ -248,7 +248,7 @@ class WhileOp(DefinedOp):
 
     OPERATION_NAME = 'scf.while'
     TRAITS = (RecursiveMemoryEffects, SingleBlock, )
-    HOOKS = ('custom_verify_regions', 'parse', 'print', )
+    HOOKS = ('custom_verify_regions', 'get_canonicalization_patterns', 'parse', 'print', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('variadic', )
     RESULT_GROUPS = ('variadic', )

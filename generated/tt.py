@@ -431,7 +431,7 @@ class IntToPtrOp(DefinedOp):
 
     OPERATION_NAME = 'tt.int_to_ptr'
     TRAITS = (Elementwise, SameOperandsAndResultShape, SameOperandsAndResultEncoding, Pure, )
-    HOOKS = ('custom_verify', )
+    HOOKS = ('custom_verify', 'get_canonicalization_patterns', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -589,7 +589,7 @@ class BitcastOp(DefinedOp):
 
     OPERATION_NAME = 'tt.bitcast'
     TRAITS = (Elementwise, SameOperandsAndResultShape, SameOperandsAndResultEncoding, Pure, )
-    HOOKS = ('custom_verify', )
+    HOOKS = ('custom_verify', 'fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -672,7 +672,7 @@ class FpToFpOp(DefinedOp):
 
     OPERATION_NAME = 'tt.fp_to_fp'
     TRAITS = (Elementwise, SameOperandsAndResultShape, SameOperandsAndResultEncoding, Pure, )
-    HOOKS = ('custom_verify', )
+    HOOKS = ('custom_verify', 'fold', )
     PROPERTY_NAMES = ('rounding', )
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -1167,7 +1167,7 @@ class AddPtrOp(DefinedOp):
 
     OPERATION_NAME = 'tt.addptr'
     TRAITS = (Pure, Elementwise, SameOperandsAndResultShape, SameOperandsAndResultEncoding, )
-    HOOKS = ('custom_verify', )
+    HOOKS = ('custom_verify', 'fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', 'single', )
     RESULT_GROUPS = ('single', )
@@ -1275,7 +1275,7 @@ class LoadOp(DefinedOp):
 
     OPERATION_NAME = 'tt.load'
     TRAITS = (AttrSizedOperandSegments, MemRead, )
-    HOOKS = ('custom_verify', 'parse', 'print', )
+    HOOKS = ('custom_verify', 'get_canonicalization_patterns', 'parse', 'print', )
     PROPERTY_NAMES = ('boundaryCheck', 'padding', 'cache', 'evict', 'isVolatile', 'operandSegmentSizes', )
     OPERAND_GROUPS = ('single', 'optional', 'optional', )
     RESULT_GROUPS = ('single', )
@@ -1431,7 +1431,7 @@ class StoreOp(DefinedOp):
 
     OPERATION_NAME = 'tt.store'
     TRAITS = (MemWrite, )
-    HOOKS = ('custom_verify', 'parse', 'print', )
+    HOOKS = ('custom_verify', 'get_canonicalization_patterns', 'parse', 'print', )
     PROPERTY_NAMES = ('boundaryCheck', 'cache', 'evict', )
     OPERAND_GROUPS = ('single', 'single', 'optional', )
     RESULT_GROUPS = ()
@@ -2120,7 +2120,7 @@ class SplatOp(DefinedOp):
 
     OPERATION_NAME = 'tt.splat'
     TRAITS = (Pure, SameOperandsAndResultElementType, SameOperandsAndResultEncoding, )
-    HOOKS = ('custom_verify', )
+    HOOKS = ('custom_verify', 'fold', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -2199,7 +2199,7 @@ class ExpandDimsOp(DefinedOp):
 
     OPERATION_NAME = 'tt.expand_dims'
     TRAITS = (Pure, SameOperandsAndResultElementType, )
-    HOOKS = ('custom_verify', )
+    HOOKS = ('custom_verify', 'fold', 'get_canonicalization_patterns', )
     PROPERTY_NAMES = ('axis', )
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -2298,7 +2298,7 @@ class ReshapeOp(DefinedOp):
 
     OPERATION_NAME = 'tt.reshape'
     TRAITS = (Pure, SameOperandsAndResultElementType, )
-    HOOKS = ('custom_verify', )
+    HOOKS = ('custom_verify', 'fold', 'get_canonicalization_patterns', )
     PROPERTY_NAMES = ('allow_reorder', 'efficient_layout', )
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -2415,7 +2415,7 @@ class BroadcastOp(DefinedOp):
 
     OPERATION_NAME = 'tt.broadcast'
     TRAITS = (Pure, SameOperandsAndResultElementType, SameOperandsAndResultEncoding, )
-    HOOKS = ('custom_verify', )
+    HOOKS = ('custom_verify', 'fold', 'get_canonicalization_patterns', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -2774,7 +2774,7 @@ class TransOp(DefinedOp):
 
     OPERATION_NAME = 'tt.trans'
     TRAITS = (Pure, SameOperandsAndResultElementType, )
-    HOOKS = ('custom_verify', )
+    HOOKS = ('custom_verify', 'fold', 'get_canonicalization_patterns', )
     PROPERTY_NAMES = ('order', )
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -3041,7 +3041,7 @@ class MakeRangeOp(DefinedOp):
 
     OPERATION_NAME = 'tt.make_range'
     TRAITS = (Pure, )
-    HOOKS = ('custom_verify', )
+    HOOKS = ('custom_verify', 'fold', )
     PROPERTY_NAMES = ('start', 'end', )
     OPERAND_GROUPS = ()
     RESULT_GROUPS = ('single', )

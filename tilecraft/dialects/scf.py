@@ -316,3 +316,365 @@ def custom_verify_regions(self) -> None:  # noqa: F811 - one hook per class
     _check_edge(self, "Region #1", "Region #0", [v.type for v in yield_op.operands],
                 before_args)
 
+
+
+# ================================================================================================
+# Canonicalization patterns (MLIR's scf canonicalizations)
+# ================================================================================================
+
+from tilecraft.ir import BoolAttr, IntegerType, OpResult, Value  # noqa: E402
+from tilecraft.ir.patterns import RewritePattern  # noqa: E402
+
+from .foldutils import const_attr, splat_value, to_signed, to_unsigned  # noqa: E402
+
+
+def _arith():
+    from tilecraft.generated import arith
+
+    return arith
+
+
+def _constant(rewriter, attr, location) -> Value:
+    return rewriter.insert(_arith().ConstantOp.build(attr, attr.type, location=location)).result_
+
+
+def _defined_outside(value: Value, op) -> bool:
+    """Whether ``value`` is defined outside ``op`` (so that it is visible where ``op`` is)."""
+    if isinstance(value, OpResult):
+        return not op.is_ancestor(value.owner)
+    owner = value.owner.parent_op
+    return owner is None or not op.is_ancestor(owner)
+
+
+def inline_region_before(rewriter, region: Region, op) -> list[Value]:
+    """Move the ops of ``region``'s only block (no arguments) before ``op``, erase its
+    terminator and return the terminator's operands."""
+    block = region.blocks[0]
+    terminator = block.last_op
+    values = list(terminator.operands)
+    rewriter.inline_block_before(block, op, [])
+    rewriter.erase_op(terminator)
+    return values
+
+
+def _replace_yield(rewriter, block: Block, values) -> None:
+    """Give ``block`` a new `scf.yield` of ``values`` in place of its terminator."""
+    old = block.last_op
+    new = gen.YieldOp.build(list(values), location=old.location)
+    block.insert_before(old, new)
+    rewriter.erase_op(old)
+
+
+def _move_blocks(source: Region, target: Region) -> None:
+    for block in list(source.blocks):
+        source.blocks.remove(block)
+        block.parent = None
+        target.add_block(block)
+
+
+# -- scf.if --------------------------------------------------------------------------------------
+
+
+class IfStaticCondition(RewritePattern):
+    """scf.if on a constant condition -> the ops of the region that runs (MLIR's
+    RemoveStaticCondition)."""
+
+    ROOT = "scf.if"
+
+    def match_and_rewrite(self, op, rewriter) -> bool:
+        value = splat_value(const_attr(op.condition))
+        if value is None:
+            return False
+        region = op.then_region if value else op.else_region
+        if not region.blocks:
+            rewriter.erase_op(op)
+            return True
+        values = inline_region_before(rewriter, region, op)
+        rewriter.replace_op(op, values)
+        return True
+
+
+def remove_if_results(rewriter, op, keep: list[int]):
+    """Replace the scf.if ``op`` by one with only the results at the positions ``keep`` (the
+    others must be unused); returns the new op."""
+    new = gen.IfOp.build([op.results[i].type for i in keep], op.condition,
+                         attributes=dict(op.attributes), location=op.location)
+    new.properties.update(op.properties)
+    for old_region, new_region in zip(op.regions, new.regions):
+        _move_blocks(old_region, new_region)
+        if new_region.blocks:
+            block = new_region.blocks[0]
+            _replace_yield(rewriter, block, [block.last_op.operands[i] for i in keep])
+    rewriter.set_insertion_point(op)
+    rewriter.insert(new)
+    values = [None] * op.num_results
+    for index, new_result in zip(keep, new.results):
+        values[index] = new_result
+    rewriter.replace_op(op, values)
+    return new
+
+
+class IfRemoveUnusedResults(RewritePattern):
+    """Drop the results of an scf.if that nothing uses."""
+
+    ROOT = "scf.if"
+
+    def match_and_rewrite(self, op, rewriter) -> bool:
+        keep = [r.index for r in op.results if r.uses]
+        if len(keep) == len(op.results):
+            return False
+        remove_if_results(rewriter, op, keep)
+        return True
+
+
+def _yields(op) -> tuple:
+    return op.then_region.blocks[0].last_op, op.else_region.blocks[0].last_op
+
+
+class IfYieldsToSelect(RewritePattern):
+    """A used result of an scf.if whose branches yield values defined outside it becomes that
+    value (when both yield the same) or an `arith.select` on the condition (MLIR's
+    ConvertTrivialIfToSelect); the unused result then goes."""
+
+    ROOT = "scf.if"
+
+    def match_and_rewrite(self, op, rewriter) -> bool:
+        if not op.results or not op.else_region.blocks:
+            return False
+        then_yield, else_yield = _yields(op)
+        changed = False
+        for result, t, f in zip(op.results, then_yield.operands, else_yield.operands):
+            if not result.uses or not _defined_outside(t, op) or not _defined_outside(f, op):
+                continue
+            if t is f:
+                value = t
+            else:
+                value = rewriter.insert(_arith().SelectOp.build(
+                    op.condition, t, f, location=op.location)).result_
+            rewriter.replace_all_uses_with(result, value)
+            changed = True
+        return changed
+
+
+class IfYieldsCondition(RewritePattern):
+    """An i1 result yielding true/false -> the condition; false/true -> its negation (MLIR's
+    ReplaceIfYieldWithConditionOrValue)."""
+
+    ROOT = "scf.if"
+
+    def match_and_rewrite(self, op, rewriter) -> bool:
+        if not op.results or not op.else_region.blocks:
+            return False
+        then_yield, else_yield = _yields(op)
+        changed = False
+        for result, t, f in zip(op.results, then_yield.operands, else_yield.operands):
+            if not result.uses or result.type is not IntegerType(1):
+                continue
+            t_value, f_value = splat_value(const_attr(t)), splat_value(const_attr(f))
+            if t_value is None or f_value is None or t_value == f_value:
+                continue
+            if t_value:
+                value = op.condition
+            else:
+                ones = _constant(rewriter, BoolAttr(True), op.location)
+                value = rewriter.insert(_arith().XOrIOp.build(
+                    op.condition, ones, location=op.location)).result_
+            rewriter.replace_all_uses_with(result, value)
+            changed = True
+        return changed
+
+
+class IfRemoveEmptyElse(RewritePattern):
+    """An scf.if without results whose else block holds only its yield loses the else."""
+
+    ROOT = "scf.if"
+
+    def match_and_rewrite(self, op, rewriter) -> bool:
+        region = op.else_region
+        if op.results or not region.blocks or len(region.blocks[0]) != 1:
+            return False
+        rewriter.start_op_modification(op)
+        block = region.blocks[0]
+        rewriter.erase_op(block.last_op)
+        block.erase()
+        rewriter.finalize_op_modification(op)
+        return True
+
+
+class IfNegatedCondition(RewritePattern):
+    """scf.if (xori c, true) with an else -> scf.if c with the regions swapped."""
+
+    ROOT = "scf.if"
+
+    def match_and_rewrite(self, op, rewriter) -> bool:
+        if not op.else_region.blocks:
+            return False
+        xor = op.condition.defining_op
+        if xor is None or xor.name != "arith.xori":
+            return False
+        if splat_value(const_attr(xor.rhs)) != 1:
+            return False
+        rewriter.start_op_modification(op)
+        then_blocks, else_blocks = list(op.then_region.blocks), list(op.else_region.blocks)
+        op.then_region.blocks[:] = else_blocks
+        op.else_region.blocks[:] = then_blocks
+        for block in else_blocks:
+            block.parent = op.then_region
+        for block in then_blocks:
+            block.parent = op.else_region
+        op.set_operand(0, xor.lhs)
+        rewriter.finalize_op_modification(op)
+        return True
+
+
+class IfConditionPropagation(RewritePattern):
+    """Inside the then region the condition is true, inside the else region false (MLIR's
+    ConditionPropagation)."""
+
+    ROOT = "scf.if"
+
+    def match_and_rewrite(self, op, rewriter) -> bool:
+        condition = op.condition
+        if const_attr(condition) is not None:
+            return False
+        changed = False
+        for region, value in ((op.then_region, True), (op.else_region, False)):
+            def inside(use, region=region) -> bool:
+                return region.is_ancestor(use.owner.parent_region)
+
+            if not any(inside(use) for use in condition.uses):
+                continue
+            constant = _constant(rewriter, BoolAttr(value), op.location)
+            rewriter.replace_uses_with_if(condition, constant, inside)
+            changed = True
+        return changed
+
+
+# -- scf.for -------------------------------------------------------------------------------------
+
+
+def trip_count(op) -> int | None:
+    """The number of iterations of an scf.for with constant bounds (None if unknown)."""
+    if op.lower_bound is op.upper_bound:
+        return 0
+    lb, ub, step = (splat_value(const_attr(v)) for v in (op.lower_bound, op.upper_bound,
+                                                         op.step))
+    if lb is None or ub is None or step is None:
+        return None
+    type_ = op.lower_bound.type
+    width = type_.width if isinstance(type_, IntegerType) else 64
+    convert = to_unsigned if op.unsigned_cmp else to_signed
+    lb, ub = convert(lb, width), convert(ub, width)
+    step = to_signed(step, width)
+    if step <= 0:
+        return None
+    if lb >= ub:
+        return 0
+    return -((lb - ub) // step)
+
+
+class ForTrivialTrips(RewritePattern):
+    """An scf.for that runs no iteration becomes its initial values; one that runs once
+    becomes its body (MLIR's SimplifyTrivialLoops)."""
+
+    ROOT = "scf.for"
+
+    def match_and_rewrite(self, op, rewriter) -> bool:
+        count = trip_count(op)
+        if count == 0:
+            rewriter.replace_op(op, list(op.init_args))
+            return True
+        if count != 1:
+            return False
+        body = op.region.blocks[0]
+        terminator = body.last_op
+        values = list(terminator.operands)
+        rewriter.inline_block_before(body, op, [op.lower_bound, *op.init_args])
+        rewriter.erase_op(terminator)
+        rewriter.replace_op(op, values)
+        return True
+
+
+def remove_for_iter_args(rewriter, op, drop: list[int]):
+    """Replace the scf.for ``op`` by one without the loop-carried values at the positions
+    ``drop``: their region arguments (if still used) and results become the initial values;
+    returns the new op."""
+    body = op.region.blocks[0]
+    terminator = body.last_op
+    args = body.arguments[1:]
+    keep = [i for i in range(len(args)) if i not in drop]
+    inits = list(op.init_args)
+    for index in drop:
+        rewriter.replace_all_uses_with(args[index], inits[index])
+    yielded = terminator.operands
+    new = gen.ForOp.build([op.results[i].type for i in keep], op.lower_bound,
+                          op.upper_bound, op.step, [inits[i] for i in keep],
+                          attributes=dict(op.attributes), location=op.location)
+    new.properties.update(op.properties)
+    _replace_yield(rewriter, body, [yielded[i] for i in keep])
+    for index in reversed(drop):
+        body.erase_argument(index + 1)
+    _move_blocks(op.region, new.region)
+    rewriter.set_insertion_point(op)
+    rewriter.insert(new)
+    values = list(inits)
+    for position, index in enumerate(keep):
+        values[index] = new.results[position]
+    rewriter.replace_op(op, values)
+    return new
+
+
+class ForRemoveIterArgs(RewritePattern):
+    """Loop-carried values that do not vary (the body yields the region argument itself, or
+    the initial value) become the initial value; loop-carried values nothing reads (neither
+    the body nor the loop's users) go (MLIR's ForOpIterArgsFolder)."""
+
+    ROOT = "scf.for"
+
+    def match_and_rewrite(self, op, rewriter) -> bool:
+        body = op.region.blocks[0]
+        args = body.arguments[1:]
+        yielded = body.last_op.operands
+        drop = [index for index, (init, arg, value, result) in enumerate(
+                    zip(op.init_args, args, yielded, op.results))
+                if value is arg or value is init or (not arg.uses and not result.uses)]
+        if not drop:
+            return False
+        remove_for_iter_args(rewriter, op, drop)
+        return True
+
+
+# -- scf.while (canonicalization) ----------------------------------------------------------------
+
+
+class WhileConditionTruth(RewritePattern):
+    """An argument of the after region that receives the loop condition is true there (MLIR's
+    WhileConditionTruth)."""
+
+    ROOT = "scf.while"
+
+    def match_and_rewrite(self, op, rewriter) -> bool:
+        condition_op = op.before.blocks[0].last_op
+        condition = condition_op.condition
+        after_args = op.after.blocks[0].arguments
+        changed = False
+        for value, arg in zip(condition_op.args, after_args):
+            if value is not condition or not arg.uses:
+                continue
+            true = _constant(rewriter, BoolAttr(True), op.location)
+            rewriter.replace_all_uses_with(arg, true)
+            changed = True
+        return changed
+
+
+def _patterns(cls, *pattern_classes):
+    @implements(cls)
+    @staticmethod
+    def get_canonicalization_patterns():
+        return [p() for p in pattern_classes]
+
+
+_patterns(gen.IfOp, IfStaticCondition, IfRemoveUnusedResults, IfYieldsToSelect,
+          IfYieldsCondition, IfRemoveEmptyElse, IfNegatedCondition, IfConditionPropagation)
+_patterns(gen.ForOp, ForTrivialTrips, ForRemoveIterArgs)
+_patterns(gen.WhileOp, WhileConditionTruth)

@@ -735,3 +735,363 @@ def print(self, printer) -> None:  # noqa: A001,F811 - the hook's name
 for _cls in gen.DIALECT.ops.values():
     implements(_cls)(_make_verifier(_RULES.get(_cls)))
 del _cls
+
+
+# ================================================================================================
+# Folding and canonicalization (Triton's folders and canonicalization patterns)
+# ================================================================================================
+
+from tilecraft.ir import DenseElementsAttr, FloatAttr, Operation  # noqa: E402
+from tilecraft.ir.patterns import RewritePattern  # noqa: E402
+
+from .foldutils import (  # noqa: E402
+    MAX_FOLD_ELEMENTS, const_attr, is_zero, make_attr, splat_value,
+)
+
+
+def materialize_constant(attr, type_, location):
+    """Constants of tt folds are `arith.constant`s (as in Triton, which uses arith's)."""
+    from .arith import materialize_constant as arith_materialize
+
+    return arith_materialize(attr, type_, location)
+
+
+def _fold_hook(cls):
+    def attach(function):
+        function.__name__ = "fold"
+        function.__qualname__ = f"{cls.__name__}.fold"
+        implements(cls)(function)
+        return function
+
+    return attach
+
+
+def _resized(attr, type_):
+    """A splat constant resized to ``type_`` (None for other constants)."""
+    if isinstance(attr, DenseElementsAttr) and attr.is_splat:
+        return make_attr(type_, splat_value(attr))
+    return None
+
+
+def _reshaped(attr, type_):
+    """A dense constant with its elements (in order) given the shape of ``type_``."""
+    resized = _resized(attr, type_)
+    if resized is not None or not isinstance(attr, DenseElementsAttr):
+        return resized
+    if not type_.has_static_shape() or type_.num_elements > MAX_FOLD_ELEMENTS:
+        return None
+    return DenseElementsAttr(type_, attr.values)
+
+
+@_fold_hook(gen.SplatOp)
+def _fold_splat(self, operand_constants):
+    """splat(constant) -> dense<constant>."""
+    (src,) = operand_constants
+    if src is None or isinstance(src, DenseElementsAttr):
+        return None
+    attr = make_attr(self.result_.type, splat_value(src))
+    return [attr] if attr is not None else None
+
+
+@_fold_hook(gen.BroadcastOp)
+def _fold_broadcast(self, operand_constants):
+    """broadcast(x) -> x when the types match; broadcast(splat constant) -> splat constant."""
+    if self.src.type is self.result_.type:
+        return [self.src]
+    attr = _resized(operand_constants[0], self.result_.type)
+    return [attr] if attr is not None else None
+
+
+@_fold_hook(gen.ExpandDimsOp)
+def _fold_expand_dims(self, operand_constants):
+    """expand_dims(constant) -> the constant with the new shape."""
+    attr = _reshaped(operand_constants[0], self.result_.type)
+    return [attr] if attr is not None else None
+
+
+@_fold_hook(gen.ReshapeOp)
+def _fold_reshape(self, operand_constants):
+    """reshape(x) -> x when the types match (and no reorder is allowed); reshape(constant)."""
+    if self.src.type is self.result_.type and not self.allow_reorder:
+        return [self.src]
+    src = operand_constants[0]
+    if isinstance(src, DenseElementsAttr) and not src.is_splat and self.allow_reorder:
+        return None
+    attr = _reshaped(src, self.result_.type)
+    return [attr] if attr is not None else None
+
+
+def _is_iota(order) -> bool:
+    return tuple(order) == tuple(range(len(order)))
+
+
+@_fold_hook(gen.TransOp)
+def _fold_trans(self, operand_constants):
+    """trans(x, identity order) -> x; trans(constant) -> the transposed constant."""
+    if _is_iota(self.order) and self.src.type is self.result_.type:
+        return [self.src]
+    src = operand_constants[0]
+    attr = _resized(src, self.result_.type)
+    if attr is None and isinstance(src, DenseElementsAttr) and \
+            src.type.num_elements <= MAX_FOLD_ELEMENTS:
+        import numpy
+
+        values = numpy.array(src.values, dtype=object).reshape(src.type.shape)
+        attr = DenseElementsAttr(self.result_.type,
+                                 numpy.transpose(values, self.order).reshape(-1).tolist())
+    return [attr] if attr is not None else None
+
+
+@_fold_hook(gen.AddPtrOp)
+def _fold_addptr(self, operand_constants):
+    """addptr(p, 0) -> p."""
+    return [self.ptr] if is_zero(operand_constants[1]) else None
+
+
+@_fold_hook(gen.MakeRangeOp)
+def _fold_make_range(self, operand_constants):
+    """make_range(start, start + 1) -> dense<start>."""
+    if self.end != self.start + 1:
+        return None
+    attr = make_attr(self.result_.type, self.start)
+    return [attr] if attr is not None else None
+
+
+@_fold_hook(gen.FpToFpOp)
+def _fold_fp_to_fp(self, operand_constants):
+    """fp_to_fp(x) -> x for the same type; constants whose conversion is exact (zeros among
+    them, as Triton folds), or rounds to a finite value under rtne."""
+    import math
+
+    if self.src.type is self.result_.type:
+        return [self.src]
+    src = operand_constants[0]
+    value = splat_value(src)
+    if value is None:
+        return None
+    target = self.result_.type
+    elem = target.element_type if isinstance(target, RankedTensorType) else target
+    converted = FloatAttr(value, elem).value
+    exact = converted == value or (math.isnan(converted) and math.isnan(value))
+    if exact and value == 0.0 and math.copysign(1.0, converted) != math.copysign(1.0, value):
+        exact = False  # -0.0 in a format without negative zero
+    rtne = self.rounding == gen.RoundingMode.RTNE
+    if not exact and not (rtne and math.isfinite(converted) and math.isfinite(value)):
+        return None
+    attr = make_attr(target, converted)
+    return [attr] if attr is not None else None
+
+
+@_fold_hook(gen.BitcastOp)
+def _fold_bitcast(self, operand_constants):
+    """bitcast(x) -> x for the same type."""
+    return [self.src] if self.src.type is self.result_.type else None
+
+
+# -- canonicalization patterns -------------------------------------------------------------------
+
+
+def _defining(value, cls):
+    op = value.defining_op
+    return op if isinstance(op, cls) else None
+
+
+def _no_encoding(*types) -> bool:
+    return all(not isinstance(t, RankedTensorType) or t.encoding is None for t in types)
+
+
+class BroadcastOfSplat(RewritePattern):
+    """broadcast(splat(x)) -> splat(x)."""
+
+    ROOT = "tt.broadcast"
+
+    def match_and_rewrite(self, op, rewriter) -> bool:
+        splat = _defining(op.src, gen.SplatOp)
+        if splat is None:
+            return False
+        rewriter.replace_op_with_new_op(op, gen.SplatOp, op.result_.type, splat.src)
+        return True
+
+
+class BroadcastOfBroadcast(RewritePattern):
+    """broadcast(broadcast(x)) -> broadcast(x)."""
+
+    ROOT = "tt.broadcast"
+
+    def match_and_rewrite(self, op, rewriter) -> bool:
+        inner = _defining(op.src, gen.BroadcastOp)
+        if inner is None:
+            return False
+        rewriter.replace_op_with_new_op(op, gen.BroadcastOp, op.result_.type, inner.src)
+        return True
+
+
+class ExpandDimsOfSplat(RewritePattern):
+    """expand_dims(splat(x)) -> splat(x)."""
+
+    ROOT = "tt.expand_dims"
+
+    def match_and_rewrite(self, op, rewriter) -> bool:
+        splat = _defining(op.src, gen.SplatOp)
+        if splat is None:
+            return False
+        rewriter.replace_op_with_new_op(op, gen.SplatOp, op.result_.type, splat.src)
+        return True
+
+
+class ExpandDimsOfBroadcast(RewritePattern):
+    """expand_dims(broadcast(x)) -> broadcast(expand_dims(x)) (tensors without encodings: the
+    intermediate type's layout could not be inferred)."""
+
+    ROOT = "tt.expand_dims"
+
+    def match_and_rewrite(self, op, rewriter) -> bool:
+        broadcast = _defining(op.src, gen.BroadcastOp)
+        if broadcast is None or not _no_encoding(broadcast.src.type, op.result_.type):
+            return False
+        src_type = broadcast.src.type
+        shape = list(src_type.shape)
+        shape.insert(op.axis, 1)
+        expanded = rewriter.insert(gen.ExpandDimsOp.build(
+            RankedTensorType(shape, src_type.element_type), broadcast.src, op.axis,
+            location=op.location))
+        rewriter.replace_op_with_new_op(op, gen.BroadcastOp, op.result_.type, expanded.result_)
+        return True
+
+
+class ReshapeOfReshapeOrSplat(RewritePattern):
+    """reshape(reshape(x)) -> reshape(x) (reordering allowed if either allowed it) and
+    reshape(splat(x)) -> splat(x); not for reshapes that fix an efficient layout."""
+
+    ROOT = "tt.reshape"
+
+    def match_and_rewrite(self, op, rewriter) -> bool:
+        if op.efficient_layout:
+            return False
+        inner = op.src.defining_op
+        if isinstance(inner, gen.ReshapeOp):
+            allow = op.allow_reorder or inner.allow_reorder
+            rewriter.replace_op_with_new_op(op, gen.ReshapeOp, op.result_.type, inner.src,
+                                            True if allow else None)
+            return True
+        if isinstance(inner, gen.SplatOp):
+            rewriter.replace_op_with_new_op(op, gen.SplatOp, op.result_.type, inner.src)
+            return True
+        return False
+
+
+class TransOfTrans(RewritePattern):
+    """The transpose-chain peephole: trans(trans(x)) -> x when the orders compose to the
+    identity (and the types agree), else one trans with the composed order."""
+
+    ROOT = "tt.trans"
+
+    def match_and_rewrite(self, op, rewriter) -> bool:
+        inner = _defining(op.src, gen.TransOp)
+        if inner is None:
+            return False
+        inner_order = inner.order
+        composed = tuple(inner_order[i] for i in op.order)
+        if _is_iota(composed) and inner.src.type is op.result_.type:
+            rewriter.replace_op(op, [inner.src])
+            return True
+        rewriter.replace_op_with_new_op(op, gen.TransOp, op.result_.type, inner.src, composed)
+        return True
+
+
+class TransOfSplat(RewritePattern):
+    """trans(splat(x)) -> splat(x)."""
+
+    ROOT = "tt.trans"
+
+    def match_and_rewrite(self, op, rewriter) -> bool:
+        splat = _defining(op.src, gen.SplatOp)
+        if splat is None:
+            return False
+        rewriter.replace_op_with_new_op(op, gen.SplatOp, op.result_.type, splat.src)
+        return True
+
+
+def _copy_properties(op, *names) -> dict:
+    return {name: op.properties[name] for name in names if name in op.properties}
+
+
+class MaskedLoadOfConstantMask(RewritePattern):
+    """load(p, true) -> load(p); load(p, false, other) -> other (Triton's
+    CanonicalizeMaskedLoadPattern, for scalar masks too)."""
+
+    ROOT = "tt.load"
+
+    def match_and_rewrite(self, op, rewriter) -> bool:
+        mask = op.mask
+        if mask is None:
+            return False
+        value = splat_value(const_attr(mask))
+        if value is None:
+            return False
+        if value:
+            properties = _copy_properties(op, "boundaryCheck", "padding", "cache", "evict",
+                                          "isVolatile")
+            properties["operandSegmentSizes"] = DenseArrayAttr(i32, (1, 0, 0))
+            rewriter.replace_op_with_new_op(op, gen.LoadOp.OPERATION_NAME, [op.ptr],
+                                            [op.result_.type], properties=properties,
+                                            attributes=dict(op.attributes))
+            return True
+        if op.other is None:
+            return False  # the value is undefined; left alone as Triton does
+        rewriter.replace_op(op, [op.other])
+        return True
+
+
+class MaskedStoreOfConstantMask(RewritePattern):
+    """store(p, v, true) -> store(p, v); store(p, v, false) -> nothing."""
+
+    ROOT = "tt.store"
+
+    def match_and_rewrite(self, op, rewriter) -> bool:
+        mask = op.mask
+        if mask is None:
+            return False
+        value = splat_value(const_attr(mask))
+        if value is None:
+            return False
+        if value:
+            properties = _copy_properties(op, "boundaryCheck", "cache", "evict")
+            rewriter.insert(Operation.create(gen.StoreOp.OPERATION_NAME, [op.ptr, op.value],
+                                             properties=properties,
+                                             attributes=dict(op.attributes),
+                                             location=op.location))
+        rewriter.erase_op(op)
+        return True
+
+
+class IntToPtrOfPtrToInt(RewritePattern):
+    """int_to_ptr(ptr_to_int(p)) -> p, or tt.bitcast(p) when the pointer types differ."""
+
+    ROOT = "tt.int_to_ptr"
+
+    def match_and_rewrite(self, op, rewriter) -> bool:
+        inner = _defining(op.src, gen.PtrToIntOp)
+        if inner is None:
+            return False
+        if inner.src.type is op.result_.type:
+            rewriter.replace_op(op, [inner.src])
+        else:
+            rewriter.replace_op_with_new_op(op, gen.BitcastOp, op.result_.type, inner.src)
+        return True
+
+
+def _patterns(cls, *pattern_classes):
+    @implements(cls)
+    @staticmethod
+    def get_canonicalization_patterns():
+        return [p() for p in pattern_classes]
+
+
+_patterns(gen.BroadcastOp, BroadcastOfSplat, BroadcastOfBroadcast)
+_patterns(gen.ExpandDimsOp, ExpandDimsOfSplat, ExpandDimsOfBroadcast)
+_patterns(gen.ReshapeOp, ReshapeOfReshapeOrSplat)
+_patterns(gen.TransOp, TransOfTrans, TransOfSplat)
+_patterns(gen.LoadOp, MaskedLoadOfConstantMask)
+_patterns(gen.StoreOp, MaskedStoreOfConstantMask)
+_patterns(gen.IntToPtrOp, IntToPtrOfPtrToInt)

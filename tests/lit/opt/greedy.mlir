@@ -10,7 +10,7 @@
 // CHECK-NEXT:    %0 = arith.addi %arg0, %arg0 : i32
 // CHECK-NEXT:    tt.return %0 : i32
 // CHECK-NEXT:  }
-// BOUND: greedy.mlir:{{[0-9]+}}:3: error: greedy pattern rewriting did not converge within 1 iteration; still applying in the last one: {{.*}}pattern 'AddZero'
+// BOUND: greedy.mlir:{{[0-9]+}}:3: error: greedy pattern rewriting did not converge within 1 iteration; still applying in the last one: {{.*}}pattern 'MulTwo'
 // CYCLE: greedy.mlir:{{[0-9]+}}:3: error: greedy pattern rewriting did not converge: more than {{[0-9]+}} rewrites in one iteration, by pattern 'SwapOperands'
 tt.func @chain(%a: i32) -> i32 {
   %c0 = arith.constant 0 : i32

@@ -1,0 +1,151 @@
+"""``canonicalize``: every registered op's folder and canonicalization patterns, applied greedily.
+
+As MLIR's canonicalizer: the patterns are those the ops of every dialect declare
+(``hasCanonicalizer``: ``get_canonicalization_patterns()``), the greedy driver folds
+(``hasFolder``), keeps constants unique at the top of their scope, and erases ops that are
+trivially dead (no uses, no effects beyond reading memory: an unused non-volatile ``tt.load``
+goes too). After the rewriting, regions are simplified (`region_simplify`: constant branches,
+unreachable blocks, single-predecessor blocks, dead block arguments), and if that changed
+something the rewriting runs again.
+
+Options (MLIR's): ``top-down`` seeds the worklist in pre-order (defs before uses) rather than
+in reverse post-order; ``max-iterations`` bounds the sweeps over the IR, and, as in MLIR, the
+pass stops quietly when the bound is reached; ``max-num-rewrites`` stops after that many
+pattern applications (-1: no limit). A cycle of patterns undoing each other within one sweep
+is still an error (`RewriteConvergenceError`). Statistics: ops folded, patterns applied, dead
+ops erased.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from tilecraft.generated import DIALECTS
+from tilecraft.generated.passes import CanonicalizerPassBase
+from tilecraft.ir import Operation, get_dialect
+from tilecraft.ir.patterns import RewritePattern
+
+from .effects import is_trivially_dead
+from .folding import is_constant_like
+from .greedy import GreedyRewriteConfig, RewriteConvergenceError, _GreedyDriver
+from .patterns import PatternSet
+from .region_simplify import simplify_regions
+
+__all__ = ["Canonicalizer", "canonicalization_patterns", "canonicalize"]
+
+
+def canonicalization_patterns(dialects=None) -> list[RewritePattern]:
+    """The canonicalization patterns of every op of ``dialects`` (default: all the generated
+    ones), in dialect and op order."""
+    patterns: list[RewritePattern] = []
+    for name in (DIALECTS if dialects is None else dialects):
+        dialect = get_dialect(name)
+        if dialect is None:
+            continue
+        for cls in dialect.ops.values():
+            if "get_canonicalization_patterns" in cls.HOOKS:
+                patterns.extend(cls.get_canonicalization_patterns())
+    return patterns
+
+
+class CanonicalizeDriver(_GreedyDriver):
+    """The greedy driver with MLIR's canonicalizer behaviour: the worklist order of
+    ``top_down``, dead ops that only read memory erased, a rewrite limit, and statistics."""
+
+    __slots__ = ("top_down", "limit", "num_folded", "num_rewrites", "num_erased", "stopped")
+
+    def __init__(self, root: Operation, patterns: PatternSet, *, top_down: bool = True,
+                 max_num_rewrites: int = -1, config: GreedyRewriteConfig | None = None) -> None:
+        super().__init__(root, patterns, True, config or GreedyRewriteConfig())
+        self.top_down = top_down
+        self.limit = max_num_rewrites
+        self.num_folded = 0
+        self.num_rewrites = 0
+        self.num_erased = 0
+        self.stopped = False
+
+    def run(self, max_iterations: int) -> bool:
+        """Sweep until nothing changes, the iteration bound, or the rewrite limit; returns
+        whether anything changed."""
+        changed_any = False
+        for _ in range(max_iterations):
+            self.applied = Counter()
+            start = self.events
+            self._fill_worklist()
+            self._process(self._budget())
+            if self.events == start:
+                break
+            changed_any = True
+            if self.stopped:
+                break
+        self.worklist.clear()
+        self.pending.clear()
+        return changed_any
+
+    def _fill_worklist(self) -> None:
+        ops = [op for region in self.root.regions
+               for op in region.walk(post_order=not self.top_down)]
+        constants = self.constants
+        for op in ops:
+            if constants is not None and is_constant_like(op):
+                if not constants.insert_known(op):
+                    continue
+            self.add(op)
+        if self.top_down:
+            self.worklist.reverse()  # popped from the end: pre-order
+
+    def _process(self, budget: int) -> None:
+        worklist, pending, rewriter = self.worklist, self.pending, self.rewriter
+        rewrites = 0
+        while worklist:
+            if 0 <= self.limit <= self.num_rewrites:
+                self.stopped = True
+                return
+            op = worklist.pop()
+            if op not in pending:
+                continue
+            pending.discard(op)
+            if op.parent is None:
+                continue
+            if is_trivially_dead(op):
+                self._applied("erasing trivially dead ops", op)
+                self.num_erased += 1
+                rewriter.erase_op(op)
+                continue
+            if self._try_fold(op):
+                self._applied(f"folding of '{op.name}'", op)
+                self.num_folded += 1
+            elif self._try_patterns(op):
+                self.num_rewrites += 1
+            else:
+                continue
+            rewrites += 1
+            if rewrites > budget:
+                raise RewriteConvergenceError(
+                    f"greedy pattern rewriting did not converge: more than {budget} rewrites in "
+                    f"one iteration, by {self._describe_applied()}", self.last_op, self.applied)
+
+
+def canonicalize(op: Operation, *, top_down: bool = True, max_iterations: int = 10,
+                 max_num_rewrites: int = -1, patterns=None) -> CanonicalizeDriver:
+    """Canonicalize the ops nested in ``op``; returns the driver (its counters say what
+    happened)."""
+    pattern_set = PatternSet(canonicalization_patterns() if patterns is None else patterns)
+    driver = CanonicalizeDriver(op, pattern_set, top_down=top_down,
+                                max_num_rewrites=max_num_rewrites)
+    for _ in range(max(max_iterations, 1)):
+        driver.run(max_iterations)
+        if driver.stopped or not simplify_regions(op):
+            break
+    return driver
+
+
+class Canonicalizer(CanonicalizerPassBase):
+    """The ``canonicalize`` pass (see the module docstring)."""
+
+    def run_on_operation(self, op: Operation) -> None:
+        driver = canonicalize(op, top_down=self.top_down, max_iterations=self.max_iterations,
+                              max_num_rewrites=self.max_num_rewrites)
+        self.num_folded += driver.num_folded
+        self.num_rewrites += driver.num_rewrites
+        self.num_erased += driver.num_erased
