@@ -501,12 +501,12 @@ def test_reductions(run, rng):
     x = rng.standard_normal((m, n)).astype(np.float32)
     out = np.zeros(3 * m + 3 * n + 2, np.float32)
     run(reduce_kernel, (1,), x, out, M=m, N=n)
-    np.testing.assert_allclose(out[:m], x.sum(1), rtol=1e-5)
+    np.testing.assert_allclose(out[:m], x.sum(1), rtol=1e-5, atol=1e-5)
     np.testing.assert_array_equal(out[m:m + n], x.max(0))
     np.testing.assert_array_equal(out[m + n:m + 2 * n], x.min(0))
     np.testing.assert_array_equal(out[m + 2 * n:2 * m + 2 * n], x.argmax(1))
     np.testing.assert_array_equal(out[2 * m + 2 * n:2 * m + 3 * n], x.argmin(0))
-    np.testing.assert_allclose(out[2 * m + 3 * n], x.sum(), rtol=1e-5)
+    np.testing.assert_allclose(out[2 * m + 3 * n], x.sum(), rtol=1e-5, atol=1e-5)
     assert out[2 * m + 3 * n + 1] == x.max()
     np.testing.assert_array_equal(out[2 * m + 3 * n + 2:], x.argmax(1))
 
@@ -671,7 +671,7 @@ def test_float_atomics(run, rng):
     out = np.zeros(6 + BLOCK, np.float32)
     out[4], out[5] = -np.inf, np.inf
     run(float_atomic_kernel, (1,), out, x, BLOCK=BLOCK)
-    np.testing.assert_allclose(out[:4], x.reshape(-1, 4).sum(0), rtol=1e-5)
+    np.testing.assert_allclose(out[:4], x.reshape(-1, 4).sum(0), rtol=1e-5, atol=1e-5)
     assert out[4] == x.max() and out[5] == x.min()
     # the old values of lanes that hit the same address see the lanes before them
     expected_old = np.concatenate([[0] * 4, np.cumsum(x.reshape(-1, 4), 0)[:-1].reshape(-1)])
@@ -857,7 +857,7 @@ def test_library_functions(run, rng):
     assert perm[1] == n  # groups of 2 rows are walked column by column: (0, 1) -> (1, 0)
     np.testing.assert_array_equal(out[2 * m * n:3 * m * n], np.sort(x.reshape(-1)))
     np.testing.assert_allclose(out[3 * m * n:3 * m * n + n], x.sum(0) + np.exp(x).max(0),
-                               rtol=1e-5)
+                               rtol=1e-5, atol=1e-5)
     np.testing.assert_array_equal(out[3 * m * n + n:3 * m * n + n + m], x.argmax(1))
     assert abs(out[-1] - x.sum()) < 1e-4
 
