@@ -60,6 +60,7 @@ class ForOp(DefinedOp):
     TRAITS = (RecursiveMemoryEffects, SingleBlock, )
     HOOKS = ('custom_verify', 'custom_verify_regions', 'get_canonicalization_patterns', 'parse', 'print', )
     PROPERTY_NAMES = ('unsignedCmp', )
+    DEFAULT_VALUED = (('unsignedCmp', 'unsigned_cmp', False), )
     OPERAND_GROUPS = ('single', 'single', 'single', 'variadic', )
     RESULT_GROUPS = ('variadic', )
     __slots__ = ()

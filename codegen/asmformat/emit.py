@@ -189,7 +189,10 @@ class FormatGenerator:
                     elided.add(attr)
             elided = sorted(elided)
             method = "print_attr_dict_with_keyword" if element.with_keyword else "print_attr_dict"
-            emit(f"printer.{method}(self.all_attributes(), {tuple(elided)!r})")
+            defaults = [a for a in self.op.attributes
+                        if a.default is not None and a.name not in elided]
+            extra = " + self.attributes_at_default()" if defaults else ""
+            emit(f"printer.{method}(self.all_attributes(), {tuple(elided)!r}{extra})")
             state["space"], state["punct"] = True, False
             return
         if isinstance(element, Group):

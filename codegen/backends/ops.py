@@ -308,6 +308,7 @@ def op_class(op: OpModel, table: ConstraintTable) -> list[str]:
         f"    TRAITS = ({''.join(t + ', ' for t in traits)})",
         f"    HOOKS = ({''.join(repr(h) + ', ' for h in op.hooks)})",
         f"    PROPERTY_NAMES = ({''.join(repr(n) + ', ' for n in _property_names(op))})",
+        *_default_valued(op),
         f"    OPERAND_GROUPS = ({''.join(repr(o.kind) + ', ' for o in op.operands)})",
         f"    RESULT_GROUPS = ({''.join(repr(r.kind) + ', ' for r in op.results)})",
         "    __slots__ = ()",
@@ -322,6 +323,14 @@ def op_class(op: OpModel, table: ConstraintTable) -> list[str]:
     while lines[-1] == "":
         lines.pop()
     return lines
+
+
+def _default_valued(op: OpModel) -> list[str]:
+    """`DEFAULT_VALUED`: (attribute, accessor, default) of attributes with a default value, which
+    custom formats leave out of the attribute dictionary when they hold their default."""
+    entries = [f"({a.name!r}, {a.accessor!r}, {a.default}), " for a in op.attributes
+               if a.default is not None]
+    return [f"    DEFAULT_VALUED = ({''.join(entries)})"] if entries else []
 
 
 def _property_names(op: OpModel) -> list[str]:

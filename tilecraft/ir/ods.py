@@ -78,6 +78,7 @@ class DefinedOp(Operation):
     RESULT_GROUPS: tuple[str, ...] = ()
     PROPERTY_NAMES: tuple[str, ...] = ()
     HOOKS: tuple[str, ...] = ()
+    DEFAULT_VALUED: tuple[tuple[str, str, object], ...] = ()
 
     def _group(self, values: Sequence, kinds: tuple[str, ...], index: int, segment_attr: str,
                same_size_trait: str) -> list:
@@ -128,6 +129,11 @@ class DefinedOp(Operation):
             elif flexible == 1 and "optional" in kinds and len(values) > singles + 1:
                 raise self.emit_error(f"expected at most {singles + 1} {what}s, but found "
                                       f"{len(values)}")
+
+    def attributes_at_default(self) -> tuple[str, ...]:
+        """Names of default-valued attributes set to their default (custom forms elide them)."""
+        return tuple(name for name, accessor, default in self.DEFAULT_VALUED
+                     if name in self.properties and getattr(self, accessor) == default)
 
     def all_attributes(self) -> dict[str, Attribute]:
         """Inherent and discardable attributes together, as a custom format's attr-dict shows."""
