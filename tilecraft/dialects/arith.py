@@ -424,8 +424,8 @@ def _fold_negf(self, operand_constants):
     folded = fold_elementwise(operand_constants, self.result_.type, lambda a: -a)
     if folded is not None:
         return [folded]
-    inner = _defined_by(self.operand, gen.NegFOp)  # -(-x) -> x
-    return [inner.operand] if inner is not None else None
+    inner = _defined_by(self.operand_, gen.NegFOp)  # -(-x) -> x
+    return [inner.operand_] if inner is not None else None
 
 
 # -- comparisons ---------------------------------------------------------------------------------

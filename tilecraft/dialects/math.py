@@ -207,7 +207,7 @@ def _is_normal(type_):
 
 def _classification(check_for_type):
     def fold(self, operand_constants):
-        elem = element_type(self.operand.type)
+        elem = element_type(self.operand_.type)
         folded = fold_elementwise(operand_constants, self.result_.type, check_for_type(elem))
         return [folded] if folded is not None else None
     return fold

@@ -129,13 +129,16 @@ class CanonicalizeDriver(_GreedyDriver):
 def canonicalize(op: Operation, *, top_down: bool = True, max_iterations: int = 10,
                  max_num_rewrites: int = -1, patterns=None) -> CanonicalizeDriver:
     """Canonicalize the ops nested in ``op``; returns the driver (its counters say what
-    happened)."""
+    happened). Each iteration is a sweep of the greedy driver followed by the simplification
+    of the regions, as in MLIR; ``max_iterations`` bounds them."""
     pattern_set = PatternSet(canonicalization_patterns() if patterns is None else patterns)
     driver = CanonicalizeDriver(op, pattern_set, top_down=top_down,
                                 max_num_rewrites=max_num_rewrites)
     for _ in range(max(max_iterations, 1)):
-        driver.run(max_iterations)
-        if driver.stopped or not simplify_regions(op):
+        changed = driver.run(1)
+        if driver.stopped:
+            break
+        if not simplify_regions(op) and not changed:
             break
     return driver
 

@@ -173,7 +173,10 @@ def dce(root: Operation) -> int:
             if len(keep) != op.num_results:
                 from tilecraft.dialects.scf import remove_if_results
 
-                remove_if_results(rewriter, op, keep)
+                new = remove_if_results(rewriter, op, keep)
+                else_region = new.regions[1]
+                if not keep and else_region.blocks and len(else_region.blocks[0]) == 1:
+                    else_region.blocks[0].erase()  # nothing left to do there
     for op in dead_roots:
         if op.parent is not None:
             op.detach()
