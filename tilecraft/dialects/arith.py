@@ -127,7 +127,7 @@ def _int_fns() -> dict:
     """Op class -> f(a, b, width) on signed values; None when MLIR does not fold."""
 
     def divsi(a, b, w):
-        if b == 0 or (a == -(1 << (w - 1)) and b == -1 and w > 1):
+        if b == 0 or (a == -(1 << (w - 1)) and b == -1):
             return None
         return _sdiv(a, b)
 
@@ -136,17 +136,19 @@ def _int_fns() -> dict:
         return None if ub == 0 else to_unsigned(a, w) // ub
 
     def ceildivsi(a, b, w):
-        if b == 0 or (a == -(1 << (w - 1)) and b == -1 and w > 1):
+        if b == 0 or (a == -(1 << (w - 1)) and b == -1):
             return None
         return -((-a) // b)
 
     def floordivsi(a, b, w):
-        if b == 0 or (a == -(1 << (w - 1)) and b == -1 and w > 1):
+        if b == 0 or (a == -(1 << (w - 1)) and b == -1):
             return None
         return a // b
 
     def remsi(a, b, w):
-        return None if b == 0 else a - _sdiv(a, b) * b
+        if b == 0 or (a == -(1 << (w - 1)) and b == -1):
+            return None  # MIN % -1 overflows like MIN / -1 (undefined when lowered)
+        return a - _sdiv(a, b) * b
 
     def remui(a, b, w):
         ub = to_unsigned(b, w)
