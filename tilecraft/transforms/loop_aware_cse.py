@@ -80,6 +80,8 @@ def eliminate_common_subexpressions(root: Operation) -> int:
 
 # -- equal iter_args
 
+MAX_DEPTH = 200
+
 
 class _LoopEquality:
     """The co-inductive equality of ``loop``'s iter_args (see the module docstring)."""
@@ -90,6 +92,7 @@ class _LoopEquality:
         self.inits = loop.operands[3:]
         self.yielded = self.body.last_op.operands
         self.assumed: list[tuple[int, int]] = []
+        self.depth = 0
 
     def iter_args_equal(self, i: int, j: int) -> bool:
         if i == j:
@@ -107,6 +110,14 @@ class _LoopEquality:
     def values_equal(self, a, b) -> bool:
         if a is b:
             return True
+        self.depth += 1
+        try:
+            # Deep chains give up (unequal) rather than exhaust Python's stack.
+            return self.depth < MAX_DEPTH and self._values_equal(a, b)
+        finally:
+            self.depth -= 1
+
+    def _values_equal(self, a, b) -> bool:
         if a.type is not b.type:
             return False
         if a.parent_block is not self.body or b.parent_block is not self.body:

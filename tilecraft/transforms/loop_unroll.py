@@ -150,7 +150,8 @@ class TritonLoopUnrollPass(TritonLoopUnrollPassBase):
     """Triton's ``triton-loop-unroll``."""
 
     def run_on_operation(self, op: Operation) -> None:
-        loops = [loop for loop in op.walk() if loop.name == "scf.for"
+        # Inner loops first, so that an outer loop's copies hold already unrolled ones.
+        loops = [loop for loop in op.walk(post_order=True) if loop.name == "scf.for"
                  and UNROLL_FACTOR in loop.attributes]
         for loop in loops:
             factor = _unroll_factor(loop)
