@@ -8,6 +8,12 @@ own precision. It covers arith (integer and float ops, comparisons, select, cast
 tile-shape ops of tt (splat, broadcast, expand_dims, reshape, trans, make_range), scf
 (for, if, while), calls, returns and cf branches. Undefined behaviour (division by zero,
 signed MIN / -1, shifts by the width or more, out-of-range float-to-int) raises `Undefined`.
+
+Memory: with ``memory={"f32": array, ...}`` (one flat numpy array per pointee element type),
+a ``!tt.ptr<T>`` value is an int64 index into ``memory[T]``; ``tt.addptr`` adds element
+offsets, ``tt.load`` gathers (lanes whose mask is false read ``other``, or 0 without it) and
+``tt.store`` scatters into the arrays, in place. An access out of the array with the lane
+enabled raises `Undefined`.
 """
 
 from __future__ import annotations
@@ -29,7 +35,17 @@ class Undefined(Exception):
 _FLOAT_DTYPES = {"f16": np.float16, "f32": np.float32, "f64": np.float64}
 
 
+def _pointee(type_):
+    """The pointee of a pointer type or of a tensor of pointers, else None."""
+    from tilecraft.generated.tt import PointerType
+
+    element = element_type_of(type_)
+    return element.pointee_type if isinstance(element, PointerType) else None
+
+
 def _width(type_) -> int:
+    if _pointee(type_) is not None:
+        return 64
     element = element_type_of(type_)
     return 64 if element.is_index() else element.width
 
@@ -65,7 +81,7 @@ def _unsigned(values: np.ndarray, width: int) -> np.ndarray:
 def to_value(type_, data) -> np.ndarray:
     """A value of ``type_`` from Python numbers or arrays (for arguments)."""
     shape = type_.shape if isinstance(type_, RankedTensorType) else ()
-    if element_type_of(type_).is_float():
+    if _pointee(type_) is None and element_type_of(type_).is_float():
         return np.broadcast_to(np.asarray(data, dtype=_float_dtype(type_)), shape).copy()
     return np.broadcast_to(normalize(np.asarray(data, dtype=object), _width(type_)),
                            shape).copy()
@@ -253,8 +269,9 @@ _CASTS = {"extsi", "extui", "trunci", "index_cast", "sitofp", "uitofp", "extf", 
 
 
 class _Machine:
-    def __init__(self, module: Operation) -> None:
+    def __init__(self, module: Operation, memory: dict | None) -> None:
         self.module = module
+        self.memory = memory if memory is not None else {}
         self.functions = {op.sym_name: op for op in module.regions[0].blocks[0]
                           if op.name == "tt.func"}
         self.steps = 0
@@ -332,6 +349,13 @@ class _Machine:
             return [to_value(result_type, np.arange(op.start, op.end))]
         if name == "tt.call":
             return self.call(op.callee, operands)
+        if name == "tt.addptr":
+            return [(operands[0] + operands[1]).astype(np.int64)]
+        if name == "tt.load":
+            return [self.load(op, env)]
+        if name == "tt.store":
+            self.store(op, env)
+            return []
         if name == "scf.if":
             region = op.regions[0] if int(operands[0]) != 0 else op.regions[1]
             if not region.blocks:
@@ -347,6 +371,41 @@ class _Machine:
                     return out[1:]
                 values = self.run_region(op.regions[1], env, out[1:])[1]
         raise NotImplementedError(f"the evaluator does not know '{name}'")
+
+    def _buffer(self, ptr_type):
+        key = str(_pointee(ptr_type))
+        if key not in self.memory:
+            raise Undefined(f"no memory for {key}")
+        return self.memory[key]
+
+    def _lanes(self, op, env, ptrs, mask_value):
+        buffer = self._buffer(op.operands[0].type)
+        enabled = np.ones(ptrs.shape, bool) if mask_value is None else (mask_value != 0)
+        if np.any(enabled & ((ptrs < 0) | (ptrs >= len(buffer)))):
+            raise Undefined(f"{op.name} out of bounds")
+        return buffer, enabled, np.where(enabled, ptrs, 0)
+
+    def load(self, op, env) -> np.ndarray:
+        ptrs = env[op.ptr]
+        mask = env[op.mask] if op.mask is not None else None
+        buffer, enabled, safe = self._lanes(op, env, ptrs, mask)
+        result_type = op.results[0].type
+        if op.other is not None:
+            fallback = env[op.other]
+        else:
+            fallback = to_value(result_type, 0)
+        loaded = to_value(result_type, buffer[safe]) if element_type_of(result_type).is_float() \
+            else normalize(buffer[safe], _width(result_type))
+        return np.where(enabled, loaded, fallback).astype(loaded.dtype)
+
+    def store(self, op, env) -> None:
+        ptrs = env[op.ptr]
+        mask = env[op.mask] if op.mask is not None else None
+        buffer, enabled, safe = self._lanes(op, env, ptrs, mask)
+        values = np.broadcast_to(env[op.value], ptrs.shape)
+        for index, value, on in zip(np.ravel(safe), np.ravel(values), np.ravel(enabled)):
+            if on:
+                buffer[int(index)] = value
 
     def run_for(self, op, env, operands):
         lb, ub, step = (int(v) for v in operands[:3])
@@ -387,6 +446,8 @@ class _Machine:
         return _int_binary(short, *operands, _width(result_type))
 
 
-def evaluate(module: Operation, function: str, args) -> list[np.ndarray]:
-    """Run ``tt.func @function`` of ``module`` on ``args`` (numpy values, see `to_value`)."""
-    return _Machine(module).call(function, list(args))
+def evaluate(module: Operation, function: str, args, memory: dict | None = None
+             ) -> list[np.ndarray]:
+    """Run ``tt.func @function`` of ``module`` on ``args`` (numpy values, see `to_value`),
+    loads and stores going to ``memory`` (see the module docstring; changed in place)."""
+    return _Machine(module, memory).call(function, list(args))
