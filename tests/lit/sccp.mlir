@@ -190,3 +190,29 @@ tt.func @unknowns(%a: i32, %p: !tt.ptr<i32>) -> (tensor<8xi32>, i32, i32) {
   %2 = tt.call @id(%a) : (i32) -> i32
   tt.return %0, %1, %2 : tensor<8xi32>, i32, i32
 }
+
+// -----
+
+// On a function (a nested pipeline), SCCP starts from its entry block: the unreached block
+// goes, the block arguments and the branch condition are resolved.
+// RUN: tilecraft-opt %s --split-input-file --pass-pipeline='builtin.module(tt.func(sccp))' \
+// RUN:   | filecheck %s --check-prefix=FUNC
+// FUNC-LABEL: tt.func @on_function(%arg0: i32)
+// FUNC-NEXT:    %[[ONE:.+]] = arith.constant 1 : i32
+// FUNC-NEXT:    cf.br ^bb1(%[[ONE]] : i32)
+// FUNC-NEXT:  ^bb1(%{{.+}}: i32):
+// FUNC-NEXT:    cf.br ^bb2(%[[ONE]] : i32)
+// FUNC-NEXT:  ^bb2(%{{.+}}: i32):
+// FUNC-NEXT:    tt.return %[[ONE]] : i32
+// CHECK-LABEL: tt.func @on_function
+tt.func @on_function(%a: i32) -> i32 {
+  %true = arith.constant true
+  %c1 = arith.constant 1 : i32
+  cf.cond_br %true, ^bb1(%c1 : i32), ^bb2(%a : i32)
+^bb1(%x: i32):
+  cf.br ^bb3(%x : i32)
+^bb2(%y: i32):
+  cf.br ^bb3(%y : i32)
+^bb3(%z: i32):
+  tt.return %z : i32
+}

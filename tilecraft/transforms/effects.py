@@ -23,6 +23,8 @@ __all__ = ["memory_effects", "is_memory_effect_free", "would_be_trivially_dead",
 
 _ORDER = {"none": 0, "read": 1, "write": 2}
 _PURE_IF_MARKED = ("tt.extern_elementwise", "tt.elementwise_inline_asm")
+_CLASS_EFFECTS: dict[type, str | None] = {}  # what the traits of a class say
+_TERMINATOR: dict[type, bool] = {}
 
 
 def _own_effects(op: Operation) -> str | None:
@@ -38,12 +40,19 @@ def _own_effects(op: Operation) -> str | None:
         pure = op.get_attr("pure")
         return "none" if isinstance(pure, BoolAttr) and pure.value else "write"
     cls = type(op)
+    try:
+        return _CLASS_EFFECTS[cls]
+    except KeyError:
+        pass
     markers = [t for t in cls.TRAITS if issubclass(t, MemoryEffect)]
     if markers:
-        return "read" if all(issubclass(t, MemRead) for t in markers) else "write"
-    if cls.has_trait(RecursiveMemoryEffects):
-        return None
-    return "none" if cls.has_trait(NoMemoryEffect) else "write"
+        found = "read" if all(issubclass(t, MemRead) for t in markers) else "write"
+    elif cls.has_trait(RecursiveMemoryEffects):
+        found = None
+    else:
+        found = "none" if cls.has_trait(NoMemoryEffect) else "write"
+    _CLASS_EFFECTS[cls] = found
+    return found
 
 
 def memory_effects(op: Operation) -> str:
@@ -52,7 +61,7 @@ def memory_effects(op: Operation) -> str:
     if own == "write":
         return own
     worst = own or "none"
-    if own is None or type(op).has_trait(RecursiveMemoryEffects):
+    if op.regions and (own is None or type(op).has_trait(RecursiveMemoryEffects)):
         for region in op.regions:
             for block in region.blocks:
                 for child in block:
@@ -71,7 +80,11 @@ def is_memory_effect_free(op: Operation) -> bool:
 def would_be_trivially_dead(op: Operation) -> bool:
     """Whether ``op`` could be erased if nothing used its results: no terminator, no effects
     beyond reading memory."""
-    if op.is_registered and type(op).has_trait(Terminator):
+    cls = type(op)
+    terminator = _TERMINATOR.get(cls)
+    if terminator is None:
+        terminator = _TERMINATOR[cls] = op.is_registered and cls.has_trait(Terminator)
+    if terminator:
         return False
     return memory_effects(op) != "write"
 

@@ -128,11 +128,15 @@ class _Solver:
     # -- solving
 
     def solve(self) -> None:
-        for region in self.root.regions:
-            for block in region.blocks:
-                for arg in block.arguments:
-                    self.overdefine(arg)
-                self.mark_executable(block)
+        if _is_function(self.root):  # run on a function: its CFG from the entry block
+            for region in self.root.regions:
+                self._run_region_entry(region)
+        else:
+            for region in self.root.regions:
+                for block in region.blocks:
+                    for arg in block.arguments:
+                        self.overdefine(arg)
+                    self.mark_executable(block)
         while self.work:
             op = self.work.popleft()
             self.queued.discard(op)
@@ -191,7 +195,7 @@ class _Solver:
     def _visit_region_op(self, op: Operation) -> None:
         """Functions and ops whose regions are not modelled: their regions run with unknown
         arguments (only the entry block of a function's CFG), results are overdefined."""
-        function = op.name == "tt.func" or (op.is_registered and type(op).has_trait(FunctionLike))
+        function = _is_function(op)
         for region in op.regions:
             if function:
                 self._run_region_entry(region)
@@ -298,6 +302,10 @@ class _Solver:
             self.mark_executable(after)
 
 
+def _is_function(op: Operation) -> bool:
+    return op.name == "tt.func" or (op.is_registered and type(op).has_trait(FunctionLike))
+
+
 def _zero_trips(op: Operation, bounds) -> bool:
     """Whether the scf.for runs no iteration by the constant states of its bounds."""
     if op.lower_bound is op.upper_bound:
@@ -387,9 +395,10 @@ def sccp(root: Operation) -> int:
                 if op.parent is scope and isinstance(attr, Attribute):
                     constants.setdefault((scope, attr, op.results[0].type), op.results[0])
     inserted: list[Operation] = []
-    values = [v for region in root.regions for op in region.walk()
-              for v in (*op.results, *(a for r in op.regions for b in r.blocks
-                                       for a in b.arguments))]
+    values = [a for region in root.regions for b in region.blocks for a in b.arguments]
+    values += [v for region in root.regions for op in region.walk()
+               for v in (*op.results, *(a for r in op.regions for b in r.blocks
+                                        for a in b.arguments))]
     for value in values:
         state = solver.state.get(value)
         if state is None or state is OVERDEFINED or not value.uses:
@@ -443,17 +452,23 @@ def _erase_dead(ops: list[Operation]) -> None:
 
 
 def _fold_branches(root: Operation) -> None:
+    """Branches on constant conditions: scf.if becomes the region that runs, cf.cond_br
+    becomes cf.br (the blocks no longer reached go); the conditions go if now unused."""
     from tilecraft.dialects.scf import IfStaticCondition
 
     rewriter = PatternRewriter()
     pattern = IfStaticCondition()
-    for op in [op for op in root.walk() if op.name == "scf.if"]:
-        if op.parent is not None:
+    conditions = []
+    for op in [op for op in root.walk() if op.name in ("scf.if", "cf.cond_br")]:
+        if op.operands and op.operands[0].defining_op is not None:
+            conditions.append(op.operands[0].defining_op)
+        if op.name == "scf.if" and op.parent is not None:
             rewriter.set_insertion_point(op)
             pattern.match_and_rewrite(op, rewriter)
     for region in [r for op in root.walk() for r in op.regions]:
         if fold_constant_branches(region):
             erase_unreachable_blocks(region)
+    _erase_dead(conditions)
 
 
 class SCCP(SCCPPassBase):
