@@ -15,7 +15,8 @@ So dead cycles go too: a loop-carried value that only feeds itself, a block argu
 around a CFG loop. Then: ``scf.for`` loses the loop-carried values and ``scf.if`` the results
 that are dead, non-entry blocks lose their dead arguments (and their branches the operands),
 and dead ops are erased (statistic ``num-erased``, nested ops included). ``scf.while`` and
-other region ops keep all their values.
+other region ops keep all their values. Unreachable blocks are canonicalize's (or sccp's) to
+erase.
 """
 
 from __future__ import annotations
