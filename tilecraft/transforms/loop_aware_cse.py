@@ -18,8 +18,6 @@ same value, as Triton's LoopAwareCSE does.
 
 from __future__ import annotations
 
-from collections import ChainMap
-
 from tilecraft.generated.passes import TritonLoopAwareCSEPassBase
 from tilecraft.ir import Operation, Region
 from tilecraft.ir.traits import IsolatedFromAbove, Terminator
@@ -34,10 +32,22 @@ __all__ = ["TritonLoopAwareCSEPass", "eliminate_common_subexpressions",
 # -- plain CSE
 
 
+_CANDIDATE_CLASSES: dict[type, bool] = {}
+
+
+def _cse_candidate_class(op: Operation) -> bool:
+    """Whether ops of ``op``'s class, without regions, may be CSE'd: registered, no memory
+    effects, not terminators (the traits are the class's, so the answer is cached)."""
+    cls = type(op)
+    found = _CANDIDATE_CLASSES.get(cls)
+    if found is None:
+        found = _CANDIDATE_CLASSES[cls] = (op.is_registered and not op.has_trait(Terminator)
+                                           and is_memory_effect_free(op))
+    return found
+
+
 def _cse_key(op: Operation):
-    if op.regions or not op.results or op.has_trait(Terminator):
-        return None
-    if not is_memory_effect_free(op):
+    if op.regions or not op.results or not _cse_candidate_class(op):
         return None
     return (op.name, op.operands, tuple(r.type for r in op.results),
             tuple(sorted(op.properties.items())), tuple(sorted(op.attributes.items())))
@@ -48,33 +58,45 @@ def eliminate_common_subexpressions(root: Operation) -> int:
     its block or an enclosing block (not across ``IsolatedFromAbove`` ops, nor between the
     blocks of a region with several). Returns how many ops were erased."""
     erased = 0
+    known: dict = {}  # one table, scoped by undo logs (MLIR's ScopedHashTable)
+    missing = object()
 
-    def visit_region(region: Region, scope: ChainMap) -> None:
-        for block in region.blocks:
-            visit_block(block, scope.new_child())
-
-    def visit_block(block, scope: ChainMap) -> None:
-        nonlocal erased
+    def visit_block(block) -> None:
+        nonlocal erased, known
+        undo: list = []
         for op in block:
             if op.regions:
-                inner = ChainMap() if op.has_trait(IsolatedFromAbove) else scope
-                for region in op.regions:
-                    visit_region(region, inner)
+                if op.has_trait(IsolatedFromAbove):
+                    outer, known = known, {}
+                    visit_regions(op)
+                    known = outer
+                else:
+                    visit_regions(op)
                 continue
             key = _cse_key(op)
             if key is None:
                 continue
-            existing = scope.get(key)
+            existing = known.get(key)
             if existing is None:
-                scope[key] = op
+                undo.append((key, known.get(key, missing)))
+                known[key] = op
                 continue
             for old, new in zip(op.results, existing.results):
                 old.replace_all_uses_with(new)
             op.erase()
             erased += 1
+        for key, previous in reversed(undo):
+            if previous is missing:
+                del known[key]
+            else:
+                known[key] = previous
 
-    for region in root.regions:
-        visit_region(region, ChainMap())
+    def visit_regions(op: Operation) -> None:
+        for region in op.regions:
+            for block in region.blocks:
+                visit_block(block)
+
+    visit_regions(root)
     return erased
 
 

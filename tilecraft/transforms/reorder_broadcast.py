@@ -50,10 +50,21 @@ def _kind(value) -> str | None:
     return None
 
 
+_ELEMENTWISE_CLASSES: dict[type, bool] = {}
+
+
 def _candidate(op: Operation) -> bool:
-    return (op.has_trait(Elementwise) and op.num_results > 0 and op.num_operands > 0
-            and not op.regions and is_memory_effect_free(op)
-            and all(isinstance(r.type, RankedTensorType) for r in op.results))
+    if op.regions or not op.results or not op.operands:
+        return False
+    for result in op.results:
+        if not isinstance(result.type, RankedTensorType):
+            return False
+    cls = type(op)
+    elementwise = _ELEMENTWISE_CLASSES.get(cls)
+    if elementwise is None:  # for ops without regions the traits decide: once per class
+        elementwise = _ELEMENTWISE_CLASSES[cls] = (
+            op.is_registered and op.has_trait(Elementwise) and is_memory_effect_free(op))
+    return elementwise
 
 
 def _clone_with(op: Operation, operands, result_types, rewriter) -> Operation:
