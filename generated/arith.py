@@ -156,7 +156,8 @@ class ConstantOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
+        if self.num_operands != 0 or self.num_results != 1:
+            self.verify_groups()
         attr = self.properties.get('value')
         if attr is None:
             raise self.emit_error("requires attribute 'value'")
@@ -235,16 +236,17 @@ class AddIOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'signless-integer-like')
-        for value in self.operand_group(1):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'signless-integer-like')
-        for value in self.result_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('result', value, 'signless-integer-like')
+        if self.num_operands != 2 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'signless-integer-like')
+        value = self.get_operand(1)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'signless-integer-like')
+        value = self.results[0]
+        if not _type_constraint_1(value.type):
+            raise self.type_error('result', value, 'signless-integer-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -327,16 +329,17 @@ class SubIOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'signless-integer-like')
-        for value in self.operand_group(1):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'signless-integer-like')
-        for value in self.result_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('result', value, 'signless-integer-like')
+        if self.num_operands != 2 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'signless-integer-like')
+        value = self.get_operand(1)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'signless-integer-like')
+        value = self.results[0]
+        if not _type_constraint_1(value.type):
+            raise self.type_error('result', value, 'signless-integer-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -419,16 +422,17 @@ class MulIOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'signless-integer-like')
-        for value in self.operand_group(1):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'signless-integer-like')
-        for value in self.result_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('result', value, 'signless-integer-like')
+        if self.num_operands != 2 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'signless-integer-like')
+        value = self.get_operand(1)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'signless-integer-like')
+        value = self.results[0]
+        if not _type_constraint_1(value.type):
+            raise self.type_error('result', value, 'signless-integer-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -511,16 +515,17 @@ class DivSIOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'signless-integer-like')
-        for value in self.operand_group(1):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'signless-integer-like')
-        for value in self.result_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('result', value, 'signless-integer-like')
+        if self.num_operands != 2 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'signless-integer-like')
+        value = self.get_operand(1)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'signless-integer-like')
+        value = self.results[0]
+        if not _type_constraint_1(value.type):
+            raise self.type_error('result', value, 'signless-integer-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -603,16 +608,17 @@ class DivUIOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'signless-integer-like')
-        for value in self.operand_group(1):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'signless-integer-like')
-        for value in self.result_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('result', value, 'signless-integer-like')
+        if self.num_operands != 2 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'signless-integer-like')
+        value = self.get_operand(1)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'signless-integer-like')
+        value = self.results[0]
+        if not _type_constraint_1(value.type):
+            raise self.type_error('result', value, 'signless-integer-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -695,16 +701,17 @@ class CeilDivSIOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'signless-integer-like')
-        for value in self.operand_group(1):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'signless-integer-like')
-        for value in self.result_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('result', value, 'signless-integer-like')
+        if self.num_operands != 2 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'signless-integer-like')
+        value = self.get_operand(1)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'signless-integer-like')
+        value = self.results[0]
+        if not _type_constraint_1(value.type):
+            raise self.type_error('result', value, 'signless-integer-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -787,16 +794,17 @@ class FloorDivSIOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'signless-integer-like')
-        for value in self.operand_group(1):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'signless-integer-like')
-        for value in self.result_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('result', value, 'signless-integer-like')
+        if self.num_operands != 2 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'signless-integer-like')
+        value = self.get_operand(1)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'signless-integer-like')
+        value = self.results[0]
+        if not _type_constraint_1(value.type):
+            raise self.type_error('result', value, 'signless-integer-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -879,16 +887,17 @@ class RemSIOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'signless-integer-like')
-        for value in self.operand_group(1):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'signless-integer-like')
-        for value in self.result_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('result', value, 'signless-integer-like')
+        if self.num_operands != 2 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'signless-integer-like')
+        value = self.get_operand(1)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'signless-integer-like')
+        value = self.results[0]
+        if not _type_constraint_1(value.type):
+            raise self.type_error('result', value, 'signless-integer-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -971,16 +980,17 @@ class RemUIOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'signless-integer-like')
-        for value in self.operand_group(1):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'signless-integer-like')
-        for value in self.result_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('result', value, 'signless-integer-like')
+        if self.num_operands != 2 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'signless-integer-like')
+        value = self.get_operand(1)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'signless-integer-like')
+        value = self.results[0]
+        if not _type_constraint_1(value.type):
+            raise self.type_error('result', value, 'signless-integer-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -1063,16 +1073,17 @@ class AndIOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'signless-integer-like')
-        for value in self.operand_group(1):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'signless-integer-like')
-        for value in self.result_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('result', value, 'signless-integer-like')
+        if self.num_operands != 2 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'signless-integer-like')
+        value = self.get_operand(1)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'signless-integer-like')
+        value = self.results[0]
+        if not _type_constraint_1(value.type):
+            raise self.type_error('result', value, 'signless-integer-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -1155,16 +1166,17 @@ class OrIOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'signless-integer-like')
-        for value in self.operand_group(1):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'signless-integer-like')
-        for value in self.result_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('result', value, 'signless-integer-like')
+        if self.num_operands != 2 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'signless-integer-like')
+        value = self.get_operand(1)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'signless-integer-like')
+        value = self.results[0]
+        if not _type_constraint_1(value.type):
+            raise self.type_error('result', value, 'signless-integer-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -1247,16 +1259,17 @@ class XOrIOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'signless-integer-like')
-        for value in self.operand_group(1):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'signless-integer-like')
-        for value in self.result_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('result', value, 'signless-integer-like')
+        if self.num_operands != 2 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'signless-integer-like')
+        value = self.get_operand(1)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'signless-integer-like')
+        value = self.results[0]
+        if not _type_constraint_1(value.type):
+            raise self.type_error('result', value, 'signless-integer-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -1339,16 +1352,17 @@ class ShLIOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'signless-integer-like')
-        for value in self.operand_group(1):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'signless-integer-like')
-        for value in self.result_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('result', value, 'signless-integer-like')
+        if self.num_operands != 2 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'signless-integer-like')
+        value = self.get_operand(1)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'signless-integer-like')
+        value = self.results[0]
+        if not _type_constraint_1(value.type):
+            raise self.type_error('result', value, 'signless-integer-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -1431,16 +1445,17 @@ class ShRSIOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'signless-integer-like')
-        for value in self.operand_group(1):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'signless-integer-like')
-        for value in self.result_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('result', value, 'signless-integer-like')
+        if self.num_operands != 2 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'signless-integer-like')
+        value = self.get_operand(1)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'signless-integer-like')
+        value = self.results[0]
+        if not _type_constraint_1(value.type):
+            raise self.type_error('result', value, 'signless-integer-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -1523,16 +1538,17 @@ class ShRUIOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'signless-integer-like')
-        for value in self.operand_group(1):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'signless-integer-like')
-        for value in self.result_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('result', value, 'signless-integer-like')
+        if self.num_operands != 2 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'signless-integer-like')
+        value = self.get_operand(1)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'signless-integer-like')
+        value = self.results[0]
+        if not _type_constraint_1(value.type):
+            raise self.type_error('result', value, 'signless-integer-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -1615,16 +1631,17 @@ class MaxSIOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'signless-integer-like')
-        for value in self.operand_group(1):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'signless-integer-like')
-        for value in self.result_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('result', value, 'signless-integer-like')
+        if self.num_operands != 2 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'signless-integer-like')
+        value = self.get_operand(1)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'signless-integer-like')
+        value = self.results[0]
+        if not _type_constraint_1(value.type):
+            raise self.type_error('result', value, 'signless-integer-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -1707,16 +1724,17 @@ class MaxUIOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'signless-integer-like')
-        for value in self.operand_group(1):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'signless-integer-like')
-        for value in self.result_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('result', value, 'signless-integer-like')
+        if self.num_operands != 2 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'signless-integer-like')
+        value = self.get_operand(1)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'signless-integer-like')
+        value = self.results[0]
+        if not _type_constraint_1(value.type):
+            raise self.type_error('result', value, 'signless-integer-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -1799,16 +1817,17 @@ class MinSIOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'signless-integer-like')
-        for value in self.operand_group(1):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'signless-integer-like')
-        for value in self.result_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('result', value, 'signless-integer-like')
+        if self.num_operands != 2 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'signless-integer-like')
+        value = self.get_operand(1)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'signless-integer-like')
+        value = self.results[0]
+        if not _type_constraint_1(value.type):
+            raise self.type_error('result', value, 'signless-integer-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -1891,16 +1910,17 @@ class MinUIOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'signless-integer-like')
-        for value in self.operand_group(1):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'signless-integer-like')
-        for value in self.result_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('result', value, 'signless-integer-like')
+        if self.num_operands != 2 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'signless-integer-like')
+        value = self.get_operand(1)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'signless-integer-like')
+        value = self.results[0]
+        if not _type_constraint_1(value.type):
+            raise self.type_error('result', value, 'signless-integer-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -1983,16 +2003,17 @@ class AddFOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_2(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.operand_group(1):
-            if not _type_constraint_2(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.result_group(0):
-            if not _type_constraint_2(value.type):
-                raise self.type_error('result', value, 'floating-point-like')
+        if self.num_operands != 2 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_2(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.get_operand(1)
+        if not _type_constraint_2(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.results[0]
+        if not _type_constraint_2(value.type):
+            raise self.type_error('result', value, 'floating-point-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -2075,16 +2096,17 @@ class SubFOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_2(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.operand_group(1):
-            if not _type_constraint_2(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.result_group(0):
-            if not _type_constraint_2(value.type):
-                raise self.type_error('result', value, 'floating-point-like')
+        if self.num_operands != 2 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_2(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.get_operand(1)
+        if not _type_constraint_2(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.results[0]
+        if not _type_constraint_2(value.type):
+            raise self.type_error('result', value, 'floating-point-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -2167,16 +2189,17 @@ class MulFOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_2(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.operand_group(1):
-            if not _type_constraint_2(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.result_group(0):
-            if not _type_constraint_2(value.type):
-                raise self.type_error('result', value, 'floating-point-like')
+        if self.num_operands != 2 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_2(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.get_operand(1)
+        if not _type_constraint_2(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.results[0]
+        if not _type_constraint_2(value.type):
+            raise self.type_error('result', value, 'floating-point-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -2259,16 +2282,17 @@ class DivFOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_2(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.operand_group(1):
-            if not _type_constraint_2(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.result_group(0):
-            if not _type_constraint_2(value.type):
-                raise self.type_error('result', value, 'floating-point-like')
+        if self.num_operands != 2 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_2(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.get_operand(1)
+        if not _type_constraint_2(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.results[0]
+        if not _type_constraint_2(value.type):
+            raise self.type_error('result', value, 'floating-point-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -2351,16 +2375,17 @@ class RemFOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_2(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.operand_group(1):
-            if not _type_constraint_2(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.result_group(0):
-            if not _type_constraint_2(value.type):
-                raise self.type_error('result', value, 'floating-point-like')
+        if self.num_operands != 2 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_2(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.get_operand(1)
+        if not _type_constraint_2(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.results[0]
+        if not _type_constraint_2(value.type):
+            raise self.type_error('result', value, 'floating-point-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -2443,16 +2468,17 @@ class MaximumFOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_2(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.operand_group(1):
-            if not _type_constraint_2(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.result_group(0):
-            if not _type_constraint_2(value.type):
-                raise self.type_error('result', value, 'floating-point-like')
+        if self.num_operands != 2 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_2(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.get_operand(1)
+        if not _type_constraint_2(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.results[0]
+        if not _type_constraint_2(value.type):
+            raise self.type_error('result', value, 'floating-point-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -2535,16 +2561,17 @@ class MinimumFOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_2(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.operand_group(1):
-            if not _type_constraint_2(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.result_group(0):
-            if not _type_constraint_2(value.type):
-                raise self.type_error('result', value, 'floating-point-like')
+        if self.num_operands != 2 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_2(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.get_operand(1)
+        if not _type_constraint_2(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.results[0]
+        if not _type_constraint_2(value.type):
+            raise self.type_error('result', value, 'floating-point-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -2627,16 +2654,17 @@ class MaxNumFOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_2(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.operand_group(1):
-            if not _type_constraint_2(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.result_group(0):
-            if not _type_constraint_2(value.type):
-                raise self.type_error('result', value, 'floating-point-like')
+        if self.num_operands != 2 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_2(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.get_operand(1)
+        if not _type_constraint_2(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.results[0]
+        if not _type_constraint_2(value.type):
+            raise self.type_error('result', value, 'floating-point-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -2719,16 +2747,17 @@ class MinNumFOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_2(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.operand_group(1):
-            if not _type_constraint_2(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.result_group(0):
-            if not _type_constraint_2(value.type):
-                raise self.type_error('result', value, 'floating-point-like')
+        if self.num_operands != 2 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_2(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.get_operand(1)
+        if not _type_constraint_2(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.results[0]
+        if not _type_constraint_2(value.type):
+            raise self.type_error('result', value, 'floating-point-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -2806,13 +2835,14 @@ class NegFOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_2(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.result_group(0):
-            if not _type_constraint_2(value.type):
-                raise self.type_error('result', value, 'floating-point-like')
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_2(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.results[0]
+        if not _type_constraint_2(value.type):
+            raise self.type_error('result', value, 'floating-point-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -2900,21 +2930,22 @@ class CmpIOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
+        if self.num_operands != 2 or self.num_results != 1:
+            self.verify_groups()
         attr = self.properties.get('predicate')
         if attr is None:
             raise self.emit_error("requires attribute 'predicate'")
         if attr is not None and not _attr_constraint_3(attr):
             raise self.attribute_error('predicate', 'integer comparison predicate')
-        for value in self.operand_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'signless-integer-like')
-        for value in self.operand_group(1):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'signless-integer-like')
-        for value in self.result_group(0):
-            if not _type_constraint_4(value.type):
-                raise self.type_error('result', value, 'bool-like')
+        value = self.get_operand(0)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'signless-integer-like')
+        value = self.get_operand(1)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'signless-integer-like')
+        value = self.results[0]
+        if not _type_constraint_4(value.type):
+            raise self.type_error('result', value, 'bool-like')
         if not ((i1_like(self.lhs.type) == self.result_.type)):
             raise self.emit_error('failed to verify that result type has i1 element type and same shape as operands')
 
@@ -3020,21 +3051,22 @@ class CmpFOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
+        if self.num_operands != 2 or self.num_results != 1:
+            self.verify_groups()
         attr = self.properties.get('predicate')
         if attr is None:
             raise self.emit_error("requires attribute 'predicate'")
         if attr is not None and not _attr_constraint_5(attr):
             raise self.attribute_error('predicate', 'floating-point comparison predicate')
-        for value in self.operand_group(0):
-            if not _type_constraint_2(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.operand_group(1):
-            if not _type_constraint_2(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.result_group(0):
-            if not _type_constraint_4(value.type):
-                raise self.type_error('result', value, 'bool-like')
+        value = self.get_operand(0)
+        if not _type_constraint_2(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.get_operand(1)
+        if not _type_constraint_2(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.results[0]
+        if not _type_constraint_4(value.type):
+            raise self.type_error('result', value, 'bool-like')
         if not ((i1_like(self.lhs.type) == self.result_.type)):
             raise self.emit_error('failed to verify that result type has i1 element type and same shape as operands')
 
@@ -3138,10 +3170,11 @@ class SelectOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_4(value.type):
-                raise self.type_error('operand', value, 'bool-like')
+        if self.num_operands != 3 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_4(value.type):
+            raise self.type_error('operand', value, 'bool-like')
         if not ((all_equal(self.true_value.type, self.false_value.type, self.result_.type))):
             raise self.emit_error('failed to verify that all of {true_value, false_value, result} have same type')
 
@@ -3186,13 +3219,14 @@ class ExtSIOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'signless-integer-like')
-        for value in self.result_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('result', value, 'signless-integer-like')
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'signless-integer-like')
+        value = self.results[0]
+        if not _type_constraint_1(value.type):
+            raise self.type_error('result', value, 'signless-integer-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -3265,13 +3299,14 @@ class ExtUIOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'signless-integer-like')
-        for value in self.result_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('result', value, 'signless-integer-like')
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'signless-integer-like')
+        value = self.results[0]
+        if not _type_constraint_1(value.type):
+            raise self.type_error('result', value, 'signless-integer-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -3344,13 +3379,14 @@ class TruncIOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'signless-integer-like')
-        for value in self.result_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('result', value, 'signless-integer-like')
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'signless-integer-like')
+        value = self.results[0]
+        if not _type_constraint_1(value.type):
+            raise self.type_error('result', value, 'signless-integer-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -3423,13 +3459,14 @@ class ExtFOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_2(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.result_group(0):
-            if not _type_constraint_2(value.type):
-                raise self.type_error('result', value, 'floating-point-like')
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_2(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.results[0]
+        if not _type_constraint_2(value.type):
+            raise self.type_error('result', value, 'floating-point-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -3502,13 +3539,14 @@ class TruncFOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_2(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.result_group(0):
-            if not _type_constraint_2(value.type):
-                raise self.type_error('result', value, 'floating-point-like')
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_2(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.results[0]
+        if not _type_constraint_2(value.type):
+            raise self.type_error('result', value, 'floating-point-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -3581,13 +3619,14 @@ class SIToFPOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'signless-integer-like')
-        for value in self.result_group(0):
-            if not _type_constraint_2(value.type):
-                raise self.type_error('result', value, 'floating-point-like')
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'signless-integer-like')
+        value = self.results[0]
+        if not _type_constraint_2(value.type):
+            raise self.type_error('result', value, 'floating-point-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -3660,13 +3699,14 @@ class UIToFPOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'signless-integer-like')
-        for value in self.result_group(0):
-            if not _type_constraint_2(value.type):
-                raise self.type_error('result', value, 'floating-point-like')
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'signless-integer-like')
+        value = self.results[0]
+        if not _type_constraint_2(value.type):
+            raise self.type_error('result', value, 'floating-point-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -3739,13 +3779,14 @@ class FPToSIOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_2(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.result_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('result', value, 'signless-integer-like')
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_2(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.results[0]
+        if not _type_constraint_1(value.type):
+            raise self.type_error('result', value, 'signless-integer-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -3818,13 +3859,14 @@ class FPToUIOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_2(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.result_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('result', value, 'signless-integer-like')
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_2(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.results[0]
+        if not _type_constraint_1(value.type):
+            raise self.type_error('result', value, 'signless-integer-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -3897,13 +3939,14 @@ class IndexCastOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'integer-like')
-        for value in self.result_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('result', value, 'integer-like')
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'integer-like')
+        value = self.results[0]
+        if not _type_constraint_1(value.type):
+            raise self.type_error('result', value, 'integer-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -3976,7 +4019,8 @@ class BitcastOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")

@@ -100,7 +100,8 @@ class ModuleOp(DefinedOp):
         return op
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
+        if self.num_operands != 0 or self.num_results != 0:
+            self.verify_groups()
         attr = self.properties.get('sym_name')
         if attr is not None and not _attr_constraint_0(attr):
             raise self.attribute_error('sym_name', 'optional symbol name')

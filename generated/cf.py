@@ -175,9 +175,9 @@ class CondBranchOp(DefinedOp):
 
     def verify_invariants(self) -> None:
         self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('operand', value, '1-bit signless integer')
+        value = self.get_operand(0)
+        if not _type_constraint_0(value.type):
+            raise self.type_error('operand', value, '1-bit signless integer')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -284,15 +284,16 @@ class AssertOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
+        if self.num_operands != 1 or self.num_results != 0:
+            self.verify_groups()
         attr = self.properties.get('msg')
         if attr is None:
             raise self.emit_error("requires attribute 'msg'")
         if attr is not None and not _attr_constraint_1(attr):
             raise self.attribute_error('msg', 'string attribute')
-        for value in self.operand_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('operand', value, '1-bit signless integer')
+        value = self.get_operand(0)
+        if not _type_constraint_0(value.type):
+            raise self.type_error('operand', value, '1-bit signless integer')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")

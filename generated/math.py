@@ -70,13 +70,14 @@ class AbsFOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.result_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('result', value, 'floating-point-like')
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_0(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.results[0]
+        if not _type_constraint_0(value.type):
+            raise self.type_error('result', value, 'floating-point-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -148,13 +149,14 @@ class AcosOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.result_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('result', value, 'floating-point-like')
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_0(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.results[0]
+        if not _type_constraint_0(value.type):
+            raise self.type_error('result', value, 'floating-point-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -226,13 +228,14 @@ class AcoshOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.result_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('result', value, 'floating-point-like')
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_0(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.results[0]
+        if not _type_constraint_0(value.type):
+            raise self.type_error('result', value, 'floating-point-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -304,13 +307,14 @@ class AsinOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.result_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('result', value, 'floating-point-like')
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_0(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.results[0]
+        if not _type_constraint_0(value.type):
+            raise self.type_error('result', value, 'floating-point-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -382,13 +386,14 @@ class AsinhOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.result_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('result', value, 'floating-point-like')
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_0(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.results[0]
+        if not _type_constraint_0(value.type):
+            raise self.type_error('result', value, 'floating-point-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -460,13 +465,14 @@ class AtanOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.result_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('result', value, 'floating-point-like')
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_0(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.results[0]
+        if not _type_constraint_0(value.type):
+            raise self.type_error('result', value, 'floating-point-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -538,13 +544,14 @@ class AtanhOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.result_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('result', value, 'floating-point-like')
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_0(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.results[0]
+        if not _type_constraint_0(value.type):
+            raise self.type_error('result', value, 'floating-point-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -616,13 +623,14 @@ class CbrtOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.result_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('result', value, 'floating-point-like')
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_0(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.results[0]
+        if not _type_constraint_0(value.type):
+            raise self.type_error('result', value, 'floating-point-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -694,13 +702,14 @@ class CeilOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.result_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('result', value, 'floating-point-like')
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_0(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.results[0]
+        if not _type_constraint_0(value.type):
+            raise self.type_error('result', value, 'floating-point-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -772,13 +781,14 @@ class CosOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.result_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('result', value, 'floating-point-like')
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_0(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.results[0]
+        if not _type_constraint_0(value.type):
+            raise self.type_error('result', value, 'floating-point-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -850,13 +860,14 @@ class CoshOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.result_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('result', value, 'floating-point-like')
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_0(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.results[0]
+        if not _type_constraint_0(value.type):
+            raise self.type_error('result', value, 'floating-point-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -928,13 +939,14 @@ class ErfOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.result_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('result', value, 'floating-point-like')
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_0(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.results[0]
+        if not _type_constraint_0(value.type):
+            raise self.type_error('result', value, 'floating-point-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -1006,13 +1018,14 @@ class ErfcOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.result_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('result', value, 'floating-point-like')
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_0(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.results[0]
+        if not _type_constraint_0(value.type):
+            raise self.type_error('result', value, 'floating-point-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -1084,13 +1097,14 @@ class ExpOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.result_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('result', value, 'floating-point-like')
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_0(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.results[0]
+        if not _type_constraint_0(value.type):
+            raise self.type_error('result', value, 'floating-point-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -1162,13 +1176,14 @@ class Exp2Op(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.result_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('result', value, 'floating-point-like')
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_0(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.results[0]
+        if not _type_constraint_0(value.type):
+            raise self.type_error('result', value, 'floating-point-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -1240,13 +1255,14 @@ class ExpM1Op(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.result_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('result', value, 'floating-point-like')
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_0(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.results[0]
+        if not _type_constraint_0(value.type):
+            raise self.type_error('result', value, 'floating-point-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -1318,13 +1334,14 @@ class FloorOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.result_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('result', value, 'floating-point-like')
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_0(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.results[0]
+        if not _type_constraint_0(value.type):
+            raise self.type_error('result', value, 'floating-point-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -1396,13 +1413,14 @@ class LogOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.result_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('result', value, 'floating-point-like')
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_0(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.results[0]
+        if not _type_constraint_0(value.type):
+            raise self.type_error('result', value, 'floating-point-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -1474,13 +1492,14 @@ class Log10Op(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.result_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('result', value, 'floating-point-like')
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_0(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.results[0]
+        if not _type_constraint_0(value.type):
+            raise self.type_error('result', value, 'floating-point-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -1552,13 +1571,14 @@ class Log1pOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.result_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('result', value, 'floating-point-like')
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_0(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.results[0]
+        if not _type_constraint_0(value.type):
+            raise self.type_error('result', value, 'floating-point-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -1630,13 +1650,14 @@ class Log2Op(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.result_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('result', value, 'floating-point-like')
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_0(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.results[0]
+        if not _type_constraint_0(value.type):
+            raise self.type_error('result', value, 'floating-point-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -1708,13 +1729,14 @@ class RoundOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.result_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('result', value, 'floating-point-like')
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_0(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.results[0]
+        if not _type_constraint_0(value.type):
+            raise self.type_error('result', value, 'floating-point-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -1786,13 +1808,14 @@ class RoundEvenOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.result_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('result', value, 'floating-point-like')
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_0(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.results[0]
+        if not _type_constraint_0(value.type):
+            raise self.type_error('result', value, 'floating-point-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -1864,13 +1887,14 @@ class RsqrtOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.result_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('result', value, 'floating-point-like')
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_0(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.results[0]
+        if not _type_constraint_0(value.type):
+            raise self.type_error('result', value, 'floating-point-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -1942,13 +1966,14 @@ class SinOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.result_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('result', value, 'floating-point-like')
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_0(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.results[0]
+        if not _type_constraint_0(value.type):
+            raise self.type_error('result', value, 'floating-point-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -2020,13 +2045,14 @@ class SinhOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.result_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('result', value, 'floating-point-like')
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_0(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.results[0]
+        if not _type_constraint_0(value.type):
+            raise self.type_error('result', value, 'floating-point-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -2098,13 +2124,14 @@ class SqrtOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.result_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('result', value, 'floating-point-like')
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_0(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.results[0]
+        if not _type_constraint_0(value.type):
+            raise self.type_error('result', value, 'floating-point-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -2176,13 +2203,14 @@ class TanOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.result_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('result', value, 'floating-point-like')
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_0(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.results[0]
+        if not _type_constraint_0(value.type):
+            raise self.type_error('result', value, 'floating-point-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -2254,13 +2282,14 @@ class TanhOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.result_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('result', value, 'floating-point-like')
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_0(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.results[0]
+        if not _type_constraint_0(value.type):
+            raise self.type_error('result', value, 'floating-point-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -2332,13 +2361,14 @@ class TruncOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.result_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('result', value, 'floating-point-like')
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_0(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.results[0]
+        if not _type_constraint_0(value.type):
+            raise self.type_error('result', value, 'floating-point-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -2415,16 +2445,17 @@ class Atan2Op(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.operand_group(1):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.result_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('result', value, 'floating-point-like')
+        if self.num_operands != 2 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_0(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.get_operand(1)
+        if not _type_constraint_0(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.results[0]
+        if not _type_constraint_0(value.type):
+            raise self.type_error('result', value, 'floating-point-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -2507,16 +2538,17 @@ class CopySignOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.operand_group(1):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.result_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('result', value, 'floating-point-like')
+        if self.num_operands != 2 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_0(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.get_operand(1)
+        if not _type_constraint_0(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.results[0]
+        if not _type_constraint_0(value.type):
+            raise self.type_error('result', value, 'floating-point-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -2599,16 +2631,17 @@ class PowFOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.operand_group(1):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.result_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('result', value, 'floating-point-like')
+        if self.num_operands != 2 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_0(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.get_operand(1)
+        if not _type_constraint_0(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.results[0]
+        if not _type_constraint_0(value.type):
+            raise self.type_error('result', value, 'floating-point-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -2691,16 +2724,17 @@ class FPowIOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.operand_group(1):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'signless-integer-like')
-        for value in self.result_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('result', value, 'floating-point-like')
+        if self.num_operands != 2 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_0(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.get_operand(1)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'signless-integer-like')
+        value = self.results[0]
+        if not _type_constraint_0(value.type):
+            raise self.type_error('result', value, 'floating-point-like')
         if not ((all_equal(self.lhs.type, self.result_.type))):
             raise self.emit_error('failed to verify that all of {lhs, result} have same type')
 
@@ -2793,19 +2827,20 @@ class FmaOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.operand_group(1):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.operand_group(2):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.result_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('result', value, 'floating-point-like')
+        if self.num_operands != 3 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_0(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.get_operand(1)
+        if not _type_constraint_0(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.get_operand(2)
+        if not _type_constraint_0(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.results[0]
+        if not _type_constraint_0(value.type):
+            raise self.type_error('result', value, 'floating-point-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -2889,13 +2924,14 @@ class IsFiniteOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.result_group(0):
-            if not _type_constraint_2(value.type):
-                raise self.type_error('result', value, 'bool-like')
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_0(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.results[0]
+        if not _type_constraint_2(value.type):
+            raise self.type_error('result', value, 'bool-like')
         if not ((i1_like(self.operand_.type) == self.result_.type)):
             raise self.emit_error("failed to verify that result is i1 of the operand's shape")
 
@@ -2973,13 +3009,14 @@ class IsInfOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.result_group(0):
-            if not _type_constraint_2(value.type):
-                raise self.type_error('result', value, 'bool-like')
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_0(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.results[0]
+        if not _type_constraint_2(value.type):
+            raise self.type_error('result', value, 'bool-like')
         if not ((i1_like(self.operand_.type) == self.result_.type)):
             raise self.emit_error("failed to verify that result is i1 of the operand's shape")
 
@@ -3057,13 +3094,14 @@ class IsNaNOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.result_group(0):
-            if not _type_constraint_2(value.type):
-                raise self.type_error('result', value, 'bool-like')
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_0(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.results[0]
+        if not _type_constraint_2(value.type):
+            raise self.type_error('result', value, 'bool-like')
         if not ((i1_like(self.operand_.type) == self.result_.type)):
             raise self.emit_error("failed to verify that result is i1 of the operand's shape")
 
@@ -3141,13 +3179,14 @@ class IsNormalOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('operand', value, 'floating-point-like')
-        for value in self.result_group(0):
-            if not _type_constraint_2(value.type):
-                raise self.type_error('result', value, 'bool-like')
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_0(value.type):
+            raise self.type_error('operand', value, 'floating-point-like')
+        value = self.results[0]
+        if not _type_constraint_2(value.type):
+            raise self.type_error('result', value, 'bool-like')
         if not ((i1_like(self.operand_.type) == self.result_.type)):
             raise self.emit_error("failed to verify that result is i1 of the operand's shape")
 
@@ -3225,13 +3264,14 @@ class AbsIOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'signless-integer-like')
-        for value in self.result_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('result', value, 'signless-integer-like')
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'signless-integer-like')
+        value = self.results[0]
+        if not _type_constraint_1(value.type):
+            raise self.type_error('result', value, 'signless-integer-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -3303,13 +3343,14 @@ class CountLeadingZerosOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'signless-integer-like')
-        for value in self.result_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('result', value, 'signless-integer-like')
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'signless-integer-like')
+        value = self.results[0]
+        if not _type_constraint_1(value.type):
+            raise self.type_error('result', value, 'signless-integer-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -3381,13 +3422,14 @@ class CountTrailingZerosOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'signless-integer-like')
-        for value in self.result_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('result', value, 'signless-integer-like')
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'signless-integer-like')
+        value = self.results[0]
+        if not _type_constraint_1(value.type):
+            raise self.type_error('result', value, 'signless-integer-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -3459,13 +3501,14 @@ class CtPopOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'signless-integer-like')
-        for value in self.result_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('result', value, 'signless-integer-like')
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'signless-integer-like')
+        value = self.results[0]
+        if not _type_constraint_1(value.type):
+            raise self.type_error('result', value, 'signless-integer-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -3542,16 +3585,17 @@ class IPowIOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'signless-integer-like')
-        for value in self.operand_group(1):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'signless-integer-like')
-        for value in self.result_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('result', value, 'signless-integer-like')
+        if self.num_operands != 2 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'signless-integer-like')
+        value = self.get_operand(1)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'signless-integer-like')
+        value = self.results[0]
+        if not _type_constraint_1(value.type):
+            raise self.type_error('result', value, 'signless-integer-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")

@@ -133,15 +133,15 @@ class ForOp(DefinedOp):
         attr = self.properties.get('unsignedCmp')
         if attr is not None and not _attr_constraint_0(attr):
             raise self.attribute_error('unsignedCmp', 'unit attribute')
-        for value in self.operand_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'signless integer or index')
-        for value in self.operand_group(1):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'signless integer or index')
-        for value in self.operand_group(2):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'signless integer or index')
+        value = self.get_operand(0)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'signless integer or index')
+        value = self.get_operand(1)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'signless integer or index')
+        value = self.get_operand(2)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'signless integer or index')
         for region in [self.regions[0]]:
             if not _region_constraint_2(region):
                 raise self.region_error(region, 'region', 'region with 1 blocks')
@@ -213,9 +213,9 @@ class IfOp(DefinedOp):
 
     def verify_invariants(self) -> None:
         self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_3(value.type):
-                raise self.type_error('operand', value, '1-bit signless integer')
+        value = self.get_operand(0)
+        if not _type_constraint_3(value.type):
+            raise self.type_error('operand', value, '1-bit signless integer')
         for region in [self.regions[0]]:
             if not _region_constraint_2(region):
                 raise self.region_error(region, 'thenRegion', 'region with 1 blocks')
@@ -344,9 +344,9 @@ class ConditionOp(DefinedOp):
 
     def verify_invariants(self) -> None:
         self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_3(value.type):
-                raise self.type_error('operand', value, '1-bit signless integer')
+        value = self.get_operand(0)
+        if not _type_constraint_3(value.type):
+            raise self.type_error('operand', value, '1-bit signless integer')
 
     def print(self, printer: Printer) -> None:
         printer.write('(')

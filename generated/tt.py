@@ -465,13 +465,14 @@ class IntToPtrOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('operand', value, '64-bit signless integer or tensor of 64-bit signless integer values')
-        for value in self.result_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('result', value, 'ptr or tensor of ptr values')
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_0(value.type):
+            raise self.type_error('operand', value, '64-bit signless integer or tensor of 64-bit signless integer values')
+        value = self.results[0]
+        if not _type_constraint_1(value.type):
+            raise self.type_error('result', value, 'ptr or tensor of ptr values')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -544,13 +545,14 @@ class PtrToIntOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'ptr or tensor of ptr values')
-        for value in self.result_group(0):
-            if not _type_constraint_0(value.type):
-                raise self.type_error('result', value, '64-bit signless integer or tensor of 64-bit signless integer values')
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'ptr or tensor of ptr values')
+        value = self.results[0]
+        if not _type_constraint_0(value.type):
+            raise self.type_error('result', value, '64-bit signless integer or tensor of 64-bit signless integer values')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -623,13 +625,14 @@ class BitcastOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_2(value.type):
-                raise self.type_error('operand', value, 'floating-point or tensor of floating-point values or integer or tensor of integer values or ptr or tensor of ptr values or ptr to tensor')
-        for value in self.result_group(0):
-            if not _type_constraint_2(value.type):
-                raise self.type_error('result', value, 'floating-point or tensor of floating-point values or integer or tensor of integer values or ptr or tensor of ptr values or ptr to tensor')
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_2(value.type):
+            raise self.type_error('operand', value, 'floating-point or tensor of floating-point values or integer or tensor of integer values or ptr or tensor of ptr values or ptr to tensor')
+        value = self.results[0]
+        if not _type_constraint_2(value.type):
+            raise self.type_error('result', value, 'floating-point or tensor of floating-point values or integer or tensor of integer values or ptr or tensor of ptr values or ptr to tensor')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -718,16 +721,17 @@ class FpToFpOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
         attr = self.properties.get('rounding')
         if attr is not None and not _attr_constraint_3(attr):
             raise self.attribute_error('rounding', 'optional rounding mode')
-        for value in self.operand_group(0):
-            if not _type_constraint_4(value.type):
-                raise self.type_error('operand', value, 'floating-point or tensor of floating-point values')
-        for value in self.result_group(0):
-            if not _type_constraint_4(value.type):
-                raise self.type_error('result', value, 'floating-point or tensor of floating-point values')
+        value = self.get_operand(0)
+        if not _type_constraint_4(value.type):
+            raise self.type_error('operand', value, 'floating-point or tensor of floating-point values')
+        value = self.results[0]
+        if not _type_constraint_4(value.type):
+            raise self.type_error('result', value, 'floating-point or tensor of floating-point values')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -832,24 +836,25 @@ class ClampFOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
+        if self.num_operands != 3 or self.num_results != 1:
+            self.verify_groups()
         attr = self.properties.get('propagateNan')
         if attr is None:
             raise self.emit_error("requires attribute 'propagateNan'")
         if attr is not None and not _attr_constraint_5(attr):
             raise self.attribute_error('propagateNan', 'NaN propagation')
-        for value in self.operand_group(0):
-            if not _type_constraint_4(value.type):
-                raise self.type_error('operand', value, 'floating-point or tensor of floating-point values')
-        for value in self.operand_group(1):
-            if not _type_constraint_4(value.type):
-                raise self.type_error('operand', value, 'floating-point or tensor of floating-point values')
-        for value in self.operand_group(2):
-            if not _type_constraint_4(value.type):
-                raise self.type_error('operand', value, 'floating-point or tensor of floating-point values')
-        for value in self.result_group(0):
-            if not _type_constraint_4(value.type):
-                raise self.type_error('result', value, 'floating-point or tensor of floating-point values')
+        value = self.get_operand(0)
+        if not _type_constraint_4(value.type):
+            raise self.type_error('operand', value, 'floating-point or tensor of floating-point values')
+        value = self.get_operand(1)
+        if not _type_constraint_4(value.type):
+            raise self.type_error('operand', value, 'floating-point or tensor of floating-point values')
+        value = self.get_operand(2)
+        if not _type_constraint_4(value.type):
+            raise self.type_error('operand', value, 'floating-point or tensor of floating-point values')
+        value = self.results[0]
+        if not _type_constraint_4(value.type):
+            raise self.type_error('result', value, 'floating-point or tensor of floating-point values')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -941,13 +946,14 @@ class PreciseSqrtOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_4(value.type):
-                raise self.type_error('operand', value, 'floating-point or tensor of floating-point values')
-        for value in self.result_group(0):
-            if not _type_constraint_4(value.type):
-                raise self.type_error('result', value, 'floating-point or tensor of floating-point values')
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_4(value.type):
+            raise self.type_error('operand', value, 'floating-point or tensor of floating-point values')
+        value = self.results[0]
+        if not _type_constraint_4(value.type):
+            raise self.type_error('result', value, 'floating-point or tensor of floating-point values')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -1024,16 +1030,17 @@ class PreciseDivFOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_4(value.type):
-                raise self.type_error('operand', value, 'floating-point or tensor of floating-point values')
-        for value in self.operand_group(1):
-            if not _type_constraint_4(value.type):
-                raise self.type_error('operand', value, 'floating-point or tensor of floating-point values')
-        for value in self.result_group(0):
-            if not _type_constraint_4(value.type):
-                raise self.type_error('result', value, 'floating-point or tensor of floating-point values')
+        if self.num_operands != 2 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_4(value.type):
+            raise self.type_error('operand', value, 'floating-point or tensor of floating-point values')
+        value = self.get_operand(1)
+        if not _type_constraint_4(value.type):
+            raise self.type_error('operand', value, 'floating-point or tensor of floating-point values')
+        value = self.results[0]
+        if not _type_constraint_4(value.type):
+            raise self.type_error('result', value, 'floating-point or tensor of floating-point values')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -1116,16 +1123,17 @@ class MulhiUIOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_6(value.type):
-                raise self.type_error('operand', value, 'integer or tensor of integer values')
-        for value in self.operand_group(1):
-            if not _type_constraint_6(value.type):
-                raise self.type_error('operand', value, 'integer or tensor of integer values')
-        for value in self.result_group(0):
-            if not _type_constraint_6(value.type):
-                raise self.type_error('result', value, 'integer or tensor of integer values')
+        if self.num_operands != 2 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_6(value.type):
+            raise self.type_error('operand', value, 'integer or tensor of integer values')
+        value = self.get_operand(1)
+        if not _type_constraint_6(value.type):
+            raise self.type_error('operand', value, 'integer or tensor of integer values')
+        value = self.results[0]
+        if not _type_constraint_6(value.type):
+            raise self.type_error('result', value, 'integer or tensor of integer values')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -1208,16 +1216,17 @@ class AddPtrOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'ptr or tensor of ptr values')
-        for value in self.operand_group(1):
-            if not _type_constraint_6(value.type):
-                raise self.type_error('operand', value, 'integer or tensor of integer values')
-        for value in self.result_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('result', value, 'ptr or tensor of ptr values')
+        if self.num_operands != 2 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'ptr or tensor of ptr values')
+        value = self.get_operand(1)
+        if not _type_constraint_6(value.type):
+            raise self.type_error('operand', value, 'integer or tensor of integer values')
+        value = self.results[0]
+        if not _type_constraint_1(value.type):
+            raise self.type_error('result', value, 'ptr or tensor of ptr values')
         if not ((self.result_.type == self.ptr.type)):
             raise self.emit_error('failed to verify that result type matches ptr type')
 
@@ -1401,18 +1410,18 @@ class LoadOp(DefinedOp):
         attr = self.properties.get('isVolatile')
         if attr is not None and not _attr_constraint_11(attr):
             raise self.attribute_error('isVolatile', 'bool attribute')
-        for value in self.operand_group(0):
-            if not _type_constraint_12(value.type):
-                raise self.type_error('operand', value, 'ptr or tensor of ptr values or ptr to tensor')
+        value = self.get_operand(0)
+        if not _type_constraint_12(value.type):
+            raise self.type_error('operand', value, 'ptr or tensor of ptr values or ptr to tensor')
         for value in self.operand_group(1):
             if not _type_constraint_13(value.type):
                 raise self.type_error('operand', value, '1-bit signless integer or tensor of 1-bit signless integer values')
         for value in self.operand_group(2):
             if not _type_constraint_2(value.type):
                 raise self.type_error('operand', value, 'floating-point or tensor of floating-point values or integer or tensor of integer values or ptr or tensor of ptr values or ptr to tensor')
-        for value in self.result_group(0):
-            if not _type_constraint_2(value.type):
-                raise self.type_error('result', value, 'floating-point or tensor of floating-point values or integer or tensor of integer values or ptr or tensor of ptr values or ptr to tensor')
+        value = self.results[0]
+        if not _type_constraint_2(value.type):
+            raise self.type_error('result', value, 'floating-point or tensor of floating-point values or integer or tensor of integer values or ptr or tensor of ptr values or ptr to tensor')
         if not (((RankedTensorType(self.ptr.type.shape, self.ptr.type.element_type.pointee_type, self.ptr.type.encoding) if isinstance(self.ptr.type, RankedTensorType) else self.ptr.type.pointee_type) == self.result_.type)):
             raise self.emit_error('failed to verify that result matches ptr type')
         if not ((self.mask is None or i1_like((RankedTensorType(self.ptr.type.shape, self.ptr.type.element_type.pointee_type, self.ptr.type.encoding) if isinstance(self.ptr.type, RankedTensorType) else self.ptr.type.pointee_type)) == self.mask.type)):
@@ -1519,12 +1528,12 @@ class StoreOp(DefinedOp):
         attr = self.properties.get('evict')
         if attr is not None and not _attr_constraint_10(attr):
             raise self.attribute_error('evict', 'eviction policy')
-        for value in self.operand_group(0):
-            if not _type_constraint_12(value.type):
-                raise self.type_error('operand', value, 'ptr or tensor of ptr values or ptr to tensor')
-        for value in self.operand_group(1):
-            if not _type_constraint_2(value.type):
-                raise self.type_error('operand', value, 'floating-point or tensor of floating-point values or integer or tensor of integer values or ptr or tensor of ptr values or ptr to tensor')
+        value = self.get_operand(0)
+        if not _type_constraint_12(value.type):
+            raise self.type_error('operand', value, 'ptr or tensor of ptr values or ptr to tensor')
+        value = self.get_operand(1)
+        if not _type_constraint_2(value.type):
+            raise self.type_error('operand', value, 'floating-point or tensor of floating-point values or integer or tensor of integer values or ptr or tensor of ptr values or ptr to tensor')
         for value in self.operand_group(2):
             if not _type_constraint_13(value.type):
                 raise self.type_error('operand', value, '1-bit signless integer or tensor of 1-bit signless integer values')
@@ -1616,9 +1625,9 @@ class MakeTensorPtrOp(DefinedOp):
             raise self.emit_error("requires attribute 'order'")
         if attr is not None and not _attr_constraint_7(attr):
             raise self.attribute_error('order', 'i32 dense array attribute')
-        for value in self.operand_group(0):
-            if not _type_constraint_14(value.type):
-                raise self.type_error('operand', value, 'ptr')
+        value = self.get_operand(0)
+        if not _type_constraint_14(value.type):
+            raise self.type_error('operand', value, 'ptr')
         for value in self.operand_group(1):
             if not _type_constraint_15(value.type):
                 raise self.type_error('operand', value, '64-bit signless integer')
@@ -1628,9 +1637,9 @@ class MakeTensorPtrOp(DefinedOp):
         for value in self.operand_group(3):
             if not _type_constraint_16(value.type):
                 raise self.type_error('operand', value, '32-bit signless integer')
-        for value in self.result_group(0):
-            if not _type_constraint_17(value.type):
-                raise self.type_error('result', value, 'ptr to tensor')
+        value = self.results[0]
+        if not _type_constraint_17(value.type):
+            raise self.type_error('result', value, 'ptr to tensor')
         if not (((PointerType(self.result_.type.pointee_type.element_type, self.result_.type.address_space) if isinstance(self.result_.type, PointerType) and isinstance(self.result_.type.pointee_type, RankedTensorType) else self.result_.type) == self.base.type)):
             raise self.emit_error('failed to verify that infer pointer type from the result type')
 
@@ -1739,15 +1748,15 @@ class AdvanceOp(DefinedOp):
 
     def verify_invariants(self) -> None:
         self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_17(value.type):
-                raise self.type_error('operand', value, 'ptr to tensor')
+        value = self.get_operand(0)
+        if not _type_constraint_17(value.type):
+            raise self.type_error('operand', value, 'ptr to tensor')
         for value in self.operand_group(1):
             if not _type_constraint_16(value.type):
                 raise self.type_error('operand', value, '32-bit signless integer')
-        for value in self.result_group(0):
-            if not _type_constraint_17(value.type):
-                raise self.type_error('result', value, 'ptr to tensor')
+        value = self.results[0]
+        if not _type_constraint_17(value.type):
+            raise self.type_error('result', value, 'ptr to tensor')
         if not ((self.result_.type == self.ptr.type)):
             raise self.emit_error('failed to verify that result type matches ptr type')
 
@@ -1888,18 +1897,18 @@ class AtomicRMWOp(DefinedOp):
             raise self.emit_error("requires attribute 'scope'")
         if attr is not None and not _attr_constraint_20(attr):
             raise self.attribute_error('scope', 'memory synchronization scope')
-        for value in self.operand_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'ptr or tensor of ptr values')
-        for value in self.operand_group(1):
-            if not _type_constraint_2(value.type):
-                raise self.type_error('operand', value, 'floating-point or tensor of floating-point values or integer or tensor of integer values or ptr or tensor of ptr values or ptr to tensor')
+        value = self.get_operand(0)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'ptr or tensor of ptr values')
+        value = self.get_operand(1)
+        if not _type_constraint_2(value.type):
+            raise self.type_error('operand', value, 'floating-point or tensor of floating-point values or integer or tensor of integer values or ptr or tensor of ptr values or ptr to tensor')
         for value in self.operand_group(2):
             if not _type_constraint_13(value.type):
                 raise self.type_error('operand', value, '1-bit signless integer or tensor of 1-bit signless integer values')
-        for value in self.result_group(0):
-            if not _type_constraint_2(value.type):
-                raise self.type_error('result', value, 'floating-point or tensor of floating-point values or integer or tensor of integer values or ptr or tensor of ptr values or ptr to tensor')
+        value = self.results[0]
+        if not _type_constraint_2(value.type):
+            raise self.type_error('result', value, 'floating-point or tensor of floating-point values or integer or tensor of integer values or ptr or tensor of ptr values or ptr to tensor')
         if not (((RankedTensorType(self.val.type.shape, PointerType(self.val.type.element_type), self.val.type.encoding) if isinstance(self.val.type, RankedTensorType) else PointerType(self.val.type)) == self.ptr.type)):
             raise self.emit_error('failed to verify that ptr type matches value type')
         if not ((self.mask is None or i1_like(self.val.type) == self.mask.type)):
@@ -2036,7 +2045,8 @@ class AtomicCASOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
+        if self.num_operands != 3 or self.num_results != 1:
+            self.verify_groups()
         attr = self.properties.get('sem')
         if attr is None:
             raise self.emit_error("requires attribute 'sem'")
@@ -2047,18 +2057,18 @@ class AtomicCASOp(DefinedOp):
             raise self.emit_error("requires attribute 'scope'")
         if attr is not None and not _attr_constraint_20(attr):
             raise self.attribute_error('scope', 'memory synchronization scope')
-        for value in self.operand_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'ptr or tensor of ptr values')
-        for value in self.operand_group(1):
-            if not _type_constraint_2(value.type):
-                raise self.type_error('operand', value, 'floating-point or tensor of floating-point values or integer or tensor of integer values or ptr or tensor of ptr values or ptr to tensor')
-        for value in self.operand_group(2):
-            if not _type_constraint_2(value.type):
-                raise self.type_error('operand', value, 'floating-point or tensor of floating-point values or integer or tensor of integer values or ptr or tensor of ptr values or ptr to tensor')
-        for value in self.result_group(0):
-            if not _type_constraint_2(value.type):
-                raise self.type_error('result', value, 'floating-point or tensor of floating-point values or integer or tensor of integer values or ptr or tensor of ptr values or ptr to tensor')
+        value = self.get_operand(0)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'ptr or tensor of ptr values')
+        value = self.get_operand(1)
+        if not _type_constraint_2(value.type):
+            raise self.type_error('operand', value, 'floating-point or tensor of floating-point values or integer or tensor of integer values or ptr or tensor of ptr values or ptr to tensor')
+        value = self.get_operand(2)
+        if not _type_constraint_2(value.type):
+            raise self.type_error('operand', value, 'floating-point or tensor of floating-point values or integer or tensor of integer values or ptr or tensor of ptr values or ptr to tensor')
+        value = self.results[0]
+        if not _type_constraint_2(value.type):
+            raise self.type_error('result', value, 'floating-point or tensor of floating-point values or integer or tensor of integer values or ptr or tensor of ptr values or ptr to tensor')
         if not (((RankedTensorType(self.cmp.type.shape, PointerType(self.cmp.type.element_type), self.cmp.type.encoding) if isinstance(self.cmp.type, RankedTensorType) else PointerType(self.cmp.type)) == self.ptr.type)):
             raise self.emit_error('failed to verify that ptr type matches cmp type')
         if not (((RankedTensorType(self.val.type.shape, PointerType(self.val.type.element_type), self.val.type.encoding) if isinstance(self.val.type, RankedTensorType) else PointerType(self.val.type)) == self.ptr.type)):
@@ -2156,13 +2166,14 @@ class SplatOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_2(value.type):
-                raise self.type_error('operand', value, 'floating-point or tensor of floating-point values or integer or tensor of integer values or ptr or tensor of ptr values or ptr to tensor')
-        for value in self.result_group(0):
-            if not _type_constraint_21(value.type):
-                raise self.type_error('result', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_2(value.type):
+            raise self.type_error('operand', value, 'floating-point or tensor of floating-point values or integer or tensor of integer values or ptr or tensor of ptr values or ptr to tensor')
+        value = self.results[0]
+        if not _type_constraint_21(value.type):
+            raise self.type_error('result', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -2246,18 +2257,19 @@ class ExpandDimsOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
         attr = self.properties.get('axis')
         if attr is None:
             raise self.emit_error("requires attribute 'axis'")
         if attr is not None and not _attr_constraint_22(attr):
             raise self.attribute_error('axis', '32-bit signless integer attribute')
-        for value in self.operand_group(0):
-            if not _type_constraint_21(value.type):
-                raise self.type_error('operand', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
-        for value in self.result_group(0):
-            if not _type_constraint_21(value.type):
-                raise self.type_error('result', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
+        value = self.get_operand(0)
+        if not _type_constraint_21(value.type):
+            raise self.type_error('operand', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
+        value = self.results[0]
+        if not _type_constraint_21(value.type):
+            raise self.type_error('result', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -2359,19 +2371,20 @@ class ReshapeOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
         attr = self.properties.get('allow_reorder')
         if attr is not None and not _attr_constraint_23(attr):
             raise self.attribute_error('allow_reorder', 'unit attribute')
         attr = self.properties.get('efficient_layout')
         if attr is not None and not _attr_constraint_23(attr):
             raise self.attribute_error('efficient_layout', 'unit attribute')
-        for value in self.operand_group(0):
-            if not _type_constraint_21(value.type):
-                raise self.type_error('operand', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
-        for value in self.result_group(0):
-            if not _type_constraint_21(value.type):
-                raise self.type_error('result', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
+        value = self.get_operand(0)
+        if not _type_constraint_21(value.type):
+            raise self.type_error('operand', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
+        value = self.results[0]
+        if not _type_constraint_21(value.type):
+            raise self.type_error('result', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -2452,13 +2465,14 @@ class BroadcastOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_21(value.type):
-                raise self.type_error('operand', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
-        for value in self.result_group(0):
-            if not _type_constraint_21(value.type):
-                raise self.type_error('result', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_21(value.type):
+            raise self.type_error('operand', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
+        value = self.results[0]
+        if not _type_constraint_21(value.type):
+            raise self.type_error('result', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -2536,16 +2550,17 @@ class CatOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_21(value.type):
-                raise self.type_error('operand', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
-        for value in self.operand_group(1):
-            if not _type_constraint_21(value.type):
-                raise self.type_error('operand', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
-        for value in self.result_group(0):
-            if not _type_constraint_21(value.type):
-                raise self.type_error('result', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
+        if self.num_operands != 2 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_21(value.type):
+            raise self.type_error('operand', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
+        value = self.get_operand(1)
+        if not _type_constraint_21(value.type):
+            raise self.type_error('operand', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
+        value = self.results[0]
+        if not _type_constraint_21(value.type):
+            raise self.type_error('result', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -2629,16 +2644,17 @@ class JoinOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_21(value.type):
-                raise self.type_error('operand', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
-        for value in self.operand_group(1):
-            if not _type_constraint_21(value.type):
-                raise self.type_error('operand', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
-        for value in self.result_group(0):
-            if not _type_constraint_21(value.type):
-                raise self.type_error('result', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
+        if self.num_operands != 2 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_21(value.type):
+            raise self.type_error('operand', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
+        value = self.get_operand(1)
+        if not _type_constraint_21(value.type):
+            raise self.type_error('operand', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
+        value = self.results[0]
+        if not _type_constraint_21(value.type):
+            raise self.type_error('result', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -2722,16 +2738,17 @@ class SplitOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_21(value.type):
-                raise self.type_error('operand', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
-        for value in self.result_group(0):
-            if not _type_constraint_21(value.type):
-                raise self.type_error('result', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
-        for value in self.result_group(1):
-            if not _type_constraint_21(value.type):
-                raise self.type_error('result', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
+        if self.num_operands != 1 or self.num_results != 2:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_21(value.type):
+            raise self.type_error('operand', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
+        value = self.results[0]
+        if not _type_constraint_21(value.type):
+            raise self.type_error('result', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
+        value = self.results[1]
+        if not _type_constraint_21(value.type):
+            raise self.type_error('result', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
         if not ((self.out_lhs.type == self.out_rhs.type)):
             raise self.emit_error('failed to verify that outLHS and outRHS types match')
 
@@ -2822,18 +2839,19 @@ class TransOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
         attr = self.properties.get('order')
         if attr is None:
             raise self.emit_error("requires attribute 'order'")
         if attr is not None and not _attr_constraint_7(attr):
             raise self.attribute_error('order', 'i32 dense array attribute')
-        for value in self.operand_group(0):
-            if not _type_constraint_21(value.type):
-                raise self.type_error('operand', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
-        for value in self.result_group(0):
-            if not _type_constraint_21(value.type):
-                raise self.type_error('result', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
+        value = self.get_operand(0)
+        if not _type_constraint_21(value.type):
+            raise self.type_error('operand', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
+        value = self.results[0]
+        if not _type_constraint_21(value.type):
+            raise self.type_error('result', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -2914,15 +2932,16 @@ class GetProgramIdOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
+        if self.num_operands != 0 or self.num_results != 1:
+            self.verify_groups()
         attr = self.properties.get('axis')
         if attr is None:
             raise self.emit_error("requires attribute 'axis'")
         if attr is not None and not _attr_constraint_24(attr):
             raise self.attribute_error('axis', 'program id dimension')
-        for value in self.result_group(0):
-            if not _type_constraint_16(value.type):
-                raise self.type_error('result', value, '32-bit signless integer')
+        value = self.results[0]
+        if not _type_constraint_16(value.type):
+            raise self.type_error('result', value, '32-bit signless integer')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -3000,15 +3019,16 @@ class GetNumProgramsOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
+        if self.num_operands != 0 or self.num_results != 1:
+            self.verify_groups()
         attr = self.properties.get('axis')
         if attr is None:
             raise self.emit_error("requires attribute 'axis'")
         if attr is not None and not _attr_constraint_24(attr):
             raise self.attribute_error('axis', 'program id dimension')
-        for value in self.result_group(0):
-            if not _type_constraint_16(value.type):
-                raise self.type_error('result', value, '32-bit signless integer')
+        value = self.results[0]
+        if not _type_constraint_16(value.type):
+            raise self.type_error('result', value, '32-bit signless integer')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -3095,7 +3115,8 @@ class MakeRangeOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
+        if self.num_operands != 0 or self.num_results != 1:
+            self.verify_groups()
         attr = self.properties.get('start')
         if attr is None:
             raise self.emit_error("requires attribute 'start'")
@@ -3106,9 +3127,9 @@ class MakeRangeOp(DefinedOp):
             raise self.emit_error("requires attribute 'end'")
         if attr is not None and not _attr_constraint_22(attr):
             raise self.attribute_error('end', '32-bit signless integer attribute')
-        for value in self.result_group(0):
-            if not _type_constraint_25(value.type):
-                raise self.type_error('result', value, 'tensor of integer values')
+        value = self.results[0]
+        if not _type_constraint_25(value.type):
+            raise self.type_error('result', value, 'tensor of integer values')
 
     def print(self, printer: Printer) -> None:
         printer.print_attr_dict(self.all_attributes(), ())
@@ -3214,25 +3235,26 @@ class DotOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
+        if self.num_operands != 3 or self.num_results != 1:
+            self.verify_groups()
         attr = self.properties.get('inputPrecision')
         if attr is not None and not _attr_constraint_26(attr):
             raise self.attribute_error('inputPrecision', 'dot input precision')
         attr = self.properties.get('maxNumImpreciseAcc')
         if attr is not None and not _attr_constraint_22(attr):
             raise self.attribute_error('maxNumImpreciseAcc', '32-bit signless integer attribute')
-        for value in self.operand_group(0):
-            if not _type_constraint_27(value.type):
-                raise self.type_error('operand', value, 'tensor of floating-point values or tensor of integer values')
-        for value in self.operand_group(1):
-            if not _type_constraint_27(value.type):
-                raise self.type_error('operand', value, 'tensor of floating-point values or tensor of integer values')
-        for value in self.operand_group(2):
-            if not _type_constraint_27(value.type):
-                raise self.type_error('operand', value, 'tensor of floating-point values or tensor of integer values')
-        for value in self.result_group(0):
-            if not _type_constraint_27(value.type):
-                raise self.type_error('result', value, 'tensor of floating-point values or tensor of integer values')
+        value = self.get_operand(0)
+        if not _type_constraint_27(value.type):
+            raise self.type_error('operand', value, 'tensor of floating-point values or tensor of integer values')
+        value = self.get_operand(1)
+        if not _type_constraint_27(value.type):
+            raise self.type_error('operand', value, 'tensor of floating-point values or tensor of integer values')
+        value = self.get_operand(2)
+        if not _type_constraint_27(value.type):
+            raise self.type_error('operand', value, 'tensor of floating-point values or tensor of integer values')
+        value = self.results[0]
+        if not _type_constraint_27(value.type):
+            raise self.type_error('result', value, 'tensor of floating-point values or tensor of integer values')
         if not ((self.d.type == self.c.type)):
             raise self.emit_error("failed to verify that result's type matches accumulator's type")
 
@@ -3724,9 +3746,9 @@ class ExternElementwiseOp(DefinedOp):
         for value in self.operand_group(0):
             if not _type_constraint_2(value.type):
                 raise self.type_error('operand', value, 'floating-point or tensor of floating-point values or integer or tensor of integer values or ptr or tensor of ptr values or ptr to tensor')
-        for value in self.result_group(0):
-            if not _type_constraint_2(value.type):
-                raise self.type_error('result', value, 'floating-point or tensor of floating-point values or integer or tensor of integer values or ptr or tensor of ptr values or ptr to tensor')
+        value = self.results[0]
+        if not _type_constraint_2(value.type):
+            raise self.type_error('result', value, 'floating-point or tensor of floating-point values or integer or tensor of integer values or ptr or tensor of ptr values or ptr to tensor')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -3959,13 +3981,14 @@ class HistogramOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_25(value.type):
-                raise self.type_error('operand', value, 'tensor of integer values')
-        for value in self.result_group(0):
-            if not _type_constraint_25(value.type):
-                raise self.type_error('result', value, 'tensor of integer values')
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_25(value.type):
+            raise self.type_error('operand', value, 'tensor of integer values')
+        value = self.results[0]
+        if not _type_constraint_25(value.type):
+            raise self.type_error('result', value, 'tensor of integer values')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -4167,15 +4190,16 @@ class AssertOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
+        if self.num_operands != 1 or self.num_results != 0:
+            self.verify_groups()
         attr = self.properties.get('message')
         if attr is None:
             raise self.emit_error("requires attribute 'message'")
         if attr is not None and not _attr_constraint_29(attr):
             raise self.attribute_error('message', 'string attribute')
-        for value in self.operand_group(0):
-            if not _type_constraint_13(value.type):
-                raise self.type_error('operand', value, '1-bit signless integer or tensor of 1-bit signless integer values')
+        value = self.get_operand(0)
+        if not _type_constraint_13(value.type):
+            raise self.type_error('operand', value, '1-bit signless integer or tensor of 1-bit signless integer values')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -4311,7 +4335,8 @@ class FuncOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
+        if self.num_operands != 0 or self.num_results != 0:
+            self.verify_groups()
         attr = self.properties.get('sym_name')
         if attr is None:
             raise self.emit_error("requires attribute 'sym_name'")

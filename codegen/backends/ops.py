@@ -257,7 +257,14 @@ def _infer_from(name: str, rules: InferenceRules, known: dict[str, str]) -> str 
 
 def verifier(op: OpModel, table: ConstraintTable) -> list[str]:
     """`verify_invariants`: attributes, operands, results, regions, successors, op predicates."""
-    lines = ["    def verify_invariants(self) -> None:", "        self.verify_groups()"]
+    lines = ["    def verify_invariants(self) -> None:"]
+    if all(g.kind == "single" for g in [*op.operands, *op.results]):
+        # Fixed counts: check them cheaply, and let verify_groups word a mismatch.
+        lines += [f"        if self.num_operands != {len(op.operands)} or "
+                  f"self.num_results != {len(op.results)}:",
+                  "            self.verify_groups()"]
+    else:
+        lines.append("        self.verify_groups()")
     for attr in op.attributes:
         fn = table.function("attr", attr.pred)
         lines.append(f"        attr = self.properties.get({attr.name!r})")
@@ -271,6 +278,14 @@ def verifier(op: OpModel, table: ConstraintTable) -> list[str]:
             if group.constraint.pred == "(True)":
                 continue
             fn = table.function("type", group.constraint.pred)
+            fixed = _static_index(groups, index) if group.kind == "single" else None
+            if fixed is not None:
+                access = f"get_operand({fixed})" if kind == "operand" else f"results[{fixed}]"
+                lines += [f"        value = self.{access}",
+                          f"        if not {fn}(value.type):",
+                          f"            raise self.type_error({kind!r}, value, "
+                          f"{group.constraint.summary!r})"]
+                continue
             lines += [f"        for value in self.{kind}_group({index}):",
                       f"            if not {fn}(value.type):",
                       f"                raise self.type_error({kind!r}, value, "

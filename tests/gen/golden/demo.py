@@ -224,19 +224,20 @@ class AddOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
+        if self.num_operands != 2 or self.num_results != 1:
+            self.verify_groups()
         attr = self.properties.get('mode')
         if attr is not None and not _attr_constraint_0(attr):
             raise self.attribute_error('mode', 'a mode')
-        for value in self.operand_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'signless-integer-like')
-        for value in self.operand_group(1):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('operand', value, 'signless-integer-like')
-        for value in self.result_group(0):
-            if not _type_constraint_1(value.type):
-                raise self.type_error('result', value, 'signless-integer-like')
+        value = self.get_operand(0)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'signless-integer-like')
+        value = self.get_operand(1)
+        if not _type_constraint_1(value.type):
+            raise self.type_error('operand', value, 'signless-integer-like')
+        value = self.results[0]
+        if not _type_constraint_1(value.type):
+            raise self.type_error('result', value, 'signless-integer-like')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -325,15 +326,16 @@ class ConstantOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
+        if self.num_operands != 0 or self.num_results != 1:
+            self.verify_groups()
         attr = self.properties.get('value')
         if attr is None:
             raise self.emit_error("requires attribute 'value'")
         if attr is not None and not _attr_constraint_2(attr):
             raise self.attribute_error('value', '32-bit signless integer attribute')
-        for value in self.result_group(0):
-            if not _type_constraint_3(value.type):
-                raise self.type_error('result', value, '32-bit signless integer')
+        value = self.results[0]
+        if not _type_constraint_3(value.type):
+            raise self.type_error('result', value, '32-bit signless integer')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -423,9 +425,9 @@ class LoadOp(DefinedOp):
         attr = self.properties.get('isVolatile')
         if attr is not None and not _attr_constraint_4(attr):
             raise self.attribute_error('isVolatile', 'unit attribute')
-        for value in self.operand_group(0):
-            if not _type_constraint_5(value.type):
-                raise self.type_error('operand', value, 'demo pointer')
+        value = self.get_operand(0)
+        if not _type_constraint_5(value.type):
+            raise self.type_error('operand', value, 'demo pointer')
         for value in self.operand_group(1):
             if not _type_constraint_6(value.type):
                 raise self.type_error('operand', value, '1-bit signless integer')
@@ -622,10 +624,11 @@ class SelectOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_6(value.type):
-                raise self.type_error('operand', value, '1-bit signless integer')
+        if self.num_operands != 3 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_6(value.type):
+            raise self.type_error('operand', value, '1-bit signless integer')
         if not ((all_equal(self.a.type, self.b.type, self.result_.type))):
             raise self.emit_error('failed to verify that all of {a, b, result} have same type')
 
@@ -719,9 +722,9 @@ class LoopOp(DefinedOp):
 
     def verify_invariants(self) -> None:
         self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_8(value.type):
-                raise self.type_error('operand', value, 'index')
+        value = self.get_operand(0)
+        if not _type_constraint_8(value.type):
+            raise self.type_error('operand', value, 'index')
         for region in [self.regions[0]]:
             if not _region_constraint_9(region):
                 raise self.region_error(region, 'body', 'region with 1 blocks')
@@ -772,10 +775,11 @@ class BranchOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
-        for value in self.operand_group(0):
-            if not _type_constraint_6(value.type):
-                raise self.type_error('operand', value, '1-bit signless integer')
+        if self.num_operands != 1 or self.num_results != 0:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_6(value.type):
+            raise self.type_error('operand', value, '1-bit signless integer')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -1022,7 +1026,8 @@ class CheckedOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        self.verify_groups()
+        if self.num_operands != 0 or self.num_results != 0:
+            self.verify_groups()
         attr = self.properties.get('width')
         if attr is None:
             raise self.emit_error("requires attribute 'width'")
