@@ -158,7 +158,7 @@ def wall(command: list[str], runs: int) -> list[float] | None:
                               text=True)
         times.append(time.perf_counter() - start)
         if done.returncode != 0:
-            print(f"  {' '.join(command[:3])} ... failed: {done.stderr.strip()[:300]}")
+            print(f"  {' '.join(command[:3])} ... failed: ...{done.stderr.strip()[-400:]}")
             return None
     return times
 
