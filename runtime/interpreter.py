@@ -411,8 +411,46 @@ class MemoryAccessError(IndexError):
     """An access outside every buffer the kernel was given."""
 
 
+class _Region:
+    """A block of memory seen as a numpy uint8 array (through ``__array_interface__``); it
+    holds ``owner`` so that the memory outlives the launch."""
+
+    def __init__(self, owner, address: int, nbytes: int, readonly: bool) -> None:
+        self.owner = owner
+        self.__array_interface__ = {"data": (address, readonly), "shape": (nbytes,),
+                                    "typestr": "|u1", "version": 3}
+
+
+def _span(array: np.ndarray) -> tuple[int, int]:
+    """The address of the lowest byte ``array`` covers and the number of bytes up to its
+    highest element's end (for any strides, negative ones included)."""
+    address = array.__array_interface__["data"][0]
+    if array.size == 0:
+        return address, 0
+    low = sum(min(0, s * (n - 1)) for s, n in zip(array.strides, array.shape))
+    high = sum(max(0, s * (n - 1)) for s, n in zip(array.strides, array.shape))
+    return address + low, high - low + array.itemsize
+
+
+def _owner_of(array: np.ndarray) -> np.ndarray:
+    """The outermost numpy array whose memory ``array`` views (``array`` itself when it owns
+    its memory or views something that is not a numpy array)."""
+    owner = array
+    while isinstance(owner.base, np.ndarray):
+        owner = owner.base
+    return owner
+
+
 class Memory:
-    """A virtual address space over the kernel's array arguments."""
+    """A virtual address space over the kernel's array arguments.
+
+    Each argument's memory is registered as a region of bytes, shared, not copied: the whole
+    buffer a numpy array views (its outermost base), the whole storage of a torch tensor, or,
+    for other strided arrays, the bytes between their lowest and highest element. Arguments
+    whose memory lies inside a region already registered (views of one buffer, a torch tensor
+    and a numpy array sharing memory) get addresses inside that region, so pointer arithmetic
+    between them and overlapping writes behave as on a device.
+    """
 
     BASE = 1 << 32
     ALIGN = 256
@@ -423,33 +461,47 @@ class Memory:
         self.sizes: list[int] = []
         self.buffers: list[np.ndarray] = []  # uint8 views
         self.names: list[str] = []
-        self.owners: dict[int, int] = {}
+        self.starts: list[int] = []  # the real address of each region's first byte
         self.next = self.BASE
+
+    def _region(self, owner, start: int, nbytes: int, readonly: bool, name: str) -> int:
+        """The index of a region holding the real bytes [start, start + nbytes)."""
+        for index, (begin, size) in enumerate(zip(self.starts, self.sizes)):
+            if begin <= start and start + nbytes <= begin + size:
+                return index
+        buffer = np.asarray(_Region(owner, start, nbytes, readonly)) if nbytes else \
+            np.zeros(0, np.uint8)
+        base = self.next
+        self.bases.append(base)
+        self.sizes.append(nbytes)
+        self.buffers.append(buffer)
+        self.names.append(name)
+        self.starts.append(start)
+        self.next = base + -(-(nbytes + self.GAP) // self.ALIGN) * self.ALIGN
+        return len(self.bases) - 1
+
+    def register_bytes(self, owner, start: int, nbytes: int, address: int, name: str,
+                       readonly: bool = False) -> int:
+        """The virtual address of the real ``address``, inside the region [start, start +
+        nbytes) that ``owner`` keeps alive."""
+        index = self._region(owner, start, nbytes, readonly, name)
+        return self.bases[index] + (address - self.starts[index])
 
     def register(self, array: np.ndarray, name: str) -> int:
         """The address of ``array``'s first element (its memory is shared, not copied)."""
-        owner = array
-        while isinstance(owner.base, np.ndarray):
-            owner = owner.base
-        if not owner.flags["C_CONTIGUOUS"] and not owner.flags["F_CONTIGUOUS"]:
+        address = array.__array_interface__["data"][0]
+        owner = _owner_of(array)
+        if not (owner.flags["C_CONTIGUOUS"] or owner.flags["F_CONTIGUOUS"]):
             owner = array
-            if not owner.flags["C_CONTIGUOUS"]:
-                raise ValueError(f"argument '{name}': the interpreter needs arrays whose memory "
-                                 "is one contiguous block (or views of one)")
-        key = id(owner)
-        if key not in self.owners:
-            data = owner.reshape(-1, order="A").view(np.uint8)
-            base = self.next
-            self.bases.append(base)
-            self.sizes.append(data.size)
-            self.buffers.append(data)
-            self.names.append(name)
-            self.owners[key] = len(self.bases) - 1
-            self.next = base + -(-(data.size + self.GAP) // self.ALIGN) * self.ALIGN
-            self._keep = getattr(self, "_keep", []) + [owner]
-        index = self.owners[key]
-        offset = array.__array_interface__["data"][0] - owner.__array_interface__["data"][0]
-        return self.bases[index] + offset
+        start, nbytes = _span(owner)
+        readonly = not owner.flags["WRITEABLE"]
+        return self.register_bytes(owner, start, nbytes, address, name, readonly)
+
+    def register_torch(self, value, name: str) -> int:
+        """The address of a CPU torch tensor's first element; its whole storage is mapped."""
+        storage = value.untyped_storage()
+        return self.register_bytes(value, int(storage.data_ptr()), int(storage.nbytes()),
+                                   int(value.data_ptr()), name)
 
     def _locate(self, addresses: np.ndarray, itemsize: int, what: str):
         bases = np.asarray(self.bases, dtype=np.uint64)
@@ -502,6 +554,9 @@ class Memory:
         for buffer_index in np.unique(index):
             lanes = index == buffer_index
             buffer = self.buffers[buffer_index]
+            if not buffer.flags["WRITEABLE"]:
+                raise MemoryAccessError(f"store into read-only memory (argument "
+                                        f"'{self.names[buffer_index]}')")
             scatter = offsets[lanes][:, None] + np.arange(itemsize)
             buffer[scatter] = raw[lanes]
 
@@ -1146,35 +1201,25 @@ def call_interpreted(jit_fn, args, kwargs):
     return interpreted(jit_fn)(*args, **kwargs)
 
 
-def _numpy_view(value, name: str):
-    """The numpy array sharing ``value``'s memory, and a function copying results back (for
-    arrays that live elsewhere)."""
+def _register_array(value, name: str, memory: Memory):
+    """The virtual address of an array argument's first element, and a function copying
+    results back (None when the kernel works on the argument's own memory)."""
     from .jit import is_torch_tensor, reinterpret
 
     if isinstance(value, reinterpret):
-        array, copy_back = _numpy_view(value.base, name)
-        return array, copy_back
+        return _register_array(value.base, name, memory)
     if is_torch_tensor(value):
-        import torch
+        if value.device.type == "cpu":
+            return memory.register_torch(value, name), None
+        host = value.detach().cpu()
 
-        tensor_ = value.detach()
-        if tensor_.device.type != "cpu":
-            host = tensor_.cpu()
+        def copy_back(host=host, target=value):
+            target.data.copy_(host.to(target.device))
 
-            def copy_back(host=host, target=value):
-                target.data.copy_(host.to(target.device))
-
-            tensor_ = host
-        else:
-            copy_back = None
-        if tensor_.dtype == torch.bfloat16:
-            tensor_ = tensor_.view(torch.int16)
-        elif str(tensor_.dtype).startswith("torch.float8"):
-            tensor_ = tensor_.view(torch.uint8)
-        return tensor_.numpy(), copy_back
+        return memory.register_torch(host, name), copy_back
     if isinstance(value, np.ndarray):
-        return value, None
-    return np.asarray(value), None
+        return memory.register(value, name), None
+    return memory.register(np.asarray(value), name), None
 
 
 def _kernel_args(jit_fn, bound: dict, memory: Memory):
@@ -1188,10 +1233,9 @@ def _kernel_args(jit_fn, bound: dict, memory: Memory):
             continue
         if is_array_like(value):
             element = element_type_of(value)
-            array, copy_back = _numpy_view(value, name)
+            address, copy_back = _register_array(value, name, memory)
             if copy_back is not None:
                 copy_backs.append(copy_back)
-            address = memory.register(array, name)
             args[name] = tensor(np.array(address, dtype=np.uint64), pointer_type(element))
         elif isinstance(value, (bool, int, float)) or (type(value).__module__ == "numpy"
                                                         and np.ndim(value) == 0):

@@ -296,3 +296,28 @@ def test_torch_cpu_tensors():
     out = torch.empty(100)
     add_kernel[(2,)](x, y, out, 100, BLOCK_SIZE=64)
     assert torch.allclose(out, x + y)
+
+
+@tc.jit
+def strided_copy_kernel(x_ptr, out_ptr, n, sx, so, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out_ptr + offs * so, tl.load(x_ptr + offs * sx, mask=mask) + 1, mask=mask)
+
+
+def test_strided_arrays_over_foreign_buffers():
+    """Arrays whose memory is not one numpy array's (a bytearray, read-only bytes) and is not
+    contiguous: the bytes between their first and last element are mapped."""
+    raw = bytearray(np.arange(40, dtype=np.int32).tobytes())
+    out = np.ndarray((10,), np.int32, buffer=raw, offset=8, strides=(12,))  # every 3rd
+    source = np.frombuffer(bytes(np.arange(100, 120, dtype=np.int32)), np.int32)[::-2]
+    assert not out.flags["C_CONTIGUOUS"] and not source.flags["WRITEABLE"]
+    strided_copy_kernel[(1,)](source, out, 10, source.strides[0] // 4, 3, BLOCK=16)
+    result = np.frombuffer(bytes(raw), np.int32)
+    np.testing.assert_array_equal(result[2:32:3], np.arange(119, 99, -2) + 1)
+    untouched = np.ones(40, bool)
+    untouched[2:32:3] = False
+    np.testing.assert_array_equal(result[untouched], np.arange(40)[untouched])
+    with pytest.raises(tc.InterpreterError, match="store into read-only memory .argument "
+                       "'out_ptr'"):
+        strided_copy_kernel[(1,)](out, source, 10, 3, source.strides[0] // 4, BLOCK=16)
