@@ -1,0 +1,406 @@
+"""`tt` IR to LLVM IR for the host.
+
+A kernel (`tt.func`, after the tile passes have inlined its calls) becomes
+
+* ``@<name>.program(ptr args, i32 pid_x, pid_y, pid_z, i32 gx, gy, gz, ptr ctx)``: one program,
+  its arguments read from 8-byte slots at ``args``;
+* ``@<name>.grid(ptr args, i32 gx, gy, gz, i64 begin, i64 end, ptr ctx)``: the programs with
+  linear ids in ``[begin, end)``, stopping early when the i32 abort flag at ``ctx`` is set (a
+  failed ``device_assert``). The runtime calls it from several threads over slices of the grid.
+
+Scalars become LLVM values; tensors become `Tile`s (see `tiles`): element-wise ops build
+expressions, and loops are emitted only where a value must be stored or memory touched. Each op
+name maps to a lowering function registered with `lowers`; the functions live in the modules
+named after what they lower (`elementwise`, `shapes`, `memory`, `control`, `reductions`, `dot`,
+`debug`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass, field
+from typing import Callable, Iterator, Sequence
+
+import llvmlite.ir as ir
+
+from tilecraft.frontend.errors import CompilationError
+from tilecraft.ir import Block, Operation, RankedTensorType, Value
+
+from . import types as T
+from .tiles import I32, I64, BufferTile, ExprTile, MappedTile, Tile, splat
+
+Lowering = Callable[["FunctionLowering", Operation], None]
+LOWERINGS: dict[str, Lowering] = {}
+
+# An expression used by more than one consumer is stored once it costs this many instructions
+# per element (recomputing a few adds is cheaper than a round trip through memory).
+MATERIALIZE_COST = 6
+
+
+def lowers(*names: str) -> Callable[[Lowering], Lowering]:
+    """Registers the decorated function as the lowering of the ops ``names``."""
+
+    def register(fn: Lowering) -> Lowering:
+        for name in names:
+            LOWERINGS[name] = fn
+        return fn
+
+    return register
+
+
+def error_at(op: Operation, message: str) -> CompilationError:
+    """A `CompilationError` at ``op``'s source line (the kernel's Python line)."""
+    loc, source = op.location.diagnostic_position()
+    return CompilationError(message, loc, source)
+
+
+@dataclass
+class KernelInfo:
+    """What the runtime needs besides the code: argument kinds and debug-op tables."""
+
+    name: str
+    arg_kinds: list[str]
+    prints: list[dict] = field(default_factory=list)
+    asserts: list[dict] = field(default_factory=list)
+
+    @property
+    def grid_symbol(self) -> str:
+        return f"{self.name}.grid"
+
+
+class FunctionLowering:
+    """The state of lowering one `tt.func` into an LLVM function: the builder, the map from
+    IR values to LLVM values or tiles, and the loop and buffer helpers lowerings use."""
+
+    def __init__(self, module: ir.Module, func: ir.Function, info: KernelInfo) -> None:
+        self.module = module
+        self.func = func
+        self.info = info
+        entry = func.append_basic_block("entry")
+        self.alloca_builder = ir.IRBuilder(entry)
+        body = func.append_basic_block("body")
+        self.alloca_builder.branch(body)
+        self.alloca_builder.position_at_start(entry)
+        self.builder = ir.IRBuilder(body)
+        self.values: dict[Value, object] = {}
+        self._memo: list[dict] = [{}]
+        self.pid: tuple[ir.Value, ...] = ()
+        self.grid: tuple[ir.Value, ...] = ()
+        self.ctx: ir.Value | None = None
+        self.reduction_depth = 0
+
+    # -- values
+    def get(self, value: Value):
+        try:
+            return self.values[value]
+        except KeyError:
+            raise AssertionError(f"value {value} used before it was lowered") from None
+
+    def tile(self, value: Value) -> Tile:
+        """The tile of a tensor value."""
+        lowered = self.get(value)
+        if not isinstance(lowered, Tile):
+            raise AssertionError(f"expected a tensor for {value}")
+        return lowered
+
+    def set(self, value: Value, lowered) -> None:
+        """Record ``lowered`` for ``value``; a costly expression with several consumers (or one
+        inside a loop nested below its definition) is stored first."""
+        if isinstance(lowered, (ExprTile, MappedTile)) and lowered.cost >= MATERIALIZE_COST \
+                and _consumer_count(value) > 1:
+            lowered = self.materialize(lowered)
+        self.values[value] = lowered
+
+    # -- ops and blocks
+    def lower_op(self, op: Operation) -> None:
+        lowering = LOWERINGS.get(op.name)
+        if lowering is None:
+            raise error_at(op, f"the CPU backend cannot lower '{op.name}'")
+        try:
+            lowering(self, op)
+        except T.UnsupportedType as error:
+            raise error_at(op, str(error)) from None
+
+    def lower_block(self, block: Block, args: Sequence) -> list:
+        """Lower ``block``'s ops with its arguments bound to ``args``; returns the lowered
+        operands of its terminator (which is not lowered)."""
+        for arg, value in zip(block.arguments, args):
+            self.values[arg] = value
+        ops = list(block)
+        for op in ops[:-1]:
+            self.lower_op(op)
+        terminator = ops[-1] if ops else None
+        if terminator is None:
+            return []
+        if not _is_terminator(terminator):
+            self.lower_op(terminator)
+            return []
+        return [self.get(v) for v in terminator.operands]
+
+    # -- memory
+    def alloca(self, ty: ir.Type, count: int = 1, name: str = "") -> ir.Value:
+        """Stack memory in the function's entry block (so loops reuse it)."""
+        slot = self.alloca_builder.alloca(ty, ir.Constant(I64, count) if count != 1 else None,
+                                          name=name)
+        slot.align = 64 if count > 1 else None
+        return slot
+
+    def new_buffer(self, shape: Sequence[int], ty: ir.Type) -> BufferTile:
+        """A fresh row-major stack buffer for elements of register type ``ty``."""
+        storage = T.I8 if ty == T.I1 else ty
+        numel = 1
+        for size in shape:
+            numel *= size
+        return BufferTile(self.alloca(storage, max(numel, 1)), shape, ty)
+
+    def store_element(self, buffer: BufferTile, idx, value: ir.Value) -> None:
+        self.builder.store(T.to_buffer(self, value), self.buffer_pointer(buffer, idx))
+
+    def load_element(self, buffer: BufferTile, idx) -> ir.Value:
+        storage = T.I8 if buffer.ty == T.I1 else buffer.ty
+        raw = self.builder.load(self.buffer_pointer(buffer, idx), typ=storage)
+        return T.from_buffer(self, raw, buffer.ty)
+
+    def buffer_pointer(self, buffer: BufferTile, idx) -> ir.Value:
+        storage = T.I8 if buffer.ty == T.I1 else buffer.ty
+        offset = self.linear_index(idx, buffer.strides)
+        return self.builder.gep(buffer.ptr, [self.builder.zext(offset, I64)],
+                                source_etype=storage, inbounds=True)
+
+    def materialize(self, tile: Tile, into: BufferTile | None = None) -> BufferTile:
+        """``tile`` stored in a buffer (``into``, or a new one): one loop nest over its shape."""
+        if into is None and isinstance(tile, BufferTile):
+            return tile
+        target = into if into is not None else self.new_buffer(tile.shape, tile.ty)
+        self.loop_nest(tile.shape, lambda idx: self.store_element(target, idx,
+                                                                  tile.emit(self, idx)))
+        return target
+
+    # -- index arithmetic
+    def linear_index(self, idx, strides: Sequence[int]) -> ir.Value:
+        b = self.builder
+        total = None
+        for i, stride in zip(idx, strides):
+            if stride == 0 or (isinstance(i, ir.Constant) and i.constant == 0):
+                continue
+            term = i if stride == 1 else b.mul(i, ir.Constant(I32, stride), flags=("nuw", "nsw"))
+            total = term if total is None else b.add(total, term, flags=("nuw", "nsw"))
+        return total if total is not None else ir.Constant(I32, 0)
+
+    # -- loops and branches
+    @contextlib.contextmanager
+    def loop(self, count: int | ir.Value, start: int = 0) -> Iterator[ir.Value]:
+        """``for (i = start; i < count; ++i)`` over i32; ``count`` > ``start`` when constant."""
+        b = self.builder
+        pre = b.block
+        head = b.append_basic_block("loop")
+        exit_ = b.append_basic_block("loop.end")
+        if isinstance(count, int):
+            b.branch(head)
+        else:
+            b.cbranch(b.icmp_signed("<", ir.Constant(I32, start), count), head, exit_)
+        b.position_at_end(head)
+        iv = b.phi(I32, name="i")
+        iv.add_incoming(ir.Constant(I32, start), pre)
+        self._memo.append({})
+        try:
+            yield iv
+        finally:
+            self._memo.pop()
+        nxt = b.add(iv, ir.Constant(I32, 1), flags=("nuw", "nsw"))
+        bound = ir.Constant(I32, count) if isinstance(count, int) else count
+        iv.add_incoming(nxt, b.block)
+        b.cbranch(b.icmp_signed("<", nxt, bound), head, exit_)
+        b.position_at_end(exit_)
+
+    def loop_nest(self, shape: Sequence[int], body: Callable[[tuple], None]) -> None:
+        """Calls ``body(idx)`` inside loops over every index of ``shape`` (row-major; dims of
+        size 1 get no loop)."""
+        idx: list = []
+
+        def nest(d: int) -> None:
+            if d == len(shape):
+                body(tuple(idx))
+                return
+            if shape[d] == 1:
+                idx.append(ir.Constant(I32, 0))
+                nest(d + 1)
+                idx.pop()
+                return
+            with self.loop(shape[d]) as iv:
+                idx.append(iv)
+                nest(d + 1)
+                idx.pop()
+
+        nest(0)
+
+    @contextlib.contextmanager
+    def if_then(self, condition: ir.Value) -> Iterator[None]:
+        """Code emitted inside runs only when ``condition`` (i1) holds."""
+        b = self.builder
+        then = b.append_basic_block("if.then")
+        merge = b.append_basic_block("if.end")
+        b.cbranch(condition, then, merge)
+        b.position_at_end(then)
+        self._memo.append({})
+        try:
+            yield
+        finally:
+            self._memo.pop()
+        b.branch(merge)
+        b.position_at_end(merge)
+
+    def select_or_default(self, condition: ir.Value, compute: Callable[[], ir.Value],
+                          default: Callable[[], ir.Value]) -> ir.Value:
+        """``condition ? compute() : default()`` with ``compute`` emitted only on its branch
+        (a guarded load); LLVM if-converts it to a masked vector operation."""
+        b = self.builder
+        start = b.block
+        then = b.append_basic_block("sel.then")
+        merge = b.append_basic_block("sel.end")
+        fallback = default()
+        b.cbranch(condition, then, merge)
+        b.position_at_end(then)
+        self._memo.append({})
+        try:
+            value = compute()
+        finally:
+            self._memo.pop()
+        then_end = b.block
+        b.branch(merge)
+        b.position_at_end(merge)
+        phi = b.phi(value.type)
+        phi.add_incoming(value, then_end)
+        phi.add_incoming(fallback, start)
+        return phi
+
+    # -- expression memo (per loop body and branch)
+    def memo_get(self, key):
+        for scope in reversed(self._memo):
+            found = scope.get(key)
+            if found is not None:
+                return found
+        return None
+
+    def memo_put(self, key, value: ir.Value, owner: Tile) -> None:
+        self._memo[-1][key] = value
+
+    def new_memo_scope(self) -> contextlib.AbstractContextManager:
+        @contextlib.contextmanager
+        def scope():
+            self._memo.append({})
+            try:
+                yield
+            finally:
+                self._memo.pop()
+
+        return scope()
+
+    # -- scalars as tiles
+    def as_tile(self, value: Value) -> Tile:
+        """A tensor's tile, or a scalar splatted to shape ``()``."""
+        lowered = self.get(value)
+        if isinstance(lowered, Tile):
+            return lowered
+        return splat(lowered, ())
+
+
+PROGRAM_ARGS = ("args", "pid_x", "pid_y", "pid_z", "grid_x", "grid_y", "grid_z", "ctx")
+GRID_ARGS = ("args", "grid_x", "grid_y", "grid_z", "begin", "end", "ctx")
+
+
+def lower_kernel(module_op: Operation) -> tuple[ir.Module, KernelInfo]:
+    """The LLVM module of the kernel in ``module_op`` (a `builtin.module` holding one public
+    `tt.func` once calls are inlined) and what the runtime needs to launch it."""
+    from . import control, debug, dot, elementwise, memory, reductions, shapes  # noqa: F401
+
+    funcs = [op for op in module_op.regions[0].blocks[0] if op.name == "tt.func"]
+    kernels = [f for f in funcs if f.sym_visibility != "private"] or funcs
+    if not kernels:
+        raise CompilationError("no tt.func to compile in the module")
+    kernel = kernels[0]
+    name = kernel.sym_name
+    arg_types = list(kernel.function_type.inputs)
+    info = KernelInfo(name, [T.arg_kind(t) for t in arg_types])
+    module = ir.Module(name=name)
+    program_ty = ir.FunctionType(ir.VoidType(), [T.PTR, I32, I32, I32, I32, I32, I32, T.PTR])
+    program = ir.Function(module, program_ty, f"{name}.program")
+    program.linkage = "internal"
+    for arg, arg_name in zip(program.args, PROGRAM_ARGS):
+        arg.name = arg_name
+    fl = FunctionLowering(module, program, info)
+    fl.pid, fl.grid, fl.ctx = tuple(program.args[1:4]), tuple(program.args[4:7]), program.args[7]
+    args = [_load_argument(fl, program.args[0], index, t) for index, t in enumerate(arg_types)]
+    from .control import lower_region
+
+    lower_region(fl, kernel.body, args)
+    if not fl.builder.block.is_terminated:
+        fl.builder.ret_void()
+    _grid_function(module, program, info)
+    return module, info
+
+
+def _load_argument(fl: FunctionLowering, slots: ir.Value, index: int, t) -> ir.Value:
+    """Argument ``index`` from its 8-byte slot (see `KernelInfo.arg_kinds`)."""
+    b = fl.builder
+    slot = b.gep(slots, [ir.Constant(I64, 8 * index)], source_etype=T.I8, inbounds=True)
+    ty = T.reg_type(t)
+    if ty == T.I1:
+        return b.trunc(b.load(slot, typ=T.I8), T.I1)
+    value = b.load(slot, typ=ty)
+    return T.round_half(fl, value, t)
+
+
+def _grid_function(module: ir.Module, program: ir.Function, info: KernelInfo) -> None:
+    """``@<name>.grid``: runs the programs with linear ids in [begin, end)."""
+    ty = ir.FunctionType(ir.VoidType(), [T.PTR, I32, I32, I32, I64, I64, T.PTR])
+    grid = ir.Function(module, ty, info.grid_symbol)
+    for arg, arg_name in zip(grid.args, GRID_ARGS):
+        arg.name = arg_name
+    args, gx, gy, gz, begin, end, ctx = grid.args
+    b = ir.IRBuilder(grid.append_basic_block("entry"))
+    loop = grid.append_basic_block("program")
+    done = grid.append_basic_block("done")
+    b.cbranch(b.icmp_signed("<", begin, end), loop, done)
+    b.position_at_end(loop)
+    linear = b.phi(I64, name="linear")
+    linear.add_incoming(begin, grid.entry_basic_block)
+    gx64, gy64 = b.zext(gx, I64), b.zext(gy, I64)
+    rest = b.udiv(linear, gx64)
+    pid_x = b.trunc(b.urem(linear, gx64), I32)
+    pid_y = b.trunc(b.urem(rest, gy64), I32)
+    pid_z = b.trunc(b.udiv(rest, gy64), I32)
+    b.call(program, [args, pid_x, pid_y, pid_z, gx, gy, gz, ctx])
+    flag = b.load_atomic(ctx, "monotonic", 4, typ=I32)
+    following = b.add(linear, ir.Constant(I64, 1))
+    linear.add_incoming(following, b.block)
+    go_on = b.and_(b.icmp_signed("<", following, end), b.icmp_unsigned("==", flag,
+                                                                       ir.Constant(I32, 0)))
+    b.cbranch(go_on, loop, done)
+    b.position_at_end(done)
+    b.ret_void()
+
+
+def _consumer_count(value: Value) -> int:
+    """How many times a value is read, counting a read inside a loop nested below its
+    definition as several."""
+    count = 0
+    home = value.parent_region
+    for use in value.uses:
+        count += 1
+        user = use.owner
+        if home is not None and user.parent_region is not home:
+            count += 1
+    return count
+
+
+def _is_terminator(op: Operation) -> bool:
+    return op.name in ("scf.yield", "scf.condition", "tt.reduce.return", "tt.scan.return")
+
+
+def is_tensor(value: Value) -> bool:
+    return isinstance(value.type, RankedTensorType)
+
+
+__all__ = ["LOWERINGS", "lowers", "error_at", "FunctionLowering", "KernelInfo", "is_tensor",
+           "lower_kernel", "I32", "I64"]

@@ -1,0 +1,212 @@
+"""How the CPU lowering holds a tensor value: as a `Tile`, a function from an element index to
+the element's scalar LLVM value.
+
+Two kinds exist. A `BufferTile` lives in memory (a stack buffer, or a constant array) viewed
+with static strides, so broadcasts, `expand_dims`, transposes and contiguous reshapes are free
+views. An `ExprTile` is not stored anywhere: asking for element ``idx`` emits the scalar code
+of the ops that define it, so chains of element-wise ops, splats, ranges and pointer
+arithmetic fuse into the loop of whoever consumes them (a store, a load, a reduction), where
+LLVM sees plain affine address arithmetic and vectorizes it. Ops that read memory, or that
+are costly and used more than once, are materialized into a `BufferTile` by the lowering.
+
+Indices are tuples of ``i32`` LLVM values, one per dimension, produced by loop nests whose
+induction variables never wrap (the flags ``nuw nsw`` on index arithmetic are true).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable, Sequence
+
+import llvmlite.ir as ir
+
+if TYPE_CHECKING:
+    from .lowering import FunctionLowering
+
+I32 = ir.IntType(32)
+I64 = ir.IntType(64)
+ZERO = ir.Constant(I32, 0)
+
+Index = tuple  # tuple[ir.Value, ...]
+
+
+def row_major_strides(shape: Sequence[int]) -> tuple[int, ...]:
+    strides, step = [], 1
+    for size in reversed(shape):
+        strides.append(step)
+        step *= size
+    return tuple(reversed(strides))
+
+
+class Tile:
+    """A tensor value of static ``shape`` whose elements have the LLVM register type ``ty``."""
+
+    __slots__ = ("shape", "ty")
+
+    def __init__(self, shape: Sequence[int], ty: ir.Type) -> None:
+        self.shape = tuple(shape)
+        self.ty = ty
+
+    @property
+    def numel(self) -> int:
+        n = 1
+        for size in self.shape:
+            n *= size
+        return n
+
+    def emit(self, fl: FunctionLowering, idx: Index) -> ir.Value:
+        """The scalar value of element ``idx``, emitted at the builder's position."""
+        raise NotImplementedError
+
+    def buffers(self) -> frozenset:
+        """The stack buffers whose contents this tile reads."""
+        raise NotImplementedError
+
+    # -- views (a new tile over the same elements)
+
+    def broadcast_to(self, shape: Sequence[int]) -> Tile:
+        shape = tuple(shape)
+        if shape == self.shape:
+            return self
+        dims = [d for d, (a, b) in enumerate(zip(self.shape, shape)) if a != b]
+        return MappedTile(self, shape,
+                          lambda fl, idx: tuple(ZERO if d in dims else i
+                                                for d, i in enumerate(idx)))
+
+    def expand_dims(self, axis: int) -> Tile:
+        shape = self.shape[:axis] + (1,) + self.shape[axis:]
+        return MappedTile(self, shape, lambda fl, idx: idx[:axis] + idx[axis + 1:])
+
+    def permute(self, order: Sequence[int]) -> Tile:
+        order = tuple(order)
+        shape = tuple(self.shape[o] for o in order)
+        inverse = [order.index(d) for d in range(len(order))]
+        return MappedTile(self, shape, lambda fl, idx: tuple(idx[inverse[d]]
+                                                             for d in range(len(order))))
+
+    def reshape(self, shape: Sequence[int]) -> Tile:
+        shape = tuple(shape)
+        if shape == self.shape:
+            return self
+        source_strides = row_major_strides(self.shape)
+        target_strides = row_major_strides(shape)
+
+        def remap(fl: FunctionLowering, idx: Index) -> Index:
+            linear = fl.linear_index(idx, target_strides)
+            out = []
+            for size, stride in zip(self.shape, source_strides):
+                if size == 1:
+                    out.append(ZERO)
+                    continue
+                q = fl.builder.udiv(linear, ir.Constant(I32, stride)) if stride != 1 else linear
+                out.append(fl.builder.urem(q, ir.Constant(I32, size)) if stride * size !=
+                           max(1, self.numel) else q)
+            return tuple(out)
+
+        return MappedTile(self, shape, remap)
+
+
+class BufferTile(Tile):
+    """Elements in memory at ``ptr`` (an LLVM pointer) with static element ``strides``."""
+
+    __slots__ = ("ptr", "strides", "root")
+
+    def __init__(self, ptr: ir.Value, shape: Sequence[int], ty: ir.Type,
+                 strides: Sequence[int] | None = None, root: ir.Value | None = None) -> None:
+        super().__init__(shape, ty)
+        self.ptr = ptr
+        self.strides = tuple(strides) if strides is not None else row_major_strides(shape)
+        self.root = root if root is not None else ptr
+
+    def element_pointer(self, fl: FunctionLowering, idx: Index) -> ir.Value:
+        offset = fl.linear_index(idx, self.strides)
+        return fl.builder.gep(self.ptr, [fl.builder.zext(offset, I64)], source_etype=self.ty,
+                              inbounds=True)
+
+    def emit(self, fl: FunctionLowering, idx: Index) -> ir.Value:
+        value = fl.builder.load(self.element_pointer(fl, idx), typ=self.ty)
+        return value
+
+    def buffers(self) -> frozenset:
+        return frozenset([self.root])
+
+    def is_contiguous(self) -> bool:
+        return self.strides == row_major_strides(self.shape)
+
+    # views with strides instead of index remapping
+    def broadcast_to(self, shape: Sequence[int]) -> Tile:
+        shape = tuple(shape)
+        strides = tuple(0 if a != b else s for a, b, s in zip(self.shape, shape, self.strides))
+        return BufferTile(self.ptr, shape, self.ty, strides, self.root)
+
+    def expand_dims(self, axis: int) -> Tile:
+        return BufferTile(self.ptr, self.shape[:axis] + (1,) + self.shape[axis:], self.ty,
+                          self.strides[:axis] + (0,) + self.strides[axis:], self.root)
+
+    def permute(self, order: Sequence[int]) -> Tile:
+        return BufferTile(self.ptr, tuple(self.shape[o] for o in order), self.ty,
+                          tuple(self.strides[o] for o in order), self.root)
+
+    def reshape(self, shape: Sequence[int]) -> Tile:
+        if self.is_contiguous():
+            return BufferTile(self.ptr, shape, self.ty, None, self.root)
+        return super().reshape(shape)
+
+
+class ExprTile(Tile):
+    """Elements computed on demand by ``fn(fl, idx)`` from the ``operands`` tiles.
+
+    ``cost`` estimates the instructions per element of the whole expression (operands that
+    are expressions included); the lowering materializes costly expressions used twice."""
+
+    __slots__ = ("fn", "operands", "cost")
+
+    def __init__(self, shape: Sequence[int], ty: ir.Type,
+                 fn: Callable[[FunctionLowering, Index], ir.Value],
+                 operands: Sequence[Tile] = (), cost: int = 1) -> None:
+        super().__init__(shape, ty)
+        self.fn = fn
+        self.operands = tuple(operands)
+        self.cost = cost + sum(t.cost for t in self.operands if isinstance(t, (ExprTile,
+                                                                                MappedTile)))
+
+    def emit(self, fl: FunctionLowering, idx: Index) -> ir.Value:
+        key = (id(self), tuple(id(i) for i in idx))
+        cached = fl.memo_get(key)
+        if cached is None:
+            cached = self.fn(fl, idx)
+            fl.memo_put(key, cached, self)
+        return cached
+
+    def buffers(self) -> frozenset:
+        found: frozenset = frozenset()
+        for operand in self.operands:
+            found |= operand.buffers()
+        return found
+
+
+class MappedTile(Tile):
+    """``source`` seen through an index map (a broadcast, transpose or reshape of an
+    expression)."""
+
+    __slots__ = ("source", "remap")
+
+    def __init__(self, source: Tile, shape: Sequence[int],
+                 remap: Callable[[FunctionLowering, Index], Index]) -> None:
+        super().__init__(shape, source.ty)
+        self.source = source
+        self.remap = remap
+
+    @property
+    def cost(self) -> int:
+        return getattr(self.source, "cost", 1) + 1
+
+    def emit(self, fl: FunctionLowering, idx: Index) -> ir.Value:
+        return self.source.emit(fl, self.remap(fl, idx))
+
+    def buffers(self) -> frozenset:
+        return self.source.buffers()
+
+
+def splat(value: ir.Value, shape: Sequence[int]) -> ExprTile:
+    """Every element is ``value`` (a scalar already emitted)."""
+    return ExprTile(shape, value.type, lambda fl, idx: value, cost=0)

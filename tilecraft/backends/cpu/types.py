@@ -1,0 +1,180 @@
+"""tilecraft types as the CPU lowering holds them: in registers and in memory.
+
+Scalars keep their width; ``i1`` is a byte in memory. fp16 and bf16 are emulated: in memory they
+are their 16 bits, in registers an ``f32`` holding a value exactly representable in the narrow
+format (each op on them rounds its result back, so results match a real fp16 unit). Pointers
+are LLVM's opaque ``ptr``. fp8 and tf32 have no CPU representation and are rejected.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import llvmlite.ir as ir
+
+from tilecraft.generated.tt import PointerType
+from tilecraft.ir import FloatType, IndexType, IntegerType, RankedTensorType, Type
+
+from . import mathlib
+
+if TYPE_CHECKING:
+    from .lowering import FunctionLowering
+
+F32 = ir.FloatType()
+F64 = ir.DoubleType()
+I1 = ir.IntType(1)
+I8 = ir.IntType(8)
+I16 = ir.IntType(16)
+I32 = ir.IntType(32)
+I64 = ir.IntType(64)
+PTR = ir.PointerType()
+
+HALF_KINDS = ("f16", "bf16")
+
+
+class UnsupportedType(TypeError):
+    """A type the CPU target cannot hold (fp8, tf32)."""
+
+
+def element_type(t: Type) -> Type:
+    return t.element_type if isinstance(t, RankedTensorType) else t
+
+
+def is_half(t: Type) -> bool:
+    t = element_type(t)
+    return isinstance(t, FloatType) and t.kind in HALF_KINDS
+
+
+def reg_type(t: Type) -> ir.Type:
+    """The LLVM type of a scalar (or of a tensor's elements) in registers."""
+    t = element_type(t)
+    if isinstance(t, IntegerType):
+        return ir.IntType(t.width)
+    if isinstance(t, IndexType):
+        return I64
+    if isinstance(t, FloatType):
+        if t.kind in ("f32", "f16", "bf16"):
+            return F32
+        if t.kind == "f64":
+            return F64
+        raise UnsupportedType(f"the CPU backend does not support the float type {t.kind}")
+    if isinstance(t, PointerType):
+        return PTR
+    raise UnsupportedType(f"the CPU backend does not support the type {t}")
+
+
+def mem_type(t: Type) -> ir.Type:
+    """The LLVM type of a scalar as user memory stores it."""
+    t = element_type(t)
+    if isinstance(t, IntegerType) and t.width == 1:
+        return I8
+    if is_half(t):
+        return I16
+    return reg_type(t)
+
+
+def buffer_type(t: Type) -> ir.Type:
+    """The LLVM type of an element in the lowering's own buffers (registers, but bytes for i1)."""
+    ty = reg_type(t)
+    return I8 if ty == I1 else ty
+
+
+def from_memory(fl: FunctionLowering, raw: ir.Value, t: Type) -> ir.Value:
+    """A value loaded as `mem_type` turned into its register form."""
+    t = element_type(t)
+    b = fl.builder
+    if isinstance(t, IntegerType) and t.width == 1:
+        return b.icmp_unsigned("!=", raw, ir.Constant(I8, 0))
+    if is_half(t):
+        convert = mathlib.f16_to_f32 if t.kind == "f16" else mathlib.bf16_to_f32
+        return convert(b, raw)
+    return raw
+
+
+def to_memory(fl: FunctionLowering, value: ir.Value, t: Type) -> ir.Value:
+    """A register value turned into what `mem_type` stores."""
+    t = element_type(t)
+    b = fl.builder
+    if isinstance(t, IntegerType) and t.width == 1:
+        return b.zext(value, I8)
+    if is_half(t):
+        convert = mathlib.f32_to_f16 if t.kind == "f16" else mathlib.f32_to_bf16
+        return convert(b, value)
+    return value
+
+
+def to_buffer(fl: FunctionLowering, value: ir.Value) -> ir.Value:
+    return fl.builder.zext(value, I8) if value.type == I1 else value
+
+
+def from_buffer(fl: FunctionLowering, raw: ir.Value, ty: ir.Type) -> ir.Value:
+    return fl.builder.trunc(raw, I1) if ty == I1 else raw
+
+
+def round_half(fl: FunctionLowering, value: ir.Value, t: Type) -> ir.Value:
+    """``value`` (f32) rounded to the precision of ``t`` when ``t`` is fp16/bf16."""
+    t = element_type(t)
+    if not is_half(t):
+        return value
+    rounding = mathlib.round_f32_to_f16 if t.kind == "f16" else mathlib.round_f32_to_bf16
+    return rounding(fl.builder, value)
+
+
+def is_block_pointer(t: Type) -> bool:
+    """``!tt.ptr<tensor<...>>``, made by `tt.make_tensor_ptr`."""
+    return isinstance(t, PointerType) and isinstance(t.pointee_type, RankedTensorType)
+
+
+def block_pointer_layout(t: Type) -> tuple[ir.Type, ...]:
+    """A block pointer in registers: base, then per dimension the shape (i64), the strides
+    (i64) and the offsets (i32)."""
+    rank = len(t.pointee_type.shape)
+    return (PTR,) + (I64,) * rank + (I64,) * rank + (I32,) * rank
+
+
+def placeholder(t: Type):
+    """A stand-in with the lowered form of a value of type ``t`` (a tile for tensors, a tuple
+    for block pointers, an undefined scalar otherwise), to shape storage before the value
+    exists."""
+    from .tiles import BufferTile
+
+    if isinstance(t, RankedTensorType):
+        return BufferTile(None, t.shape, reg_type(t))
+    if is_block_pointer(t):
+        return tuple(ir.Constant(ty, None) for ty in block_pointer_layout(t))
+    return ir.Constant(reg_type(t), None)
+
+
+def byte_size(ty: ir.Type) -> int:
+    if isinstance(ty, ir.IntType):
+        return max(1, ty.width // 8)
+    if isinstance(ty, ir.FloatType):
+        return 4
+    return 8
+
+
+def value_kind(t: Type) -> str:
+    """The runtime's name of a scalar type (Triton's signature names: ``fp32``, ``i32``,
+    ``ptr``, ...), as the print callback describes values."""
+    t = element_type(t)
+    if isinstance(t, FloatType):
+        names = {"f16": "fp16", "bf16": "bf16", "f32": "fp32", "f64": "fp64"}
+        if t.kind not in names:
+            raise UnsupportedType(f"the CPU backend does not support the float type {t.kind}")
+        return names[t.kind]
+    if isinstance(t, PointerType):
+        return "ptr"
+    return f"i{t.width}"
+
+
+def arg_kind(t: Type) -> str:
+    """How the launcher packs a kernel argument of type ``t`` into its 8-byte slot."""
+    if isinstance(t, PointerType):
+        return "ptr"
+    if isinstance(t, IntegerType):
+        return f"i{t.width}"
+    if isinstance(t, FloatType) and t.kind in ("f32", "f64"):
+        return "fp32" if t.kind == "f32" else "fp64"
+    if isinstance(t, FloatType) and t.kind in HALF_KINDS:
+        return "fp32"
+    raise UnsupportedType(f"the CPU backend cannot pass an argument of type {t}")
