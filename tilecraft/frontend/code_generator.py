@@ -885,6 +885,9 @@ class CodeGenerator(ast.NodeVisitor):
             for_op.attributes["tt.flatten"] = BoolAttr(True)
         if rng.warp_specialize:
             for_op.attributes["tt.warp_specialize"] = BoolAttr(True)
+        if getattr(rng, "disable_licm", False):
+            # Triton writes an llvm.loop_annotation (no llvm dialect here yet)
+            for_op.attributes["tt.disable_licm"] = BoolAttr(True)
         body = Block([iv_type.to_ir()] + [t.to_ir() for t in result_types])
         for_op.regions[0].add_block(body)
         saved_scope, saved_defs = self.lscope, self.local_defs

@@ -456,12 +456,14 @@ def debug_barrier() -> None:
 
 class range:  # noqa: A001 - Triton's name
     """``for i in tl.range(start, end, step, num_stages=..., loop_unroll_factor=...)``: a loop
-    the compiler keeps as `scf.for`, with pipelining and unrolling hints."""
+    the compiler keeps as `scf.for`, with pipelining and unrolling hints (Triton's options;
+    each becomes an attribute of the `scf.for`)."""
 
     __tilecraft_iterator__ = True
 
     def __init__(self, arg1, arg2=None, step=None, num_stages=None, loop_unroll_factor=None,
-                 disallow_acc_multi_buffer=False, flatten=False, warp_specialize=False) -> None:
+                 disallow_acc_multi_buffer=False, flatten=False, warp_specialize=False,
+                 disable_licm=False) -> None:
         if step is None:
             step = 1
         if arg2 is None:
@@ -474,6 +476,7 @@ class range:  # noqa: A001 - Triton's name
         self.disallow_acc_multi_buffer = _unwrap(disallow_acc_multi_buffer)
         self.flatten = _unwrap(flatten)
         self.warp_specialize = _unwrap(warp_specialize)
+        self.disable_licm = _unwrap(disable_licm)
 
     def __iter__(self):
         # only the interpreter iterates (the compiler reads the fields): the index is an i32

@@ -1391,11 +1391,21 @@ def histogram(input, num_bins, mask=None) -> tensor:  # noqa: A002
         raise ValueError("histogram only supports integer input")
     if not isinstance(num_bins, int) or not _is_power_of_two(num_bins):
         raise ValueError("histogram's num_bins must be a power-of-two constexpr")
-    if _unwrap(mask) is not None:
-        raise NotImplementedError("histogram with a mask needs a mask operand on tt.histogram, "
-                                  "which defs/tt.td does not declare yet")
     ret_ty = block_type(tl.int32, [num_bins])
-    return tensor(_b().histogram(input.handle, ret_ty), ret_ty)
+    mask = _unwrap(mask)
+    if mask is None:
+        return tensor(_b().histogram(input.handle, ret_ty), ret_ty)
+    # Lanes whose mask is false are left out (Triton's `mask=`). tt.histogram has no mask
+    # operand yet, so they are counted as 0 and taken back out of bin 0.
+    mask = to_tensor(mask)
+    if mask.dtype != tl.int1:
+        mask = cast(mask, tl.int1)
+    mask = broadcast_impl_shape(mask, input.shape)
+    kept = where(mask, input, 0)
+    counts = tensor(_b().histogram(kept.handle, ret_ty), ret_ty)
+    dropped = reduction([cast(not_(mask), tl.int32)], 0, lambda a: [add(a[0], a[1])])[0]
+    first_bin = equal(arange(0, num_bins), 0)
+    return sub(counts, where(first_bin, dropped, 0))
 
 
 # -- hints and debugging -------------------------------------------------------------------------
