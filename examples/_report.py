@@ -9,12 +9,18 @@ import numpy as np
 
 def where_it_ran(kernel) -> str:
     """How tilecraft ran ``kernel`` on this machine."""
-    if os.environ.get("TILECRAFT_INTERPRET", "") not in ("", "0"):
-        return "interpreted on the CPU with numpy (TILECRAFT_INTERPRET=1)"
-    modules = list(kernel._cache.values())
-    ops = sum(1 for _ in modules[-1].walk()) if modules else 0
-    return (f"compiled to verified tt IR ({ops} ops), then run by the interpreter on the CPU "
-            "(no compiled backend yet)")
+    from tilecraft.runtime.compiler import selected_backend
+
+    if kernel.interpret or selected_backend() == "interpret":
+        return "interpreted on the CPU with numpy"
+    from tilecraft.backends.cpu.engine import host_target
+    from tilecraft.runtime.cpu_driver import thread_count
+
+    compiled = list(kernel._binaries.values())[-1]
+    host = host_target()
+    return (f"compiled for the CPU ({host.cpu}) through LLVM: {len(compiled.asm['llir'])} "
+            f"chars of LLVM IR, run on {thread_count()} threads "
+            "(no GPU backend yet)")
 
 
 def relative_error(actual, expected) -> float:

@@ -2,11 +2,11 @@
 
 ``kernel[grid](*args, BLOCK=..., num_warps=...)`` specializes the kernel for its arguments
 (as Triton does: the types of tensors and scalars, constexpr values, integers equal to 1 and
-integers and pointers divisible by 16), compiles it to `tt` IR and runs it. Until a compiled
-backend exists, the launch runs in the interpreter after compiling (so that compile errors are
-reported the same everywhere) and says so once. ``TILECRAFT_INTERPRET=1`` or
-``@tilecraft.jit(interpret=True)`` skips the compiler and interprets directly, on numpy arrays
-and CPU torch tensors. ``kernel.ttir(*args, **constexprs)`` returns the verified `tt` module as
+integers and pointers divisible by 16), compiles it to `tt` IR, then for the selected backend
+(see `tilecraft.runtime.compiler`: the CPU unless ``TILECRAFT_BACKEND`` says otherwise), runs it
+and returns the `CompiledKernel` (``.asm`` has each stage's text). ``TILECRAFT_INTERPRET=1``,
+``TILECRAFT_BACKEND=interpret`` or ``@tilecraft.jit(interpret=True)`` runs the numpy
+interpreter instead, on numpy arrays and CPU torch tensors. ``kernel.ttir(*args, **constexprs)`` returns the verified `tt` module as
 text; arguments may be arrays, scalars, language types (``tl.pointer_type(tl.float32)``) or
 Triton's signature strings (``"*fp32"``, ``"i32"``, ``"*fp16:16"`` for divisibility by 16).
 """
@@ -16,23 +16,17 @@ from __future__ import annotations
 import functools
 import inspect
 import os
-import warnings
 from dataclasses import dataclass
 
 from tilecraft.language import core as tl
+
+from .compiler import compile_for_cpu, launch_arguments, selected_backend
 
 LAUNCH_OPTIONS = frozenset({
     "num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion", "warmup", "debug",
     "launch_cooperative_grid", "num_buffers_warp_spec", "num_consumer_groups",
     "reg_dec_producer", "reg_inc_consumer", "enable_warp_specialization", "stream",
 })
-
-_FALLBACK_WARNED = False
-
-
-def interpret_from_env() -> bool:
-    return os.environ.get("TILECRAFT_INTERPRET", "") not in ("", "0")
-
 
 def _debug() -> bool:
     return os.environ.get("TILECRAFT_DEBUG", "") not in ("", "0")
@@ -156,6 +150,7 @@ class JITFunction:
         self.do_not_specialize = dns
         self._source = None
         self._cache: dict = {}
+        self._binaries: dict = {}
         self._interpreted = None
 
     def __repr__(self) -> str:
@@ -178,19 +173,30 @@ class JITFunction:
         del options
         try:
             spec = self.specialize(args, kwargs)
-            interpret = self.interpret if self.interpret is not None else interpret_from_env()
-            if not interpret:
-                self._compile(spec)
-                _warn_fallback(self)
-            from .interpreter import run_grid
+            backend = "interpret" if self.interpret else selected_backend()
+            if backend == "interpret":
+                from .interpreter import run_grid
 
-            return run_grid(self, _resolve_grid(grid, spec.bound), spec.bound)
+                return run_grid(self, _resolve_grid(grid, spec.bound), spec.bound)
+            compiled = self._compiled(spec, backend)
+            compiled.launch(_resolve_grid(grid, spec.bound),
+                            launch_arguments(spec, compiled.metadata["arg_kinds"]))
+            return compiled
         except Exception as error:
             from tilecraft.frontend.errors import CompilationError
 
             if isinstance(error, CompilationError) and not _debug():
                 raise error.with_traceback(None) from None
             raise
+
+    def _compiled(self, spec: Specialization, backend: str):
+        """The kernel compiled for ``spec`` on ``backend`` (memoized per specialization)."""
+        key = (spec.key, backend)
+        compiled = self._binaries.get(key)
+        if compiled is None:
+            compiled = compile_for_cpu(self._compile(spec))
+            self._binaries[key] = compiled
+        return compiled
 
     def __call__(self, *args, **kwargs):
         if tl.is_interpreting():
@@ -293,16 +299,6 @@ def _resolve_grid(grid, bound: dict) -> tuple[int, int, int]:
     if any(g < 0 for g in grid):
         raise ValueError(f"grid dimensions must not be negative, got {grid}")
     return grid + (1,) * (3 - len(grid))
-
-
-def _warn_fallback(fn: JITFunction) -> None:
-    global _FALLBACK_WARNED
-    if _FALLBACK_WARNED:
-        return
-    _FALLBACK_WARNED = True
-    warnings.warn(f"tilecraft has no compiled backend yet: kernel '{fn.__name__}' compiled to "
-                  "tt IR and runs in the interpreter (set TILECRAFT_INTERPRET=1 to skip "
-                  "compiling)", RuntimeWarning, stacklevel=4)
 
 
 def jit(fn=None, *, interpret: bool | None = None, noinline: bool = False,

@@ -1,6 +1,6 @@
 """Fixtures of the language tests: fresh random inputs (the seed is printed, so a failure can be
-replayed) and a launcher that compiles each kernel to verified tt IR and runs it in the
-interpreter."""
+replayed) and a launcher that runs each kernel on every backend this machine has: the numpy
+interpreter, and compiled by the CPU backend (which also verifies its tt IR)."""
 
 from __future__ import annotations
 
@@ -19,12 +19,20 @@ def rng():
 
 
 def launch(kernel, grid, *args, **kwargs):
-    """``kernel[grid](*args, **kwargs)``: compiles (verifying the IR), then interprets."""
+    """``kernel[grid](*args, **kwargs)`` on the backend of the `backend` fixture."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         kernel[grid](*args, **kwargs)
 
 
+@pytest.fixture(params=["interpret", "cpu"])
+def backend(request, monkeypatch) -> str:
+    """The backend the test's launches use (``TILECRAFT_BACKEND``)."""
+    monkeypatch.delenv("TILECRAFT_INTERPRET", raising=False)
+    monkeypatch.setenv("TILECRAFT_BACKEND", request.param)
+    return request.param
+
+
 @pytest.fixture
-def run():
+def run(backend):
     return launch

@@ -47,6 +47,7 @@ def _print(fl: FunctionLowering, op: Operation) -> None:
     fl.info.prints.append({
         "prefix": op.prefix, "hex": bool(op.hex),
         "kinds": [T.value_kind(v.type) for v in op.args],
+        "shape": list(next((v.type.shape for v in op.args if is_tensor(v)), ())),
     })
     callback = _callback(fl, "tilecraft_print", [T.PTR, I32, I32, I32, I32, I64, I32, I64])
     b = fl.builder
@@ -76,6 +77,7 @@ def _assert(fl: FunctionLowering, op: Operation) -> None:
     fl.info.asserts.append({
         "message": op.message, "file": getattr(loc, "file", "<unknown>"),
         "line": getattr(loc, "line", 0), "function": fl.info.name,
+        "shape": list(op.condition.type.shape) if is_tensor(op.condition) else [],
     })
     assert_id = len(fl.info.asserts) - 1
     callback = _callback(fl, "tilecraft_assert_fail", [T.PTR, I32, I32, I32, I32, I64])

@@ -1,0 +1,88 @@
+"""Compiling a `tt` module for the host CPU: the tile passes, the lowering to LLVM IR, and LLVM
+at O3 into an object file. Every stage's text is kept (``ttir``, ``llir``, ``asm``)."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from tilecraft.ir import Operation, print_op
+
+from .lowering import KernelInfo, lower_kernel
+
+# Triton's make_ttir, less the passes that only matter for GPUs.
+TTIR_PIPELINE = ("builtin.module(inline, triton-combine, canonicalize, "
+                 "triton-reorder-broadcast, cse, loop-invariant-code-motion, symbol-dce)")
+
+
+@dataclass
+class CPUBinary:
+    """A kernel compiled for the host: its stages' text, the object code and the launch
+    metadata."""
+
+    name: str
+    asm: dict[str, str]
+    obj: bytes
+    info: KernelInfo
+
+    def metadata(self) -> dict:
+        return {"name": self.info.name, "arg_kinds": self.info.arg_kinds,
+                "prints": self.info.prints, "asserts": self.info.asserts,
+                "grid_symbol": self.info.grid_symbol}
+
+
+def optimize_ttir(module: Operation) -> Operation:
+    """A copy of ``module`` after the tile passes."""
+    from tilecraft.transforms.pass_manager import PassManager
+
+    optimized = module.clone()
+    PassManager.parse(TTIR_PIPELINE).run(optimized)
+    return optimized
+
+
+def compile_ttir(module: Operation) -> CPUBinary:
+    """``module`` (the frontend's `tt` module) compiled for this machine's CPU."""
+    from . import engine
+
+    ttir = optimize_ttir(module)
+    llvm_module, info = lower_kernel(ttir)
+    compiled = engine.compile_module(str(llvm_module), info.name)
+    asm = {"ttir": print_op(ttir), "llir": compiled.llir, "asm": compiled.asm}
+    return CPUBinary(info.name, asm, compiled.obj, info)
+
+
+def binary_from_cache(name: str, files: dict, metadata: dict) -> CPUBinary:
+    """A `CPUBinary` rebuilt from a compile-cache entry written by `cache_files`."""
+    info = KernelInfo(metadata["name"], list(metadata["arg_kinds"]), list(metadata["prints"]),
+                      list(metadata["asserts"]))
+    asm = {stage: files[f"{name}.{suffix}"] for stage, suffix in _STAGE_FILES.items()}
+    return CPUBinary(name, asm, files[f"{name}.o"], info)
+
+
+def cache_files(binary: CPUBinary) -> dict[str, bytes | str]:
+    files: dict[str, bytes | str] = {f"{binary.name}.{suffix}": binary.asm[stage]
+                                     for stage, suffix in _STAGE_FILES.items()}
+    files[f"{binary.name}.o"] = binary.obj
+    return files
+
+
+_STAGE_FILES = {"ttir": "ttir", "llir": "llir", "asm": "s"}
+
+
+def backend_fingerprint() -> str:
+    """A hash of this backend's source (and the passes it runs), so that cached objects are not
+    reused across changes of the compiler."""
+    global _FINGERPRINT
+    if _FINGERPRINT is None:
+        digest = hashlib.sha256()
+        root = Path(__file__).resolve().parents[2]
+        for folder in ("tilecraft/backends/cpu", "tilecraft/transforms", "tilecraft/dialects"):
+            for path in sorted((root / folder).glob("*.py")):
+                digest.update(path.name.encode())
+                digest.update(path.read_bytes())
+        _FINGERPRINT = digest.hexdigest()
+    return _FINGERPRINT
+
+
+_FINGERPRINT: str | None = None
