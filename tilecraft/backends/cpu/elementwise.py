@@ -26,8 +26,12 @@ Emitter = Callable[[FunctionLowering, Operation, list], ir.Value]
 CHEAP, COSTLY = 1, 12
 
 
+ELEMENTWISE_OPS: set[str] = set()
+
+
 def elementwise(*names: str, cost: int = CHEAP) -> Callable[[Emitter], Emitter]:
     """Registers ``emit`` as the scalar code of the element-wise ops ``names``."""
+    ELEMENTWISE_OPS.update(names)
 
     def register(emit: Emitter) -> Emitter:
         def lower(fl: FunctionLowering, op: Operation) -> None:

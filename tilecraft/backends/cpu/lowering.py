@@ -312,7 +312,9 @@ GRID_ARGS = ("args", "grid_x", "grid_y", "grid_z", "begin", "end", "ctx")
 def lower_kernel(module_op: Operation) -> tuple[ir.Module, KernelInfo]:
     """The LLVM module of the kernel in ``module_op`` (a `builtin.module` holding one public
     `tt.func` once calls are inlined) and what the runtime needs to launch it."""
-    from . import control, debug, dot, elementwise, memory, reductions, shapes  # noqa: F401
+    from . import (  # noqa: F401
+        atomics, control, debug, dot, elementwise, memory, reductions, shapes,
+    )
 
     funcs = [op for op in module_op.regions[0].blocks[0] if op.name == "tt.func"]
     kernels = [f for f in funcs if f.sym_visibility != "private"] or funcs

@@ -14,8 +14,43 @@ import llvmlite.ir as ir
 from tilecraft.ir import Operation
 
 from . import types as T
+from .elementwise import ELEMENTWISE_OPS
 from .lowering import FunctionLowering, is_tensor, lowers
 from .shapes import scalar_constant
+from .tiles import ExprTile
+
+# Ops after which a deferred load could read different memory.
+_WRITES_MEMORY = ("tt.store", "tt.atomic_rmw", "tt.atomic_cas", "tt.call",
+                  "tt.elementwise_inline_asm", "tt.extern_elementwise")
+
+
+def _can_defer(op: Operation) -> bool:
+    """Whether a load can be read where its value is consumed instead of into a buffer: its
+    value flows, through single-use element-wise ops of the same shape in the same block, into
+    one store or reduction, and nothing in between may write memory."""
+    value = op.results[0]
+    shape = value.type.shape
+    current = op
+    while True:
+        uses = value.uses
+        if len(uses) != 1:
+            return False
+        user = uses[0].owner
+        if user.parent is not op.parent:
+            return False
+        if user.name in ("tt.store", "tt.reduce"):
+            break
+        if user.name not in ELEMENTWISE_OPS or len(user.results) != 1 or \
+                getattr(user.results[0].type, "shape", None) != shape or \
+                any(getattr(v.type, "shape", shape) != shape for v in user.operands):
+            return False
+        value, current = user.results[0], user
+    between = op.next_op
+    while between is not None and between is not user:
+        if between.name in _WRITES_MEMORY or between.regions:
+            return False
+        between = between.next_op
+    return True
 
 
 def _load_element(fl: FunctionLowering, pointer: ir.Value, elem) -> ir.Value:
@@ -44,9 +79,23 @@ def _load(fl: FunctionLowering, op: Operation) -> None:
                         lambda idx: fl.get(op.other))
         fl.set(result, value)
         return
-    pointers = fl.tile(op.ptr)
-    mask = fl.as_tile(op.mask) if has_mask else None
-    other = fl.as_tile(op.other) if has_other else None
+    if T.is_block_pointer(op.ptr.type):
+        pointers, mask = _block_pointer_tiles(fl, op, result.type.shape)
+        has_mask = mask is not None
+        other = _padding(op, ty, result.type.shape) if has_mask else None
+        has_other = other is not None
+    else:
+        pointers = fl.tile(op.ptr)
+        mask = fl.as_tile(op.mask) if has_mask else None
+        other = fl.as_tile(op.other) if has_other else None
+    if _can_defer(op):
+        operands = [t for t in (pointers, mask, other) if t is not None]
+        fl.set(result, ExprTile(
+            result.type.shape, ty,
+            lambda fl, idx: element(idx, lambda i: pointers.emit(fl, i),
+                                    lambda i: mask.emit(fl, i), lambda i: other.emit(fl, i)),
+            operands, cost=3))
+        return
     out = fl.new_buffer(result.type.shape, ty)
 
     def body(idx) -> None:
@@ -73,8 +122,12 @@ def _store(fl: FunctionLowering, op: Operation) -> None:
         with fl.if_then(fl.get(op.mask)):
             write(fl.get(op.ptr), fl.get(op.value))
         return
-    pointers, values = fl.tile(op.ptr), fl.as_tile(op.value)
-    mask = fl.as_tile(op.mask) if op.mask is not None else None
+    values = fl.as_tile(op.value)
+    if T.is_block_pointer(op.ptr.type):
+        pointers, mask = _block_pointer_tiles(fl, op, op.value.type.shape)
+    else:
+        pointers = fl.tile(op.ptr)
+        mask = fl.as_tile(op.mask) if op.mask is not None else None
 
     def body(idx) -> None:
         if mask is None:
@@ -84,3 +137,82 @@ def _store(fl: FunctionLowering, op: Operation) -> None:
             write(pointers.emit(fl, idx), values.emit(fl, idx))
 
     fl.loop_nest(op.value.type.shape, body)
+
+
+# -- block pointers (tt.make_tensor_ptr, tt.advance) ---------------------------------------------
+
+@lowers("tt.make_tensor_ptr")
+def _make_tensor_ptr(fl: FunctionLowering, op: Operation) -> None:
+    b = fl.builder
+
+    def widen(value: ir.Value, ty: ir.IntType) -> ir.Value:
+        if value.type.width == ty.width:
+            return value
+        return b.sext(value, ty) if value.type.width < ty.width else b.trunc(value, ty)
+
+    fl.set(op.results[0], (
+        fl.get(op.base),
+        *(widen(fl.get(v), T.I64) for v in op.shape),
+        *(widen(fl.get(v), T.I64) for v in op.strides),
+        *(widen(fl.get(v), T.I32) for v in op.offsets),
+    ))
+
+
+@lowers("tt.advance")
+def _advance(fl: FunctionLowering, op: Operation) -> None:
+    pointer = fl.get(op.ptr)
+    rank = len(op.offsets)
+    moved = [fl.builder.add(offset, fl.get(delta))
+             for offset, delta in zip(pointer[1 + 2 * rank:], op.offsets)]
+    fl.set(op.results[0], (*pointer[:1 + 2 * rank], *moved))
+
+
+def _block_pointer_tiles(fl: FunctionLowering, op: Operation, shape: tuple):
+    """The element pointers of a block pointer's tile and, when the op checks boundaries, the
+    mask of elements inside the tensor."""
+    pointer = fl.get(op.ptr)
+    rank = len(shape)
+    base = pointer[0]
+    sizes, strides = pointer[1:1 + rank], pointer[1 + rank:1 + 2 * rank]
+    offsets = pointer[1 + 2 * rank:]
+    elem = T.element_type(T.element_type(op.ptr.type).pointee_type)
+    storage = T.mem_type(elem)
+
+    def position(fl: FunctionLowering, idx, d: int) -> ir.Value:
+        return fl.builder.sext(fl.builder.add(offsets[d], idx[d]), T.I64)
+
+    def address(fl: FunctionLowering, idx) -> ir.Value:
+        b = fl.builder
+        total = None
+        for d in range(rank):
+            term = b.mul(position(fl, idx, d), strides[d])
+            total = term if total is None else b.add(total, term)
+        return b.gep(base, [total if total is not None else ir.Constant(T.I64, 0)],
+                     source_etype=storage)
+
+    pointers = ExprTile(shape, T.PTR, address, cost=2 * rank)
+    checked = sorted(set(op.boundary_check or ()))
+    if not checked:
+        return pointers, None
+
+    def inside(fl: FunctionLowering, idx) -> ir.Value:
+        b = fl.builder
+        result = None
+        for d in checked:
+            p = position(fl, idx, d)
+            ok = b.and_(b.icmp_signed(">=", p, ir.Constant(T.I64, 0)),
+                        b.icmp_signed("<", p, sizes[d]))
+            result = ok if result is None else b.and_(result, ok)
+        return result
+
+    return pointers, ExprTile(shape, T.I1, inside, cost=3 * len(checked))
+
+
+def _padding(op: Operation, ty: ir.Type, shape: tuple):
+    """What a block-pointer load reads outside the tensor: zero, or NaN for padding=nan."""
+    from .tiles import splat
+
+    padding = op.padding
+    if padding is not None and padding.name.lower().endswith("nan"):
+        return splat(ir.Constant(ty, float("nan")), shape)
+    return splat(scalar_constant(ty, 0), shape)

@@ -138,3 +138,29 @@ def _scan(fl: FunctionLowering, op: Operation) -> None:
                 fl.loop_nest(kept, lambda idx: step(idx, k))
     for result, out in zip(op.results, outputs):
         fl.set(result, out)
+
+
+@lowers("tt.histogram")
+def _histogram(fl: FunctionLowering, op: Operation) -> None:
+    """Counts of each value of a 1-D integer tile in ``[0, bins)``; other values are not
+    counted."""
+    source = fl.tile(op.src)
+    result = op.results[0]
+    bins = result.type.shape[0]
+    counts = fl.new_buffer((bins,), ir.IntType(result.type.element_type.width))
+    b = fl.builder
+    zero = ir.Constant(counts.ty, 0)
+    fl.loop_nest((bins,), lambda idx: fl.store_element(counts, idx, zero))
+
+    def count(idx: tuple) -> None:
+        value = source.emit(fl, idx)
+        inside = b.and_(b.icmp_signed(">=", value, ir.Constant(value.type, 0)),
+                        b.icmp_signed("<", value, ir.Constant(value.type, bins)))
+        with fl.if_then(inside):
+            slot = (b.trunc(value, I32) if value.type.width > 32 else
+                    b.sext(value, I32) if value.type.width < 32 else value,)
+            fl.store_element(counts, slot, b.add(fl.load_element(counts, slot),
+                                                 ir.Constant(counts.ty, 1)))
+
+    fl.loop_nest(source.shape, count)
+    fl.set(result, counts)
