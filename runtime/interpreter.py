@@ -891,7 +891,7 @@ class InterpreterBuilder(Builder):
                 if hex:
                     bits = _bits(np.asarray(value), ty.scalar) if not ty.scalar.is_ptr() else \
                         np.asarray(value)
-                    texts.append(f"0x{int(bits):x}")
+                    texts.append(f"0x{int(np.asarray(bits).reshape(-1)[0]):x}")
                 else:
                     texts.append(_format_value(value, ty.scalar))
             position = ", ".join(str(i) for i in index)

@@ -14,7 +14,6 @@ import pytest
 
 import tilecraft as tc
 import tilecraft.language as tl
-from tilecraft.runtime import jit as jit_module
 
 
 @pytest.fixture(autouse=True)
@@ -135,6 +134,29 @@ def test_device_print(capsys):
 
 
 @tc.jit
+def print_forms_kernel(x_ptr, BLOCK: tl.constexpr):
+    x = tl.load(x_ptr + tl.arange(0, BLOCK))
+    tl.device_print("hex ", x, x * 2, hex=True)
+    tl.device_print("total", tl.sum(x))
+    tl.device_print("quarter", x.to(tl.float32) / 4)
+    tl.static_print("static", BLOCK, x.dtype)
+
+
+def test_device_print_hex_several_values_scalars_and_static_print(capsys):
+    print_forms_kernel[(1,)](np.array([5, -6], np.int32), BLOCK=2)
+    assert capsys.readouterr().out.splitlines() == [
+        "pid (0, 0, 0) idx (0) hex: 0x5, 0xa",
+        "pid (0, 0, 0) idx (1) hex: 0xfffffffa, 0xfffffff4",
+        "pid (0, 0, 0) idx () total: -1",
+        "pid (0, 0, 0) idx (0) quarter: 1.25", "pid (0, 0, 0) idx (1) quarter: -1.5",
+        "static 2 int32",  # the interpreter runs the kernel's Python code, once per program
+    ]
+    text = print_forms_kernel.ttir("*i32", BLOCK=2)
+    assert capsys.readouterr().out == "static 2 int32\n"  # and the compiler once
+    assert 'tt.print " hex: " {hex = true' in text
+
+
+@tc.jit
 def breakpoint_kernel(x_ptr, BLOCK: tl.constexpr):
     x = tl.load(x_ptr + tl.arange(0, BLOCK))
     doubled = x * 2
@@ -229,24 +251,18 @@ def tiny_kernel(out_ptr):
     tl.store(out_ptr, 1)
 
 
-def test_fallback_warns_once(monkeypatch):
+@pytest.mark.parametrize("variable,value", [("TILECRAFT_BACKEND", "interpret"),
+                                            ("TILECRAFT_INTERPRET", "1")])
+def test_environment_variables_interpret(monkeypatch, variable, value):
+    """Either variable makes launches interpret, without compiling anything."""
+    monkeypatch.delenv("TILECRAFT_BACKEND", raising=False)
     monkeypatch.delenv("TILECRAFT_INTERPRET", raising=False)
-    monkeypatch.setattr(jit_module, "_FALLBACK_WARNED", False)
-    out = np.zeros(1, np.int32)
-    with pytest.warns(RuntimeWarning, match="no compiled backend yet"):
-        tiny_kernel[(1,)](out)
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        tiny_kernel[(1,)](out)
-    assert out[0] == 1 and tiny_kernel._cache
-
-
-def test_environment_variable_interprets(monkeypatch):
-    monkeypatch.setenv("TILECRAFT_INTERPRET", "1")
+    monkeypatch.setenv(variable, value)
     tiny_kernel._cache.clear()
+    getattr(tiny_kernel, "_binaries", {}).clear()
     out = np.zeros(1, np.int32)
     tiny_kernel[(1,)](out)
-    assert out[0] == 1 and not tiny_kernel._cache
+    assert out[0] == 1 and not tiny_kernel._cache and not getattr(tiny_kernel, "_binaries", {})
 
 
 def test_calling_a_kernel_directly_is_an_error():
