@@ -38,7 +38,7 @@ def _dot(fl: FunctionLowering, op: Operation) -> None:
     builder = fl.builder
     acc_ty = d.ty
     is_float = isinstance(acc_ty, (ir.FloatType, ir.DoubleType))
-    fma = fl.module.declare_intrinsic("llvm.fmuladd", [acc_ty]) if is_float else None
+    fma = fl.intrinsic("llvm.fmuladd", acc_ty, [acc_ty] * 3) if is_float else None
     a_elem = T.element_type(op.a.type)
 
     def widen(value: ir.Value) -> ir.Value:

@@ -327,8 +327,7 @@ def _int_to_float(fl, op, a):
 def _float_to_int(fl, op, a):
     target = T.reg_type(_result_type(op))
     name = "llvm.fptosi.sat" if op.name == "arith.fptosi" else "llvm.fptoui.sat"
-    fn = fl.module.declare_intrinsic(name, [target, a[0].type])
-    return fl.builder.call(fn, [a[0]])
+    return fl.builder.call(fl.intrinsic(name, target, [a[0].type]), [a[0]])
 
 
 @elementwise("arith.bitcast", "tt.bitcast")
@@ -415,10 +414,11 @@ _BIT_COUNTS = {"math.ctlz": "llvm.ctlz", "math.cttz": "llvm.cttz", "math.ctpop":
 @elementwise(*_BIT_COUNTS)
 def _bit_count(fl, op, a):
     name = _BIT_COUNTS[op.name]
-    fn = fl.module.declare_intrinsic(name, [a[0].type])
+    ty = a[0].type
     if name == "llvm.ctpop":
-        return fl.builder.call(fn, [a[0]])
-    return fl.builder.call(fn, [a[0], ir.Constant(T.I1, 0)])
+        return fl.builder.call(fl.intrinsic(name, ty, [ty]), [a[0]])
+    # llvmlite declares ctlz/cttz without their i1 "zero is poison" flag: declare them here
+    return fl.builder.call(fl.intrinsic(name, ty, [ty, T.I1]), [a[0], ir.Constant(T.I1, 0)])
 
 
 @elementwise("math.isnan", "math.isinf", "math.isfinite", "math.isnormal")

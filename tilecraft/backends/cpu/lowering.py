@@ -137,6 +137,16 @@ class FunctionLowering:
             return []
         return [self.get(v) for v in terminator.operands]
 
+    def intrinsic(self, name: str, result: ir.Type, params: list) -> ir.Function:
+        """The LLVM intrinsic ``name`` overloaded on ``result`` and ``params`` (mangled as LLVM
+        does: ``llvm.fptosi.sat.i32.f32``), declared once per module."""
+        overloads = [result, params[0]] if name in _CONVERSIONS else [result]
+        full = ".".join([name, *(_mangle(t) for t in overloads)])
+        existing = self.module.globals.get(full)
+        if existing is None:
+            existing = ir.Function(self.module, ir.FunctionType(result, params), full)
+        return existing
+
     # -- memory
     def alloca(self, ty: ir.Type, count: int = 1, name: str = "") -> ir.Value:
         """Stack memory in the function's entry block (so loops reuse it)."""
@@ -381,6 +391,19 @@ def _grid_function(module: ir.Module, program: ir.Function, info: KernelInfo) ->
     b.cbranch(go_on, loop, done)
     b.position_at_end(done)
     b.ret_void()
+
+
+_CONVERSIONS = {"llvm.fptosi.sat", "llvm.fptoui.sat"}  # mangled by result and source types
+
+
+def _mangle(ty: ir.Type) -> str:
+    if isinstance(ty, ir.IntType):
+        return f"i{ty.width}"
+    if isinstance(ty, ir.FloatType):
+        return "f32"
+    if isinstance(ty, ir.DoubleType):
+        return "f64"
+    raise TypeError(f"no intrinsic overload for {ty}")
 
 
 def _consumer_count(value: Value) -> int:
