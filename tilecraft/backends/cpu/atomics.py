@@ -86,7 +86,7 @@ def _half_rmw(fl: FunctionLowering, kind: str, pointer: ir.Value, value: ir.Valu
     b.position_at_end(retry)
     expected = b.phi(T.I16)
     expected.add_incoming(initial, start)
-    updated = T.to_memory(fl, T.round_half(fl, b.fadd(to_f32(b, expected), value), elem), elem)
+    updated = T.to_memory(fl, T.round_narrow(fl, b.fadd(to_f32(b, expected), value), elem), elem)
     pair = b.cmpxchg(pointer, expected, updated, ordering, "monotonic")
     seen = b.extract_value(pair, 0)
     expected.add_incoming(seen, b.block)

@@ -68,7 +68,7 @@ def _dot(fl: FunctionLowering, op: Operation) -> None:
         fl.loop_nest(batch, matmul)
     else:
         matmul(())
-    if T.is_half(out_elem):
+    if T.is_narrow(out_elem):
         fl.set(result, fl.materialize(_rounded(d, out_elem)))
         return
     fl.set(result, d)
@@ -77,4 +77,4 @@ def _dot(fl: FunctionLowering, op: Operation) -> None:
 def _rounded(d: BufferTile, elem) -> Tile:
     from .tiles import ExprTile
 
-    return ExprTile(d.shape, d.ty, lambda fl, idx: T.round_half(fl, d.emit(fl, idx), elem), (d,))
+    return ExprTile(d.shape, d.ty, lambda fl, idx: T.round_narrow(fl, d.emit(fl, idx), elem), (d,))

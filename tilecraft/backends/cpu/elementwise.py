@@ -61,7 +61,7 @@ def _operand_type(op: Operation, index: int = 0):
 
 
 def _rounded(fl: FunctionLowering, op: Operation, value: ir.Value) -> ir.Value:
-    return T.round_half(fl, value, _result_type(op))
+    return T.round_narrow(fl, value, _result_type(op))
 
 
 def _float_flags(fl: FunctionLowering) -> tuple:
@@ -313,14 +313,14 @@ def convert_float(fl: FunctionLowering, value: ir.Value, source, target) -> ir.V
         if target.kind == "f16":
             return mathlib.f16_to_f32(b, mathlib.f64_to_f16(b, value))
         value = b.fptrunc(value, T.F32)
-    return T.round_half(fl, value, target)
+    return T.round_narrow(fl, value, target)
 
 
 @elementwise("arith.sitofp", "arith.uitofp")
 def _int_to_float(fl, op, a):
     target = _result_type(op)
     convert = fl.builder.sitofp if op.name == "arith.sitofp" else fl.builder.uitofp
-    return T.round_half(fl, convert(a[0], T.reg_type(target)), target)
+    return T.round_narrow(fl, convert(a[0], T.reg_type(target)), target)
 
 
 @elementwise("arith.fptosi", "arith.fptoui")
@@ -335,11 +335,11 @@ def _bitcast(fl, op, a):
     source, target = _operand_type(op), _result_type(op)
     b = fl.builder
     value = a[0]
-    if T.is_half(source):
-        value = (mathlib.f32_to_f16 if source.kind == "f16" else mathlib.f32_to_bf16)(b, value)
-    if T.is_half(target):
-        raw = b.bitcast(value, T.I16) if value.type != T.I16 else value
-        return (mathlib.f16_to_f32 if target.kind == "f16" else mathlib.bf16_to_f32)(b, raw)
+    if T.is_narrow(source):
+        value = T.to_memory(fl, value, source)
+    if T.is_narrow(target):
+        raw = value if value.type == T.mem_type(target) else b.bitcast(value, T.mem_type(target))
+        return T.from_memory(fl, raw, target)
     target_ty = T.reg_type(target)
     if value.type == T.PTR or target_ty == T.PTR:
         return b.inttoptr(value, T.PTR) if target_ty == T.PTR else b.ptrtoint(value, target_ty)

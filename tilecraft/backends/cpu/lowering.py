@@ -360,7 +360,7 @@ def _load_argument(fl: FunctionLowering, slots: ir.Value, index: int, t) -> ir.V
     if ty == T.I1:
         return b.trunc(b.load(slot, typ=T.I8), T.I1)
     value = b.load(slot, typ=ty)
-    return T.round_half(fl, value, t)
+    return T.round_narrow(fl, value, t)
 
 
 def _grid_function(module: ir.Module, program: ir.Function, info: KernelInfo) -> None:

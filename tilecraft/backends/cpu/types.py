@@ -3,7 +3,7 @@
 Scalars keep their width; ``i1`` is a byte in memory. fp16 and bf16 are emulated: in memory they
 are their 16 bits, in registers an ``f32`` holding a value exactly representable in the narrow
 format (each op on them rounds its result back, so results match a real fp16 unit). Pointers
-are LLVM's opaque ``ptr``. fp8 and tf32 have no CPU representation and are rejected.
+are LLVM's opaque ``ptr``. fp8 is emulated the same way (see `fp8`); tf32 has no CPU form.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import llvmlite.ir as ir
 from tilecraft.generated.tt import PointerType
 from tilecraft.ir import FloatType, IndexType, IntegerType, RankedTensorType, Type
 
-from . import mathlib
+from . import fp8, mathlib
 
 if TYPE_CHECKING:
     from .lowering import FunctionLowering
@@ -30,10 +30,11 @@ I64 = ir.IntType(64)
 PTR = ir.PointerType()
 
 HALF_KINDS = ("f16", "bf16")
+FP8_KINDS = tuple(fp8.FORMATS)
 
 
 class UnsupportedType(TypeError):
-    """A type the CPU target cannot hold (fp8, tf32)."""
+    """A type the CPU target cannot hold (tf32, the FNUZ fp8 variants)."""
 
 
 def element_type(t: Type) -> Type:
@@ -45,6 +46,12 @@ def is_half(t: Type) -> bool:
     return isinstance(t, FloatType) and t.kind in HALF_KINDS
 
 
+def is_narrow(t: Type) -> bool:
+    """fp16, bf16 or fp8: held in f32 registers, rounded after each op."""
+    t = element_type(t)
+    return isinstance(t, FloatType) and (t.kind in HALF_KINDS or t.kind in FP8_KINDS)
+
+
 def reg_type(t: Type) -> ir.Type:
     """The LLVM type of a scalar (or of a tensor's elements) in registers."""
     t = element_type(t)
@@ -53,7 +60,7 @@ def reg_type(t: Type) -> ir.Type:
     if isinstance(t, IndexType):
         return I64
     if isinstance(t, FloatType):
-        if t.kind in ("f32", "f16", "bf16"):
+        if t.kind in ("f32", "f16", "bf16") or t.kind in FP8_KINDS:
             return F32
         if t.kind == "f64":
             return F64
@@ -70,6 +77,8 @@ def mem_type(t: Type) -> ir.Type:
         return I8
     if is_half(t):
         return I16
+    if isinstance(t, FloatType) and t.kind in FP8_KINDS:
+        return I8
     return reg_type(t)
 
 
@@ -88,6 +97,8 @@ def from_memory(fl: FunctionLowering, raw: ir.Value, t: Type) -> ir.Value:
     if is_half(t):
         convert = mathlib.f16_to_f32 if t.kind == "f16" else mathlib.bf16_to_f32
         return convert(b, raw)
+    if isinstance(t, FloatType) and t.kind in FP8_KINDS:
+        return fp8.from_bits(b, raw, fp8.FORMATS[t.kind])
     return raw
 
 
@@ -100,6 +111,8 @@ def to_memory(fl: FunctionLowering, value: ir.Value, t: Type) -> ir.Value:
     if is_half(t):
         convert = mathlib.f32_to_f16 if t.kind == "f16" else mathlib.f32_to_bf16
         return convert(b, value)
+    if isinstance(t, FloatType) and t.kind in FP8_KINDS:
+        return fp8.to_bits(b, value, fp8.FORMATS[t.kind])
     return value
 
 
@@ -111,9 +124,11 @@ def from_buffer(fl: FunctionLowering, raw: ir.Value, ty: ir.Type) -> ir.Value:
     return fl.builder.trunc(raw, I1) if ty == I1 else raw
 
 
-def round_half(fl: FunctionLowering, value: ir.Value, t: Type) -> ir.Value:
-    """``value`` (f32) rounded to the precision of ``t`` when ``t`` is fp16/bf16."""
+def round_narrow(fl: FunctionLowering, value: ir.Value, t: Type) -> ir.Value:
+    """``value`` (f32) rounded to the precision of ``t`` when ``t`` is fp16, bf16 or fp8."""
     t = element_type(t)
+    if isinstance(t, FloatType) and t.kind in FP8_KINDS:
+        return fp8.round_to_grid(fl.builder, value, fp8.FORMATS[t.kind])
     if not is_half(t):
         return value
     rounding = mathlib.round_f32_to_f16 if t.kind == "f16" else mathlib.round_f32_to_bf16
@@ -158,7 +173,8 @@ def value_kind(t: Type) -> str:
     ``ptr``, ...), as the print callback describes values."""
     t = element_type(t)
     if isinstance(t, FloatType):
-        names = {"f16": "fp16", "bf16": "bf16", "f32": "fp32", "f64": "fp64"}
+        names = {"f16": "fp16", "bf16": "bf16", "f32": "fp32", "f64": "fp64",
+                 "f8E4M3FN": "fp8e4nv", "f8E5M2": "fp8e5"}
         if t.kind not in names:
             raise UnsupportedType(f"the CPU backend does not support the float type {t.kind}")
         return names[t.kind]
@@ -175,6 +191,6 @@ def arg_kind(t: Type) -> str:
         return f"i{t.width}"
     if isinstance(t, FloatType) and t.kind in ("f32", "f64"):
         return "fp32" if t.kind == "f32" else "fp64"
-    if isinstance(t, FloatType) and t.kind in HALF_KINDS:
+    if is_narrow(t):
         return "fp32"
     raise UnsupportedType(f"the CPU backend cannot pass an argument of type {t}")
