@@ -316,19 +316,45 @@ def test_calling_a_python_function_with_tensors():
 
 @tc.jit
 def _helper_with_constexpr(x, N: tl.constexpr):
-    return x + N
+    return x + tl.arange(0, N)
 
 
 @tc.jit
 def passes_tensor_as_constexpr(x_ptr):
     x = tl.load(x_ptr)
-    tl.store(x_ptr, _helper_with_constexpr(x, x))
+    tl.store(x_ptr, tl.sum(_helper_with_constexpr(x, x)))
 
 
 def test_error_in_called_function_notes_the_call():
-    error = check_error(passes_tensor_as_constexpr, ("*i32",), {}, "argument 'N' of "
-                        "_helper_with_constexpr is a tl.constexpr", "_helper_with_constexpr(x, x)")
-    del error
+    """As in Triton, a tensor given for a tl.constexpr parameter of a called function is a
+    tensor there; using it where a constexpr is needed is the error, noted at the call."""
+    with pytest.raises(tc.CompilationError) as info:
+        passes_tensor_as_constexpr.ttir("*i32")
+    error = info.value
+    assert "arange's arguments must be of type tl.constexpr" in error.message, error.message
+    line, col, _ = _where(_helper_with_constexpr, "tl.arange(0, N)")
+    assert (error.loc.line, error.loc.col) == (line, col)
+    line, col, _ = _where(passes_tensor_as_constexpr, "_helper_with_constexpr(x, x)")
+    assert error.notes and (error.notes[0][0].line, error.notes[0][0].col) == (line, col)
+
+
+@tc.jit
+def _offsets_helper(base, offs: tl.constexpr, N: tl.constexpr):
+    return base + offs * N
+
+
+@tc.jit
+def tensor_for_constexpr_parameter(x_ptr, n):
+    offs = tl.arange(0, 8)
+    tl.store(x_ptr + offs, _offsets_helper(1, offs, n))
+
+
+def test_tensor_for_a_constexpr_parameter_of_a_called_function():
+    """Triton's fused-attention tutorial passes `offs_m` and the runtime `N_CTX` to
+    parameters annotated tl.constexpr: they stay tensors."""
+    text = tensor_for_constexpr_parameter.ttir("*i32", "i32")
+    assert "tt.func private @offsets_helper_int32S8S_int32_base_1(%arg0: tensor<8xi32>, " \
+        "%arg1: i32)" in text and "tt.call" in text
 
 
 @tc.jit

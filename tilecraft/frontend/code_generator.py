@@ -1122,10 +1122,9 @@ class CodeGenerator(ast.NodeVisitor):
                 raise ValueError(f"@jit functions with *args or **kwargs are not supported "
                                  f"({fn.__name__})")
             value = _unwrap(value)
-            if tl.is_constexpr_annotation(param.annotation) or not _has_tensor(value):
-                if tl.is_constexpr_annotation(param.annotation) and _has_tensor(value):
-                    raise ValueError(f"argument '{name}' of {fn.__name__} is a tl.constexpr "
-                                     f"but got a tensor of type {_describe(value)}")
+            # as in Triton, the value decides (not the annotation): a tensor given for a
+            # `tl.constexpr` parameter of a called function is passed as a tensor
+            if not _has_tensor(value):
                 constexprs[name] = value
                 const_items.append(f"{name}_{_mangle_value(value)}")
                 continue
