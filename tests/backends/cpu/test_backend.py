@@ -1,0 +1,142 @@
+"""The CPU backend as a user meets it: which backend runs a launch, every stage's text, the disk
+cache, parallel programs with atomics, device_print and device_assert, and kernels it refuses
+with an error at the kernel's line."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import tilecraft as tc
+import tilecraft.language as tl
+from tilecraft.runtime import compiler as runtime_compiler
+from tilecraft.runtime.cpu_driver import DeviceAssertionError
+
+
+@pytest.fixture(autouse=True)
+def _cpu_backend(monkeypatch):
+    monkeypatch.delenv("TILECRAFT_INTERPRET", raising=False)
+    monkeypatch.setenv("TILECRAFT_BACKEND", "cpu")
+
+
+@tc.jit
+def scale_kernel(x_ptr, out_ptr, n, factor, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    tl.store(out_ptr + offsets, tl.load(x_ptr + offsets, mask=mask) * factor, mask=mask)
+
+
+def _scale(n=100, factor=3.0):
+    x = np.random.default_rng(5).standard_normal(n).astype(np.float32)
+    out = np.full(n, np.nan, np.float32)
+    compiled = scale_kernel[(tc.cdiv(n, 32),)](x, out, n, factor, BLOCK=32)
+    np.testing.assert_array_equal(out, x * np.float32(factor))
+    return compiled
+
+
+def test_backend_selection(monkeypatch):
+    monkeypatch.delenv("TILECRAFT_BACKEND")
+    assert runtime_compiler.selected_backend() == "cpu"  # no CUDA backend yet
+    monkeypatch.setenv("TILECRAFT_BACKEND", "interpret")
+    assert runtime_compiler.selected_backend() == "interpret"
+    monkeypatch.setenv("TILECRAFT_BACKEND", "tpu")
+    with pytest.raises(runtime_compiler.BackendError, match="choose one of cpu, cuda, interpret"):
+        runtime_compiler.selected_backend()
+    monkeypatch.setenv("TILECRAFT_BACKEND", "cuda")
+    with pytest.raises(runtime_compiler.BackendError, match="no CUDA backend"):
+        runtime_compiler.selected_backend()
+
+
+def test_every_stage_is_kept():
+    compiled = _scale()
+    assert "tt.load" in compiled.asm["ttir"] and "tt.func" in compiled.asm["ttir"]
+    assert 'define void @"scale_kernel.grid"' in compiled.asm["llir"] or \
+        "@scale_kernel.grid" in compiled.asm["llir"]
+    assert "scale_kernel.grid" in compiled.asm["asm"]
+    assert compiled.metadata["arg_kinds"] == ["ptr", "ptr", "i32", "fp32"]
+
+
+def test_disk_cache_serves_a_new_process(monkeypatch, tmp_path):
+    from tilecraft.backends.cpu import engine
+
+    monkeypatch.setenv("TILECRAFT_CACHE_DIR", str(tmp_path))
+    scale_kernel._binaries.clear()
+    _scale(factor=5.0)
+    assert any(tmp_path.iterdir())
+    scale_kernel._binaries.clear()  # as a new process would
+
+    def no_llvm(*args, **kwargs):
+        raise AssertionError("compiled again instead of loading the cached object")
+
+    monkeypatch.setattr(engine, "compile_module", no_llvm)
+    _scale(factor=5.0)
+    # another CPU is another key
+    monkeypatch.setattr(engine, "host_cache_key_parts", lambda: ("other-cpu",))
+    scale_kernel._binaries.clear()
+    with pytest.raises(AssertionError, match="compiled again"):
+        _scale(factor=5.0)
+
+
+@tc.jit
+def count_kernel(counter_ptr, values_ptr, BLOCK: tl.constexpr):
+    offsets = tl.arange(0, BLOCK)
+    values = tl.load(values_ptr + tl.program_id(0) * BLOCK + offsets)
+    tl.atomic_add(counter_ptr + offsets % 4, 1)
+    tl.atomic_max(counter_ptr + 4, tl.max(values, axis=0))
+
+
+def test_atomics_across_parallel_programs(monkeypatch):
+    monkeypatch.setenv("TILECRAFT_CPU_THREADS", "2")
+    programs, block = 500, 16
+    values = np.random.default_rng(1).integers(-1000, 1000, programs * block).astype(np.int32)
+    counter = np.zeros(5, np.int32)
+    counter[4] = -2**31
+    count_kernel[(programs,)](counter, values, BLOCK=block)
+    assert counter[:4].tolist() == [programs * block // 4] * 4
+    assert counter[4] == values.max()
+
+
+@tc.jit
+def checked_kernel(x_ptr, BLOCK: tl.constexpr):
+    x = tl.load(x_ptr + tl.program_id(0) * BLOCK + tl.arange(0, BLOCK))
+    tl.device_assert(x >= 0, "x must be non-negative")
+
+
+def test_device_assert_stops_the_launch():
+    x = np.arange(16, dtype=np.int32)
+    checked_kernel[(4,)](x, BLOCK=4)
+    x[9] = -1
+    with pytest.raises(DeviceAssertionError, match="x must be non-negative") as info:
+        checked_kernel[(4,)](x, BLOCK=4)
+    assert "pid (2, 0, 0)" in str(info.value)
+    assert "test_backend.py" in str(info.value)
+
+
+@tc.jit
+def print_kernel(x_ptr, BLOCK: tl.constexpr):
+    x = tl.load(x_ptr + tl.arange(0, BLOCK))
+    tl.device_print("x", x)
+
+
+def test_device_print(capsys):
+    print_kernel[(1,)](np.array([5, 6], np.int32), BLOCK=2)
+    out = capsys.readouterr().out
+    assert "pid (0, 0, 0) idx (0) x: 5" in out
+    assert "pid (0, 0, 0) idx (1) x: 6" in out
+
+
+@tc.jit
+def fp8_dot_kernel(a_ptr, out_ptr):
+    offs = tl.arange(0, 16)
+    a = tl.load(a_ptr + offs[:, None] * 16 + offs[None, :]).to(tl.float8e5)
+    c = tl.dot(a, a)
+    tl.store(out_ptr + offs[:, None] * 16 + offs[None, :], c)
+
+
+def test_fp8_dot_is_refused_at_its_line():
+    a = np.ones((16, 16), np.float32)
+    with pytest.raises(tc.CompilationError) as info:
+        fp8_dot_kernel[(1,)](a, np.empty_like(a))
+    text = str(info.value)
+    assert "cannot compute a dot of f8E5M2 operands" in text
+    assert "test_backend.py" in text and "c = tl.dot(a, a)" in text and "^" in text
