@@ -1,0 +1,152 @@
+"""The on-disk compile cache, shared by every backend.
+
+An entry is a directory named by its key under ``TILECRAFT_CACHE_DIR`` (default
+``~/.cache/tilecraft``) holding one file per stage (``add_kernel.ttir``, ``add_kernel.llir``,
+``add_kernel.o``, ...), the metadata as ``metadata.json`` and a manifest with the size and sha256
+of each. An entry is written in a temporary directory and renamed into place, so readers see a
+whole entry or none; one that does not match its manifest counts as a miss and is replaced by
+the next `put`. ``TILECRAFT_CACHE_DISABLE=1`` turns the cache off.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+import warnings
+from pathlib import Path
+from typing import Any
+
+METADATA_FILE = "metadata.json"
+_MANIFEST_FILE = "manifest.json"
+_FORMAT = 1
+
+
+def cache_dir() -> Path | None:
+    """Where entries live, or None when the cache is disabled."""
+    if os.environ.get("TILECRAFT_CACHE_DISABLE", "") not in ("", "0"):
+        return None
+    configured = os.environ.get("TILECRAFT_CACHE_DIR", "")
+    return Path(configured) if configured else Path.home() / ".cache" / "tilecraft"
+
+
+def cache_key(*parts: object) -> str:
+    """The sha256 (hex) of ``parts``: None, bools, ints, floats, strings, bytes, and lists,
+    tuples, sets and dicts of them, encoded so that different parts never share an encoding."""
+    digest = hashlib.sha256()
+    _encode(parts, digest)
+    return digest.hexdigest()
+
+
+def _encode(part: object, digest) -> None:
+    if isinstance(part, (str, bytes)):
+        tag, data = (b"s", part.encode()) if isinstance(part, str) else (b"b", part)
+    elif part is None or isinstance(part, (bool, int, float)):
+        tag, data = b"v", repr(part).encode()  # repr tells None, True, 1 and 1.0 apart
+    elif isinstance(part, (list, tuple)):
+        digest.update(b"l%d:" % len(part))
+        for item in part:
+            _encode(item, digest)
+        return
+    elif isinstance(part, (set, frozenset, dict)):
+        items = part.items() if isinstance(part, dict) else ((item, None) for item in part)
+        tag = b"d" if isinstance(part, dict) else b"u"
+        data = "".join(sorted(cache_key(key, value) for key, value in items)).encode()
+    else:
+        raise TypeError(f"cannot put {type(part).__name__} in a cache key")
+    digest.update(b"%s%d:" % (tag, len(data)))
+    digest.update(data)
+
+
+def _entry(key: str) -> Path | None:
+    root = cache_dir()
+    if root is None:
+        return None
+    if len(key) != 64 or not all(c in "0123456789abcdef" for c in key):
+        raise ValueError(f"not a cache key: {key!r}")
+    return root / key
+
+
+def get(key: str) -> dict[str, Any] | None:
+    """The entry of ``key``: each file's contents (str for those put as text) and, under
+    `METADATA_FILE`, the metadata; None when there is none, or it is incomplete or corrupted."""
+    entry = _entry(key)
+    return None if entry is None else _read(entry)
+
+
+def _read(entry: Path) -> dict[str, Any] | None:
+    try:
+        manifest = json.loads((entry / _MANIFEST_FILE).read_bytes())
+        if manifest["format"] != _FORMAT:
+            return None
+        contents: dict[str, Any] = {}
+        for name, info in manifest["files"].items():
+            data = (entry / name).read_bytes()
+            if len(data) != info["size"] or hashlib.sha256(data).hexdigest() != info["sha256"]:
+                return None
+            contents[name] = data.decode() if info["text"] else data
+        contents[METADATA_FILE] = json.loads(contents[METADATA_FILE])
+        return contents
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
+def put(key: str, files: dict[str, bytes | str], metadata: dict) -> None:
+    """Stores ``files`` (name to contents) and ``metadata`` (JSON-serializable) under ``key``,
+    unless an intact entry is there already. A cache that cannot be written only warns."""
+    entry = _entry(key)
+    if entry is None or _read(entry) is not None:
+        return
+    for name in files:
+        if name in (METADATA_FILE, _MANIFEST_FILE) or Path(name).name != name or \
+                name.startswith("."):
+            raise ValueError(f"invalid cache file name {name!r}")
+    contents = dict(files)
+    contents[METADATA_FILE] = json.dumps(metadata, indent=2, sort_keys=True)
+    try:
+        entry.parent.mkdir(parents=True, exist_ok=True)
+        temporary = Path(tempfile.mkdtemp(prefix=f".{key[:16]}-", dir=entry.parent))
+        try:
+            _write(temporary, contents)
+            _publish(temporary, entry)
+        finally:
+            shutil.rmtree(temporary, ignore_errors=True)
+    except OSError as error:
+        warnings.warn(f"tilecraft: could not write the compile cache entry {entry}: {error}",
+                      RuntimeWarning, stacklevel=2)
+
+
+def _write(directory: Path, contents: dict[str, bytes | str]) -> None:
+    files = {}
+    for name, content in contents.items():
+        data = content.encode() if isinstance(content, str) else content
+        (directory / name).write_bytes(data)
+        files[name] = {"size": len(data), "sha256": hashlib.sha256(data).hexdigest(),
+                       "text": isinstance(content, str)}
+    manifest = {"format": _FORMAT, "files": files}
+    (directory / _MANIFEST_FILE).write_text(json.dumps(manifest, indent=2, sort_keys=True))
+
+
+def _publish(temporary: Path, entry: Path) -> None:
+    """Renames the finished ``temporary`` directory to ``entry``. Renaming onto a directory that
+    is not empty fails: another writer got there first (then its entry stands) or the entry
+    there is corrupted (then it is moved aside and removed)."""
+    try:
+        os.replace(temporary, entry)
+        return
+    except OSError:
+        if _read(entry) is not None:
+            return
+    stale = Path(tempfile.mkdtemp(prefix=f".{entry.name[:16]}-stale-", dir=entry.parent))
+    try:
+        os.replace(entry, stale)
+    except FileNotFoundError:  # another writer moved it aside
+        pass
+    shutil.rmtree(stale, ignore_errors=True)
+    try:
+        os.replace(temporary, entry)
+    except OSError:
+        if _read(entry) is None:
+            raise

@@ -1,0 +1,404 @@
+"""Running compiled CPU kernels over the grid.
+
+The lowering emits, for each kernel, a function with this ABI (``tilecraft_*`` names are the
+runtime's callbacks, resolved when the object is loaded)::
+
+    void <symbol>(ptr args, i32 gx, i32 gy, i32 gz, i64 begin, i64 end, ptr ctx)
+
+It runs the programs whose linear ids lie in [begin, end) (``pid_x = lin % gx``,
+``pid_y = (lin / gx) % gy``, ``pid_z = lin / (gx * gy)``) and returns early once the i32 at
+``ctx`` (the abort flag) is nonzero. ``args`` points to one 8-byte slot per runtime argument,
+holding the value in its own type at the slot's start, little-endian.
+
+Kinds name the type of an argument or of a printed value, with Triton's signature names:
+``ptr`` (any pointer, passed as its address), ``i1``, ``i8``, ``i16``, ``i32``, ``i64``, ``u8``,
+``u16``, ``u32``, ``u64``, ``fp16``, ``fp32``, ``fp64``; printed values may also be ``bf16``,
+``fp8e4nv`` and ``fp8e5``.
+
+A launch splits the linear range into one contiguous chunk per thread (``TILECRAFT_CPU_THREADS``,
+or one per CPU), or fewer when the kernel's programs, timed on its previous launch, are too cheap
+to be worth a thread (`plan_chunks`). The calling thread runs the first chunk and a process-wide
+pool, created on the first launch that needs it, runs the others; the kernel is called through
+ctypes, which releases the GIL.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import os
+import queue
+import struct
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tilecraft.backends.cpu.engine import JITLibrary
+
+# struct formats of the argument slots, each 8 bytes.
+ARG_KINDS = {
+    "ptr": "Q", "i1": "?7x", "i8": "b7x", "i16": "h6x", "i32": "i4x", "i64": "q",
+    "u8": "B7x", "u16": "H6x", "u32": "I4x", "u64": "Q", "fp16": "e6x", "fp32": "f4x", "fp64": "d",
+}
+FLOAT_KINDS = frozenset({"fp8e4nv", "fp8e5", "fp16", "bf16", "fp32", "fp64"})
+PRINT_KINDS = frozenset(ARG_KINDS) | FLOAT_KINDS
+_UNSIGNED_WIDTHS = {"ptr": 64, "u8": 8, "u16": 16, "u32": 32, "u64": 64}
+
+POOL_STACK_SIZE = 64 << 20  # the lowering keeps tile buffers on the stack
+MIN_CHUNK_SECONDS = 100e-6
+
+_KERNEL_TYPE = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int32, ctypes.c_int32,
+                                ctypes.c_int32, ctypes.c_int64, ctypes.c_int64, ctypes.c_void_p)
+_PRINT_TYPE = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int32, ctypes.c_int32,
+                               ctypes.c_int32, ctypes.c_int32, ctypes.c_int64, ctypes.c_int32,
+                               ctypes.c_int64)
+_ASSERT_TYPE = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int32, ctypes.c_int32,
+                                ctypes.c_int32, ctypes.c_int32, ctypes.c_int64)
+
+
+class DeviceAssertionError(AssertionError):
+    """A ``tl.device_assert`` that failed in a compiled CPU kernel: the message names the
+    kernel's source line, the program and the element; ``pid`` and ``index`` say them too."""
+
+    def __init__(self, text: str, pid: tuple[int, int, int], index: str) -> None:
+        super().__init__(text)
+        self.pid = pid
+        self.index = index
+
+
+@dataclass(frozen=True)
+class _Print:
+    prefix: str
+    hex: bool
+    kinds: tuple[str, ...]
+    shape: tuple[int, ...] | None
+
+
+@dataclass(frozen=True)
+class _Assert:
+    message: str
+    file: str
+    line: int
+    function: str
+    shape: tuple[int, ...] | None
+
+
+def _shape(spec: dict) -> tuple[int, ...] | None:
+    shape = spec.get("shape")
+    return None if shape is None else tuple(shape)
+
+
+class CPUKernel:
+    """A compiled kernel, ready to launch: ``symbol`` in ``library`` with the ABI above.
+
+    ``arg_kinds`` gives the kind of each runtime argument. ``prints[i]`` describes the
+    ``tilecraft_print`` calls with print id ``i``: ``{"prefix": str, "hex": bool, "kinds":
+    [kind per operand]}``; ``asserts[i]`` describes assertion ``i``: ``{"message", "file",
+    "line", "function"}``. Either may add ``"shape"`` (the tile's shape, ``[]`` for a scalar):
+    the element index passed to the callback is then shown as a position in the tile, as the
+    interpreter shows it, instead of a linear index.
+    """
+
+    def __init__(self, library: JITLibrary, symbol: str, arg_kinds: list[str],
+                 prints: list[dict], asserts: list[dict]) -> None:
+        unknown = [kind for kind in arg_kinds if kind not in ARG_KINDS]
+        unknown += [kind for spec in prints for kind in spec["kinds"] if kind not in PRINT_KINDS]
+        if unknown:
+            raise ValueError(f"{symbol}: unknown kinds {unknown}")
+        self.library = library
+        self.symbol = symbol
+        self.arg_kinds = list(arg_kinds)
+        self.prints = [_Print(spec["prefix"], bool(spec["hex"]), tuple(spec["kinds"]),
+                              _shape(spec)) for spec in prints]
+        self.asserts = [_Assert(spec["message"], spec["file"], int(spec["line"]),
+                                spec["function"], _shape(spec)) for spec in asserts]
+        self._pack = struct.Struct("<" + "".join(ARG_KINDS[kind] for kind in arg_kinds)).pack
+        _register_callbacks()
+        self._function = _KERNEL_TYPE(library.address(symbol))
+        self._program_seconds: float | None = None
+
+    def __repr__(self) -> str:
+        return f"CPUKernel({self.symbol}, {self.arg_kinds})"
+
+    def launch(self, grid: tuple[int, int, int], args: list) -> None:
+        """Runs every program of ``grid`` once on ``args`` (integers, addresses for pointers,
+        bools and floats); raises `DeviceAssertionError` if an assertion failed."""
+        gx, gy, gz = grid
+        total = gx * gy * gz
+        if min(grid) < 0 or max(grid) >= 2**31:
+            raise ValueError(f"{self.symbol}: invalid grid {tuple(grid)}")
+        if total == 0:
+            return
+        try:
+            packed = self._pack(*args)
+        except struct.error:
+            raise self._argument_error(args) from None
+        chunks = plan_chunks(total, thread_count(), self._program_seconds)
+        context = _LaunchContext()
+        context.kernel = self
+        ctx = ctypes.byref(context)  # keeps the context alive as long as a chunk holds it
+        _LAUNCHES[ctypes.addressof(context)] = context
+        try:
+            if chunks == 1:
+                self._run_chunk(packed, gx, gy, gz, 0, total, ctx)
+            else:
+                bounds = [total * i // chunks for i in range(chunks + 1)]
+                batch = _pool().start(self._function, [
+                    (packed, gx, gy, gz, bounds[i], bounds[i + 1], ctx) for i in range(1, chunks)])
+                try:
+                    self._run_chunk(packed, gx, gy, gz, 0, bounds[1], ctx)
+                finally:
+                    batch.wait()
+        except BaseException:
+            context.abort = 1  # interrupted while chunks run: they stop at their next program
+            raise
+        finally:
+            del _LAUNCHES[ctypes.addressof(context)]
+        context.raise_failure()
+
+    def _run_chunk(self, packed: bytes, gx: int, gy: int, gz: int, begin: int, end: int,
+                   ctx: Any) -> None:
+        """Runs programs [begin, end) in this thread and notes what one program cost."""
+        start = time.perf_counter()
+        self._function(packed, gx, gy, gz, begin, end, ctx)
+        self._program_seconds = (time.perf_counter() - start) / (end - begin)
+
+    def _argument_error(self, args: list) -> TypeError:
+        if len(args) != len(self.arg_kinds):
+            return TypeError(f"{self.symbol} takes {len(self.arg_kinds)} arguments, "
+                             f"got {len(args)}")
+        for position, (kind, value) in enumerate(zip(self.arg_kinds, args)):
+            try:
+                struct.pack("<" + ARG_KINDS[kind], value)
+            except struct.error:
+                return TypeError(f"{self.symbol}: argument {position} ({value!r}) is not a "
+                                 f"valid {kind}")
+        return TypeError(f"{self.symbol}: invalid arguments {args!r}")
+
+
+def plan_chunks(programs: int, threads: int, program_seconds: float | None) -> int:
+    """How many chunks a launch of ``programs`` programs is split into: one per thread, but
+    fewer when the cost of a program (as last measured, if it was) says that a chunk would hold
+    less than `MIN_CHUNK_SECONDS` of work: handing a chunk to a pool thread costs tens of
+    microseconds, as the threads take turns with the GIL."""
+    if program_seconds is not None:
+        threads = min(threads, max(1, int(programs * program_seconds / MIN_CHUNK_SECONDS)))
+    return min(threads, programs)
+
+
+@functools.cache
+def thread_count() -> int:
+    """How many threads launches use: ``TILECRAFT_CPU_THREADS``, or one per CPU (read at the
+    first launch; ``thread_count.cache_clear()`` reads it again)."""
+    text = os.environ.get("TILECRAFT_CPU_THREADS", "")
+    if not text:
+        return os.cpu_count() or 1
+    if not text.isdigit() or int(text) < 1:
+        raise ValueError(f"TILECRAFT_CPU_THREADS must be a positive integer, got {text!r}")
+    return int(text)
+
+
+# -- launch contexts and the callbacks ----------------------------------------------------------
+
+
+class _LaunchContext(ctypes.Structure):
+    """The ``ctx`` of one launch: the abort flag the generated code reads, and on the Python
+    side what the callbacks record."""
+
+    _fields_ = [("abort", ctypes.c_int32)]
+    kernel: CPUKernel
+    failure: BaseException | None = None
+    pending: dict[tuple, dict[int, str]] | None = None  # operands of elements being printed
+
+    def fail(self, failure: BaseException) -> None:
+        """Records the launch's first failure and tells the programs to stop."""
+        with _FAILURE_LOCK:
+            if self.failure is None:
+                self.failure = failure
+        self.abort = 1
+
+    def raise_failure(self) -> None:
+        if self.failure is not None:
+            raise self.failure
+
+    def print_element(self, print_id: int, pid: tuple[int, int, int], index: int, operand: int,
+                      bits: int) -> None:
+        """One operand of one printed element; the line is written once all have come."""
+        spec = self.kernel.prints[print_id]
+        head = f"pid ({pid[0]}, {pid[1]}, {pid[2]}) idx ({_position(index, spec.shape)})"
+        if not spec.kinds:
+            sys.stdout.write(f"{head}{spec.prefix}\n")
+            return
+        if self.pending is None:
+            self.pending = {}
+        key = (print_id, pid, index)
+        texts = self.pending.setdefault(key, {})
+        texts[operand] = _format_operand(spec.kinds[operand], bits, spec.hex)
+        if len(texts) == len(spec.kinds):
+            del self.pending[key]
+            values = ", ".join(texts[i] for i in range(len(spec.kinds)))
+            sys.stdout.write(f"{head}{spec.prefix}{values}\n")
+
+    def assertion_failed(self, assert_id: int, pid: tuple[int, int, int], index: int) -> None:
+        spec = self.kernel.asserts[assert_id]
+        position = _position(index, spec.shape)
+        text = (f"{spec.file}:{spec.line}: device assertion failed in {spec.function}, "
+                f"pid ({pid[0]}, {pid[1]}, {pid[2]}) idx ({position}): {spec.message}")
+        self.fail(DeviceAssertionError(text, pid, position))
+
+
+_LAUNCHES: dict[int, _LaunchContext] = {}
+_FAILURE_LOCK = threading.Lock()
+
+
+def _position(index: int, shape: tuple[int, ...] | None) -> str:
+    """An element's index as the interpreter prints it: its position in the tile."""
+    if shape is None:
+        return str(index)
+    position = []
+    for size in reversed(shape):
+        index, coordinate = divmod(index, size)
+        position.append(coordinate)
+    return ", ".join(str(coordinate) for coordinate in reversed(position))
+
+
+def _format_operand(kind: str, bits: int, in_hex: bool) -> str:
+    """A printed value as the interpreter formats it, from the i64 the kernel passed."""
+    import numpy as np
+
+    from tilecraft.language import core as tl
+
+    from . import interpreter
+
+    value: Any = bits  # signed kinds: already extended as the value's signedness says
+    if kind in FLOAT_KINDS:
+        value = struct.unpack("<d", struct.pack("<q", bits))[0]
+    elif kind == "i1":
+        value = bits != 0
+    elif not kind.startswith("i"):
+        value = bits & ((1 << _UNSIGNED_WIDTHS[kind]) - 1)
+    if kind == "ptr":
+        return f"0x{value:x}" if in_hex else str(value)
+    scalar = tl.str_to_ty(kind)
+    if in_hex:
+        return f"0x{int(interpreter._bits(np.asarray(value), scalar).reshape(-1)[0]):x}"
+    return interpreter._format_value(value, scalar)
+
+
+# An exception raised by a callback stops the launch, which re-raises it. (A ctx that is no
+# launch's raises in the lookup: ctypes reports it on stderr.)
+
+
+def _on_print(ctx: int, print_id: int, pid_x: int, pid_y: int, pid_z: int, index: int,
+              operand: int, bits: int) -> None:
+    context = _LAUNCHES[ctx]
+    try:
+        context.print_element(print_id, (pid_x, pid_y, pid_z), index, operand, bits)
+    except BaseException as error:  # noqa: BLE001
+        context.fail(error)
+
+
+def _on_assert_fail(ctx: int, assert_id: int, pid_x: int, pid_y: int, pid_z: int,
+                    index: int) -> None:
+    context = _LAUNCHES[ctx]
+    try:
+        context.assertion_failed(assert_id, (pid_x, pid_y, pid_z), index)
+    except BaseException as error:  # noqa: BLE001
+        context.fail(error)
+
+
+_CALLBACKS = {
+    "tilecraft_print": _PRINT_TYPE(_on_print),
+    "tilecraft_assert_fail": _ASSERT_TYPE(_on_assert_fail),
+}
+
+
+@functools.cache
+def _register_callbacks() -> None:
+    from tilecraft.backends.cpu.engine import register_symbol
+
+    for name, callback in _CALLBACKS.items():
+        register_symbol(name, ctypes.cast(callback, ctypes.c_void_p).value or 0)
+
+
+# -- the thread pool ----------------------------------------------------------------------------
+
+
+class _ThreadPool:
+    """Daemon threads with large stacks that run chunks of launches; it grows to the largest
+    number of threads a launch has asked for."""
+
+    def __init__(self) -> None:
+        self._tasks: queue.SimpleQueue = queue.SimpleQueue()
+        self._workers = 0
+        self._lock = threading.Lock()
+
+    def start(self, function: Any, calls: list[tuple]) -> _Batch:
+        """Hands the calls of ``function`` on each argument tuple to the pool's threads."""
+        self._grow(len(calls))
+        batch = _Batch(len(calls))
+        for call in calls:
+            self._tasks.put((function, call, batch.done))
+        return batch
+
+    def _grow(self, workers: int) -> None:
+        if workers <= self._workers:
+            return
+        with self._lock:
+            previous = threading.stack_size(POOL_STACK_SIZE)
+            try:
+                while self._workers < workers:
+                    self._workers += 1
+                    threading.Thread(target=self._work, name=f"tilecraft-cpu-{self._workers}",
+                                     daemon=True).start()
+            finally:
+                threading.stack_size(previous)
+
+    def _work(self) -> None:
+        while True:
+            function, call, done = self._tasks.get()
+            try:
+                function(*call)
+            except BaseException as error:  # noqa: BLE001 - handed to the launching thread
+                done.put(error)
+            else:
+                done.put(None)
+
+
+class _Batch:
+    """Calls handed to the pool; `wait` returns once all have returned."""
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+        self.done: queue.SimpleQueue = queue.SimpleQueue()
+
+    def wait(self) -> None:
+        """Waits for every call, then raises the first exception one raised."""
+        errors = [self.done.get() for _ in range(self.count)]
+        for error in errors:
+            if error is not None:
+                raise error
+
+
+_POOL: _ThreadPool | None = None
+_POOL_LOCK = threading.Lock()
+
+
+def _pool() -> _ThreadPool:
+    global _POOL
+    if _POOL is None:
+        with _POOL_LOCK:
+            if _POOL is None:
+                _POOL = _ThreadPool()
+    return _POOL
+
+
+def _forget_pool() -> None:
+    global _POOL
+    _POOL = None
+
+
+os.register_at_fork(after_in_child=_forget_pool)

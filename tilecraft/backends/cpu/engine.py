@@ -1,0 +1,179 @@
+"""llvmlite glue for the CPU target: the host target, LLVM IR text to optimized object code, and
+object code loaded into an MCJIT execution engine.
+
+Compilation (`compile_module`) and loading (`JITLibrary`) are separate so that a compile-cache
+hit goes from the cached object bytes straight to an engine, with no LLVM optimization or code
+generation. LLVM aborts the process on some bad input, so everything handed to it is checked
+first: IR text is parsed and verified (errors become `LLVMError`), and object bytes are read as
+ELF by this module, which also checks that every symbol they import can be resolved.
+"""
+
+from __future__ import annotations
+
+import functools
+import struct
+import threading
+from dataclasses import dataclass
+
+import llvmlite
+import llvmlite.binding as llvm
+
+# One TargetMachine and the global LLVM context serve every compilation: one at a time.
+_LOCK = threading.Lock()
+
+
+class LLVMError(RuntimeError):
+    """LLVM rejected a module or an object file; the message is LLVM's (or says what is wrong
+    with the object)."""
+
+
+@dataclass(frozen=True)
+class HostTarget:
+    """The machine this process runs on, as LLVM names it, and a TargetMachine for it (O3, the
+    JIT's code model) that `compile_module` shares."""
+
+    triple: str
+    cpu: str
+    features: str
+    machine: llvm.TargetMachine
+
+
+@dataclass(frozen=True)
+class CompiledObject:
+    """What `compile_module` produces: the optimized IR text, the host assembly text and the
+    relocatable object code (ELF) that `JITLibrary` loads."""
+
+    llir: str
+    asm: str
+    obj: bytes
+
+
+@functools.cache
+def _initialize() -> None:
+    llvm.initialize_native_target()
+    llvm.initialize_native_asmprinter()
+
+
+def _create_machine(triple: str, cpu: str, features: str) -> llvm.TargetMachine:
+    # "jitdefault" is the large code model on 64-bit hosts: the object's calls to libm and to
+    # the runtime's callbacks may land anywhere in the address space.
+    return llvm.Target.from_triple(triple).create_target_machine(
+        cpu=cpu, features=features, opt=3, reloc="default", codemodel="jitdefault", jit=True)
+
+
+@functools.cache
+def host_target() -> HostTarget:
+    """The host's triple, CPU name and feature string, with a TargetMachine for them."""
+    _initialize()
+    triple = llvm.get_process_triple()
+    cpu = llvm.get_host_cpu_name()
+    features = llvm.get_host_cpu_features().flatten()
+    return HostTarget(triple, cpu, features, _create_machine(triple, cpu, features))
+
+
+def host_cache_key_parts() -> tuple[str, ...]:
+    """What CPU cache keys must fold in: code for one host or LLVM is not valid for another."""
+    target = host_target()
+    llvm_version = ".".join(str(part) for part in llvm.llvm_version_info)
+    return (target.triple, target.cpu, target.features, f"llvmlite {llvmlite.__version__}",
+            f"LLVM {llvm_version}")
+
+
+def compile_module(llvm_ir: str, name: str) -> CompiledObject:
+    """Parses and verifies ``llvm_ir``, retargets it to the host, optimizes it at O3 (loop and
+    SLP vectorization on) and generates code. Raises `LLVMError` for text LLVM rejects."""
+    target = host_target()
+    with _LOCK:
+        try:
+            module = llvm.parse_assembly(llvm_ir)
+            module.verify()
+        except RuntimeError as error:
+            message = str(error).strip().replace("<string>:", f"{name}:")
+            raise LLVMError(f"invalid LLVM IR for {name}: {message}") from None
+        module.name = name
+        module.triple = target.triple
+        module.data_layout = str(target.machine.target_data)
+        options = llvm.create_pipeline_tuning_options(speed_level=3)
+        options.loop_vectorization = True
+        options.slp_vectorization = True
+        builder = llvm.create_pass_builder(target.machine, options)
+        builder.getModulePassManager().run(module, builder)
+        return CompiledObject(llir=str(module), asm=target.machine.emit_assembly(module),
+                              obj=target.machine.emit_object(module))
+
+
+def register_symbol(name: str, address: int) -> None:
+    """Makes ``name`` resolve to ``address`` in objects loaded afterwards (runtime callbacks)."""
+    llvm.add_symbol(name, address)
+
+
+class JITLibrary:
+    """An object file loaded into its own MCJIT engine. The object is linked on the first
+    `address` lookup, so symbols registered after construction (the runtime's callbacks) resolve.
+    The engine, and the code in it, lives as long as this object: keep it while kernels run."""
+
+    def __init__(self, obj: bytes) -> None:
+        self._imports = _undefined_symbols(obj)
+        self._obj = obj
+        self._engine: llvm.ExecutionEngine | None = None
+        self._lock = threading.Lock()
+
+    def address(self, symbol: str) -> int:
+        """The address of a function or global the object defines; raises KeyError if none."""
+        engine = self._engine or self._load()
+        address = engine.get_function_address(symbol)
+        if not address:
+            raise KeyError(f"the object defines no symbol {symbol!r}")
+        return address
+
+    def _load(self) -> llvm.ExecutionEngine:
+        target = host_target()
+        with self._lock:
+            if self._engine is not None:
+                return self._engine
+            # The engine owns its TargetMachine, so it cannot share the host's. Creating it
+            # also makes the process's own symbols (libc, libm) visible to address_of_symbol.
+            machine = _create_machine(target.triple, target.cpu, target.features)
+            engine = llvm.create_mcjit_compiler(llvm.parse_assembly(""), machine)
+            missing = [name for name in self._imports if llvm.address_of_symbol(name) is None]
+            if missing:
+                raise LLVMError(f"the object uses symbols nothing defines: {', '.join(missing)}")
+            engine.add_object_file(llvm.ObjectFileRef.from_data(self._obj))
+            engine.finalize_object()
+            self._engine = engine
+            return engine
+
+
+_ELF_HEADER = struct.Struct("<16sHHIQQQIHHHHHH")
+_SECTION_HEADER = struct.Struct("<IIQQQQIIQQ")
+_SYMBOL = struct.Struct("<IBBHQQ")
+_SHT_SYMTAB = 2
+_STB_GLOBAL = 1
+
+
+def _undefined_symbols(obj: bytes) -> list[str]:
+    """The global symbols a 64-bit little-endian ELF relocatable object imports. Checks the
+    parts it reads, since LLVM crashes on bytes that are not an object file."""
+    try:
+        (ident, e_type, _machine, _version, _entry, _phoff, shoff, _flags, _ehsize, _phentsize,
+         _phnum, shentsize, shnum, _shstrndx) = _ELF_HEADER.unpack_from(obj)
+        if ident[:6] != b"\x7fELF\x02\x01" or e_type != 1 or shentsize != _SECTION_HEADER.size:
+            raise ValueError("not a 64-bit little-endian ELF relocatable object")
+        sections = [_SECTION_HEADER.unpack_from(obj, shoff + i * shentsize) for i in range(shnum)]
+        names = []
+        for _, sh_type, _, _, offset, size, link, *_ in sections:
+            if sh_type != _SHT_SYMTAB:
+                continue
+            strings_offset, strings_size = sections[link][4:6]
+            if strings_offset + strings_size > len(obj):
+                raise ValueError("a string table lies past the end of the file")
+            strings = obj[strings_offset:strings_offset + strings_size]
+            for start in range(offset, offset + size, _SYMBOL.size):
+                st_name, st_info, _, st_shndx, _, _ = _SYMBOL.unpack_from(obj, start)
+                if st_shndx == 0 and st_name and st_info >> 4 == _STB_GLOBAL:
+                    names.append(strings[st_name:strings.index(b"\0", st_name)].decode())
+        return names
+    except struct.error:
+        raise LLVMError(f"invalid object file: truncated ({len(obj)} bytes)") from None
+    except (ValueError, IndexError, UnicodeDecodeError) as error:
+        raise LLVMError(f"invalid object file: {error}") from None
