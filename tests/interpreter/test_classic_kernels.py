@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import tilecraft as tc
+import tilecraft.language as tl
 
 from ..frontend import classic_kernels as k
 
@@ -148,3 +149,121 @@ def test_dropout(launch, rng):
     again = np.full(n, np.nan, np.float32)
     launch(k.dropout_kernel, (tc.cdiv(n, 256),), x, again, n, 0.5, 123, BLOCK_SIZE=256)
     np.testing.assert_array_equal(out, again)  # same seed, same mask
+
+
+@tc.jit
+def _row_partial_sums(x_ptr, partial_ptr, lock_ptr, n_cols, GROUPS: tl.constexpr,
+                      BLOCK: tl.constexpr):
+    """Each row adds itself into one of GROUPS partial rows under a spin lock (the pattern of
+    Triton's layer-norm backward): the first writer of a group stores, later ones add."""
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    x = tl.load(x_ptr + row * n_cols + cols, mask=mask, other=0.0)
+    group = row % GROUPS
+    lock = lock_ptr + group
+    written = lock + GROUPS
+    partial = partial_ptr + group * n_cols + cols
+    while tl.atomic_cas(lock, 0, 1) == 1:
+        pass
+    if tl.load(written) == 0:
+        tl.atomic_xchg(written, 1)
+    else:
+        x += tl.load(partial, mask=mask)
+    tl.store(partial, x, mask=mask)
+    tl.debug_barrier()
+    tl.atomic_xchg(lock, 0)
+
+
+def test_spin_lock_accumulation(launch, rng):
+    rows, cols, groups = 13, 40, 4
+    x = rng.standard_normal((rows, cols)).astype(np.float32)
+    partial = np.full((groups, cols), np.nan, np.float32)  # the first writer overwrites
+    locks = np.zeros(2 * groups, np.int32)
+    launch(_row_partial_sums, (rows,), x, partial, locks, cols, GROUPS=groups, BLOCK=64)
+    expected = np.stack([x[g::groups].sum(0) for g in range(groups)])
+    np.testing.assert_allclose(partial, expected, rtol=1e-5, atol=1e-6)
+    np.testing.assert_array_equal(locks, [0] * groups + [1] * groups)
+
+
+@tc.jit
+def _attention_band(acc, m_i, l_i, q, k_blocks, v_blocks, first, scale,
+                    BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, PART: tl.constexpr,
+                    rows: tl.constexpr, cols: tl.constexpr, SEQ: tl.constexpr):
+    """One part of a causal attention row block, over block pointers: keys before the
+    diagonal block (PART 1), the diagonal block (PART 2) or all keys (PART 3). `rows`, `cols`
+    and `SEQ` are annotated constexpr but receive tensors, as in Triton's tutorial."""
+    if PART == 1:
+        start, stop = 0, first * BLOCK_M
+    elif PART == 2:
+        start, stop = first * BLOCK_M, (first + 1) * BLOCK_M
+        start = tl.multiple_of(start, BLOCK_M)
+    else:
+        start, stop = 0, SEQ
+    k_blocks = tl.advance(k_blocks, (0, start))
+    v_blocks = tl.advance(v_blocks, (start, 0))
+    for n in range(start, stop, BLOCK_N):
+        scores = tl.dot(q, tl.load(k_blocks, boundary_check=(1,))) * scale
+        keep = (n + cols[None, :]) < SEQ
+        if PART == 2:
+            keep = keep & (rows[:, None] >= n + cols[None, :])
+        scores = tl.where(keep, scores, -1.0e6)
+        m_new = tl.maximum(m_i, tl.max(scores, 1))
+        p = tl.math.exp2(scores - m_new[:, None])
+        alpha = tl.math.exp2(m_i - m_new)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        v = tl.load(v_blocks, boundary_check=(0,), padding_option="zero")
+        acc = tl.dot(p.to(v.dtype), v, acc * alpha[:, None])
+        m_i = m_new
+        k_blocks = tl.advance(k_blocks, (0, BLOCK_N))
+        v_blocks = tl.advance(v_blocks, (BLOCK_N, 0))
+    return acc, m_i, l_i
+
+
+@tc.jit
+def block_ptr_attention(Q, K, V, Out, scale, stride_h, stride_m, SEQ,
+                        D: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                        CAUSAL: tl.constexpr):
+    first = tl.program_id(0)
+    head = tl.program_id(1).to(tl.int64) * stride_h
+    q_blocks = tl.make_block_ptr(Q + head, shape=(SEQ, D), strides=(stride_m, 1),
+                                 offsets=(first * BLOCK_M, 0), block_shape=(BLOCK_M, D),
+                                 order=(1, 0))
+    k_order: tl.constexpr = (1, 0) if K.dtype.element_ty == tl.float8e5 else (0, 1)
+    k_blocks = tl.make_block_ptr(K + head, shape=(D, SEQ), strides=(1, stride_m),
+                                 offsets=(0, 0), block_shape=(D, BLOCK_N), order=k_order)
+    v_blocks = tl.make_block_ptr(V + head, shape=(SEQ, D), strides=(stride_m, 1),
+                                 offsets=(0, 0), block_shape=(BLOCK_N, D), order=(1, 0))
+    rows = first * BLOCK_M + tl.arange(0, BLOCK_M)
+    cols = tl.arange(0, BLOCK_N)
+    acc = tl.zeros([BLOCK_M, D], tl.float32)
+    m_i = tl.zeros([BLOCK_M], tl.float32) - float("inf")
+    l_i = tl.zeros([BLOCK_M], tl.float32)
+    scale *= 1.44269504
+    q = tl.load(q_blocks, boundary_check=(0,))
+    parts: tl.constexpr = 3 if CAUSAL else 1
+    if parts & 1:
+        acc, m_i, l_i = _attention_band(acc, m_i, l_i, q, k_blocks, v_blocks, first, scale,
+                                        BLOCK_M, BLOCK_N, 4 - parts, rows, cols, SEQ)
+    if parts & 2:
+        acc, m_i, l_i = _attention_band(acc, m_i, l_i, q, k_blocks, v_blocks, first, scale,
+                                        BLOCK_M, BLOCK_N, 2, rows, cols, SEQ)
+    o_blocks = tl.make_block_ptr(Out + head, shape=(SEQ, D), strides=(stride_m, 1),
+                                 offsets=(first * BLOCK_M, 0), block_shape=(BLOCK_M, D),
+                                 order=(1, 0))
+    tl.store(o_blocks, (acc / l_i[:, None]).to(Out.type.element_ty), boundary_check=(0,))
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_attention_over_block_pointers(launch, rng, causal):
+    heads, seq, d, bm = 2, 40, 16, 16
+    q, k, v = (rng.standard_normal((heads, seq, d)).astype(np.float16) for _ in range(3))
+    out = np.full_like(q, np.nan)
+    launch(block_ptr_attention, (tc.cdiv(seq, bm), heads), q, k, v, out, 0.3, seq * d, d, seq,
+           D=d, BLOCK_M=bm, BLOCK_N=bm, CAUSAL=causal)
+    scores = q.astype(np.float64) @ np.swapaxes(k, 1, 2) * 0.3
+    if causal:
+        scores = np.where(np.tril(np.ones((seq, seq), bool)), scores, -np.inf)
+    weights = np.exp(scores - scores.max(-1, keepdims=True))
+    expected = weights / weights.sum(-1, keepdims=True) @ v
+    assert rel_error(out, expected) < 5e-3
