@@ -18,7 +18,8 @@ from dataclasses import dataclass
 import llvmlite
 import llvmlite.binding as llvm
 
-# One TargetMachine and the global LLVM context serve every compilation: one at a time.
+# The host's TargetMachine and the global LLVM context serve every compilation and load: one at
+# a time.
 _LOCK = threading.Lock()
 
 
@@ -116,7 +117,6 @@ class JITLibrary:
         self._imports = _undefined_symbols(obj)
         self._obj = obj
         self._engine: llvm.ExecutionEngine | None = None
-        self._lock = threading.Lock()
 
     def address(self, symbol: str) -> int:
         """The address of a function or global the object defines; raises KeyError if none."""
@@ -128,7 +128,7 @@ class JITLibrary:
 
     def _load(self) -> llvm.ExecutionEngine:
         target = host_target()
-        with self._lock:
+        with _LOCK:
             if self._engine is not None:
                 return self._engine
             # The engine owns its TargetMachine, so it cannot share the host's. Creating it
