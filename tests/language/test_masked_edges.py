@@ -433,3 +433,31 @@ def test_hints_are_accepted_and_change_nothing(run, rng):
     text = hints_kernel.ttir("*fp32", "*fp32", "i32", "i32", BM=8, BN=8)
     assert "tt.divisibility = dense<[16, 1]> : tensor<2xi32>" in text
     assert "tt.contiguity = dense<[1, 8]> : tensor<2xi32>" in text
+
+
+# -- atomics with memory semantics ---------------------------------------------------------------
+
+
+@tc.jit
+def atomic_sem_kernel(x_ptr, sums_ptr, stats_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    tl.atomic_add(sums_ptr + offs % 3, x, mask=mask, sem="relaxed", scope="gpu")
+    tl.atomic_max(stats_ptr + tl.zeros_like(offs), x, mask=mask, sem="acq_rel", scope="cta")
+    tl.atomic_min(stats_ptr + 1 + tl.zeros_like(offs), x, mask=mask, sem="acquire")
+    tl.atomic_xchg(stats_ptr + 2, pid.to(tl.float32), sem="release", scope="sys")
+
+
+def test_atomics_with_masks_and_memory_semantics(run, rng):
+    n = 150
+    x = rng.standard_normal(n).astype(np.float32)
+    sums = np.zeros(3, np.float32)
+    stats = np.array([-np.inf, np.inf, -1], np.float32)
+    run(atomic_sem_kernel, (3,), x, sums, stats, n, BLOCK=64)
+    np.testing.assert_allclose(sums, [x[i::3].sum() for i in range(3)], rtol=1e-5, atol=1e-5)
+    np.testing.assert_array_equal(stats, [x.max(), x.min(), 2])
+    text = atomic_sem_kernel.ttir("*fp32", "*fp32", "*fp32", "i32", BLOCK=64)
+    for expected in ("fadd, relaxed, gpu", "acq_rel, cta", "acquire, gpu", "exch, release, sys"):
+        assert expected in text, expected
