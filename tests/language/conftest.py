@@ -19,7 +19,10 @@ def rng():
 
 
 def launch(kernel, grid, *args, **kwargs):
-    """``kernel[grid](*args, **kwargs)`` on the backend of the `backend` fixture."""
+    """``kernel[grid](*args, **kwargs)`` on the backend of the `backend` fixture (in the
+    interpreter after compiling to verified tt IR, which the CPU backend does anyway)."""
+    if os.environ.get("TILECRAFT_BACKEND") == "interpret":
+        kernel.warmup(*args, **kwargs)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         kernel[grid](*args, **kwargs)

@@ -225,24 +225,45 @@ class FunctionLowering:
 
     def loop_nest(self, shape: Sequence[int], body: Callable[[tuple], None]) -> None:
         """Calls ``body(idx)`` inside loops over every index of ``shape`` (row-major; dims of
-        size 1 get no loop)."""
-        idx: list = []
+        size 1 get no loop). Up to two dims get a loop each; more (the [2, 2, ..., 2] shapes of
+        bitonic sorts) share one loop over their linear index, with the innermost dim kept
+        apart when it is wide enough to vectorize, so LLVM does not unroll deep nests."""
+        shape = tuple(shape)
+        zero = ir.Constant(I32, 0)
+        active = [d for d, size in enumerate(shape) if size != 1]
+        if len(active) <= 2:
+            idx = [zero] * len(shape)
 
-        def nest(d: int) -> None:
-            if d == len(shape):
+            def nest(position: int) -> None:
+                if position == len(active):
+                    body(tuple(idx))
+                    return
+                with self.loop(shape[active[position]]) as iv:
+                    idx[active[position]] = iv
+                    nest(position + 1)
+
+            nest(0)
+            return
+        inner = active[-1] if shape[active[-1]] >= 8 else None
+        flat = [d for d in active if d != inner]
+        count = 1
+        for d in flat:
+            count *= shape[d]
+        with self.loop(count) as linear:
+            idx = [zero] * len(shape)
+            step = 1
+            for d in reversed(flat):
+                quotient = self.builder.udiv(linear, ir.Constant(I32, step)) if step > 1 \
+                    else linear
+                idx[d] = self.builder.urem(quotient, ir.Constant(I32, shape[d])) \
+                    if step * shape[d] < count else quotient
+                step *= shape[d]
+            if inner is None:
                 body(tuple(idx))
                 return
-            if shape[d] == 1:
-                idx.append(ir.Constant(I32, 0))
-                nest(d + 1)
-                idx.pop()
-                return
-            with self.loop(shape[d]) as iv:
-                idx.append(iv)
-                nest(d + 1)
-                idx.pop()
-
-        nest(0)
+            with self.loop(shape[inner]) as iv:
+                idx[inner] = iv
+                body(tuple(idx))
 
     @contextlib.contextmanager
     def if_then(self, condition: ir.Value) -> Iterator[None]:
