@@ -17,7 +17,7 @@ from tilecraft.ir import Block, Operation, Region, Value
 
 from . import types as T
 from .lowering import FunctionLowering, error_at, lowers
-from .tiles import BufferTile, Tile
+from .tiles import BufferTile, Tile, reads_in_place
 
 
 class Carrier:
@@ -53,7 +53,8 @@ class Carrier:
         for slot, value in zip(self.slots, values):
             if not isinstance(slot, BufferTile) or _same_buffer(slot, value):
                 continue
-            if value.buffers() & self.roots:
+            others = self.roots - {slot.root}
+            if value.buffers() & others or not reads_in_place(value, slot):
                 value = fl.materialize(value, into=fl.new_buffer(value.shape, value.ty))
             staged.append((slot, value))
         for slot, value in staged:

@@ -44,7 +44,8 @@ def elementwise(*names: str, cost: int = CHEAP) -> Callable[[Emitter], Emitter]:
             shape = result.type.shape
             fl.set(result, ExprTile(
                 shape, T.reg_type(result.type),
-                lambda fl, idx: emit(fl, op, [t.emit(fl, idx) for t in tiles]), tiles, cost))
+                lambda fl, idx: emit(fl, op, [t.emit(fl, idx) for t in tiles]), tiles, cost,
+                pointwise=True))
 
         lowers(*names)(lower)
         return emit

@@ -94,7 +94,7 @@ def _load(fl: FunctionLowering, op: Operation) -> None:
             result.type.shape, ty,
             lambda fl, idx: element(idx, lambda i: pointers.emit(fl, i),
                                     lambda i: mask.emit(fl, i), lambda i: other.emit(fl, i)),
-            operands, cost=3))
+            operands, cost=3, pointwise=True))
         return
     out = fl.new_buffer(result.type.shape, ty)
 

@@ -156,16 +156,19 @@ class ExprTile(Tile):
     """Elements computed on demand by ``fn(fl, idx)`` from the ``operands`` tiles.
 
     ``cost`` estimates the instructions per element of the whole expression (operands that
-    are expressions included); the lowering materializes costly expressions used twice."""
+    are expressions included); the lowering materializes costly expressions used twice.
+    ``pointwise`` says that element ``idx`` reads its operands at ``idx`` only (element-wise
+    ops), so the result may overwrite an operand's buffer as it goes."""
 
-    __slots__ = ("fn", "operands", "cost")
+    __slots__ = ("fn", "operands", "cost", "pointwise")
 
     def __init__(self, shape: Sequence[int], ty: ir.Type,
                  fn: Callable[[FunctionLowering, Index], ir.Value],
-                 operands: Sequence[Tile] = (), cost: int = 1) -> None:
+                 operands: Sequence[Tile] = (), cost: int = 1, pointwise: bool = False) -> None:
         super().__init__(shape, ty)
         self.fn = fn
         self.operands = tuple(operands)
+        self.pointwise = pointwise
         self.cost = cost + sum(t.cost for t in self.operands if isinstance(t, (ExprTile,
                                                                                 MappedTile)))
 
@@ -182,6 +185,20 @@ class ExprTile(Tile):
         for operand in self.operands:
             found |= operand.buffers()
         return found
+
+
+def reads_in_place(tile: Tile, target: BufferTile) -> bool:
+    """Whether ``tile`` reads ``target``'s buffer only at the index it computes (so storing
+    ``tile`` into ``target`` element by element never reads an overwritten element)."""
+    if target.root not in tile.buffers():
+        return True
+    if isinstance(tile, BufferTile):
+        return tile.ptr is target.ptr and tile.strides == target.strides and \
+            tile.shape == target.shape
+    if isinstance(tile, ExprTile) and tile.pointwise:
+        return all(operand.shape in (tile.shape, ()) and reads_in_place(operand, target)
+                   if operand.shape else True for operand in tile.operands)
+    return False
 
 
 class MappedTile(Tile):
