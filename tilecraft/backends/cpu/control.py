@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from typing import Sequence
 
-import llvmlite.ir as ir
-
 from tilecraft.ir import Block, Operation, Region, Value
 
 from . import types as T

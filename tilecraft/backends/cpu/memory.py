@@ -30,7 +30,6 @@ def _can_defer(op: Operation) -> bool:
     one store or reduction, and nothing in between may write memory."""
     value = op.results[0]
     shape = value.type.shape
-    current = op
     while True:
         uses = value.uses
         if len(uses) != 1:
@@ -44,7 +43,7 @@ def _can_defer(op: Operation) -> bool:
                 getattr(user.results[0].type, "shape", None) != shape or \
                 any(getattr(v.type, "shape", shape) != shape for v in user.operands):
             return False
-        value, current = user.results[0], user
+        value = user.results[0]
     between = op.next_op
     while between is not None and between is not user:
         if between.name in _WRITES_MEMORY or between.regions:
