@@ -77,7 +77,7 @@ def compile_for_cpu(module) -> CompiledKernel:
     """``module`` (the frontend's `tt` module) compiled for the host CPU, from the disk cache
     when it holds it."""
     from tilecraft import __version__
-    from tilecraft.backends.cpu import compiler, engine
+    from tilecraft.backends.cpu import compiler, engine, mathlib
     from tilecraft.ir import print_op
 
     from .cpu_driver import CPUKernel
@@ -96,6 +96,7 @@ def compile_for_cpu(module) -> CompiledKernel:
         binary = compiler.compile_ttir(module)
         cache.put(key, compiler.cache_files(binary), binary.metadata())
     info = binary.info
+    mathlib.load_libm()
     launcher = CPUKernel(engine.JITLibrary(binary.obj), info.grid_symbol, info.arg_kinds,
                          info.prints, info.asserts)
     return CompiledKernel(binary.name, binary.asm, binary.metadata(), launcher)

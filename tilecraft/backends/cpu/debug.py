@@ -71,13 +71,14 @@ def _print(fl: FunctionLowering, op: Operation) -> None:
                                          [t.emit(fl, idx) for t in tiles]))
 
 
-@lowers("tt.assert")
+@lowers("tt.assert", "cf.assert")
 def _assert(fl: FunctionLowering, op: Operation) -> None:
     loc = op.location
+    condition_value = op.condition if op.name == "tt.assert" else op.arg
     fl.info.asserts.append({
-        "message": op.message, "file": getattr(loc, "file", "<unknown>"),
+        "message": op.message if op.name == "tt.assert" else op.msg, "file": getattr(loc, "file", "<unknown>"),
         "line": getattr(loc, "line", 0), "function": fl.info.name,
-        "shape": list(op.condition.type.shape) if is_tensor(op.condition) else [],
+        "shape": list(condition_value.type.shape) if is_tensor(condition_value) else [],
     })
     assert_id = len(fl.info.asserts) - 1
     callback = _callback(fl, "tilecraft_assert_fail", [T.PTR, I32, I32, I32, I32, I64])
@@ -94,10 +95,10 @@ def _assert(fl: FunctionLowering, op: Operation) -> None:
         b.ret_void()
         b.position_at_end(holds)
 
-    if not is_tensor(op.condition):
-        check(fl.get(op.condition), ir.Constant(I64, -1))
+    if not is_tensor(condition_value):
+        check(fl.get(condition_value), ir.Constant(I64, -1))
         return
-    tile = fl.tile(op.condition)
+    tile = fl.tile(condition_value)
     strides = row_major_strides(tile.shape)
     fl.loop_nest(tile.shape, lambda idx: check(tile.emit(fl, idx),
                                                b.zext(fl.linear_index(idx, strides), I64)))

@@ -227,7 +227,7 @@ def _divf(fl, op, a):
 
 @elementwise("arith.remf", cost=COSTLY)
 def _remf(fl, op, a):
-    return _rounded(fl, op, fl.builder.frem(a[0], a[1]))
+    return _rounded(fl, op, mathlib.emit_math(fl.builder, "remf", [a[0], a[1]]))
 
 
 @elementwise("arith.negf")
@@ -235,8 +235,8 @@ def _negf(fl, op, a):
     return fl.builder.fneg(a[0])
 
 
-_FLOAT_MINMAX = {"arith.maximumf": "maximum", "arith.minimumf": "minimum",
-                 "arith.maxnumf": "maxnum", "arith.minnumf": "minnum"}
+_FLOAT_MINMAX = {"arith.maximumf": "maximumf", "arith.minimumf": "minimumf",
+                 "arith.maxnumf": "maxnumf", "arith.minnumf": "minnumf"}
 
 
 @elementwise(*_FLOAT_MINMAX)
@@ -247,7 +247,7 @@ def _float_minmax(fl, op, a):
 @elementwise("tt.clampf")
 def _clampf(fl, op, a):
     nan_aware = op.propagate_nan.name == "ALL"
-    high, low = ("maximum", "minimum") if nan_aware else ("maxnum", "minnum")
+    high, low = ("maximumf", "minimumf") if nan_aware else ("maxnumf", "minnumf")
     raised = mathlib.emit_math(fl.builder, high, [a[0], a[1]])
     return mathlib.emit_math(fl.builder, low, [raised, a[2]])
 
@@ -303,8 +303,8 @@ def _float_cast(fl, op, a):
 
 
 def convert_float(fl: FunctionLowering, value: ir.Value, source, target) -> ir.Value:
-    """A float register value of type ``source`` as one of type ``target``. (f64 to bf16 rounds
-    through f32, which can differ from a direct rounding in the last bf16 bit.)"""
+    """A float register value of type ``source`` as one of type ``target`` (f64 to fp8 rounds
+    through f32)."""
     b = fl.builder
     if source == target:
         return value
@@ -313,6 +313,8 @@ def convert_float(fl: FunctionLowering, value: ir.Value, source, target) -> ir.V
     if source.kind == "f64":
         if target.kind == "f16":
             return mathlib.f16_to_f32(b, mathlib.f64_to_f16(b, value))
+        if target.kind == "bf16":
+            return mathlib.bf16_to_f32(b, mathlib.f64_to_bf16(b, value))
         value = b.fptrunc(value, T.F32)
     return T.round_narrow(fl, value, target)
 
@@ -376,10 +378,10 @@ _MATH = {
     "math.asinh": "asinh", "math.acosh": "acosh", "math.atanh": "atanh", "math.erf": "erf",
     "math.erfc": "erfc", "math.cbrt": "cbrt", "math.sqrt": "sqrt", "tt.precise_sqrt": "sqrt",
     "math.floor": "floor", "math.ceil": "ceil", "math.trunc": "trunc", "math.round": "round",
-    "math.roundeven": "roundeven", "math.absf": "fabs", "math.copysign": "copysign",
-    "math.powf": "pow", "math.fma": "fma",
+    "math.roundeven": "roundeven", "math.absf": "absf", "math.copysign": "copysign",
+    "math.powf": "powf", "math.fma": "fma", "math.atan2": "atan2",
 }
-_CHEAP_MATH = {"sqrt", "floor", "ceil", "trunc", "round", "roundeven", "fabs", "copysign",
+_CHEAP_MATH = {"sqrt", "floor", "ceil", "trunc", "round", "roundeven", "absf", "copysign",
                "fma"}
 
 
@@ -393,14 +395,13 @@ for _name, _fn in _MATH.items():
 
 @elementwise("math.rsqrt", cost=4)
 def _rsqrt(fl, op, a):
-    root = mathlib.emit_math(fl.builder, "sqrt", [a[0]])
-    return _rounded(fl, op, fl.builder.fdiv(ir.Constant(a[0].type, 1.0), root))
+    return _rounded(fl, op, mathlib.emit_math(fl.builder, "rsqrt", [a[0]]))
 
 
 @elementwise("math.fpowi", cost=COSTLY)
 def _fpowi(fl, op, a):
     exponent = fl.builder.sitofp(a[1], a[0].type)
-    return _rounded(fl, op, mathlib.emit_math(fl.builder, "pow", [a[0], exponent]))
+    return _rounded(fl, op, mathlib.emit_math(fl.builder, "powf", [a[0], exponent]))
 
 
 @elementwise("math.absi")
@@ -428,7 +429,7 @@ def _float_class(fl, op, a):
     x = a[0]
     if op.name == "math.isnan":
         return b.fcmp_unordered("uno", x, x)
-    magnitude = mathlib.emit_math(b, "fabs", [x])
+    magnitude = mathlib.emit_math(b, "absf", [x])
     inf = ir.Constant(x.type, float("inf"))
     if op.name == "math.isinf":
         return b.fcmp_ordered("==", magnitude, inf)
@@ -437,3 +438,48 @@ def _float_class(fl, op, a):
     smallest = {"f16": 2.0 ** -14, "bf16": 2.0 ** -126, "f32": 2.0 ** -126, "f64": 2.0 ** -1022}
     tiny = ir.Constant(x.type, smallest[_operand_type(op).kind])
     return b.and_(b.fcmp_ordered(">=", magnitude, tiny), b.fcmp_ordered("<", magnitude, inf))
+
+
+@elementwise("math.ipowi", cost=COSTLY)
+def _ipowi(fl, op, a):
+    """``x ** n`` by squaring (one step per bit of ``n``); a negative ``n`` gives 0 unless
+    ``x`` is 1 or -1, as MLIR defines it."""
+    b = fl.builder
+    x, n = a
+    ty = x.type
+    one, zero = ir.Constant(ty, 1), ir.Constant(ty, 0)
+    result, base, exponent = one, x, n
+    for _ in range(ty.width):
+        odd = b.trunc(exponent, T.I1)
+        result = b.select(odd, b.mul(result, base), result)
+        base = b.mul(base, base)
+        exponent = b.lshr(exponent, one)
+    minus_one = ir.Constant(ty, -1)
+    odd_n = b.trunc(n, T.I1)
+    negative = b.select(b.icmp_signed("==", x, one), one,
+                        b.select(b.icmp_signed("==", x, minus_one),
+                                 b.select(odd_n, minus_one, one), zero))
+    return b.select(b.icmp_signed("<", n, zero), negative, result)
+
+
+@elementwise("tt.extern_elementwise", cost=COSTLY)
+def _extern_elementwise(fl, op, a):
+    """A library function by its symbol: libdevice's ``__nv_<name>[f]`` names map to the math
+    function ``<name>``; other symbols are called as C functions of the process (libm's)."""
+    symbol = op.symbol
+    name = symbol[len("__nv_"):] if symbol.startswith("__nv_") else symbol
+    if a and a[0].type == T.F32 and name.endswith("f") and name[:-1] in mathlib.MATH_FUNCTIONS:
+        name = name[:-1]
+    if name in mathlib.MATH_FUNCTIONS and all(v.type in (T.F32, T.F64) for v in a):
+        return _rounded(fl, op, mathlib.emit_math(fl.builder, name, list(a)))
+    result_ty = T.reg_type(_result_type(op))
+    existing = fl.module.globals.get(symbol)
+    fn = existing or ir.Function(fl.module, ir.FunctionType(result_ty, [v.type for v in a]),
+                                 symbol)
+    return fl.builder.call(fn, list(a))
+
+
+@lowers("tt.elementwise_inline_asm")
+def _inline_asm(fl, op):
+    raise error_at(op, "inline assembly is GPU code: the CPU backend cannot run "
+                   "tl.inline_asm_elementwise")
