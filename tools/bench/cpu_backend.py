@@ -494,8 +494,7 @@ def main() -> int:
                         help="TILECRAFT_CPU_THREADS for the compiled kernels (default: the "
                         "environment's, else one per CPU)")
     parser.add_argument("--add-size", type=int, default=1 << 24)
-    # 16384 ran the 2^24 case in 22 ms on a 2-core Zen 3, 1024 and 4096 (the example's) in 34
-    parser.add_argument("--add-block", type=int, default=16384)
+    parser.add_argument("--add-block", type=int, default=1024)
     parser.add_argument("--softmax-shapes", default="4096x1024,2048x781")
     parser.add_argument("--softmax-programs", type=int, default=0,
                         help="grid of the persistent softmax (default: 4 per thread)")
