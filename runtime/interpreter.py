@@ -716,11 +716,14 @@ class InterpreterBuilder(Builder):
                 return normalize(source.astype(np.float64), ty)
             return normalize(source.astype(dtype), ty)
         if op in ("fptosi", "fptoui"):
+            # saturating, NaN to 0; the bounds are compared in float64, where 2**63 - 1 rounds
+            # up to 2**63, so int64's limits are never converted from an out-of-range float
             info = np.iinfo(dtype)
-            values = np.nan_to_num(x.astype(np.float64), nan=0.0, posinf=info.max,
-                                   neginf=info.min)
-            values = np.clip(np.trunc(values), info.min, info.max)
-            return np.asarray(values).astype(dtype)
+            values = np.trunc(np.nan_to_num(x.astype(np.float64), nan=0.0))
+            high, low = values >= float(info.max), values <= float(info.min)
+            inside = np.where(high | low, 0, values).astype(dtype)
+            return np.asarray(np.where(high, info.max, np.where(low, info.min, inside)),
+                              dtype=dtype)
         if op == "bitcast":
             if scalar.is_ptr() or src_ty.scalar.is_ptr():
                 return normalize(x.astype(np.uint64), ty)
