@@ -117,14 +117,8 @@ class BufferTile(Tile):
         self.strides = tuple(strides) if strides is not None else row_major_strides(shape)
         self.root = root if root is not None else ptr
 
-    def element_pointer(self, fl: FunctionLowering, idx: Index) -> ir.Value:
-        offset = fl.linear_index(idx, self.strides)
-        return fl.builder.gep(self.ptr, [fl.builder.zext(offset, I64)], source_etype=self.ty,
-                              inbounds=True)
-
     def emit(self, fl: FunctionLowering, idx: Index) -> ir.Value:
-        value = fl.builder.load(self.element_pointer(fl, idx), typ=self.ty)
-        return value
+        return fl.load_element(self, idx)
 
     def buffers(self) -> frozenset:
         return frozenset([self.root])
