@@ -70,17 +70,23 @@ def cache_files(binary: CPUBinary) -> dict[str, bytes | str]:
 _STAGE_FILES = {"ttir": "ttir", "llir": "llir", "asm": "s"}
 
 
+def fingerprinted_sources() -> list[Path]:
+    """The files whose contents `backend_fingerprint` hashes: this backend's modules and the
+    passes and dialect hooks it runs."""
+    package = Path(__file__).resolve().parents[2]  # the tilecraft package
+    return [path for folder in ("backends/cpu", "transforms", "dialects")
+            for path in sorted((package / folder).glob("*.py"))]
+
+
 def backend_fingerprint() -> str:
     """A hash of this backend's source (and the passes it runs), so that cached objects are not
     reused across changes of the compiler."""
     global _FINGERPRINT
     if _FINGERPRINT is None:
         digest = hashlib.sha256()
-        root = Path(__file__).resolve().parents[2]
-        for folder in ("tilecraft/backends/cpu", "tilecraft/transforms", "tilecraft/dialects"):
-            for path in sorted((root / folder).glob("*.py")):
-                digest.update(path.name.encode())
-                digest.update(path.read_bytes())
+        for path in fingerprinted_sources():
+            digest.update(path.name.encode())
+            digest.update(path.read_bytes())
         _FINGERPRINT = digest.hexdigest()
     return _FINGERPRINT
 
