@@ -4,6 +4,8 @@ with an error at the kernel's line."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -77,6 +79,15 @@ def test_disk_cache_serves_a_new_process(monkeypatch, tmp_path):
         _scale(factor=5.0)
 
 
+def test_cache_key_covers_the_compiler_source():
+    from tilecraft.backends.cpu import compiler
+
+    sources = {(path.parent.name, path.name) for path in compiler.fingerprinted_sources()}
+    assert {("cpu", "lowering.py"), ("cpu", "memory.py"), ("cpu", "compiler.py")} <= sources
+    assert any(folder == "transforms" for folder, _ in sources)
+    assert any(folder == "dialects" for folder, _ in sources)
+
+
 @tc.jit
 def count_kernel(counter_ptr, values_ptr, BLOCK: tl.constexpr):
     offsets = tl.arange(0, BLOCK)
@@ -140,3 +151,26 @@ def test_fp8_dot_is_refused_at_its_line():
     text = str(info.value)
     assert "cannot compute a dot of f8E5M2 operands" in text
     assert "test_backend.py" in text and "c = tl.dot(a, a)" in text and "^" in text
+
+
+@tc.jit
+def positive_part_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offsets, mask=offsets < n)
+    tl.store(out_ptr + offsets, x * 2, mask=(offsets < n) & (x > 0))
+
+
+def test_masked_stores_take_the_unmasked_copy_only_when_every_element_is_stored():
+    rng = np.random.default_rng()
+    block, n = 64, 64 * 5 + 17
+    x = rng.standard_normal(n).astype(np.float32)
+    x[:block] = np.abs(x[:block]) + 1     # program 0: every element stored
+    x[2 * block + 5] = -1.0               # program 2: one element kept
+    out = np.full(n + block, np.nan, np.float32)  # past n: must stay untouched
+    compiled = positive_part_kernel[(tc.cdiv(n, block),)](x, out, n, BLOCK=block)
+    expected = np.full(n + block, np.nan, np.float32)
+    expected[:n] = np.where(x > 0, x * 2, np.nan)
+    np.testing.assert_array_equal(out, expected)
+    llir = compiled.asm["llir"]
+    assert "@llvm.masked.store" in llir                       # the masked copy
+    assert re.search(r"store <\d+ x float>", llir) is not None  # the unmasked copy

@@ -88,6 +88,7 @@ class FunctionLowering:
         self.grid: tuple[ir.Value, ...] = ()
         self.ctx: ir.Value | None = None
         self.reduction_depth = 0
+        self._holding: list[Tile] = []
 
     # -- values
     def get(self, value: Value):
@@ -280,6 +281,35 @@ class FunctionLowering:
             self._memo.pop()
         b.branch(merge)
         b.position_at_end(merge)
+
+    def if_else(self, condition: ir.Value, then: Callable[[], None],
+                otherwise: Callable[[], None]) -> None:
+        """Emits ``then()`` on the branch where ``condition`` (i1) holds, ``otherwise()`` on the
+        other."""
+        b = self.builder
+        blocks = b.append_basic_block("if.then"), b.append_basic_block("if.else")
+        merge = b.append_basic_block("if.end")
+        b.cbranch(condition, *blocks)
+        for block, emit in zip(blocks, (then, otherwise)):
+            b.position_at_end(block)
+            with self.new_memo_scope():
+                emit()
+            b.branch(merge)
+        b.position_at_end(merge)
+
+    @contextlib.contextmanager
+    def assuming(self, mask: Tile) -> Iterator[None]:
+        """Code emitted inside may take every element of the i1 tile ``mask`` as true (the
+        caller checked it): masked loads and stores under it become plain ones."""
+        self._holding.append(mask)
+        try:
+            yield
+        finally:
+            self._holding.pop()
+
+    def holds(self, mask: Tile | None) -> bool:
+        """Whether every element of ``mask`` is known to be true here (see `assuming`)."""
+        return any(mask is held for held in self._holding)
 
     def select_or_default(self, condition: ir.Value, compute: Callable[[], ir.Value],
                           default: Callable[[], ir.Value]) -> ir.Value:

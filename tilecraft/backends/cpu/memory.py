@@ -5,6 +5,11 @@ element and copies the element into a stack buffer; masked-off elements take ``o
 when absent) and are never read. A store is one loop nest that evaluates the pointer, value and
 mask expressions in place. The address arithmetic of ``base + offsets`` stays visible to LLVM,
 which turns contiguous accesses into (masked) vector loads and stores.
+
+A masked store of a wide tile first checks whether every element of its mask holds (as it does
+in all but the last programs of a grid over ``offsets < n``) and then runs a copy of its loop in
+which that mask, and the loads that share it, are unconditional: masked vector stores are slow
+on some CPUs (microcoded on AMD's), and plain ones let LLVM drop the mask arithmetic.
 """
 
 from __future__ import annotations
@@ -62,12 +67,13 @@ def _load(fl: FunctionLowering, op: Operation) -> None:
     elem = T.element_type(result.type)
     ty = T.reg_type(elem)
     has_mask, has_other = op.mask is not None, op.other is not None
+    mask = None
 
     def element(idx, pointer_of, mask_of, other_of) -> ir.Value:
         def read() -> ir.Value:
             return _load_element(fl, pointer_of(idx), elem)
 
-        if not has_mask:
+        if not has_mask or fl.holds(mask):
             return read()
         fallback = (lambda: other_of(idx)) if has_other else (lambda: scalar_constant(ty, 0))
         return fl.select_or_default(mask_of(idx), read, fallback)
@@ -128,14 +134,43 @@ def _store(fl: FunctionLowering, op: Operation) -> None:
         pointers = fl.tile(op.ptr)
         mask = fl.as_tile(op.mask) if op.mask is not None else None
 
+    shape = op.value.type.shape
+
     def body(idx) -> None:
-        if mask is None:
+        if mask is None or fl.holds(mask):
             write(pointers.emit(fl, idx), values.emit(fl, idx))
             return
         with fl.if_then(mask.emit(fl, idx)):
             write(pointers.emit(fl, idx), values.emit(fl, idx))
 
-    fl.loop_nest(op.value.type.shape, body)
+    if mask is None or mask.numel < _UNMASKED_COPY_MIN:
+        fl.loop_nest(shape, body)
+        return
+
+    def unmasked() -> None:
+        with fl.assuming(mask):
+            fl.loop_nest(shape, body)
+
+    fl.if_else(_all_hold(fl, mask), unmasked, lambda: fl.loop_nest(shape, body))
+
+
+# Masked stores of at least this many elements get an unmasked copy (see the module docstring).
+_UNMASKED_COPY_MIN = 16
+
+
+def _all_hold(fl: FunctionLowering, mask) -> ir.Value:
+    """Whether every element of the i1 tile ``mask`` is true: one loop or-reducing the failures
+    as i32 lanes (as wide as the compares that usually make masks, so nothing is packed)."""
+    b = fl.builder
+    slot = fl.alloca(T.I32)
+    b.store(ir.Constant(T.I32, 0), slot)
+
+    def count(idx) -> None:
+        failed = b.zext(b.not_(mask.emit(fl, idx)), T.I32)
+        b.store(b.or_(b.load(slot, typ=T.I32), failed), slot)
+
+    fl.loop_nest(mask.shape, count)
+    return b.icmp_unsigned("==", b.load(slot, typ=T.I32), ir.Constant(T.I32, 0))
 
 
 # -- block pointers (tt.make_tensor_ptr, tt.advance) ---------------------------------------------
