@@ -165,11 +165,11 @@ def _all_hold(fl: FunctionLowering, mask) -> ir.Value:
     slot = fl.alloca(T.I32)
     b.store(ir.Constant(T.I32, 0), slot)
 
-    def count(idx) -> None:
+    def note_failure(idx) -> None:
         failed = b.zext(b.not_(mask.emit(fl, idx)), T.I32)
         b.store(b.or_(b.load(slot, typ=T.I32), failed), slot)
 
-    fl.loop_nest(mask.shape, count)
+    fl.loop_nest(mask.shape, note_failure)
     return b.icmp_unsigned("==", b.load(slot, typ=T.I32), ir.Constant(T.I32, 0))
 
 
