@@ -492,7 +492,7 @@ def test_queries_and_unreached_values():
     assert analysis.constant(value(module, "c16")) == 16
     assert analysis.known(a)
     assert str(analysis.get(value(module, "c4"))) == (
-        "contiguity = [1], divisibility = [4], constancy = [1], constant = 4")
+        "contiguity = [1], divisibility = [4], constancy = [1], constant_value = 4")
 
 
 def test_pointer_casts_keep_contiguity_only_for_the_same_unit():

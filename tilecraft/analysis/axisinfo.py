@@ -123,11 +123,16 @@ class AxisInfo:
         return AxisInfo(**fields)
 
     def __str__(self) -> str:
-        text = (f"contiguity = {list(self.contiguity)}, divisibility = "
-                f"{list(self.divisibility)}, constancy = {list(self.constancy)}")
-        if self.constant is not None:
-            text += f", constant = {self.constant}"
-        return text
+        """Triton's ``AxisInfo::print`` text: ``contiguity = [..], divisibility = [..],
+        constancy = [..], constant_value = <value or <none>>``."""
+        constant = "<none>" if self.constant is None else str(self.constant)
+        return (f"contiguity = {_ints(self.contiguity)}, divisibility = "
+                f"{_ints(self.divisibility)}, constancy = {_ints(self.constancy)}, "
+                f"constant_value = {constant}")
+
+
+def _ints(values: Sequence[int]) -> str:
+    return "[" + ", ".join(str(v) for v in values) + "]"
 
 
 # -- types
