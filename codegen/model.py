@@ -33,10 +33,19 @@ def snake_case(name: str) -> str:
     return _CAMEL.sub("_", name).lower()
 
 
-def accessor_name(name: str) -> str:
-    """The Python accessor for an operand, result, attribute, region or parameter `name`."""
+# Members of the dialect attribute and type base classes that parameter accessors must not shadow.
+PARAMETER_RESERVED = frozenset(
+    """ALIAS DIALECT MNEMONIC PARAMETERS HOOKS IS_SHAPED parameters parse_parameters
+    print_parameters replace is_float is_index is_integer is_signed_integer is_signless_integer
+    is_tensor is_unsigned_integer""".split()
+)
+
+
+def accessor_name(name: str, reserved: frozenset[str] = RESERVED) -> str:
+    """The Python accessor for an operand, result, attribute, region or (with
+    `PARAMETER_RESERVED`) parameter `name`."""
     py = snake_case(name)
-    return py + "_" if py in RESERVED or py in _PY_KEYWORDS else py
+    return py + "_" if py in reserved or py in _PY_KEYWORDS else py
 
 
 _PY_KEYWORDS = frozenset(
@@ -543,7 +552,8 @@ class ModelBuilder:
                           "or a type name string", rec.field_loc("parameters"))
         default = param.get("defaultValue", Unset)
         return ParameterModel(
-            name=name, accessor=accessor_name(name), py_type=param["pyTypeName"],
+            name=name, accessor=accessor_name(name, PARAMETER_RESERVED),
+            py_type=param["pyTypeName"],
             summary=param.get("summary", ""), printer=param["printer"], parser=param["parser"],
             converter=param["converter"],
             default=None if default is Unset else _python_literal(default),

@@ -161,17 +161,40 @@ class ParamFormat:
             params = element[1] if kind == "struct" else (
                 self.model.parameters if kind == "params" else [element[1]])
             if kind == "struct":
-                lines.append(f"{pad}printer.write('{{')")
+                self._print_struct(params, lines, pad)
+                continue
             for i, param in enumerate(params):
                 if i:
                     lines.append(f"{pad}printer.write(', ')")
-                if kind == "struct":
-                    lines.append(f"{pad}printer.write({param.name + ' = '!r})")
-                code = substitute(param.printer, {"_self": f"self.{param.accessor}",
-                                                  "_printer": "printer"})
-                lines.append(f"{pad}{code}")
-            if kind == "struct":
-                lines.append(f"{pad}printer.write('}}')")
+                lines.append(f"{pad}{self._print_expr(param)}")
+
+    @staticmethod
+    def _print_expr(param: ParameterModel) -> str:
+        return substitute(param.printer, {"_self": f"self.{param.accessor}", "_printer": "printer"})
+
+    def _print_struct(self, params: list[ParameterModel], lines: list[str], pad: str) -> None:
+        """`{a = 1, b = 2}`; as in MLIR, a defaulted field is left out while it holds its
+        default. While no field is sure to have been printed (the first ones are defaulted),
+        `sep` tracks whether a separator is due."""
+        lines.append(f"{pad}printer.write('{{')")
+        dynamic = 0
+        while dynamic < len(params) and params[dynamic].default is not None:
+            dynamic += 1
+        if dynamic:
+            lines.append(f"{pad}sep = ''")
+        for i, param in enumerate(params):
+            inner = pad
+            if param.default is not None:
+                lines.append(f"{pad}if self.{param.accessor} != {param.default}:")
+                inner = pad + "    "
+            if i <= dynamic and dynamic:
+                lines.append(f"{inner}printer.write(sep + {param.name + ' = '!r})")
+            else:
+                lines.append(f"{inner}printer.write({(', ' if i else '') + param.name + ' = '!r})")
+            lines.append(f"{inner}{self._print_expr(param)}")
+            if i < dynamic:
+                lines.append(f"{inner}sep = ', '")
+        lines.append(f"{pad}printer.write('}}')")
 
     def parser(self) -> list[str]:
         cls = self.model.class_name
@@ -201,7 +224,15 @@ class ParamFormat:
                     lines.append(f"{pad}values[{param.name!r}] = {self._parse_expr(param)}")
             elif kind == "struct":
                 table = ", ".join(f"{p.name!r}: lambda: {self._parse_expr(p)}" for p in element[1])
+                required = tuple(p.name for p in element[1] if p.default is None)
+                if required:
+                    lines.append(f"{pad}start = parser.i")
                 lines.append(f"{pad}values.update(parse_struct(parser, {{{table}}}))")
+                if required:
+                    lines += [f"{pad}for name in {required!r}:",
+                              f"{pad}    if name not in values:",
+                              f"{pad}        parser.error('struct is missing required parameter: '"
+                              f" + name, start)"]
             else:
                 first = element[1][0]
                 if first[0] != "lit":

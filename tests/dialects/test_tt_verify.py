@@ -11,7 +11,8 @@ from .helpers import func, parse_error, verifies, verify_error
 
 ARGS = ("%p: !tt.ptr<f32>, %i: i32, %l: i64, %f: f32, %h: f16, %t: tensor<16xf32>, "
         "%ti: tensor<16xi32>, %m: tensor<16xi1>, %ps: tensor<16x!tt.ptr<f32>>")
-BLOCKED = "#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4]}>"
+BLOCKED = ("#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], "
+           "order = [0]}>")
 
 
 def body(text: str, args: str = ARGS) -> str:

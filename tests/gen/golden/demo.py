@@ -64,8 +64,7 @@ class LayoutAttr(DialectAttribute):
         printer.write('{')
         printer.write('sizePerThread = ')
         printer.write('[' + ', '.join(map(str, self.size_per_thread)) + ']')
-        printer.write(', ')
-        printer.write('order = ')
+        printer.write(', order = ')
         printer.write('[' + ', '.join(map(str, self.order)) + ']')
         printer.write('}')
         printer.write('>')
@@ -74,7 +73,11 @@ class LayoutAttr(DialectAttribute):
     def parse_parameters(cls, parser: Parser) -> LayoutAttr:
         values: dict[str, object] = {}
         parser.parse_punct('<')
+        start = parser.i
         values.update(parse_struct(parser, {'sizePerThread': lambda: parse_int_list(parser), 'order': lambda: parse_int_list(parser)}))
+        for name in ('sizePerThread', 'order'):
+            if name not in values:
+                parser.error('struct is missing required parameter: ' + name, start)
         parser.parse_punct('>')
         return cls(size_per_thread=values['sizePerThread'], order=values['order'])
 

@@ -1,0 +1,122 @@
+"""ttg (TritonGPU): the layout attributes' Python names and texts, the verifiers' messages,
+the parse errors of the layout formats and the module attribute readers."""
+
+from __future__ import annotations
+
+from tilecraft.dialects import ttg as hooks
+from tilecraft.generated.ttg import (
+    BlockedEncodingAttr, DotOperandEncodingAttr, NvidiaMmaEncodingAttr, SliceEncodingAttr,
+)
+from tilecraft.ir import parse_attribute, parse_module
+
+from .helpers import func, parse_error, verify_error
+
+BLOCKED = ("#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], "
+           "warpsPerCTA = [4, 1], order = [1, 0]}>\n"
+           "#blocked1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], "
+           "warpsPerCTA = [4], order = [0]}>\n")
+
+
+def error(body: str, args: str) -> str:
+    return verify_error(BLOCKED + func(body + "\n  tt.return", args))
+
+
+# -- layouts
+
+
+def test_blocked_properties_and_text():
+    attr = parse_attribute("#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], "
+                           "warpsPerCTA = [4, 1], order = [1, 0]}>")
+    assert attr is BlockedEncodingAttr((1, 4), (8, 4), (4, 1), (1, 0))
+    assert (attr.size_per_thread, attr.threads_per_warp, attr.warps_per_cta, attr.order) == (
+        (1, 4), (8, 4), (4, 1), (1, 0))
+    assert attr.cga_layout == ()
+    two_ctas = attr.replace(cga_layout=[[0, 1]])
+    assert str(two_ctas).endswith("order = [1, 0], CGALayout = [[0, 1]]}>")
+    assert parse_attribute(str(two_ctas)) is two_ctas
+
+
+def test_blocked_fields_in_any_order_print_in_triton_order():
+    attr = parse_attribute("#ttg.blocked<{order = [0], warpsPerCTA = [4], threadsPerWarp = [32],"
+                           " sizePerThread = [2]}>")
+    assert str(attr) == ("#ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], "
+                         "warpsPerCTA = [4], order = [0]}>")
+
+
+def test_slice_and_dot_operand():
+    parent = BlockedEncodingAttr((1,), (32,), (4,), (0,))
+    sliced = SliceEncodingAttr(dim=0, parent=parent)
+    assert (sliced.dim, sliced.parent) == (0, parent)
+    assert parse_attribute(str(sliced)) is sliced
+    dot = parse_attribute(f"#ttg.dot_op<{{opIdx = 1, parent = {parent}}}>")
+    assert (dot.op_idx, dot.parent, dot.k_width) == (1, parent, 0)
+    assert "kWidth" not in str(dot)
+    assert str(DotOperandEncodingAttr(0, parent, 4)).endswith(", kWidth = 4}>")
+
+
+def test_nvidia_mma_prints_version_minor_and_reads_legacy_cta_fields():
+    mma = parse_attribute("#ttg.nvidia_mma<{versionMajor = 3, warpsPerCTA = [8, 1], "
+                          "instrShape = [16, 256, 32]}>")
+    assert isinstance(mma, NvidiaMmaEncodingAttr)
+    assert (mma.version_major, mma.version_minor, mma.warps_per_cta, mma.instr_shape) == (
+        3, 0, (8, 1), (16, 256, 32))
+    assert str(mma) == ("#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, "
+                        "warpsPerCTA = [8, 1], instrShape = [16, 256, 32]}>")
+    legacy = parse_attribute("#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, "
+                             "warpsPerCTA = [8, 1], CTAsPerCGA = [2, 2], CTASplitNum = [2, 1], "
+                             "CTAOrder = [1, 0], instrShape = [16, 256, 32]}>")
+    assert legacy.cga_layout == ((0, 0), (1, 0))
+    assert "CGALayout = [[0, 0], [1, 0]], instrShape" in str(legacy)
+    single = parse_attribute("#ttg.nvidia_mma<{versionMajor = 2, warpsPerCTA = [2, 2], "
+                             "CTAsPerCGA = [1, 1], CTASplitNum = [1, 1], CTAOrder = [1, 0], "
+                             "instrShape = [16, 8]}>")
+    assert single.cga_layout == ()
+
+
+def test_cga_layout_from_split_params():
+    assert hooks.cga_layout_from_split_params([2, 4], [2, 2], [1, 0]) == (
+        (0, 1), (0, 0), (1, 0))
+
+
+def test_layout_parse_errors():
+    assert parse_error("#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], "
+                       "warpsPerCTA = [4]}>\nmodule {}") == (
+        "struct is missing required parameter: order")
+    assert parse_error("#b = #ttg.blocked<{sizePerThread = [1], order = [0], order = [0]}>\n"
+                       "module {}") == "duplicate field 'order'"
+    assert parse_error("#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], "
+                       "warpsPerCTA = [4], order = [0], CGALayout = [1]}>\nmodule {}") == (
+        "expected a list of integer lists")
+    assert parse_error("#m = #ttg.nvidia_mma<{versionMajor = 2, warpsPerCTA = [1, 1]}>\n"
+                       "module {}") == "struct is missing required parameter: instrShape"
+    assert parse_error("#m = #ttg.nvidia_mma<{versionMajor = 2, warpsPerCTA = [1, 1], "
+                       "CTAOrder = [1, 0], instrShape = [16, 8]}>\nmodule {}") == (
+        "CTAsPerCGA, CTASplitNum and CTAOrder go together, without CGALayout")
+
+
+# -- ops
+
+
+def test_convert_layout_same_shape():
+    assert error("  %0 = ttg.convert_layout %a : tensor<4x16xf32, #blocked> -> "
+                 "tensor<16x4xf32, #blocked>", "%a: tensor<4x16xf32, #blocked>") == (
+        "'ttg.convert_layout' op requires the same shape for all operands and results")
+
+
+def test_convert_layout_same_element_type():
+    assert error("  %0 = ttg.convert_layout %a : tensor<16xf32, #blocked1> -> "
+                 "tensor<16xf16, #blocked1>", "%a: tensor<16xf32, #blocked1>") == (
+        "'ttg.convert_layout' op requires the same element type for all operands and results")
+
+
+# -- module attributes
+
+
+def test_module_attribute_readers():
+    module = parse_module('module attributes {"ttg.num-ctas" = 2 : i32, "ttg.num-warps" = 8 : '
+                          'i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 64 : i32} {}')
+    assert (hooks.num_warps(module), hooks.threads_per_warp(module), hooks.num_ctas(module),
+            hooks.target(module)) == (8, 64, 2, "cuda:90")
+    bare = parse_module('module attributes {"ttg.num-warps" = 4 : i32} {}')
+    assert (hooks.num_warps(bare), hooks.threads_per_warp(bare), hooks.num_ctas(bare),
+            hooks.target(bare)) == (4, 32, 1, None)
