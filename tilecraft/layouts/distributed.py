@@ -26,6 +26,7 @@ __all__ = [
     "Blocked",
     "blocked_layout",
     "fma_dot_operand_layout",
+    "insert_out_dim",
     "nvidia_mma_v2_dot_operand_layout",
     "nvidia_mma_v2_layout",
     "slice_layout",
@@ -148,6 +149,20 @@ def slice_layout(parent: LinearLayout, dim: int) -> LinearLayout:
         bases[in_dim] = projected
     names = standard_out_dims(rank - 1)
     return LinearLayout(bases, {n: parent.out_dim_size(f"dim{k}") for n, k in zip(names, keep)})
+
+
+def insert_out_dim(layout: LinearLayout, dim: int) -> LinearLayout:
+    """`layout` (standard out dims) with a size-1 output dim inserted at position `dim`: the
+    same elements seen through ``expand_dims(x, dim)``; later dims are renumbered up."""
+    rank = len(layout.out_dim_names)
+    if layout.out_dim_names != standard_out_dims(rank):
+        raise ValueError(f"insert_out_dim: out dims {layout.out_dim_names} are not standard")
+    if not 0 <= dim <= rank:
+        raise ValueError(f"insert_out_dim: dim {dim} is outside 0..{rank}")
+    bases = {d: [(*v[:dim], 0, *v[dim:]) for v in vs] for d, vs in layout.bases.items()}
+    sizes = [layout.out_dim_size(n) for n in layout.out_dim_names]
+    sizes.insert(dim, 1)
+    return LinearLayout(bases, dict(zip(standard_out_dims(rank + 1), sizes)))
 
 
 def _broadcast_standard(
