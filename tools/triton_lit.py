@@ -134,8 +134,8 @@ def parse_run_line(command: str) -> RunLine:
 
 
 def pieces(text: str) -> list[tuple[int, str]]:
-    """The ``// -----`` pieces of ``text`` with the line each starts on, padded with empty
-    lines so that line numbers are those of the whole file."""
+    """The ``// -----`` pieces of ``text`` with the line of each one's first non-empty line,
+    padded with empty lines so that line numbers are those of the whole file."""
     found = []
     for chunk in split_input(text):
         padding = len(chunk) - len(chunk.lstrip("\n"))

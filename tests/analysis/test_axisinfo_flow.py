@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from tilecraft.analysis import MAX_DIVISOR as M
 from tilecraft.analysis import AxisInfo, AxisInfoAnalysis
+from tilecraft.analysis.axisinfo import RANGE_MAX_DIVISOR as R
 
 from .util import func, op_named, parse, value
 
@@ -110,7 +110,7 @@ def test_2d_tile_with_strided_rows():
     analysis = AxisInfoAnalysis(module)
     assert analysis.get(value(module, "rows")) == ax([1, 1], [16, 16], [1, 1])
     assert analysis.get(value(module, "rowsb")) == ax([1, 1], [16, 16], [1, 32])
-    assert analysis.get(value(module, "colsb")) == ax([1, 32], [1, M], [64, 1])
+    assert analysis.get(value(module, "colsb")) == ax([1, 32], [1, R], [64, 1])
     assert analysis.get(value(module, "offs")) == ax([1, 32], [1, 16], [1, 1])
     ptrs = value(module, "ptrs")
     assert analysis.get(ptrs) == ax([1, 32], [2, 16], [1, 1])

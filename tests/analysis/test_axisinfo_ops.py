@@ -6,6 +6,7 @@ import pytest
 
 from tilecraft.analysis import MAX_DIVISOR as M
 from tilecraft.analysis import AxisInfo, AxisInfoAnalysis
+from tilecraft.analysis.axisinfo import RANGE_MAX_DIVISOR as R
 from tilecraft.analysis.axisinfo import dense_axis_info, highest_pow2_divisor
 
 from .util import parse, value
@@ -115,10 +116,11 @@ def test_constant_dense_splat():
 """, "d") == ax([1, 1], [8, 8], [4, 16], 8)
 
 
-def test_constant_dense_float_splat_is_constant_in_groups():
+def test_constant_dense_float_splat_is_not_tracked():
+    # as in Triton: float constants carry no axis info
     assert info("""
   %d = arith.constant dense<1.0> : tensor<8xf32> loc("d")
-""", "d") == ax([1], [1], [8])
+""", "d") == ax([1], [1], [1])
 
 
 def test_constant_dense_values():
@@ -140,7 +142,7 @@ def test_make_range():
     module, analysis = analyse("""
   %r = tt.make_range {end = 128 : i32, start = 64 : i32} : tensor<64xi32> loc("r")
 """)
-    assert analysis.get(value(module, "range")) == ax([128], [M], [1])
+    assert analysis.get(value(module, "range")) == ax([128], [R], [1])
     assert analysis.get(value(module, "r")) == ax([64], [64], [1])
 
 
@@ -160,8 +162,8 @@ def test_expand_dims():
   %s = tt.splat %n : i32 -> tensor<16xi32>
   %srow = tt.expand_dims %s {axis = 0 : i32} : tensor<16xi32> -> tensor<1x16xi32> loc("srow")
 """)
-    assert analysis.get(value(module, "row")) == ax([1, 16], [1, M], [1, 1])
-    assert analysis.get(value(module, "col")) == ax([16, 1], [M, 1], [1, 1])
+    assert analysis.get(value(module, "row")) == ax([1, 16], [1, R], [1, 1])
+    assert analysis.get(value(module, "col")) == ax([16, 1], [R, 1], [1, 1])
     assert analysis.get(value(module, "srow")) == ax([1, 1], [8, 8], [1, 16])
 
 
@@ -173,8 +175,8 @@ def test_broadcast():
   %b0 = tt.broadcast %row : tensor<1x16xi32> -> tensor<8x16xi32> loc("b0")
   %b1 = tt.broadcast %col : tensor<16x1xi32> -> tensor<16x8xi32> loc("b1")
 """)
-    assert analysis.get(value(module, "b0")) == ax([1, 16], [1, M], [8, 1])
-    assert analysis.get(value(module, "b1")) == ax([16, 1], [M, 1], [1, 8])
+    assert analysis.get(value(module, "b0")) == ax([1, 16], [1, R], [8, 1])
+    assert analysis.get(value(module, "b1")) == ax([16, 1], [R, 1], [1, 8])
 
 
 def test_trans():
@@ -184,7 +186,7 @@ def test_trans():
   %b0 = tt.broadcast %row : tensor<1x16xi32> -> tensor<8x16xi32>
   %t = tt.trans %b0 {order = array<i32: 1, 0>} : tensor<8x16xi32> -> tensor<16x8xi32> loc("t")
 """)
-    assert analysis.get(value(module, "t")) == ax([16, 1], [M, 1], [1, 8])
+    assert analysis.get(value(module, "t")) == ax([16, 1], [R, 1], [1, 8])
 
 
 # -- arithmetic
@@ -199,7 +201,7 @@ def test_addi():
 """)
     assert analysis.get(value(module, "a")) == ax([128], [8], [1])
     assert analysis.get(value(module, "b")) == ax([1], [8], [128])
-    assert analysis.get(value(module, "c")) == ax([1], [1], [1])  # 0, 2, 4, ...: not contiguous
+    assert analysis.get(value(module, "c")) == ax([1], [2], [1])  # 0, 2, 4, ...: even
     assert analysis.get(value(module, "d")) == ax([1], [4], [1], 20)
 
 
@@ -232,7 +234,7 @@ def test_muli():
 """)
     assert analysis.get(value(module, "a")) == ax([1], [4], [1])
     assert analysis.get(value(module, "b")) == ax([1], [128], [128])
-    assert analysis.get(value(module, "c")) == ax([128], [M], [1])
+    assert analysis.get(value(module, "c")) == ax([128], [R], [1])
     assert analysis.get(value(module, "d")) == ax([1], [M], [128], 0)
     assert analysis.get(value(module, "e")) == ax([1], [64], [1], 64)
 
@@ -249,7 +251,7 @@ def test_divsi():
 """)
     assert analysis.get(value(module, "a")) == ax([1], [1], [16])  # 0 x16, 1 x16, ...
     assert analysis.get(value(module, "b")) == ax([1], [2], [128])
-    assert analysis.get(value(module, "c")) == ax([128], [M], [1])
+    assert analysis.get(value(module, "c")) == ax([128], [R], [1])
     assert analysis.get(value(module, "d")) == ax([1], [1], [1])
     assert analysis.get(value(module, "e")) == ax([1], [4], [1], 4)
     assert analysis.get(value(module, "f")).constant == -3  # truncates toward zero
@@ -324,7 +326,7 @@ def test_shifts():
     assert analysis.get(value(module, "a")) == ax([1], [4], [1])
     assert analysis.get(value(module, "b")) == ax([1], [32], [128])
     assert analysis.get(value(module, "c")) == ax([1], [2], [128])
-    assert analysis.get(value(module, "d")) == ax([128], [M], [1])
+    assert analysis.get(value(module, "d")) == ax([128], [R], [1])
     assert analysis.get(value(module, "e")) == ax([1], [8], [128])  # shifting left keeps zeros
     assert analysis.get(value(module, "f")) == ax([1], [1], [128])
     assert analysis.get(value(module, "g")).constant == 16
@@ -384,7 +386,7 @@ def test_select():
 """)
     assert analysis.get(value(module, "a")) == ax([128], [256], [1])
     assert analysis.get(value(module, "b")) == ax([16], [16], [1])
-    assert analysis.get(value(module, "d")) == ax([128], [M], [1])
+    assert analysis.get(value(module, "d")) == ax([128], [R], [1])
     assert analysis.get(value(module, "e")) == ax([1], [4], [1], 4)
 
 
@@ -398,7 +400,7 @@ def test_casts():
   %d = arith.extsi %m1 : i8 to i32 loc("d")
   %e = arith.index_cast %c16 : i32 to index loc("e")
 """)
-    assert analysis.get(value(module, "a")) == ax([128], [M], [1])
+    assert analysis.get(value(module, "a")) == ax([128], [R], [1])
     assert analysis.get(value(module, "b")) == ax([1], [1], [1], 1)
     assert analysis.get(value(module, "c")) == ax([1], [1], [1], 255)
     assert analysis.get(value(module, "d")) == ax([1], [1], [1], -1)
@@ -449,11 +451,9 @@ def test_unknown_ops_are_pessimistic():
     module, analysis = analyse("""
   %pid = tt.get_program_id x : i32 loc("pid")
   %h = tt.histogram %range : tensor<128xi32> -> tensor<8xi32> loc("h")
-  %r = tt.reshape %range : tensor<128xi32> -> tensor<8x16xi32> loc("r")
 """)
     assert analysis.get(value(module, "pid")) == ax([1], [1], [1])
     assert analysis.get(value(module, "h")) == ax([1], [1], [1])
-    assert analysis.get(value(module, "r")) == ax([1, 1], [1, 1], [1, 1])
 
 
 def test_unregistered_op_in_generic_form():
@@ -508,4 +508,35 @@ def test_pointer_casts_keep_contiguity_only_for_the_same_unit():
     assert analysis.get(value(module, "i")) == ax([128], [16], [1])
     assert analysis.get(value(module, "h")) == ax([1], [4], [1])  # every other half
     assert analysis.get(value(module, "q")) == ax([1], [4], [1])  # addresses step by 4
-    assert analysis.get(value(module, "b")) == ax([128], [M], [1])  # bytes are bytes
+    assert analysis.get(value(module, "b")) == ax([128], [R], [1])  # bytes are bytes
+
+
+def test_reshape_splits_and_merges_blocks_of_dims():
+    module, analysis = analyse("""
+  %r = tt.reshape %range : tensor<128xi32> -> tensor<8x16xi32> loc("r")
+  %f = tt.reshape %r : tensor<8x16xi32> -> tensor<128xi32> loc("f")
+  %v = tt.reshape %range : tensor<128xi32> -> tensor<1x128xi32> loc("v")
+""")
+    assert analysis.get(value(module, "r")) == ax([1, 16], [1, 16], [1, 1])  # rows start at 16k
+    assert analysis.get(value(module, "f")) == ax([16], [16], [1])  # rows are not continued
+    assert analysis.get(value(module, "v")) == ax([1, 128], [1, R], [1, 1])
+
+
+def test_reshape_constancy_spans_wholly_constant_inner_dims():
+    module = parse("""
+tt.func @f(%a: tensor<4x4xi32> {tt.constancy = dense<[2, 4]> : tensor<2xi32>}) {
+  %r = tt.reshape %a : tensor<4x4xi32> -> tensor<16xi32> loc("r")
+  %s = tt.reshape %r : tensor<16xi32> -> tensor<2x8xi32> loc("s")
+  tt.return
+}""")
+    analysis = AxisInfoAnalysis(module)
+    assert analysis.get(value(module, "r")).constancy == (8,)
+    assert analysis.get(value(module, "s")).constancy == (1, 8)
+
+
+def test_select_of_equal_constants_is_that_constant():
+    module, analysis = analyse("""
+  %m = arith.cmpi slt, %range, %su : tensor<128xi32> loc("m")
+  %s = arith.select %m, %s4, %s4 : tensor<128xi1>, tensor<128xi32> loc("s")
+""")
+    assert analysis.get(value(module, "s")) == ax([1], [4], [128], 4)

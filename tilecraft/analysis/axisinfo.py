@@ -45,6 +45,9 @@ from tilecraft.ir.types import element_type_of, shape_of
 #: The divisibility of 0 (and the optimistic top value of every field).
 MAX_DIVISOR = 1 << 62
 
+#: The divisibility of a ``tt.make_range`` starting at 0 (its bounds are i32).
+RANGE_MAX_DIVISOR = 1 << 30
+
 #: Hint attribute names, on function arguments and on ops.
 HINTS = ("tt.contiguity", "tt.divisibility", "tt.constancy")
 
@@ -269,9 +272,23 @@ def _add_con(lhs: AxisInfo, rhs: AxisInfo, d: int) -> int:
     return max(gcd(lhs.constancy[d], rhs.contiguity[d]), gcd(lhs.contiguity[d], rhs.constancy[d]))
 
 
+def _add_sub_div(step: int) -> Callable[[AxisInfo, AxisInfo, int, int], int]:
+    """The divisibility rule of ``addi`` (``step`` 2) and ``subi`` (``step`` 0): with both
+    operands contiguous, within their common aligned groups of ``m`` both grow by one per
+    element, so each element is the sum (difference) of the group starts plus ``step * i``."""
+
+    def div(lhs: AxisInfo, rhs: AxisInfo, d: int, c: int) -> int:
+        if c == 1 and lhs.contiguity[d] > 1 and rhs.contiguity[d] > 1:
+            m = min(lhs.contiguity[d], rhs.contiguity[d])
+            return gcd(lhs.div_at(d, m), rhs.div_at(d, m), step)
+        return _div_gcd(lhs, rhs, d, c)
+
+    return div
+
+
 @rule("arith.addi")
 def _addi(ctx: RuleContext) -> AxisInfo:
-    return _binary(ctx, _add_con, _div_gcd, _cst_gcd, _both(lambda a, b: a + b))
+    return _binary(ctx, _add_con, _add_sub_div(2), _cst_gcd, _both(lambda a, b: a + b))
 
 
 @rule("tt.addptr")
@@ -289,8 +306,8 @@ def _addptr(ctx: RuleContext) -> AxisInfo:
 @rule("arith.subi")
 def _subi(ctx: RuleContext) -> AxisInfo:
     # only contiguous - constant is contiguous (contiguity means increasing)
-    return _binary(ctx, lambda l, r, d: gcd(l.contiguity[d], r.constancy[d]), _div_gcd, _cst_gcd,
-                   _both(lambda a, b: a - b))
+    return _binary(ctx, lambda l, r, d: gcd(l.contiguity[d], r.constancy[d]), _add_sub_div(0),
+                   _cst_gcd, _both(lambda a, b: a - b))
 
 
 @rule("arith.muli")
@@ -507,6 +524,8 @@ def _select(ctx: RuleContext) -> AxisInfo:
     cond, lhs, rhs = ctx.ins
     if cond.constant is not None:
         return lhs if cond.constant else rhs
+    if lhs.constant is not None and lhs.constant == rhs.constant:
+        return AxisInfo.from_constant(lhs.constant, ctx.shape)
     if shape_of(ctx.op.operands[0].type) is None:
         return lhs.join(rhs)  # one side for the whole tensor
     cons, divs, csts = [], [], []
@@ -531,9 +550,9 @@ def _cast(ctx: RuleContext) -> AxisInfo:
         src = _int_width(ctx.op.operands[0].type)
         if ctx.op.name in ("arith.extui", "arith.index_castui") and src is not None:
             constant = _unsigned(constant, src)
-        if _int_width(ctx.result_type) is None and not is_pointer_type(
-                element_type_of(ctx.result_type)):
-            constant = None  # int -> float bit casts
+        if (_int_width(ctx.result_type) is None and ctx.op.name not in _BITCASTS
+                and not is_pointer_type(element_type_of(ctx.result_type))):
+            constant = None  # a float's constant is known as its bits, through bitcasts only
         constant = wrap_constant(constant, ctx.result_type)
         if constant is not None:
             return AxisInfo.from_constant(constant, ctx.shape)
@@ -545,6 +564,9 @@ def _cast(ctx: RuleContext) -> AxisInfo:
                      else gcd(info.divisibility[d], unit) for d in range(ctx.rank))
         return AxisInfo((1,) * ctx.rank, divs, info.constancy)
     return info.replace(constant=None)
+
+
+_BITCASTS = ("arith.bitcast", "tt.bitcast")
 
 
 def _unit(t: Type) -> int:
@@ -562,7 +584,7 @@ def _constant(ctx: RuleContext) -> AxisInfo | None:
         if attr.is_splat:
             if elem.is_integer() or elem.is_index():
                 return AxisInfo.from_constant(int(attr.splat_value), ctx.shape)
-            return AxisInfo((1,) * ctx.rank, (1,) * ctx.rank, ctx.shape)
+            return None  # floats are not tracked
         if elem.is_integer() or elem.is_index():
             return dense_axis_info([int(v) for v in attr.values], ctx.shape)
     return None
@@ -595,7 +617,10 @@ def _largest_group(moved: np.ndarray, size: int, step: int) -> int:
 def _make_range(ctx: RuleContext) -> AxisInfo:
     start = int(ctx.op.get_attr("start").value)
     end = int(ctx.op.get_attr("end").value)
-    return AxisInfo((end - start,), (highest_pow2_divisor(start),), (1,))
+    # start and end are i32: a start of 0 is divisible by 2^30, the largest i32 power of two
+    # Triton reports (kMaxDivisor for int32_t)
+    div = RANGE_MAX_DIVISOR if start == 0 else highest_pow2_divisor(start)
+    return AxisInfo((end - start,), (div,), (1,))
 
 
 @rule("tt.splat")
@@ -638,6 +663,50 @@ def _expand_dims(ctx: RuleContext) -> AxisInfo:
     div.insert(axis, new_div)
     cst.insert(axis, 1)
     return AxisInfo(tuple(con), tuple(div), tuple(cst), src.constant)
+
+
+@rule("tt.reshape")
+def _reshape(ctx: RuleContext) -> AxisInfo:
+    """Row-major reshape: dims of size 1 are dropped, the rest split into blocks of input and
+    output dims with equal products; each block is seen as one flat sequence (the contiguity
+    and divisibility of its innermost input dim, a constancy that spans inner dims that are
+    wholly constant) and cut into the block's output dims, innermost first."""
+    src = ctx.ins[0]
+    in_shape = shape_for(ctx.op.operands[0].type)
+    if src.constant is not None:
+        return AxisInfo.from_constant(src.constant, ctx.shape)
+    if src.rank != len(in_shape) or math.prod(in_shape) != math.prod(ctx.shape):
+        return AxisInfo.pessimistic(ctx.rank)
+    ins = [d for d, size in enumerate(in_shape) if size > 1]
+    outs = [d for d, size in enumerate(ctx.shape) if size > 1]
+    elem_divs = [src.elem_div(d) for d in ins] or [src.divisibility[0]]
+    cons, divs, csts = [1] * ctx.rank, [gcd(*elem_divs)] * ctx.rank, [1] * ctx.rank
+    while ins or outs:
+        block_in, block_out = [ins.pop()], [outs.pop()]
+        in_size, out_size = in_shape[block_in[0]], ctx.shape[block_out[0]]
+        while in_size != out_size:
+            if in_size < out_size:
+                block_in.append(ins.pop())
+                in_size *= in_shape[block_in[-1]]
+            else:
+                block_out.append(outs.pop())
+                out_size *= ctx.shape[block_out[-1]]
+        inner = block_in[0]
+        con, div = src.contiguity[inner], src.divisibility[inner]
+        flat = AxisInfo((con,), (div,), (1,))
+        cst = 1
+        for d in block_in:  # inner to outer: constancy grows across wholly constant dims
+            cst *= src.constancy[d]
+            if src.constancy[d] < in_shape[d]:
+                break
+        stride = 1
+        for d in block_out:  # inner to outer
+            size = ctx.shape[d]
+            cons[d] = min(con, size) if stride == 1 else 1
+            divs[d] = flat.div_at(0, cons[d])
+            csts[d] = max(1, min(cst // stride, size))
+            stride *= size
+    return AxisInfo(tuple(cons), tuple(divs), tuple(csts))
 
 
 @rule("tt.trans")
@@ -712,10 +781,14 @@ class AxisInfoAnalysis:
     """Axis info of every value nested in ``root`` (a module or a function), computed at once.
 
     ``interprocedural``: private functions whose every caller is known get their arguments
-    from the call sites, and calls get their results from the callee's returns."""
+    from the call sites, and calls get their results from the callee's returns.
+    ``closed_module``: public functions that are called in ``root`` are linked too, as if
+    nothing outside called them (Triton's assumption: a kernel module is compiled whole)."""
 
-    def __init__(self, root: Operation, *, interprocedural: bool = True) -> None:
+    def __init__(self, root: Operation, *, interprocedural: bool = True,
+                 closed_module: bool = False) -> None:
         self.root = root
+        self.closed_module = closed_module
         self.defuse = DefUseGraph(root)
         self.callgraph = CallGraph(root)
         self._state: dict[Value, AxisInfo] = {}
@@ -802,7 +875,8 @@ class AxisInfoAnalysis:
         linked_callees: set[Operation] = set()
         if interprocedural:
             for func in self.callgraph.functions:
-                if (visibility(func) == "public" or is_declaration(func)
+                if ((visibility(func) == "public" and not self.closed_module)
+                        or is_declaration(func)
                         or not self.callgraph.callers(func)):
                     continue
                 sites = self.callgraph.call_sites(func)

@@ -29,7 +29,7 @@ class TestPrintAlignmentPass(Pass):
     ANCHOR = "builtin.module"
 
     def run_on_operation(self, op: Operation) -> None:
-        analysis = AxisInfoAnalysis(op)
+        analysis = AxisInfoAnalysis(op, closed_module=True)
         for func in op.walk():
             if func.name != "tt.func":
                 continue
