@@ -4,6 +4,8 @@ definitions, not from the code under test)."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tilecraft.layouts import (
     Blocked,
@@ -199,3 +201,53 @@ def test_swizzled_shared() -> None:
     col = swizzled_shared_layout([32, 4], vec=1, per_phase=1, max_phase=4, order=[0, 1])
     assert col.bases["offset"] == [(1, 0), (2, 0), (4, 0), (8, 0), (16, 0), (1, 1), (2, 2)]
     assert swizzled_shared_layout([8], 1, 1, 1, [0]).bases == {"offset": [(1,), (2,), (4,)]}
+
+
+def test_mma_v2_batched() -> None:
+    layout = nvidia_mma_v2_layout([2, 16, 8], [2, 1, 1], instr_shape=[1, 16, 8])
+    assert layout.bases == {
+        "register": [(0, 0, 1), (0, 8, 0)],
+        "lane": [(0, 0, 2), (0, 0, 4), (0, 1, 0), (0, 2, 0), (0, 4, 0)],
+        "warp": [(1, 0, 0)],
+    }
+
+
+def test_registers_to_swizzled_offsets() -> None:
+    # Store addresses: (register, lane, warp) -> element -> shared offset.
+    dist = blocked_layout([16, 64], [1, 8], [4, 8], [4, 1], [1, 0])
+    shared = swizzled_shared_layout([16, 64], vec=8, per_phase=1, max_phase=8, order=[1, 0])
+    to_offset = dist.compose(shared.invert())
+    assert to_offset.out_dims == {"offset": 1024}
+    # Row 1's 8-vector of lane 0 lands at the xor-swizzled column 8 of row 1.
+    assert to_offset.apply(lane=8) == (64 + 8,)
+    # The 8 registers stay contiguous after the swizzle (vec == sizePerThread).
+    assert [to_offset.apply(register=r)[0] for r in range(8)] == list(range(8))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.integers(0, 6), min_size=2, max_size=2),
+    st.lists(st.integers(0, 2), min_size=2, max_size=2),
+    st.integers(0, 5),
+    st.integers(0, 3),
+    st.permutations([0, 1]),
+    st.integers(0, 1),
+)
+def test_blocked_covers_shape_and_slices_ignore_the_sliced_size(
+    shape_bits: list[int], spt_bits: list[int], lane0: int, warps: int, order: list[int],
+    dim: int,
+) -> None:
+    shape = [1 << b for b in shape_bits]
+    params = ([1 << b for b in spt_bits], [1 << lane0, 1 << (5 - lane0)],
+              [1 << (warps // 2), 1 << (warps - warps // 2)], order)
+    layout = blocked_layout(shape, *params)
+    assert layout.out_dims == {"dim0": shape[0], "dim1": shape[1]}
+    assert layout.is_surjective()
+    assert layout.in_dim_size("lane") == 32 and layout.in_dim_size("warp") == 1 << warps
+    # Each register holds a distinct element unless the thread's vector exceeds the shape.
+    regs = {layout.apply(register=r) for r in range(layout.in_dim_size("register"))}
+    assert len(regs) == layout.in_dim_size("register") >> bin(
+        layout.free_variable_masks()["register"]).count("1")
+    one = list(shape)
+    one[dim] = 1
+    assert slice_layout(blocked_layout(one, *params), dim) == slice_layout(layout, dim)
