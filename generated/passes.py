@@ -41,6 +41,40 @@ class CanonicalizerPassBase(Pass):
     num_erased: int
 
 
+class ConvertTritonToTritonGPUPassBase(Pass):
+    """Give every tensor a layout: tile IR to GPU IR
+
+    Every tensor type gets Triton's default `#ttg.blocked` layout for its shape (one element
+    per thread, lanes then warps along the fastest dim first), except where an op fixes it: a
+    reduction's results are its operand's layout sliced along the axis, `tt.expand_dims` reads
+    a slice of its result's layout, and `tt.dot` reads its operands in `#ttg.dot_op` layouts of
+    the accumulator's. `ttg.convert_layout` is inserted wherever an operand's layout differs
+    from the one its user needs. The module gets `ttg.num-warps`, `ttg.threads-per-warp`,
+    `ttg.num-ctas` and `ttg.target`.
+    """
+
+    ARGUMENT = 'convert-triton-to-tritongpu'
+    SUMMARY = 'Give every tensor a layout: tile IR to GPU IR'
+    ANCHOR = 'builtin.module'
+    DEPENDENT_DIALECTS = ('ttg', )
+    IMPL_MODULE = 'tilecraft.transforms.triton_to_tritongpu'
+    OPTIONS = (
+        PassOption('target', 'target', str, '', 'the target, e.g. `cuda:90`', is_list=False),
+        PassOption('num_warps', 'num-warps', int, 4, 'warps per program (CTA)', is_list=False),
+        PassOption('threads_per_warp', 'threads-per-warp', int, 32, 'threads per warp', is_list=False),
+        PassOption('num_ctas', 'num-ctas', int, 1, 'CTAs per cluster', is_list=False),
+        PassOption('enable_source_remat', 'enable-source-remat', bool, False, "accepted for Triton's command lines; no effect", is_list=False),
+    )
+    STATISTICS = (
+    )
+
+    target: str
+    num_warps: int
+    threads_per_warp: int
+    num_ctas: int
+    enable_source_remat: bool
+
+
 class CSEPassBase(Pass):
     """Eliminate common subexpressions
 
@@ -233,6 +267,7 @@ class TritonReorderBroadcastPassBase(Pass):
 
 PASSES: dict[str, type[Pass]] = {
     'canonicalize': CanonicalizerPassBase,
+    'convert-triton-to-tritongpu': ConvertTritonToTritonGPUPassBase,
     'cse': CSEPassBase,
     'dce': DCEPassBase,
     'inline': InlinerPassBase,

@@ -27,6 +27,8 @@ CHEAP, COSTLY = 1, 12
 
 
 ELEMENTWISE_OPS: set[str] = set()
+# The scalar emitter of each element-wise op, by op name; the CUDA backend runs them per register.
+SCALAR_EMITTERS: dict[str, Emitter] = {}
 
 
 def elementwise(*names: str, cost: int = CHEAP) -> Callable[[Emitter], Emitter]:
@@ -34,6 +36,8 @@ def elementwise(*names: str, cost: int = CHEAP) -> Callable[[Emitter], Emitter]:
     ELEMENTWISE_OPS.update(names)
 
     def register(emit: Emitter) -> Emitter:
+        SCALAR_EMITTERS.update(dict.fromkeys(names, emit))
+
         def lower(fl: FunctionLowering, op: Operation) -> None:
             operands = [fl.get(v) for v in op.operands]
             result = op.results[0]
@@ -227,7 +231,7 @@ def _divf(fl, op, a):
 
 @elementwise("arith.remf", cost=COSTLY)
 def _remf(fl, op, a):
-    return _rounded(fl, op, mathlib.emit_math(fl.builder, "remf", [a[0], a[1]]))
+    return _rounded(fl, op, fl.math("remf", [a[0], a[1]]))
 
 
 @elementwise("arith.negf")
@@ -241,15 +245,15 @@ _FLOAT_MINMAX = {"arith.maximumf": "maximumf", "arith.minimumf": "minimumf",
 
 @elementwise(*_FLOAT_MINMAX)
 def _float_minmax(fl, op, a):
-    return mathlib.emit_math(fl.builder, _FLOAT_MINMAX[op.name], list(a))
+    return fl.math(_FLOAT_MINMAX[op.name], list(a))
 
 
 @elementwise("tt.clampf")
 def _clampf(fl, op, a):
     nan_aware = op.propagate_nan.name == "ALL"
     high, low = ("maximumf", "minimumf") if nan_aware else ("maxnumf", "minnumf")
-    raised = mathlib.emit_math(fl.builder, high, [a[0], a[1]])
-    return mathlib.emit_math(fl.builder, low, [raised, a[2]])
+    raised = fl.math(high, [a[0], a[1]])
+    return fl.math(low, [raised, a[2]])
 
 
 @elementwise("arith.cmpf")
@@ -386,7 +390,7 @@ _CHEAP_MATH = {"sqrt", "floor", "ceil", "trunc", "round", "roundeven", "absf", "
 
 
 def _math(fl, op, a):
-    return _rounded(fl, op, mathlib.emit_math(fl.builder, _MATH[op.name], list(a)))
+    return _rounded(fl, op, fl.math(_MATH[op.name], list(a)))
 
 
 for _name, _fn in _MATH.items():
@@ -395,13 +399,13 @@ for _name, _fn in _MATH.items():
 
 @elementwise("math.rsqrt", cost=4)
 def _rsqrt(fl, op, a):
-    return _rounded(fl, op, mathlib.emit_math(fl.builder, "rsqrt", [a[0]]))
+    return _rounded(fl, op, fl.math("rsqrt", [a[0]]))
 
 
 @elementwise("math.fpowi", cost=COSTLY)
 def _fpowi(fl, op, a):
     exponent = fl.builder.sitofp(a[1], a[0].type)
-    return _rounded(fl, op, mathlib.emit_math(fl.builder, "powf", [a[0], exponent]))
+    return _rounded(fl, op, fl.math("powf", [a[0], exponent]))
 
 
 @elementwise("math.absi")
@@ -429,7 +433,7 @@ def _float_class(fl, op, a):
     x = a[0]
     if op.name == "math.isnan":
         return b.fcmp_unordered("uno", x, x)
-    magnitude = mathlib.emit_math(b, "absf", [x])
+    magnitude = fl.math("absf", [x])
     inf = ir.Constant(x.type, float("inf"))
     if op.name == "math.isinf":
         return b.fcmp_ordered("==", magnitude, inf)
@@ -471,7 +475,7 @@ def _extern_elementwise(fl, op, a):
     if a and a[0].type == T.F32 and name.endswith("f") and name[:-1] in mathlib.MATH_FUNCTIONS:
         name = name[:-1]
     if name in mathlib.MATH_FUNCTIONS and all(v.type in (T.F32, T.F64) for v in a):
-        return _rounded(fl, op, mathlib.emit_math(fl.builder, name, list(a)))
+        return _rounded(fl, op, fl.math(name, list(a)))
     result_ty = T.reg_type(_result_type(op))
     existing = fl.module.globals.get(symbol)
     fn = existing or ir.Function(fl.module, ir.FunctionType(result_ty, [v.type for v in a]),

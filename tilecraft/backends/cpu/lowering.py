@@ -26,6 +26,7 @@ import llvmlite.ir as ir
 from tilecraft.frontend.errors import CompilationError
 from tilecraft.ir import Block, Operation, RankedTensorType, Value
 
+from . import mathlib
 from . import types as T
 from .tiles import I32, I64, BufferTile, ExprTile, MappedTile, Tile, splat
 
@@ -147,6 +148,10 @@ class FunctionLowering:
         if existing is None:
             existing = ir.Function(self.module, ir.FunctionType(result, params), full)
         return existing
+
+    def math(self, name: str, args: list) -> ir.Value:
+        """The math function ``name`` (`mathlib.MATH_FUNCTIONS`) of scalar ``args``."""
+        return mathlib.emit_math(self.builder, name, args)
 
     # -- memory
     def alloca(self, ty: ir.Type, count: int = 1, name: str = "") -> ir.Value:

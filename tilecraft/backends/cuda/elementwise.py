@@ -1,0 +1,64 @@
+"""Element-wise ops on the GPU: the CPU backend's scalar emitters (`cpu.elementwise`) run on
+each register of a thread; math goes through `GPULowering.math` (libdevice or NVPTX's
+instructions). Pointer casts keep the address space, and ``tt.extern_elementwise`` calls its
+libdevice symbol."""
+
+from __future__ import annotations
+
+import llvmlite.ir as ir
+
+from tilecraft.ir import Operation
+
+from ..cpu import elementwise as cpu_elementwise
+from ..cpu.elementwise import SCALAR_EMITTERS, Emitter
+from .lowering import Distributed, GPULowering, lowers, reg_type
+from . import mathlib
+
+
+def apply_per_register(fl: GPULowering, op: Operation, emit: Emitter) -> None:
+    """``op``'s result from ``emit`` over its operands' registers (scalars are shared)."""
+    operands = [fl.get(v) for v in op.operands]
+    tensors = [x for x in operands if isinstance(x, Distributed)]
+    if not tensors:
+        fl.set(op.results[0], emit(fl, op, operands))
+        return
+    like = tensors[0]
+    values = [emit(fl, op, [x.values[i] if isinstance(x, Distributed) else x
+                            for x in operands])
+              for i in range(len(like.values))]
+    fl.set(op.results[0], fl.new_dist(op.results[0].type, values))
+
+
+def _register(name: str, emit: Emitter) -> None:
+    lowers(name)(lambda fl, op: apply_per_register(fl, op, emit))
+
+
+def _int_to_ptr(fl: GPULowering, op: Operation, a: list) -> ir.Value:
+    return fl.builder.inttoptr(a[0], reg_type(op.results[0].type))
+
+
+def _ptr_to_int(fl: GPULowering, op: Operation, a: list) -> ir.Value:
+    return fl.builder.ptrtoint(a[0], reg_type(op.results[0].type))
+
+
+def _extern_elementwise(fl: GPULowering, op: Operation, a: list) -> ir.Value:
+    """A libdevice function by its symbol (``__nv_...``); other names of math functions are
+    mapped to them."""
+    symbol = op.symbol
+    if not symbol.startswith("__nv_"):
+        name = symbol[:-1] if symbol.endswith("f") and symbol[:-1] in mathlib.MATH_FUNCTIONS \
+            else symbol
+        if name in mathlib.MATH_FUNCTIONS:
+            return cpu_elementwise._rounded(fl, op, fl.math(name, list(a)))
+    result_ty = reg_type(op.results[0].type)
+    fn = fl.declare(symbol, result_ty, [v.type for v in a])
+    return fl.builder.call(fn, list(a))
+
+
+_OVERRIDES: dict[str, Emitter] = {
+    "tt.int_to_ptr": _int_to_ptr, "tt.ptr_to_int": _ptr_to_int,
+    "tt.extern_elementwise": _extern_elementwise,
+}
+
+for _name, _emit in {**SCALAR_EMITTERS, **_OVERRIDES}.items():
+    _register(_name, _emit)

@@ -1,0 +1,59 @@
+"""The entry of the GPU lowering: a `ttg` module to an LLVM module with one ``ptx_kernel``.
+
+Kernel arguments are passed as PTX parameters in their own types (pointers in the global
+address space; fp16 and bf16 scalars as f32, as the launcher packs them). The function gets
+the launch bound ``"nvvm.maxntid"`` of ``32 * num_warps`` threads.
+"""
+
+from __future__ import annotations
+
+import llvmlite.ir as ir
+
+from tilecraft.analysis.axisinfo import AxisInfoAnalysis
+from tilecraft.frontend.errors import CompilationError
+from tilecraft.generated.tt import PointerType
+from tilecraft.ir import Operation
+
+from ..cpu import types as T
+from . import control, dot, elementwise, memory, reductions, shapes  # noqa: F401 (registration)
+from .lowering import GPULowering, KernelInfo
+
+TRIPLE = "nvptx64-nvidia-cuda"
+
+
+def argument_type(t) -> ir.Type:
+    """The LLVM type of a kernel parameter of tile type ``t``."""
+    if isinstance(t, PointerType):
+        return ir.PointerType(addrspace=t.address_space)
+    if T.is_narrow(t):
+        return T.F32
+    return T.reg_type(t)
+
+
+def lower_kernel(module_op: Operation, *, num_warps: int, threads_per_warp: int = 32,
+                 capability: int = 90) -> tuple[ir.Module, KernelInfo]:
+    """The LLVM module of the one public kernel of ``module_op`` (a `ttg` module, inlined)."""
+    funcs = [op for op in module_op.regions[0].blocks[0] if op.name == "tt.func"]
+    kernels = [f for f in funcs if f.sym_visibility != "private"] or funcs
+    if not kernels:
+        raise CompilationError("no tt.func to compile in the module")
+    kernel = kernels[0]
+    name = kernel.sym_name
+    arg_types = list(kernel.function_type.inputs)
+    info = KernelInfo(name, [T.arg_kind(t) for t in arg_types], num_warps)
+    module = ir.Module(name=name)
+    module.triple = TRIPLE
+    fnty = ir.FunctionType(ir.VoidType(), [argument_type(t) for t in arg_types])
+    func = ir.Function(module, fnty, name)
+    func.calling_convention = "ptx_kernel"
+    # string attributes are not among llvmlite's known ones: add to the underlying set
+    set.add(func.attributes, f'"nvvm.maxntid"="{threads_per_warp * num_warps}"')
+    fl = GPULowering(module, func, info, threads_per_warp, capability)
+    fl.axis_info = AxisInfoAnalysis(module_op)
+    args = []
+    for value, t in zip(func.args, arg_types):
+        args.append(T.round_narrow(fl, value, t) if T.is_narrow(t) else value)
+    control.lower_region(fl, kernel.body, args)
+    if not fl.builder.block.is_terminated:
+        fl.builder.ret_void()
+    return module, info

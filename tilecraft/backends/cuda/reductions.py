@@ -1,0 +1,189 @@
+"""``tt.reduce`` on the GPU, from the operand's layout map.
+
+Three steps, each read off the layout: the registers of a thread that differ only along the
+axis are combined in order of their position; then the lanes whose bits move along the axis
+exchange partial results with butterfly shuffles (``shfl.sync.bfly``); then, when warps split
+the axis too, each warp writes its partials to shared memory and, after a barrier, every thread
+combines the warps' partials for the elements of its result registers. The result has the
+operand's layout sliced along the axis (``#ttg.slice``), or is a scalar held by every thread.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import llvmlite.ir as ir
+
+from tilecraft.ir import Operation, RankedTensorType
+from tilecraft.layouts.linear import LinearLayout
+
+from .lowering import I32, I64, Distributed, GPULowering, error_at, lowers
+from .shapes import _element, _from_storage, _row_major, _size_of, _storage_type, _to_storage
+
+Key = tuple[int, ...]
+
+
+def combine(fl: GPULowering, op: Operation, left: Sequence, right: Sequence) -> list:
+    """The op's combine region applied to two tuples of scalars."""
+    fl.reduction_depth += 1
+    try:
+        return fl.lower_block(op.regions[0].blocks[0], [*left, *right])
+    finally:
+        fl.reduction_depth -= 1
+
+
+def shuffle_xor(fl: GPULowering, value: ir.Value, lane_mask: int) -> ir.Value:
+    """``value`` of the lane whose index differs from this one's by ``lane_mask`` (xor)."""
+    b = fl.builder
+    ty = value.type
+    if isinstance(ty, ir.PointerType):
+        return b.inttoptr(shuffle_xor(fl, b.ptrtoint(value, I64), lane_mask), ty)
+    if ty == ir.DoubleType():
+        return b.bitcast(shuffle_xor(fl, b.bitcast(value, I64), lane_mask), ty)
+    if isinstance(ty, ir.IntType) and ty.width == 64:
+        low = shuffle_xor(fl, b.trunc(value, I32), lane_mask)
+        high = shuffle_xor(fl, b.trunc(b.lshr(value, ir.Constant(I64, 32)), I32), lane_mask)
+        return b.or_(b.zext(low, I64), b.shl(b.zext(high, I64), ir.Constant(I64, 32)))
+    if isinstance(ty, ir.IntType) and ty.width < 32:
+        return b.trunc(shuffle_xor(fl, b.zext(value, I32), lane_mask), ty)
+    suffix = "f32" if ty == ir.FloatType() else "i32"
+    fn = fl.declare(f"llvm.nvvm.shfl.sync.bfly.{suffix}", ty, [I32, ty, I32, I32])
+    return b.call(fn, [ir.Constant(I32, -1), value, ir.Constant(I32, lane_mask),
+                       ir.Constant(I32, fl.threads_per_warp - 1)])
+
+
+def _axis_bits(layout: LinearLayout, in_dim: str, axis: int) -> list[int]:
+    """The bits of ``in_dim`` that move along ``axis``; raises when such a bit also moves
+    along another dim (the partials it combines would belong to different results)."""
+    bits = []
+    for bit in range(layout.in_dim_bits(in_dim)):
+        basis = layout.basis(in_dim, bit)
+        if basis[axis]:
+            if any(v for d, v in enumerate(basis) if d != axis):
+                raise ValueError(f"the {in_dim} bit {bit} moves along several dims")
+            bits.append(bit)
+    return bits
+
+
+def _groups(layout: LinearLayout, axis: int) -> dict[Key, list[int]]:
+    """Registers by their coordinates off the axis, each list ordered along the axis; copies
+    of an element held twice by the thread are left out."""
+    groups: dict[Key, list[tuple[int, int]]] = {}
+    seen: set[Key] = set()
+    for register in range(layout.in_dim_size("register")):
+        coordinate = layout.apply(register=register)
+        if coordinate in seen:
+            continue
+        seen.add(coordinate)
+        key = coordinate[:axis] + (0,) + coordinate[axis + 1:]
+        groups.setdefault(key, []).append((coordinate[axis], register))
+    return {key: [r for _, r in sorted(members)] for key, members in groups.items()}
+
+
+@lowers("tt.reduce")
+def _reduce(fl: GPULowering, op: Operation) -> None:
+    axis = int(op.axis)
+    sources = [fl.dist(v) for v in op.operands]
+    layout = sources[0].layout
+    try:
+        lane_bits = _axis_bits(layout, "lane", axis)
+        warp_bits = _axis_bits(layout, "warp", axis)
+    except ValueError as error:
+        raise error_at(op, f"the CUDA backend cannot reduce this layout: {error}") from None
+    partials: dict[Key, list] = {}
+    for key, registers in _groups(layout, axis).items():
+        acc = [s.values[registers[0]] for s in sources]
+        for register in registers[1:]:
+            acc = combine(fl, op, acc, [s.values[register] for s in sources])
+        for bit in lane_bits:
+            acc = combine(fl, op, acc, [shuffle_xor(fl, v, 1 << bit) for v in acc])
+        partials[key] = acc
+    if warp_bits:
+        partials = _across_warps(fl, op, layout, axis, warp_bits, partials)
+    _set_results(fl, op, axis, partials)
+
+
+def _across_warps(fl: GPULowering, op: Operation, layout: LinearLayout, axis: int,
+                  warp_bits: list[int], partials: dict[Key, list]) -> dict[Key, list]:
+    """Partials of every warp along the axis combined through shared memory."""
+    b = fl.builder
+    keys = sorted(partials)
+    warps = 1 << len(warp_bits)
+    # this warp's position along the axis, from its bits that move along it
+    position: ir.Value = ir.Constant(I32, 0)
+    for k, bit in enumerate(warp_bits):
+        flag = b.and_(b.lshr(fl.warp, ir.Constant(I32, bit)), ir.Constant(I32, 1))
+        position = b.or_(position, b.shl(flag, ir.Constant(I32, k)))
+    # partials are placed by their coordinates: (warp position along the axis, row-major)
+    rank = len(layout.out_dim_names)
+    shape = [layout.out_dim_size(name) for name in layout.out_dim_names]
+    shape[axis] = 1
+    numel = 1
+    for size in shape:
+        numel *= size
+    types = [v.type for v in partials[keys[0]]]
+    storages = [_storage_type(t) for t in types]
+    offsets, total = [], 0
+    for storage in storages:
+        total = (total + 7) // 8 * 8
+        offsets.append(total)
+        total += warps * numel * _size_of(storage)
+    base = fl.shared_base(total)
+    fl.barrier()
+    thread = fl.thread_offsets(layout)
+    for key in keys:
+        coordinate = _key_coordinates(fl, thread, key, axis, rank)
+        index = b.add(b.mul(position, ir.Constant(I32, numel)), _row_major(fl, coordinate, shape))
+        for value, storage, offset in zip(partials[key], storages, offsets):
+            start = b.gep(base, [ir.Constant(I32, offset)], source_etype=ir.IntType(8))
+            b.store(_to_storage(fl, value, storage), _element(fl, start, index, storage))
+    fl.barrier()
+    combined: dict[Key, list] = {}
+    for key in keys:
+        coordinate = _key_coordinates(fl, thread, key, axis, rank)
+        within = _row_major(fl, coordinate, shape)
+        acc = None
+        for w in range(warps):
+            index = b.add(within, ir.Constant(I32, w * numel))
+            loaded = []
+            for t, storage, offset in zip(types, storages, offsets):
+                start = b.gep(base, [ir.Constant(I32, offset)], source_etype=ir.IntType(8))
+                raw = b.load(_element(fl, start, index, storage), typ=storage)
+                loaded.append(_from_storage(fl, raw, t))
+            acc = loaded if acc is None else combine(fl, op, acc, loaded)
+        combined[key] = acc
+    return combined
+
+
+def _key_coordinates(fl: GPULowering, thread: Sequence[ir.Value], key: Key, axis: int,
+                     rank: int) -> list[ir.Value]:
+    """The coordinates (axis set to 0) of the elements a key stands for in this thread."""
+    b = fl.builder
+    out = []
+    for d in range(rank):
+        if d == axis:
+            out.append(ir.Constant(I32, 0))
+        else:
+            out.append(thread[d] if key[d] == 0 else b.xor(thread[d], ir.Constant(I32, key[d])))
+    return out
+
+
+def _set_results(fl: GPULowering, op: Operation, axis: int, partials: dict[Key, list]) -> None:
+    result_type = op.results[0].type
+    if not isinstance(result_type, RankedTensorType):
+        (only,) = partials.values()
+        for result, value in zip(op.results, only):
+            fl.set(result, value)
+        return
+    layout = fl.layout(result_type)
+    per_result: list[list] = [[] for _ in op.results]
+    for register in range(layout.in_dim_size("register")):
+        coordinate = layout.apply(register=register)
+        key = coordinate[:axis] + (0,) + coordinate[axis:]
+        if key not in partials:
+            raise error_at(op, "the CUDA backend: the reduction's result layout is not its "
+                           "operand's layout sliced along the axis")
+        for k, value in enumerate(partials[key]):
+            per_result[k].append(value)
+    for result, values in zip(op.results, per_result):
+        fl.set(result, Distributed(layout, values, tuple(result_type.shape)))

@@ -1,0 +1,311 @@
+"""Constants, indices and the ops that move elements between tensors: ``tt.splat``,
+``tt.broadcast``, ``tt.expand_dims``, ``tt.reshape``, ``tt.trans``, ``tt.join``, ``tt.split``,
+``tt.cat`` and ``ttg.convert_layout``.
+
+Moving elements is computed from the two layouts. When every element a thread needs is already
+in one of its own registers (the lane and warp parts of both maps agree), the result is a
+selection of registers; otherwise the tensor goes through shared memory: every thread writes its
+registers at their coordinates, and after a barrier reads the elements of its new registers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import llvmlite.ir as ir
+
+from tilecraft.ir import DenseElementsAttr, Operation, RankedTensorType
+from tilecraft.layouts.linear import LinearLayout
+
+from ..cpu import types as T
+from ..cpu.shapes import scalar_constant
+from .lowering import I32, I64, Distributed, GPULowering, error_at, lowers, reg_type
+
+Coordinates = tuple[int, ...]
+# Maps a coordinate of the result to the coordinate of the source that holds its element; it
+# must be linear over GF(2) (a selection or permutation of coordinate bits).
+Projection = Callable[[Coordinates], Coordinates]
+
+
+@lowers("arith.constant")
+def _constant(fl: GPULowering, op: Operation) -> None:
+    result = op.results[0]
+    ty = reg_type(result.type)
+    attr = op.value
+    if not isinstance(attr, DenseElementsAttr):
+        fl.set(result, scalar_constant(ty, attr.value))
+        return
+    values = attr.values
+    if len(set(values)) != 1 and not attr.is_splat:
+        raise error_at(op, "the CUDA backend supports only splat tensor constants")
+    value = scalar_constant(ty, values[0])
+    layout = fl.layout(result.type)
+    fl.set(result, fl.new_dist(result.type, [value] * layout.in_dim_size("register")))
+
+
+@lowers("tt.make_range")
+def _make_range(fl: GPULowering, op: Operation) -> None:
+    result = op.results[0]
+    layout = fl.layout(result.type)
+    start = ir.Constant(I32, op.start)
+    values = []
+    for register in range(layout.in_dim_size("register")):
+        (index,) = fl.coordinates(layout, register)
+        values.append(fl.builder.add(index, start) if op.start else index)
+    fl.set(result, fl.new_dist(result.type, values))
+
+
+@lowers("tt.get_program_id")
+def _program_id(fl: GPULowering, op: Operation) -> None:
+    fl.set(op.results[0], fl.builder.call(fl.sreg(f"ctaid.{'xyz'[int(op.axis)]}"), []))
+
+
+@lowers("tt.get_num_programs")
+def _num_programs(fl: GPULowering, op: Operation) -> None:
+    fl.set(op.results[0], fl.builder.call(fl.sreg(f"nctaid.{'xyz'[int(op.axis)]}"), []))
+
+
+@lowers("tt.splat")
+def _splat(fl: GPULowering, op: Operation) -> None:
+    result = op.results[0]
+    value = fl.get(op.operands[0])
+    if isinstance(value, Distributed):  # a one-element tensor
+        value = value.values[0]
+    count = fl.layout(result.type).in_dim_size("register")
+    fl.set(result, fl.new_dist(result.type, [value] * count))
+
+
+@lowers("tt.broadcast")
+def _broadcast(fl: GPULowering, op: Operation) -> None:
+    source = op.operands[0].type.shape
+    kept = [d for d, size in enumerate(source) if size != 1]
+
+    def project(c: Coordinates) -> Coordinates:
+        return tuple(c[d] if d in kept else 0 for d in range(len(c)))
+
+    move(fl, op, project)
+
+
+@lowers("tt.expand_dims")
+def _expand_dims(fl: GPULowering, op: Operation) -> None:
+    axis = int(op.axis)
+    move(fl, op, lambda c: c[:axis] + c[axis + 1:])
+
+
+@lowers("ttg.convert_layout")
+def _convert_layout(fl: GPULowering, op: Operation) -> None:
+    move(fl, op, lambda c: c)
+
+
+@lowers("tt.trans")
+def _trans(fl: GPULowering, op: Operation) -> None:
+    order = list(op.order)
+
+    def project(c: Coordinates) -> Coordinates:
+        source = [0] * len(c)
+        for position, dim in enumerate(order):
+            source[dim] = c[position]
+        return tuple(source)
+
+    move(fl, op, project)
+
+
+@lowers("tt.reshape")
+def _reshape(fl: GPULowering, op: Operation) -> None:
+    """Elements keep their row-major position."""
+    src_shape = op.operands[0].type.shape
+    dst_shape = op.results[0].type.shape
+
+    source = fl.dist(op.operands[0])
+    result = op.results[0]
+    fl.set(result, through_shared(fl, [(source, lambda c: c)], src_shape, result.type,
+                                  lambda c: c, read_shape=dst_shape))
+
+
+@lowers("tt.join")
+def _join(fl: GPULowering, op: Operation) -> None:
+    """``join(a, b)[..., i] = (a, b)[i]`` along a new last dim of size 2."""
+    result = op.results[0]
+    pieces = [fl.dist(v) for v in op.operands]
+    src_shape = tuple(op.operands[0].type.shape)
+    out = through_shared(
+        fl, [(piece, lambda c, k=k: c + (k,)) for k, piece in enumerate(pieces)],
+        src_shape + (2,), result.type, lambda c: c)
+    fl.set(result, out)
+
+
+@lowers("tt.split")
+def _split(fl: GPULowering, op: Operation) -> None:
+    source = fl.dist(op.operands[0])
+    shape = tuple(op.operands[0].type.shape)
+    for k, result in enumerate(op.results):
+        out = through_shared(fl, [(source, lambda c: c)], shape, result.type,
+                             lambda c, k=k: c + (k,))
+        fl.set(result, out)
+
+
+@lowers("tt.cat")
+def _cat(fl: GPULowering, op: Operation) -> None:
+    """The rows of ``b`` after those of ``a`` (Triton allows any order; this keeps it)."""
+    a, b = (fl.dist(v) for v in op.operands)
+    rows = op.operands[0].type.shape[0]
+    result = op.results[0]
+    out = through_shared(
+        fl, [(a, lambda c: c), (b, lambda c: (c[0] + rows,) + c[1:])],
+        tuple(result.type.shape), result.type, lambda c: c)
+    fl.set(result, out)
+
+
+# -- moving elements --------------------------------------------------------------------------
+
+
+def move(fl: GPULowering, op: Operation, project: Projection) -> None:
+    """``op``'s result, whose element at coordinate ``c`` is the operand's at ``project(c)``:
+    registers selected when the layouts allow it, else a round trip through shared memory."""
+    source = fl.dist(op.operands[0])
+    result = op.results[0]
+    layout = fl.layout(result.type)
+    selection = register_selection(source.layout, layout, project)
+    if selection is not None:
+        fl.set(result, Distributed(layout, [source.values[j] for j in selection],
+                                   tuple(result.type.shape)))
+        return
+    src_shape = tuple(op.operands[0].type.shape)
+    fl.set(result, through_shared(fl, [(source, lambda c: c)], src_shape, result.type, project))
+
+
+def register_selection(source: LinearLayout, target: LinearLayout,
+                       project: Projection) -> list[int] | None:
+    """For each register of ``target``, the register of ``source`` holding the element at the
+    projected coordinate in the same thread; None when some element lives in another thread."""
+    for in_dim in ("lane", "warp"):
+        bits = max(source.in_dim_bits(in_dim), target.in_dim_bits(in_dim))
+        for bit in range(bits):
+            src = source.basis(in_dim, bit) if bit < source.in_dim_bits(in_dim) else None
+            dst = target.basis(in_dim, bit) if bit < target.in_dim_bits(in_dim) else None
+            dst_projected = project(dst) if dst is not None else None
+            zero_src = src is None or not any(src)
+            zero_dst = dst_projected is None or not any(dst_projected)
+            if zero_src and zero_dst:
+                continue
+            if src != dst_projected:
+                return None
+    by_coordinate: dict[Coordinates, int] = {}
+    for register in range(source.in_dim_size("register")):
+        by_coordinate.setdefault(source.apply(register=register), register)
+    selection = []
+    for register in range(target.in_dim_size("register")):
+        found = by_coordinate.get(project(target.apply(register=register)))
+        if found is None:
+            return None
+        selection.append(found)
+    return selection
+
+
+def through_shared(fl: GPULowering, sources: Sequence[tuple[Distributed, Projection]],
+                   buffer_shape: Sequence[int], result_type: RankedTensorType,
+                   project: Projection, read_shape: Sequence[int] | None = None) -> Distributed:
+    """A tensor of ``result_type`` read from a row-major buffer of ``buffer_shape`` in shared
+    memory, into which each source wrote the element at coordinate ``c`` at ``place(c)``; the
+    result's element at ``c`` is read at ``project(c)`` (at the row-major position of ``c`` in
+    ``read_shape``, when given: a reshape). Places and projections move whole coordinates
+    between dims and add constants."""
+    b = fl.builder
+    elem = reg_type(result_type)
+    storage = _storage_type(elem)
+    numel = 1
+    for size in buffer_shape:
+        numel *= size
+    base = fl.shared_base(numel * _size_of(storage))
+    fl.barrier()
+    for source, place in sources:
+        written: set[Coordinates] = set()
+        for register, value in enumerate(source.values):
+            coordinate = source.layout.apply(register=register)
+            if coordinate in written:
+                continue
+            written.add(coordinate)
+            placed = _apply(fl, fl.coordinates(source.layout, register), place)
+            index = _row_major(fl, placed, buffer_shape)
+            b.store(_to_storage(fl, value, storage), _element(fl, base, index, storage))
+    fl.barrier()
+    layout = fl.layout(result_type)
+    values = []
+    for register in range(layout.in_dim_size("register")):
+        coordinates = fl.coordinates(layout, register)
+        if read_shape is None:
+            index = _row_major(fl, _apply(fl, coordinates, project), buffer_shape)
+        else:
+            index = _row_major(fl, coordinates, read_shape)
+        raw = b.load(_element(fl, base, index, storage), typ=storage)
+        values.append(_from_storage(fl, raw, elem))
+    return Distributed(layout, values, tuple(result_type.shape))
+
+
+def _apply(fl: GPULowering, coordinates: list[ir.Value], place: Projection) -> list[ir.Value]:
+    """``place`` of run-time coordinates, for places that move whole coordinates between dims
+    and add constants (all of this module's: inserting, dropping, permuting, offsetting)."""
+    rank = len(coordinates)
+    offset = place(tuple(0 for _ in range(rank)))
+    result: list[ir.Value | None] = [None] * len(offset)
+    for dim in range(rank):
+        image = place(tuple(1 if d == dim else 0 for d in range(rank)))
+        for out, (value, constant) in enumerate(zip(image, offset)):
+            if value != constant:
+                result[out] = coordinates[dim]
+    b = fl.builder
+    return [ir.Constant(I32, constant) if value is None
+            else value if constant == 0 else b.add(value, ir.Constant(I32, constant))
+            for value, constant in zip(result, offset)]
+
+
+def _row_major(fl: GPULowering, coordinates: Sequence[ir.Value],
+               shape: Sequence[int]) -> ir.Value:
+    b = fl.builder
+    index: ir.Value = ir.Constant(I32, 0)
+    stride = 1
+    for value, size in zip(reversed(list(coordinates)), reversed(list(shape))):
+        term = value if stride == 1 else b.mul(value, ir.Constant(I32, stride))
+        index = term if stride == 1 else b.add(index, term)
+        stride *= size
+    return index
+
+
+def _storage_type(elem: ir.Type) -> ir.Type:
+    """How an element of register type ``elem`` sits in shared memory."""
+    if elem == T.I1:
+        return T.I8
+    if isinstance(elem, ir.PointerType):
+        return I64
+    return elem
+
+
+def _size_of(ty: ir.Type) -> int:
+    if isinstance(ty, ir.IntType):
+        return max(1, ty.width // 8)
+    if isinstance(ty, ir.DoubleType):
+        return 8
+    return 4
+
+
+def _to_storage(fl: GPULowering, value: ir.Value, storage: ir.Type) -> ir.Value:
+    if value.type == T.I1:
+        return fl.builder.zext(value, T.I8)
+    if isinstance(value.type, ir.PointerType):
+        return fl.builder.ptrtoint(value, I64)
+    return value
+
+
+def _from_storage(fl: GPULowering, raw: ir.Value, elem: ir.Type) -> ir.Value:
+    if elem == T.I1:
+        return fl.builder.trunc(raw, T.I1)
+    if isinstance(elem, ir.PointerType):
+        return fl.builder.inttoptr(raw, elem)
+    return raw
+
+
+def _element(fl: GPULowering, base: ir.Value, index: ir.Value, storage: ir.Type) -> ir.Value:
+    return fl.builder.gep(base, [index], source_etype=storage, inbounds=True)
+
+
+__all__ = ["move", "register_selection", "through_shared"]
