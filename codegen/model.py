@@ -193,6 +193,9 @@ class AttrOrTypeModel:
     assembly_format: str | None
     alias: str
     hooks: list[str]
+    # A type with the `ShapedTypeInterface` trait: the IR core reads its `shape` and
+    # `element_type` as it does a tensor's.
+    shaped: bool = False
 
 
 @dataclass
@@ -530,12 +533,18 @@ class ModelBuilder:
             "hasCustomAssemblyFormat") else []
         if rec.get_bit("genVerifyDecl"):
             hooks.append("verify")
+        shaped = any(isinstance(t, Record) and t.name == "ShapedTypeInterface"
+                     for t in rec.get("traits", []))
+        if shaped and (kind != "Type"
+                       or not {"shape", "element_type"} <= {p.accessor for p in params}):
+            raise TdError(f"'{rec.name}' has the trait 'ShapedTypeInterface', so it must be a type "
+                          "with the parameters '$shape' and '$elementType'", rec.field_loc("traits"))
         return AttrOrTypeModel(
             record=rec, kind=kind, dialect=dialect, mnemonic=mnemonic,
             class_name=class_name(rec), summary=rec.get("summary", ""),
             description=_dedent(rec.get("description", "")), parameters=params,
             assembly_format=None if fmt is Unset or fmt == "" else fmt,
-            alias=rec.get("alias", "") if kind == "Attr" else "", hooks=hooks,
+            alias=rec.get("alias", "") if kind == "Attr" else "", hooks=hooks, shaped=shaped,
         )
 
     def _parameter(self, rec: Record, value: object, name: str) -> ParameterModel:

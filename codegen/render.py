@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 import jinja2
@@ -54,9 +55,11 @@ def render_all(model: Model, root: Path, gen_dir: Path, docs_dir: Path) -> dict[
         ops = ["\n".join(op_class(op, table)) for op in dialect.ops]
         attrs = ["\n".join(attr_or_type_class(m)) for m in [*dialect.attrs, *dialect.types]]
         origin = _relative(dialect.record.loc.file, root)
+        constraints = "\n".join(table.lines()).rstrip()
         source = env.get_template("dialect.py.j2").render(
             dialect=dialect, sources=origin, op_classes=ops, attr_and_type_classes=attrs,
-            constraints="\n".join(table.lines()).rstrip(),
+            constraints=constraints,
+            imports=_foreign_imports(model, name, "\n\n".join([constraints, *ops, *attrs])),
         )
         path = gen_dir / f"{name}.py"
         _check_python(path, source)
@@ -74,6 +77,21 @@ def render_all(model: Model, root: Path, gen_dir: Path, docs_dir: Path) -> dict[
         dialects=list(model.dialects))
     out.update(_render_patterns(model, gen_dir / "patterns"))
     return out
+
+
+def _foreign_imports(model: Model, dialect: str, code: str) -> list[tuple[str, list[str]]]:
+    """(module, class names) of the attribute and type classes of other dialects that the
+    generated `code` of `dialect` names (in constraints written against another dialect's
+    types, such as `tt.ptr` tensors in ttg's operands)."""
+    own = {m.class_name for m in [*model.dialects[dialect].attrs, *model.dialects[dialect].types]}
+    used = {node.id for node in ast.walk(ast.parse(code))
+            if isinstance(node, ast.Name) and node.id not in own}
+    imports = []
+    for name, other in model.dialects.items():
+        names = sorted(used & {m.class_name for m in [*other.attrs, *other.types]})
+        if name != dialect and names:
+            imports.append((name, names))
+    return imports
 
 
 def _render_patterns(model: Model, folder: Path) -> dict[Path, str]:

@@ -110,6 +110,92 @@ def TTG_NvidiaMmaEncodingAttr : TTG_Attr<"NvidiaMmaEncodingAttr", "nvidia_mma"> 
   let hasCustomAssemblyFormat = 1;
 }
 
+def TTG_LinearEncodingAttr : TTG_Attr<"LinearEncodingAttr", "linear"> {
+  let summary = "A layout given as a linear map from (register, lane, warp, block) to coordinates";
+  let description = [{
+    Each list holds the tensor coordinates of the bases of one input dimension:
+    `#ttg.linear<{register = [[0, 1]], lane = [[1, 0], [2, 0]], warp = [[4, 0]], block = []}>`.
+  }];
+  let alias = "linear";
+  let parameters = (ins TTG_BasesParameter:$register, TTG_BasesParameter:$lane,
+                        TTG_BasesParameter:$warp, TTG_BasesParameter:$block);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
+//===----------------------------------------------------------------------===//
+// Shared memory encodings and memory spaces
+//===----------------------------------------------------------------------===//
+
+def TTG_SwizzledSharedEncodingAttr : TTG_Attr<"SwizzledSharedEncodingAttr", "swizzled_shared"> {
+  let summary = "Shared memory rows whose vec-element groups are XOR-swizzled by phase";
+  let description = [{
+    `#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>`: groups of
+    `vec` elements of a row are permuted by the row's phase (`row / perPhase % maxPhase`).
+  }];
+  let alias = "shared";
+  let parameters = (ins IntParameter:$vec, IntParameter:$perPhase, IntParameter:$maxPhase,
+                        IntArrayParameter:$order, TTG_CGALayoutParameter:$CGALayout);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
+def TTG_NVMMASharedEncodingAttr : TTG_Attr<"NVMMASharedEncodingAttr", "nvmma_shared"> {
+  let summary = "The shared memory layout that NVIDIA's wgmma and TMA read and write";
+  let description = [{
+    `#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>`;
+    `fp4Padded = true` for the padded fp4 operands of scaled MMAv5, and `rank` for tensors of
+    another rank than 2 held by a single CTA.
+  }];
+  let alias = "shared";
+  let parameters = (ins IntParameter:$swizzlingByteWidth, BoolParameter:$transposed,
+                        IntParameter:$elementBitWidth,
+                        DefaultValuedParameter<BoolParameter, "False">:$fp4Padded,
+                        TTG_CGALayoutParameter:$CGALayout,
+                        DefaultValuedParameter<IntParameter, "2">:$rank);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
+def TTG_SharedMemorySpaceAttr : TTG_Attr<"SharedMemorySpaceAttr", "shared_memory"> {
+  let summary = "The memory space of a memory descriptor in shared memory";
+  let alias = "smem";
+}
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+// The IR core treats a type with this trait as shaped (`shape` and `elementType` parameters).
+def ShapedTypeInterface : Trait;
+
+def TTG_AsyncTokenType : TypeDef<TTG_Dialect, "AsyncToken"> {
+  let mnemonic = "async.token";
+  let summary = "The token of asynchronous copies, to group and wait on them";
+}
+
+def TTG_MemDescType : TypeDef<TTG_Dialect, "MemDesc", [ShapedTypeInterface]> {
+  let mnemonic = "memdesc";
+  let summary = "A descriptor of a buffer in shared (or tensor) memory";
+  let description = [{
+    `!ttg.memdesc<64x64xf16, #shared, #smem, mutable>`: the logical shape and element type,
+    the buffer's encoding and memory space, whether it may be written, and, printed last when
+    it differs from the shape, the shape of the whole allocation it views
+    (`!ttg.memdesc<64x64xf16, #shared, #smem, mutable, 2x64x64>`). `allocShape` is `()` for
+    a descriptor of a whole allocation (`tilecraft.dialects.ttg.alloc_shape` gives the shape in
+    both cases).
+  }];
+  let parameters = (ins IntArrayParameter:$shape, TypeParameter:$elementType,
+                        AttributeParameter:$encoding, AttributeParameter:$memorySpace,
+                        DefaultValuedParameter<BoolParameter, "False">:$mutableMemory,
+                        DefaultValuedParameter<IntArrayParameter, "()">:$allocShape);
+  let hasCustomAssemblyFormat = 1;
+}
+
+def TTG_MemDesc : Type<CPred<"isinstance($_self, MemDescType)">, "memory descriptor type",
+                       "MemDescType">;
+def TTG_AsyncToken : Type<CPred<"isinstance($_self, AsyncTokenType)">, "async token type",
+                          "AsyncTokenType"> {
+  let builderCall = "AsyncTokenType()";
+}
+
 //===----------------------------------------------------------------------===//
 // Ops
 //===----------------------------------------------------------------------===//
@@ -126,6 +212,123 @@ def TTG_ConvertLayoutOp : TTG_Op<"convert_layout", [SameOperandsAndResultShape,
   let arguments = (ins TT_Tensor:$src);
   let results = (outs TT_Tensor:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+}
+
+def TTG_AsyncWaitOp : TTG_Op<"async_wait"> {
+  let summary = "Waits until at most num groups of asynchronous copies are outstanding";
+  let arguments = (ins Variadic<TTG_AsyncToken>:$asyncToken, I32Attr:$num);
+  let results = (outs TTG_AsyncToken:$retToken);
+  let assemblyFormat = "($asyncToken^)? attr-dict";
+}
+
+def TTG_AsyncCommitGroupOp : TTG_Op<"async_commit_group"> {
+  let summary = "Closes the pending asynchronous copies into a group that can be waited on";
+  let arguments = (ins Variadic<TTG_AsyncToken>:$inputTokens);
+  let results = (outs TTG_AsyncToken:$asyncToken);
+  let assemblyFormat = "(`tokens` $inputTokens^)? attr-dict";
+}
+
+def TTG_AsyncCopyGlobalToLocalOp : TTG_Op<"async_copy_global_to_local",
+                                          [AttrSizedOperandSegments, MemRead, MemWrite]> {
+  let summary = "Copies from global memory into a shared memory buffer, asynchronously";
+  let description = [{
+    As `tt.load`, with the destination a memory descriptor:
+    `%t = ttg.async_copy_global_to_local %ptrs, %buf mask %m other %o cacheModifier = ca : tensor<64x!tt.ptr<f16>, #blocked> -> <64xf16, #shared, #smem, mutable>`.
+  }];
+  let arguments = (ins TT_PtrTensor:$src, TTG_MemDesc:$result, Optional<TT_BoolTensor>:$mask,
+                       Optional<TT_Type>:$other,
+                       DefaultValuedAttr<TT_CacheModifierAttr, "CacheModifier.NONE">:$cache,
+                       DefaultValuedAttr<TT_EvictionPolicyAttr, "EvictionPolicy.NORMAL">:$evict,
+                       DefaultValuedAttr<BoolAttr, "False">:$isVolatile,
+                       DefaultValuedAttr<I32Attr, "1">:$contiguity);
+  let results = (outs TTG_AsyncToken:$token);
+  let hasVerifier = 1;
+  let hasCustomAssemblyFormat = 1;
+}
+
+def TTG_LocalAllocOp : TTG_Op<"local_alloc", [MemAlloc]> {
+  let summary = "Allocates a shared memory buffer, initialized from src when given";
+  let arguments = (ins Optional<TT_Tensor>:$src, OptionalAttr<I32Attr>:$alignment);
+  let results = (outs TTG_MemDesc:$result);
+  let assemblyFormat = "($src^)? attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def TTG_LocalDeallocOp : TTG_Op<"local_dealloc", [MemFree]> {
+  let summary = "Frees a shared memory buffer";
+  let arguments = (ins TTG_MemDesc:$src);
+  let assemblyFormat = "$src attr-dict `:` qualified(type($src))";
+}
+
+def TTG_MemDescIndexOp : TTG_Op<"memdesc_index", [Pure]> {
+  let summary = "The index-th buffer of a multi-buffer descriptor (along dimension 0)";
+  let arguments = (ins TTG_MemDesc:$src, I32:$index);
+  let results = (outs TTG_MemDesc:$result);
+  let assemblyFormat = [{
+    $src `[` $index `]` attr-dict `:` qualified(type($src)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def TTG_MemDescSubsliceOp : TTG_Op<"memdesc_subslice", [Pure]> {
+  let summary = "A view of a box of the descriptor starting at constant offsets";
+  let description = [{
+    `%1 = ttg.memdesc_subslice %0[0, 16] : !ttg.memdesc<64x64xf16, #shared, #smem> -> !ttg.memdesc<64x16xf16, #shared, #smem, 64x64>`.
+  }];
+  let arguments = (ins TTG_MemDesc:$src, DenseI32ArrayAttr:$offsets);
+  let results = (outs TTG_MemDesc:$result);
+  let hasVerifier = 1;
+  let hasCustomAssemblyFormat = 1;
+}
+
+def TTG_MemDescTransOp : TTG_Op<"memdesc_trans", [Pure, SameOperandsAndResultElementType]> {
+  let summary = "A transposed view of the descriptor";
+  let arguments = (ins TTG_MemDesc:$src, DenseI32ArrayAttr:$order);
+  let results = (outs TTG_MemDesc:$result);
+  let assemblyFormat = "$src attr-dict `:` qualified(type($src)) `->` qualified(type($result))";
+}
+
+def TTG_MemDescReshapeOp : TTG_Op<"memdesc_reshape", [Pure, SameOperandsAndResultElementType]> {
+  let summary = "A view of the descriptor with another shape of as many elements";
+  let arguments = (ins TTG_MemDesc:$src);
+  let results = (outs TTG_MemDesc:$result);
+  let assemblyFormat = "$src attr-dict `:` qualified(type($src)) `->` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def TTG_MemDescReinterpretOp : TTG_Op<"memdesc_reinterpret", [Pure]> {
+  let summary = "The descriptor seen with another shape and element type";
+  let arguments = (ins TTG_MemDesc:$src);
+  let results = (outs TTG_MemDesc:$result);
+  let assemblyFormat = "$src attr-dict `:` qualified(type($src)) `->` qualified(type($result))";
+}
+
+def TTG_LocalLoadOp : TTG_Op<"local_load", [MemRead]> {
+  let summary = "Loads a shared memory buffer into a distributed tensor";
+  let arguments = (ins TTG_MemDesc:$src, Optional<TTG_AsyncToken>:$token);
+  let results = (outs TT_Tensor:$result);
+  let assemblyFormat = [{
+    $src (`token` $token^)? attr-dict `:` qualified(type($src)) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def TTG_LocalStoreOp : TTG_Op<"local_store", [MemWrite]> {
+  let summary = "Stores a distributed tensor into a shared memory buffer";
+  let arguments = (ins TT_Tensor:$src, TTG_MemDesc:$dst);
+  let assemblyFormat = "$src `,` $dst attr-dict `:` type($src) `->` qualified(type($dst))";
+  let hasVerifier = 1;
+}
+
+def TTG_BarrierOp : TTG_Op<"barrier"> {
+  let summary = "Synchronizes the CTA's threads and the selected address spaces";
+  let description = [{
+    `addrSpace` is a bit mask of `local` (1), `global_read` (2), `global_write` (4),
+    `tensor_read` (8) and `tensor_write` (16), printed as `ttg.barrier local|global_read`
+    (`none` for 0, `all` for all five).
+  }];
+  let arguments = (ins I32Attr:$addrSpace);
+  let hasCustomAssemblyFormat = 1;
 }
 
 #endif // TILECRAFT_TTG_TD

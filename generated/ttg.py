@@ -12,8 +12,57 @@ from collections.abc import Sequence
 from tilecraft.ir import *  # noqa: F401,F403 - predicates are written against this namespace
 from tilecraft.ir.ods import *  # noqa: F401,F403
 from tilecraft.ir.traits import *  # noqa: F401,F403
+from tilecraft.generated.tt import PointerType
 
 DIALECT = Dialect('ttg', summary='TritonGPU: tensors with explicit layouts over threads, warps and CTAs')
+
+
+class CacheModifier(enum.IntEnum):
+    """cache modifier"""
+
+    NONE = 1
+    CA = 2
+    CG = 3
+    WB = 4
+    CS = 5
+    WT = 6
+    CV = 7
+
+    @property
+    def keyword(self) -> str:
+        """The case's spelling in the assembly format."""
+        return _CacheModifier_KEYWORDS[self]
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CacheModifier:
+        """Parse the keyword of a case."""
+        return parse_enum_keyword(parser, _CacheModifier_CASES, 'CacheModifier')
+
+
+_CacheModifier_KEYWORDS = {CacheModifier.NONE: 'none', CacheModifier.CA: 'ca', CacheModifier.CG: 'cg', CacheModifier.WB: 'wb', CacheModifier.CS: 'cs', CacheModifier.WT: 'wt', CacheModifier.CV: 'cv'}
+_CacheModifier_CASES = {keyword: case for case, keyword in _CacheModifier_KEYWORDS.items()}
+
+
+class EvictionPolicy(enum.IntEnum):
+    """eviction policy"""
+
+    NORMAL = 1
+    EVICT_FIRST = 2
+    EVICT_LAST = 3
+
+    @property
+    def keyword(self) -> str:
+        """The case's spelling in the assembly format."""
+        return _EvictionPolicy_KEYWORDS[self]
+
+    @classmethod
+    def parse(cls, parser: Parser) -> EvictionPolicy:
+        """Parse the keyword of a case."""
+        return parse_enum_keyword(parser, _EvictionPolicy_CASES, 'EvictionPolicy')
+
+
+_EvictionPolicy_KEYWORDS = {EvictionPolicy.NORMAL: 'evict_normal', EvictionPolicy.EVICT_FIRST: 'evict_first', EvictionPolicy.EVICT_LAST: 'evict_last'}
+_EvictionPolicy_CASES = {keyword: case for case, keyword in _EvictionPolicy_KEYWORDS.items()}
 
 
 @DIALECT.attribute
@@ -233,8 +282,350 @@ class NvidiaMmaEncodingAttr(DialectAttribute):
         return self.parameters[4]
 
 
+@DIALECT.attribute
+class LinearEncodingAttr(DialectAttribute):
+    """A layout given as a linear map from (register, lane, warp, block) to coordinates
+
+    Each list holds the tensor coordinates of the bases of one input dimension:
+    `#ttg.linear<{register = [[0, 1]], lane = [[1, 0], [2, 0]], warp = [[4, 0]], block = []}>`.
+    """
+
+    DIALECT = 'ttg'
+    MNEMONIC = 'linear'
+    PARAMETERS = ('register', 'lane', 'warp', 'block', )
+    HOOKS = ()
+    ALIAS = 'linear'
+    __slots__ = ()
+
+    def __new__(cls, register: tuple[tuple[int, ...], ...], lane: tuple[tuple[int, ...], ...], warp: tuple[tuple[int, ...], ...], block: tuple[tuple[int, ...], ...]) -> LinearEncodingAttr:
+        return super().__new__(cls, tuple(tuple(int(_v) for _v in _b) for _b in register), tuple(tuple(int(_v) for _v in _b) for _b in lane), tuple(tuple(int(_v) for _v in _b) for _b in warp), tuple(tuple(int(_v) for _v in _b) for _b in block))
+
+    @property
+    def register(self) -> tuple[tuple[int, ...], ...]:
+        return self.parameters[0]
+
+    @property
+    def lane(self) -> tuple[tuple[int, ...], ...]:
+        return self.parameters[1]
+
+    @property
+    def warp(self) -> tuple[tuple[int, ...], ...]:
+        return self.parameters[2]
+
+    @property
+    def block(self) -> tuple[tuple[int, ...], ...]:
+        return self.parameters[3]
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.write('<')
+        printer.write('{')
+        printer.write('register = ')
+        printer.write('[' + ', '.join('[' + ', '.join(map(str, _b)) + ']' for _b in self.register) + ']')
+        printer.write(', lane = ')
+        printer.write('[' + ', '.join('[' + ', '.join(map(str, _b)) + ']' for _b in self.lane) + ']')
+        printer.write(', warp = ')
+        printer.write('[' + ', '.join('[' + ', '.join(map(str, _b)) + ']' for _b in self.warp) + ']')
+        printer.write(', block = ')
+        printer.write('[' + ', '.join('[' + ', '.join(map(str, _b)) + ']' for _b in self.block) + ']')
+        printer.write('}')
+        printer.write('>')
+
+    @classmethod
+    def parse_parameters(cls, parser: Parser) -> LinearEncodingAttr:
+        values: dict[str, object] = {}
+        parser.parse_punct('<')
+        start = parser.i
+        values.update(parse_struct(parser, {'register': lambda: (lambda _a: tuple(tuple(_v.value for _v in _b.elements) for _b in _a.elements) if isinstance(_a, ArrayAttr) and all(isinstance(_b, ArrayAttr) and all(type(_v) is IntegerAttr for _v in _b.elements) for _b in _a.elements) else parser.error('expected a list of integer lists'))(parser.parse_attribute()), 'lane': lambda: (lambda _a: tuple(tuple(_v.value for _v in _b.elements) for _b in _a.elements) if isinstance(_a, ArrayAttr) and all(isinstance(_b, ArrayAttr) and all(type(_v) is IntegerAttr for _v in _b.elements) for _b in _a.elements) else parser.error('expected a list of integer lists'))(parser.parse_attribute()), 'warp': lambda: (lambda _a: tuple(tuple(_v.value for _v in _b.elements) for _b in _a.elements) if isinstance(_a, ArrayAttr) and all(isinstance(_b, ArrayAttr) and all(type(_v) is IntegerAttr for _v in _b.elements) for _b in _a.elements) else parser.error('expected a list of integer lists'))(parser.parse_attribute()), 'block': lambda: (lambda _a: tuple(tuple(_v.value for _v in _b.elements) for _b in _a.elements) if isinstance(_a, ArrayAttr) and all(isinstance(_b, ArrayAttr) and all(type(_v) is IntegerAttr for _v in _b.elements) for _b in _a.elements) else parser.error('expected a list of integer lists'))(parser.parse_attribute())}))
+        for name in ('register', 'lane', 'warp', 'block'):
+            if name not in values:
+                parser.error('struct is missing required parameter: ' + name, start)
+        parser.parse_punct('>')
+        return cls(register=values['register'], lane=values['lane'], warp=values['warp'], block=values['block'])
+
+
+@DIALECT.attribute
+class SwizzledSharedEncodingAttr(DialectAttribute):
+    """Shared memory rows whose vec-element groups are XOR-swizzled by phase
+
+    `#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>`: groups of
+    `vec` elements of a row are permuted by the row's phase (`row / perPhase % maxPhase`).
+    """
+
+    DIALECT = 'ttg'
+    MNEMONIC = 'swizzled_shared'
+    PARAMETERS = ('vec', 'per_phase', 'max_phase', 'order', 'cga_layout', )
+    HOOKS = ()
+    ALIAS = 'shared'
+    __slots__ = ()
+
+    def __new__(cls, vec: int, per_phase: int, max_phase: int, order: tuple[int, ...], cga_layout: tuple[tuple[int, ...], ...] = ()) -> SwizzledSharedEncodingAttr:
+        return super().__new__(cls, int(vec), int(per_phase), int(max_phase), tuple(int(_v) for _v in order), tuple(tuple(int(_v) for _v in _b) for _b in cga_layout))
+
+    @property
+    def vec(self) -> int:
+        return self.parameters[0]
+
+    @property
+    def per_phase(self) -> int:
+        return self.parameters[1]
+
+    @property
+    def max_phase(self) -> int:
+        return self.parameters[2]
+
+    @property
+    def order(self) -> tuple[int, ...]:
+        return self.parameters[3]
+
+    @property
+    def cga_layout(self) -> tuple[tuple[int, ...], ...]:
+        return self.parameters[4]
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.write('<')
+        printer.write('{')
+        printer.write('vec = ')
+        printer.write(str(self.vec))
+        printer.write(', perPhase = ')
+        printer.write(str(self.per_phase))
+        printer.write(', maxPhase = ')
+        printer.write(str(self.max_phase))
+        printer.write(', order = ')
+        printer.write('[' + ', '.join(map(str, self.order)) + ']')
+        if self.cga_layout != ():
+            printer.write(', CGALayout = ')
+            printer.write('[' + ', '.join('[' + ', '.join(map(str, _b)) + ']' for _b in self.cga_layout) + ']')
+        printer.write('}')
+        printer.write('>')
+
+    @classmethod
+    def parse_parameters(cls, parser: Parser) -> SwizzledSharedEncodingAttr:
+        values: dict[str, object] = {}
+        parser.parse_punct('<')
+        start = parser.i
+        values.update(parse_struct(parser, {'vec': lambda: parser.parse_integer(), 'perPhase': lambda: parser.parse_integer(), 'maxPhase': lambda: parser.parse_integer(), 'order': lambda: parse_int_list(parser), 'CGALayout': lambda: (lambda _a: tuple(tuple(_v.value for _v in _b.elements) for _b in _a.elements) if isinstance(_a, ArrayAttr) and all(isinstance(_b, ArrayAttr) and all(type(_v) is IntegerAttr for _v in _b.elements) for _b in _a.elements) else parser.error('expected a list of integer lists'))(parser.parse_attribute())}))
+        for name in ('vec', 'perPhase', 'maxPhase', 'order'):
+            if name not in values:
+                parser.error('struct is missing required parameter: ' + name, start)
+        parser.parse_punct('>')
+        return cls(vec=values['vec'], per_phase=values['perPhase'], max_phase=values['maxPhase'], order=values['order'], cga_layout=values.get('CGALayout', ()))
+
+
+@DIALECT.attribute
+class NVMMASharedEncodingAttr(DialectAttribute):
+    """The shared memory layout that NVIDIA's wgmma and TMA read and write
+
+    `#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>`;
+    `fp4Padded = true` for the padded fp4 operands of scaled MMAv5, and `rank` for tensors of
+    another rank than 2 held by a single CTA.
+    """
+
+    DIALECT = 'ttg'
+    MNEMONIC = 'nvmma_shared'
+    PARAMETERS = ('swizzling_byte_width', 'transposed', 'element_bit_width', 'fp4_padded', 'cga_layout', 'rank', )
+    HOOKS = ()
+    ALIAS = 'shared'
+    __slots__ = ()
+
+    def __new__(cls, swizzling_byte_width: int, transposed: bool, element_bit_width: int, fp4_padded: bool = False, cga_layout: tuple[tuple[int, ...], ...] = (), rank: int = 2) -> NVMMASharedEncodingAttr:
+        return super().__new__(cls, int(swizzling_byte_width), bool(transposed), int(element_bit_width), bool(fp4_padded), tuple(tuple(int(_v) for _v in _b) for _b in cga_layout), int(rank))
+
+    @property
+    def swizzling_byte_width(self) -> int:
+        return self.parameters[0]
+
+    @property
+    def transposed(self) -> bool:
+        return self.parameters[1]
+
+    @property
+    def element_bit_width(self) -> int:
+        return self.parameters[2]
+
+    @property
+    def fp4_padded(self) -> bool:
+        return self.parameters[3]
+
+    @property
+    def cga_layout(self) -> tuple[tuple[int, ...], ...]:
+        return self.parameters[4]
+
+    @property
+    def rank(self) -> int:
+        return self.parameters[5]
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.write('<')
+        printer.write('{')
+        printer.write('swizzlingByteWidth = ')
+        printer.write(str(self.swizzling_byte_width))
+        printer.write(', transposed = ')
+        printer.write('true' if self.transposed else 'false')
+        printer.write(', elementBitWidth = ')
+        printer.write(str(self.element_bit_width))
+        if self.fp4_padded != False:
+            printer.write(', fp4Padded = ')
+            printer.write('true' if self.fp4_padded else 'false')
+        if self.cga_layout != ():
+            printer.write(', CGALayout = ')
+            printer.write('[' + ', '.join('[' + ', '.join(map(str, _b)) + ']' for _b in self.cga_layout) + ']')
+        if self.rank != 2:
+            printer.write(', rank = ')
+            printer.write(str(self.rank))
+        printer.write('}')
+        printer.write('>')
+
+    @classmethod
+    def parse_parameters(cls, parser: Parser) -> NVMMASharedEncodingAttr:
+        values: dict[str, object] = {}
+        parser.parse_punct('<')
+        start = parser.i
+        values.update(parse_struct(parser, {'swizzlingByteWidth': lambda: parser.parse_integer(), 'transposed': lambda: parse_boolean(parser), 'elementBitWidth': lambda: parser.parse_integer(), 'fp4Padded': lambda: parse_boolean(parser), 'CGALayout': lambda: (lambda _a: tuple(tuple(_v.value for _v in _b.elements) for _b in _a.elements) if isinstance(_a, ArrayAttr) and all(isinstance(_b, ArrayAttr) and all(type(_v) is IntegerAttr for _v in _b.elements) for _b in _a.elements) else parser.error('expected a list of integer lists'))(parser.parse_attribute()), 'rank': lambda: parser.parse_integer()}))
+        for name in ('swizzlingByteWidth', 'transposed', 'elementBitWidth'):
+            if name not in values:
+                parser.error('struct is missing required parameter: ' + name, start)
+        parser.parse_punct('>')
+        return cls(swizzling_byte_width=values['swizzlingByteWidth'], transposed=values['transposed'], element_bit_width=values['elementBitWidth'], fp4_padded=values.get('fp4Padded', False), cga_layout=values.get('CGALayout', ()), rank=values.get('rank', 2))
+
+
+@DIALECT.attribute
+class SharedMemorySpaceAttr(DialectAttribute):
+    """The memory space of a memory descriptor in shared memory"""
+
+    DIALECT = 'ttg'
+    MNEMONIC = 'shared_memory'
+    PARAMETERS = ()
+    HOOKS = ()
+    ALIAS = 'smem'
+    __slots__ = ()
+
+    def __new__(cls) -> SharedMemorySpaceAttr:
+        return super().__new__(cls, )
+
+    def print_parameters(self, printer: Printer) -> None:
+        pass
+
+    @classmethod
+    def parse_parameters(cls, parser: Parser) -> SharedMemorySpaceAttr:
+        values: dict[str, object] = {}
+        return cls()
+
+
+@DIALECT.type
+class AsyncTokenType(DialectType):
+    """The token of asynchronous copies, to group and wait on them"""
+
+    DIALECT = 'ttg'
+    MNEMONIC = 'async.token'
+    PARAMETERS = ()
+    HOOKS = ()
+    __slots__ = ()
+
+    def __new__(cls) -> AsyncTokenType:
+        return super().__new__(cls, )
+
+    def print_parameters(self, printer: Printer) -> None:
+        pass
+
+    @classmethod
+    def parse_parameters(cls, parser: Parser) -> AsyncTokenType:
+        values: dict[str, object] = {}
+        return cls()
+
+
+@DIALECT.type
+class MemDescType(DialectType):
+    """A descriptor of a buffer in shared (or tensor) memory
+
+    `!ttg.memdesc<64x64xf16, #shared, #smem, mutable>`: the logical shape and element type,
+    the buffer's encoding and memory space, whether it may be written, and, printed last when
+    it differs from the shape, the shape of the whole allocation it views
+    (`!ttg.memdesc<64x64xf16, #shared, #smem, mutable, 2x64x64>`). `allocShape` is `()` for
+    a descriptor of a whole allocation (`tilecraft.dialects.ttg.alloc_shape` gives the shape in
+    both cases).
+    """
+
+    DIALECT = 'ttg'
+    MNEMONIC = 'memdesc'
+    PARAMETERS = ('shape', 'element_type', 'encoding', 'memory_space', 'mutable_memory', 'alloc_shape', )
+    HOOKS = ('parse_parameters', 'print_parameters', )
+    IS_SHAPED = True
+    __slots__ = ()
+
+    def __new__(cls, shape: tuple[int, ...], element_type: Type, encoding: Attribute, memory_space: Attribute, mutable_memory: bool = False, alloc_shape: tuple[int, ...] = ()) -> MemDescType:
+        return super().__new__(cls, tuple(int(_v) for _v in shape), element_type, encoding, memory_space, bool(mutable_memory), tuple(int(_v) for _v in alloc_shape))
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self.parameters[0]
+
+    @property
+    def element_type(self) -> Type:
+        return self.parameters[1]
+
+    @property
+    def encoding(self) -> Attribute:
+        return self.parameters[2]
+
+    @property
+    def memory_space(self) -> Attribute:
+        return self.parameters[3]
+
+    @property
+    def mutable_memory(self) -> bool:
+        return self.parameters[4]
+
+    @property
+    def alloc_shape(self) -> tuple[int, ...]:
+        return self.parameters[5]
+
+
 def _type_constraint_0(type_) -> bool:
     return bool(((((isinstance(type_, RankedTensorType)) and ((type_.element_type.is_float() and type_.element_type.kind != 'tf32'))) or ((isinstance(type_, RankedTensorType)) and (((type_.element_type.is_signless_integer(1)) or (type_.element_type.is_signless_integer(8)) or (type_.element_type.is_signless_integer(16)) or (type_.element_type.is_signless_integer(32)) or (type_.element_type.is_signless_integer(64)))))) or ((isinstance(type_, RankedTensorType)) and ((isinstance(type_.element_type, PointerType))))))
+
+
+def _attr_constraint_1(attr) -> bool:
+    return bool((isinstance(attr, IntegerAttr) and attr.type == IntegerType(32, 'signless')))
+
+
+def _type_constraint_2(type_) -> bool:
+    return bool((isinstance(type_, AsyncTokenType)))
+
+
+def _attr_constraint_3(attr) -> bool:
+    return bool((isinstance(attr, IntegerAttr) and attr.type == IntegerType(32) and attr.value in CacheModifier._value2member_map_))
+
+
+def _attr_constraint_4(attr) -> bool:
+    return bool((isinstance(attr, IntegerAttr) and attr.type == IntegerType(32) and attr.value in EvictionPolicy._value2member_map_))
+
+
+def _attr_constraint_5(attr) -> bool:
+    return bool((isinstance(attr, IntegerAttr) and attr.type == i1))
+
+
+def _type_constraint_6(type_) -> bool:
+    return bool(((isinstance(type_, RankedTensorType)) and ((isinstance(type_.element_type, PointerType)))))
+
+
+def _type_constraint_7(type_) -> bool:
+    return bool((isinstance(type_, MemDescType)))
+
+
+def _type_constraint_8(type_) -> bool:
+    return bool(((isinstance(type_, RankedTensorType)) and ((type_.element_type.is_signless_integer(1)))))
+
+
+def _type_constraint_9(type_) -> bool:
+    return bool((((type_.is_float() and type_.kind != 'tf32') or ((isinstance(type_, RankedTensorType)) and ((type_.element_type.is_float() and type_.element_type.kind != 'tf32')))) or (((type_.is_signless_integer(1)) or (type_.is_signless_integer(8)) or (type_.is_signless_integer(16)) or (type_.is_signless_integer(32)) or (type_.is_signless_integer(64))) or ((isinstance(type_, RankedTensorType)) and (((type_.element_type.is_signless_integer(1)) or (type_.element_type.is_signless_integer(8)) or (type_.element_type.is_signless_integer(16)) or (type_.element_type.is_signless_integer(32)) or (type_.element_type.is_signless_integer(64)))))) or ((isinstance(type_, PointerType)) or ((isinstance(type_, RankedTensorType)) and ((isinstance(type_.element_type, PointerType))))) or (isinstance(type_, PointerType) and isinstance(type_.pointee_type, RankedTensorType))))
+
+
+def _type_constraint_10(type_) -> bool:
+    return bool((type_.is_signless_integer(32)))
+
+
+def _attr_constraint_11(attr) -> bool:
+    return bool((isinstance(attr, DenseArrayAttr) and attr.element_type == IntegerType(32)))
 
 
 @DIALECT.op
@@ -319,6 +710,1144 @@ class ConvertLayoutOp(DefinedOp):
             regions=0,
             successors=(),
         )
+
+
+@DIALECT.op
+class AsyncWaitOp(DefinedOp):
+    """Waits until at most num groups of asynchronous copies are outstanding"""
+
+    OPERATION_NAME = 'ttg.async_wait'
+    TRAITS = ()
+    HOOKS = ()
+    PROPERTY_NAMES = ('num', )
+    OPERAND_GROUPS = ('variadic', )
+    RESULT_GROUPS = ('single', )
+    __slots__ = ()
+
+    @property
+    def async_token(self) -> list[Value]:
+        return self.operand_group(0)
+
+    @property
+    def ret_token(self) -> Value:
+        return self.results[0]
+
+    @property
+    def num(self) -> int:
+        attr = self.properties.get('num')
+        return None if attr is None else attr.value
+
+    @property
+    def num_attr(self) -> Attribute | None:
+        return self.properties.get('num')
+
+    @classmethod
+    def build(
+        cls,
+        num: int | Attribute,
+        ret_token_type: Type | None = None,
+        async_token: Sequence[Value] = (),
+        *,
+        attributes: dict[str, Attribute] | None = None,
+        location: Location | None = None,
+    ) -> AsyncWaitOp:
+        """Create a `ttg.async_wait` op; results whose types the traits determine may be omitted."""
+        operands = list(async_token)
+        properties: dict[str, Attribute] = {}
+        properties['num'] = (num if isinstance(num, Attribute) else IntegerAttr(num, IntegerType(32, 'signless')))
+        if ret_token_type is None:
+            ret_token_type = AsyncTokenType()
+        result_types = [ret_token_type]
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0, successors=(), location=location,
+        )
+
+    def verify_invariants(self) -> None:
+        self.verify_groups()
+        attr = self.properties.get('num')
+        if attr is None:
+            raise self.emit_error("requires attribute 'num'")
+        if attr is not None and not _attr_constraint_1(attr):
+            raise self.attribute_error('num', '32-bit signless integer attribute')
+        for value in self.operand_group(0):
+            if not _type_constraint_2(value.type):
+                raise self.type_error('operand', value, 'async token type')
+        value = self.results[0]
+        if not _type_constraint_2(value.type):
+            raise self.type_error('result', value, 'async token type')
+
+    def print(self, printer: Printer) -> None:
+        if len(self.async_token) > 0:
+            printer.write(" ")
+            printer.print_operands(self.async_token)
+        printer.print_attr_dict(self.all_attributes(), ())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Operation:
+        u_asyncToken: list = []
+        types: dict[str, list] = {}
+        attrs: dict[str, Attribute] = {}
+        operand = parser.parse_optional_operand()
+        if operand is not None:
+            u_asyncToken.append(operand)
+            while parser.parse_optional_punct(','):
+                u_asyncToken.append(parser.parse_operand())
+        attrs.update(parser.parse_optional_attr_dict())
+        types['asyncToken'] = [AsyncTokenType()] * len(u_asyncToken)
+        types['retToken'] = [AsyncTokenType()]
+        operands = parser.resolve_operands(u_asyncToken, types.get('asyncToken', []))
+        result_types = types['retToken']
+        properties, attributes = cls.split_attributes(attrs)
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0,
+            successors=(),
+        )
+
+
+@DIALECT.op
+class AsyncCommitGroupOp(DefinedOp):
+    """Closes the pending asynchronous copies into a group that can be waited on"""
+
+    OPERATION_NAME = 'ttg.async_commit_group'
+    TRAITS = ()
+    HOOKS = ()
+    PROPERTY_NAMES = ()
+    OPERAND_GROUPS = ('variadic', )
+    RESULT_GROUPS = ('single', )
+    __slots__ = ()
+
+    @property
+    def input_tokens(self) -> list[Value]:
+        return self.operand_group(0)
+
+    @property
+    def async_token(self) -> Value:
+        return self.results[0]
+
+    @classmethod
+    def build(
+        cls,
+        async_token_type: Type | None = None,
+        input_tokens: Sequence[Value] = (),
+        *,
+        attributes: dict[str, Attribute] | None = None,
+        location: Location | None = None,
+    ) -> AsyncCommitGroupOp:
+        """Create a `ttg.async_commit_group` op; results whose types the traits determine may be omitted."""
+        operands = list(input_tokens)
+        properties: dict[str, Attribute] = {}
+        if async_token_type is None:
+            async_token_type = AsyncTokenType()
+        result_types = [async_token_type]
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0, successors=(), location=location,
+        )
+
+    def verify_invariants(self) -> None:
+        self.verify_groups()
+        for value in self.operand_group(0):
+            if not _type_constraint_2(value.type):
+                raise self.type_error('operand', value, 'async token type')
+        value = self.results[0]
+        if not _type_constraint_2(value.type):
+            raise self.type_error('result', value, 'async token type')
+
+    def print(self, printer: Printer) -> None:
+        if len(self.input_tokens) > 0:
+            printer.write(' tokens ')
+            printer.print_operands(self.input_tokens)
+        printer.print_attr_dict(self.all_attributes(), ())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Operation:
+        u_inputTokens: list = []
+        types: dict[str, list] = {}
+        attrs: dict[str, Attribute] = {}
+        if parser.parse_optional_keyword('tokens'):
+            u_inputTokens.extend(parser.parse_operand_list())
+        attrs.update(parser.parse_optional_attr_dict())
+        types['inputTokens'] = [AsyncTokenType()] * len(u_inputTokens)
+        types['asyncToken'] = [AsyncTokenType()]
+        operands = parser.resolve_operands(u_inputTokens, types.get('inputTokens', []))
+        result_types = types['asyncToken']
+        properties, attributes = cls.split_attributes(attrs)
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0,
+            successors=(),
+        )
+
+
+@DIALECT.op
+class AsyncCopyGlobalToLocalOp(DefinedOp):
+    """Copies from global memory into a shared memory buffer, asynchronously
+
+    As `tt.load`, with the destination a memory descriptor:
+    `%t = ttg.async_copy_global_to_local %ptrs, %buf mask %m other %o cacheModifier = ca : tensor<64x!tt.ptr<f16>, #blocked> -> <64xf16, #shared, #smem, mutable>`.
+    """
+
+    OPERATION_NAME = 'ttg.async_copy_global_to_local'
+    TRAITS = (AttrSizedOperandSegments, MemRead, MemWrite, )
+    HOOKS = ('custom_verify', 'parse', 'print', )
+    PROPERTY_NAMES = ('cache', 'evict', 'isVolatile', 'contiguity', 'operandSegmentSizes', )
+    DEFAULT_VALUED = (('cache', 'cache', CacheModifier.NONE), ('evict', 'evict', EvictionPolicy.NORMAL), ('isVolatile', 'is_volatile', False), ('contiguity', 'contiguity', 1), )
+    OPERAND_GROUPS = ('single', 'single', 'optional', 'optional', )
+    RESULT_GROUPS = ('single', )
+    __slots__ = ()
+
+    @property
+    def src(self) -> Value:
+        return self.get_operand(0)
+
+    @property
+    def result_(self) -> Value:
+        return self.get_operand(1)
+
+    @property
+    def mask(self) -> Value | None:
+        group = self.operand_group(2)
+        return group[0] if group else None
+
+    @property
+    def other(self) -> Value | None:
+        group = self.operand_group(3)
+        return group[0] if group else None
+
+    @property
+    def token(self) -> Value:
+        return self.results[0]
+
+    @property
+    def cache(self) -> CacheModifier:
+        attr = self.properties.get('cache')
+        return CacheModifier.NONE if attr is None else CacheModifier(attr.value)
+
+    @property
+    def cache_attr(self) -> Attribute | None:
+        return self.properties.get('cache')
+
+    @property
+    def evict(self) -> EvictionPolicy:
+        attr = self.properties.get('evict')
+        return EvictionPolicy.NORMAL if attr is None else EvictionPolicy(attr.value)
+
+    @property
+    def evict_attr(self) -> Attribute | None:
+        return self.properties.get('evict')
+
+    @property
+    def is_volatile(self) -> bool:
+        attr = self.properties.get('isVolatile')
+        return False if attr is None else bool(attr.value)
+
+    @property
+    def is_volatile_attr(self) -> Attribute | None:
+        return self.properties.get('isVolatile')
+
+    @property
+    def contiguity(self) -> int:
+        attr = self.properties.get('contiguity')
+        return 1 if attr is None else attr.value
+
+    @property
+    def contiguity_attr(self) -> Attribute | None:
+        return self.properties.get('contiguity')
+
+    @classmethod
+    def build(
+        cls,
+        src: Value,
+        result_: Value,
+        token_type: Type | None = None,
+        mask: Value | None = None,
+        other: Value | None = None,
+        cache: CacheModifier | Attribute | None = None,
+        evict: EvictionPolicy | Attribute | None = None,
+        is_volatile: bool | Attribute | None = None,
+        contiguity: int | Attribute | None = None,
+        *,
+        attributes: dict[str, Attribute] | None = None,
+        location: Location | None = None,
+    ) -> AsyncCopyGlobalToLocalOp:
+        """Create a `ttg.async_copy_global_to_local` op; results whose types the traits determine may be omitted."""
+        operands = [src] + [result_] + ([] if mask is None else [mask]) + ([] if other is None else [other])
+        properties: dict[str, Attribute] = {}
+        if cache is not None:
+            properties['cache'] = (cache if isinstance(cache, Attribute) else IntegerAttr(int(cache), IntegerType(32)))
+        if evict is not None:
+            properties['evict'] = (evict if isinstance(evict, Attribute) else IntegerAttr(int(evict), IntegerType(32)))
+        if is_volatile is not None:
+            properties['isVolatile'] = (is_volatile if isinstance(is_volatile, Attribute) else BoolAttr(bool(is_volatile)))
+        if contiguity is not None:
+            properties['contiguity'] = (contiguity if isinstance(contiguity, Attribute) else IntegerAttr(contiguity, IntegerType(32, 'signless')))
+        if token_type is None:
+            token_type = AsyncTokenType()
+        result_types = [token_type]
+        properties['operandSegmentSizes'] = DenseArrayAttr(i32, (len([src]), len([result_]), len(([] if mask is None else [mask])), len(([] if other is None else [other])),))
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0, successors=(), location=location,
+        )
+
+    def verify_invariants(self) -> None:
+        self.verify_groups()
+        attr = self.properties.get('cache')
+        if attr is not None and not _attr_constraint_3(attr):
+            raise self.attribute_error('cache', 'cache modifier')
+        attr = self.properties.get('evict')
+        if attr is not None and not _attr_constraint_4(attr):
+            raise self.attribute_error('evict', 'eviction policy')
+        attr = self.properties.get('isVolatile')
+        if attr is not None and not _attr_constraint_5(attr):
+            raise self.attribute_error('isVolatile', 'bool attribute')
+        attr = self.properties.get('contiguity')
+        if attr is not None and not _attr_constraint_1(attr):
+            raise self.attribute_error('contiguity', '32-bit signless integer attribute')
+        value = self.get_operand(0)
+        if not _type_constraint_6(value.type):
+            raise self.type_error('operand', value, 'tensor of ptr values')
+        value = self.get_operand(1)
+        if not _type_constraint_7(value.type):
+            raise self.type_error('operand', value, 'memory descriptor type')
+        for value in self.operand_group(2):
+            if not _type_constraint_8(value.type):
+                raise self.type_error('operand', value, 'tensor of 1-bit signless integer values')
+        for value in self.operand_group(3):
+            if not _type_constraint_9(value.type):
+                raise self.type_error('operand', value, 'floating-point or tensor of floating-point values or integer or tensor of integer values or ptr or tensor of ptr values or ptr to tensor')
+        value = self.results[0]
+        if not _type_constraint_2(value.type):
+            raise self.type_error('result', value, 'async token type')
+
+
+@DIALECT.op
+class LocalAllocOp(DefinedOp):
+    """Allocates a shared memory buffer, initialized from src when given"""
+
+    OPERATION_NAME = 'ttg.local_alloc'
+    TRAITS = (MemAlloc, )
+    HOOKS = ('custom_verify', )
+    PROPERTY_NAMES = ('alignment', )
+    OPERAND_GROUPS = ('optional', )
+    RESULT_GROUPS = ('single', )
+    __slots__ = ()
+
+    @property
+    def src(self) -> Value | None:
+        group = self.operand_group(0)
+        return group[0] if group else None
+
+    @property
+    def result_(self) -> Value:
+        return self.results[0]
+
+    @property
+    def alignment(self) -> int | None:
+        attr = self.properties.get('alignment')
+        return None if attr is None else attr.value
+
+    @property
+    def alignment_attr(self) -> Attribute | None:
+        return self.properties.get('alignment')
+
+    @classmethod
+    def build(
+        cls,
+        result_type: Type,
+        src: Value | None = None,
+        alignment: int | Attribute | None = None,
+        *,
+        attributes: dict[str, Attribute] | None = None,
+        location: Location | None = None,
+    ) -> LocalAllocOp:
+        """Create a `ttg.local_alloc` op; results whose types the traits determine may be omitted."""
+        operands = ([] if src is None else [src])
+        properties: dict[str, Attribute] = {}
+        if alignment is not None:
+            properties['alignment'] = (alignment if isinstance(alignment, Attribute) else IntegerAttr(alignment, IntegerType(32, 'signless')))
+        result_types = [result_type]
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0, successors=(), location=location,
+        )
+
+    def verify_invariants(self) -> None:
+        self.verify_groups()
+        attr = self.properties.get('alignment')
+        if attr is not None and not _attr_constraint_1(attr):
+            raise self.attribute_error('alignment', 'optional 32-bit signless integer attribute')
+        for value in self.operand_group(0):
+            if not _type_constraint_0(value.type):
+                raise self.type_error('operand', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
+        value = self.results[0]
+        if not _type_constraint_7(value.type):
+            raise self.type_error('result', value, 'memory descriptor type')
+
+    def print(self, printer: Printer) -> None:
+        if self.src is not None:
+            printer.write(" ")
+            printer.print_operand(self.src)
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_functional_type([v.type for v in self.operands], [v.type for v in self.results])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Operation:
+        u_src: list = []
+        types: dict[str, list] = {}
+        attrs: dict[str, Attribute] = {}
+        operand = parser.parse_optional_operand()
+        if operand is not None:
+            u_src.append(operand)
+        attrs.update(parser.parse_optional_attr_dict())
+        parser.parse_punct(':')
+        ins, outs = parser.parse_functional_type()
+        types['*operands'] = ins
+        types['*results'] = outs
+        types.update(zip(('src',), split_counts(types.pop('*operands'), (len(u_src),))))
+        types.update(zip(('result',), split_groups(types.pop('*results'), ('single',))))
+        operands = parser.resolve_operands(u_src, types.get('src', []))
+        result_types = types['result']
+        properties, attributes = cls.split_attributes(attrs)
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0,
+            successors=(),
+        )
+
+
+@DIALECT.op
+class LocalDeallocOp(DefinedOp):
+    """Frees a shared memory buffer"""
+
+    OPERATION_NAME = 'ttg.local_dealloc'
+    TRAITS = (MemFree, )
+    HOOKS = ()
+    PROPERTY_NAMES = ()
+    OPERAND_GROUPS = ('single', )
+    RESULT_GROUPS = ()
+    __slots__ = ()
+
+    @property
+    def src(self) -> Value:
+        return self.get_operand(0)
+
+    @classmethod
+    def build(
+        cls,
+        src: Value,
+        *,
+        attributes: dict[str, Attribute] | None = None,
+        location: Location | None = None,
+    ) -> LocalDeallocOp:
+        """Create a `ttg.local_dealloc` op; results whose types the traits determine may be omitted."""
+        operands = [src]
+        properties: dict[str, Attribute] = {}
+        result_types = []
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0, successors=(), location=location,
+        )
+
+    def verify_invariants(self) -> None:
+        if self.num_operands != 1 or self.num_results != 0:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_7(value.type):
+            raise self.type_error('operand', value, 'memory descriptor type')
+
+    def print(self, printer: Printer) -> None:
+        printer.write(" ")
+        printer.print_operand(self.src)
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.src.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Operation:
+        u_src: list = []
+        types: dict[str, list] = {}
+        attrs: dict[str, Attribute] = {}
+        u_src.append(parser.parse_operand())
+        attrs.update(parser.parse_optional_attr_dict())
+        parser.parse_punct(':')
+        types['src'] = parse_type_group(parser, True)
+        operands = parser.resolve_operands(u_src, types['src'])
+        result_types = []
+        properties, attributes = cls.split_attributes(attrs)
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0,
+            successors=(),
+        )
+
+
+@DIALECT.op
+class MemDescIndexOp(DefinedOp):
+    """The index-th buffer of a multi-buffer descriptor (along dimension 0)"""
+
+    OPERATION_NAME = 'ttg.memdesc_index'
+    TRAITS = (Pure, )
+    HOOKS = ('custom_verify', )
+    PROPERTY_NAMES = ()
+    OPERAND_GROUPS = ('single', 'single', )
+    RESULT_GROUPS = ('single', )
+    __slots__ = ()
+
+    @property
+    def src(self) -> Value:
+        return self.get_operand(0)
+
+    @property
+    def index(self) -> Value:
+        return self.get_operand(1)
+
+    @property
+    def result_(self) -> Value:
+        return self.results[0]
+
+    @classmethod
+    def build(
+        cls,
+        result_type: Type,
+        src: Value,
+        index: Value,
+        *,
+        attributes: dict[str, Attribute] | None = None,
+        location: Location | None = None,
+    ) -> MemDescIndexOp:
+        """Create a `ttg.memdesc_index` op; results whose types the traits determine may be omitted."""
+        operands = [src] + [index]
+        properties: dict[str, Attribute] = {}
+        result_types = [result_type]
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0, successors=(), location=location,
+        )
+
+    def verify_invariants(self) -> None:
+        if self.num_operands != 2 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_7(value.type):
+            raise self.type_error('operand', value, 'memory descriptor type')
+        value = self.get_operand(1)
+        if not _type_constraint_10(value.type):
+            raise self.type_error('operand', value, '32-bit signless integer')
+        value = self.results[0]
+        if not _type_constraint_7(value.type):
+            raise self.type_error('result', value, 'memory descriptor type')
+
+    def print(self, printer: Printer) -> None:
+        printer.write(" ")
+        printer.print_operand(self.src)
+        printer.write('[')
+        printer.print_operand(self.index)
+        printer.write(']')
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.src.type)
+        printer.write(' -> ')
+        printer.print_type(self.result_.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Operation:
+        u_src: list = []
+        u_index: list = []
+        types: dict[str, list] = {}
+        attrs: dict[str, Attribute] = {}
+        u_src.append(parser.parse_operand())
+        parser.parse_punct('[')
+        u_index.append(parser.parse_operand())
+        parser.parse_punct(']')
+        attrs.update(parser.parse_optional_attr_dict())
+        parser.parse_punct(':')
+        types['src'] = parse_type_group(parser, True)
+        parser.parse_punct('->')
+        types['result'] = parse_type_group(parser, True)
+        types['index'] = [IntegerType(32)] * len(u_index)
+        operands = parser.resolve_operands(u_src + u_index, types['src'] + types['index'])
+        result_types = types['result']
+        properties, attributes = cls.split_attributes(attrs)
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0,
+            successors=(),
+        )
+
+
+@DIALECT.op
+class MemDescSubsliceOp(DefinedOp):
+    """A view of a box of the descriptor starting at constant offsets
+
+    `%1 = ttg.memdesc_subslice %0[0, 16] : !ttg.memdesc<64x64xf16, #shared, #smem> -> !ttg.memdesc<64x16xf16, #shared, #smem, 64x64>`.
+    """
+
+    OPERATION_NAME = 'ttg.memdesc_subslice'
+    TRAITS = (Pure, )
+    HOOKS = ('custom_verify', 'parse', 'print', )
+    PROPERTY_NAMES = ('offsets', )
+    OPERAND_GROUPS = ('single', )
+    RESULT_GROUPS = ('single', )
+    __slots__ = ()
+
+    @property
+    def src(self) -> Value:
+        return self.get_operand(0)
+
+    @property
+    def result_(self) -> Value:
+        return self.results[0]
+
+    @property
+    def offsets(self) -> tuple:
+        attr = self.properties.get('offsets')
+        return None if attr is None else tuple(attr.values)
+
+    @property
+    def offsets_attr(self) -> Attribute | None:
+        return self.properties.get('offsets')
+
+    @classmethod
+    def build(
+        cls,
+        result_type: Type,
+        src: Value,
+        offsets: tuple | Attribute,
+        *,
+        attributes: dict[str, Attribute] | None = None,
+        location: Location | None = None,
+    ) -> MemDescSubsliceOp:
+        """Create a `ttg.memdesc_subslice` op; results whose types the traits determine may be omitted."""
+        operands = [src]
+        properties: dict[str, Attribute] = {}
+        properties['offsets'] = (offsets if isinstance(offsets, Attribute) else DenseArrayAttr(IntegerType(32), tuple(offsets)))
+        result_types = [result_type]
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0, successors=(), location=location,
+        )
+
+    def verify_invariants(self) -> None:
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        attr = self.properties.get('offsets')
+        if attr is None:
+            raise self.emit_error("requires attribute 'offsets'")
+        if attr is not None and not _attr_constraint_11(attr):
+            raise self.attribute_error('offsets', 'i32 dense array attribute')
+        value = self.get_operand(0)
+        if not _type_constraint_7(value.type):
+            raise self.type_error('operand', value, 'memory descriptor type')
+        value = self.results[0]
+        if not _type_constraint_7(value.type):
+            raise self.type_error('result', value, 'memory descriptor type')
+
+
+@DIALECT.op
+class MemDescTransOp(DefinedOp):
+    """A transposed view of the descriptor"""
+
+    OPERATION_NAME = 'ttg.memdesc_trans'
+    TRAITS = (Pure, SameOperandsAndResultElementType, )
+    HOOKS = ()
+    PROPERTY_NAMES = ('order', )
+    OPERAND_GROUPS = ('single', )
+    RESULT_GROUPS = ('single', )
+    __slots__ = ()
+
+    @property
+    def src(self) -> Value:
+        return self.get_operand(0)
+
+    @property
+    def result_(self) -> Value:
+        return self.results[0]
+
+    @property
+    def order(self) -> tuple:
+        attr = self.properties.get('order')
+        return None if attr is None else tuple(attr.values)
+
+    @property
+    def order_attr(self) -> Attribute | None:
+        return self.properties.get('order')
+
+    @classmethod
+    def build(
+        cls,
+        result_type: Type,
+        src: Value,
+        order: tuple | Attribute,
+        *,
+        attributes: dict[str, Attribute] | None = None,
+        location: Location | None = None,
+    ) -> MemDescTransOp:
+        """Create a `ttg.memdesc_trans` op; results whose types the traits determine may be omitted."""
+        operands = [src]
+        properties: dict[str, Attribute] = {}
+        properties['order'] = (order if isinstance(order, Attribute) else DenseArrayAttr(IntegerType(32), tuple(order)))
+        result_types = [result_type]
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0, successors=(), location=location,
+        )
+
+    def verify_invariants(self) -> None:
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        attr = self.properties.get('order')
+        if attr is None:
+            raise self.emit_error("requires attribute 'order'")
+        if attr is not None and not _attr_constraint_11(attr):
+            raise self.attribute_error('order', 'i32 dense array attribute')
+        value = self.get_operand(0)
+        if not _type_constraint_7(value.type):
+            raise self.type_error('operand', value, 'memory descriptor type')
+        value = self.results[0]
+        if not _type_constraint_7(value.type):
+            raise self.type_error('result', value, 'memory descriptor type')
+
+    def print(self, printer: Printer) -> None:
+        printer.write(" ")
+        printer.print_operand(self.src)
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.src.type)
+        printer.write(' -> ')
+        printer.print_type(self.result_.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Operation:
+        u_src: list = []
+        types: dict[str, list] = {}
+        attrs: dict[str, Attribute] = {}
+        u_src.append(parser.parse_operand())
+        attrs.update(parser.parse_optional_attr_dict())
+        parser.parse_punct(':')
+        types['src'] = parse_type_group(parser, True)
+        parser.parse_punct('->')
+        types['result'] = parse_type_group(parser, True)
+        operands = parser.resolve_operands(u_src, types['src'])
+        result_types = types['result']
+        properties, attributes = cls.split_attributes(attrs)
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0,
+            successors=(),
+        )
+
+
+@DIALECT.op
+class MemDescReshapeOp(DefinedOp):
+    """A view of the descriptor with another shape of as many elements"""
+
+    OPERATION_NAME = 'ttg.memdesc_reshape'
+    TRAITS = (Pure, SameOperandsAndResultElementType, )
+    HOOKS = ('custom_verify', )
+    PROPERTY_NAMES = ()
+    OPERAND_GROUPS = ('single', )
+    RESULT_GROUPS = ('single', )
+    __slots__ = ()
+
+    @property
+    def src(self) -> Value:
+        return self.get_operand(0)
+
+    @property
+    def result_(self) -> Value:
+        return self.results[0]
+
+    @classmethod
+    def build(
+        cls,
+        result_type: Type,
+        src: Value,
+        *,
+        attributes: dict[str, Attribute] | None = None,
+        location: Location | None = None,
+    ) -> MemDescReshapeOp:
+        """Create a `ttg.memdesc_reshape` op; results whose types the traits determine may be omitted."""
+        operands = [src]
+        properties: dict[str, Attribute] = {}
+        result_types = [result_type]
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0, successors=(), location=location,
+        )
+
+    def verify_invariants(self) -> None:
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_7(value.type):
+            raise self.type_error('operand', value, 'memory descriptor type')
+        value = self.results[0]
+        if not _type_constraint_7(value.type):
+            raise self.type_error('result', value, 'memory descriptor type')
+
+    def print(self, printer: Printer) -> None:
+        printer.write(" ")
+        printer.print_operand(self.src)
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.src.type)
+        printer.write(' -> ')
+        printer.print_type(self.result_.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Operation:
+        u_src: list = []
+        types: dict[str, list] = {}
+        attrs: dict[str, Attribute] = {}
+        u_src.append(parser.parse_operand())
+        attrs.update(parser.parse_optional_attr_dict())
+        parser.parse_punct(':')
+        types['src'] = parse_type_group(parser, True)
+        parser.parse_punct('->')
+        types['result'] = parse_type_group(parser, True)
+        operands = parser.resolve_operands(u_src, types['src'])
+        result_types = types['result']
+        properties, attributes = cls.split_attributes(attrs)
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0,
+            successors=(),
+        )
+
+
+@DIALECT.op
+class MemDescReinterpretOp(DefinedOp):
+    """The descriptor seen with another shape and element type"""
+
+    OPERATION_NAME = 'ttg.memdesc_reinterpret'
+    TRAITS = (Pure, )
+    HOOKS = ()
+    PROPERTY_NAMES = ()
+    OPERAND_GROUPS = ('single', )
+    RESULT_GROUPS = ('single', )
+    __slots__ = ()
+
+    @property
+    def src(self) -> Value:
+        return self.get_operand(0)
+
+    @property
+    def result_(self) -> Value:
+        return self.results[0]
+
+    @classmethod
+    def build(
+        cls,
+        result_type: Type,
+        src: Value,
+        *,
+        attributes: dict[str, Attribute] | None = None,
+        location: Location | None = None,
+    ) -> MemDescReinterpretOp:
+        """Create a `ttg.memdesc_reinterpret` op; results whose types the traits determine may be omitted."""
+        operands = [src]
+        properties: dict[str, Attribute] = {}
+        result_types = [result_type]
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0, successors=(), location=location,
+        )
+
+    def verify_invariants(self) -> None:
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_7(value.type):
+            raise self.type_error('operand', value, 'memory descriptor type')
+        value = self.results[0]
+        if not _type_constraint_7(value.type):
+            raise self.type_error('result', value, 'memory descriptor type')
+
+    def print(self, printer: Printer) -> None:
+        printer.write(" ")
+        printer.print_operand(self.src)
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.src.type)
+        printer.write(' -> ')
+        printer.print_type(self.result_.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Operation:
+        u_src: list = []
+        types: dict[str, list] = {}
+        attrs: dict[str, Attribute] = {}
+        u_src.append(parser.parse_operand())
+        attrs.update(parser.parse_optional_attr_dict())
+        parser.parse_punct(':')
+        types['src'] = parse_type_group(parser, True)
+        parser.parse_punct('->')
+        types['result'] = parse_type_group(parser, True)
+        operands = parser.resolve_operands(u_src, types['src'])
+        result_types = types['result']
+        properties, attributes = cls.split_attributes(attrs)
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0,
+            successors=(),
+        )
+
+
+@DIALECT.op
+class LocalLoadOp(DefinedOp):
+    """Loads a shared memory buffer into a distributed tensor"""
+
+    OPERATION_NAME = 'ttg.local_load'
+    TRAITS = (MemRead, )
+    HOOKS = ('custom_verify', )
+    PROPERTY_NAMES = ()
+    OPERAND_GROUPS = ('single', 'optional', )
+    RESULT_GROUPS = ('single', )
+    __slots__ = ()
+
+    @property
+    def src(self) -> Value:
+        return self.get_operand(0)
+
+    @property
+    def token(self) -> Value | None:
+        group = self.operand_group(1)
+        return group[0] if group else None
+
+    @property
+    def result_(self) -> Value:
+        return self.results[0]
+
+    @classmethod
+    def build(
+        cls,
+        result_type: Type,
+        src: Value,
+        token: Value | None = None,
+        *,
+        attributes: dict[str, Attribute] | None = None,
+        location: Location | None = None,
+    ) -> LocalLoadOp:
+        """Create a `ttg.local_load` op; results whose types the traits determine may be omitted."""
+        operands = [src] + ([] if token is None else [token])
+        properties: dict[str, Attribute] = {}
+        result_types = [result_type]
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0, successors=(), location=location,
+        )
+
+    def verify_invariants(self) -> None:
+        self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_7(value.type):
+            raise self.type_error('operand', value, 'memory descriptor type')
+        for value in self.operand_group(1):
+            if not _type_constraint_2(value.type):
+                raise self.type_error('operand', value, 'async token type')
+        value = self.results[0]
+        if not _type_constraint_0(value.type):
+            raise self.type_error('result', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
+
+    def print(self, printer: Printer) -> None:
+        printer.write(" ")
+        printer.print_operand(self.src)
+        if self.token is not None:
+            printer.write(' token ')
+            printer.print_operand(self.token)
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.src.type)
+        printer.write(' -> ')
+        printer.print_type(self.result_.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Operation:
+        u_src: list = []
+        u_token: list = []
+        types: dict[str, list] = {}
+        attrs: dict[str, Attribute] = {}
+        u_src.append(parser.parse_operand())
+        if parser.parse_optional_keyword('token'):
+            u_token.append(parser.parse_operand())
+        attrs.update(parser.parse_optional_attr_dict())
+        parser.parse_punct(':')
+        types['src'] = parse_type_group(parser, True)
+        parser.parse_punct('->')
+        types['result'] = parse_type_group(parser, True)
+        types['token'] = [AsyncTokenType()] * len(u_token)
+        operands = parser.resolve_operands(u_src + u_token, types['src'] + types.get('token', []))
+        result_types = types['result']
+        properties, attributes = cls.split_attributes(attrs)
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0,
+            successors=(),
+        )
+
+
+@DIALECT.op
+class LocalStoreOp(DefinedOp):
+    """Stores a distributed tensor into a shared memory buffer"""
+
+    OPERATION_NAME = 'ttg.local_store'
+    TRAITS = (MemWrite, )
+    HOOKS = ('custom_verify', )
+    PROPERTY_NAMES = ()
+    OPERAND_GROUPS = ('single', 'single', )
+    RESULT_GROUPS = ()
+    __slots__ = ()
+
+    @property
+    def src(self) -> Value:
+        return self.get_operand(0)
+
+    @property
+    def dst(self) -> Value:
+        return self.get_operand(1)
+
+    @classmethod
+    def build(
+        cls,
+        src: Value,
+        dst: Value,
+        *,
+        attributes: dict[str, Attribute] | None = None,
+        location: Location | None = None,
+    ) -> LocalStoreOp:
+        """Create a `ttg.local_store` op; results whose types the traits determine may be omitted."""
+        operands = [src] + [dst]
+        properties: dict[str, Attribute] = {}
+        result_types = []
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0, successors=(), location=location,
+        )
+
+    def verify_invariants(self) -> None:
+        if self.num_operands != 2 or self.num_results != 0:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_0(value.type):
+            raise self.type_error('operand', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
+        value = self.get_operand(1)
+        if not _type_constraint_7(value.type):
+            raise self.type_error('operand', value, 'memory descriptor type')
+
+    def print(self, printer: Printer) -> None:
+        printer.write(" ")
+        printer.print_operand(self.src)
+        printer.write(', ')
+        printer.print_operand(self.dst)
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.src.type)
+        printer.write(' -> ')
+        printer.print_type(self.dst.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Operation:
+        u_src: list = []
+        u_dst: list = []
+        types: dict[str, list] = {}
+        attrs: dict[str, Attribute] = {}
+        u_src.append(parser.parse_operand())
+        parser.parse_punct(',')
+        u_dst.append(parser.parse_operand())
+        attrs.update(parser.parse_optional_attr_dict())
+        parser.parse_punct(':')
+        types['src'] = parse_type_group(parser, True)
+        parser.parse_punct('->')
+        types['dst'] = parse_type_group(parser, True)
+        operands = parser.resolve_operands(u_src + u_dst, types['src'] + types['dst'])
+        result_types = []
+        properties, attributes = cls.split_attributes(attrs)
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0,
+            successors=(),
+        )
+
+
+@DIALECT.op
+class BarrierOp(DefinedOp):
+    """Synchronizes the CTA's threads and the selected address spaces
+
+    `addrSpace` is a bit mask of `local` (1), `global_read` (2), `global_write` (4),
+    `tensor_read` (8) and `tensor_write` (16), printed as `ttg.barrier local|global_read`
+    (`none` for 0, `all` for all five).
+    """
+
+    OPERATION_NAME = 'ttg.barrier'
+    TRAITS = ()
+    HOOKS = ('parse', 'print', )
+    PROPERTY_NAMES = ('addrSpace', )
+    OPERAND_GROUPS = ()
+    RESULT_GROUPS = ()
+    __slots__ = ()
+
+    @property
+    def addr_space(self) -> int:
+        attr = self.properties.get('addrSpace')
+        return None if attr is None else attr.value
+
+    @property
+    def addr_space_attr(self) -> Attribute | None:
+        return self.properties.get('addrSpace')
+
+    @classmethod
+    def build(
+        cls,
+        addr_space: int | Attribute,
+        *,
+        attributes: dict[str, Attribute] | None = None,
+        location: Location | None = None,
+    ) -> BarrierOp:
+        """Create a `ttg.barrier` op; results whose types the traits determine may be omitted."""
+        operands = []
+        properties: dict[str, Attribute] = {}
+        properties['addrSpace'] = (addr_space if isinstance(addr_space, Attribute) else IntegerAttr(addr_space, IntegerType(32, 'signless')))
+        result_types = []
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0, successors=(), location=location,
+        )
+
+    def verify_invariants(self) -> None:
+        if self.num_operands != 0 or self.num_results != 0:
+            self.verify_groups()
+        attr = self.properties.get('addrSpace')
+        if attr is None:
+            raise self.emit_error("requires attribute 'addrSpace'")
+        if attr is not None and not _attr_constraint_1(attr):
+            raise self.attribute_error('addrSpace', '32-bit signless integer attribute')
 
 
 finish_dialect(DIALECT, 'tilecraft.dialects.ttg')

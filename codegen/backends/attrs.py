@@ -265,6 +265,8 @@ def attr_or_type_class(model: AttrOrTypeModel) -> list[str]:
     ]
     if model.alias:
         lines.append(f"    ALIAS = {model.alias!r}")
+    if model.shaped:
+        lines.append("    IS_SHAPED = True")
     lines += ["    __slots__ = ()", ""]
     required = [p for p in model.parameters if p.default is None]
     defaulted = [p for p in model.parameters if p.default is not None]

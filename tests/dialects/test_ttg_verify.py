@@ -120,3 +120,87 @@ def test_module_attribute_readers():
     bare = parse_module('module attributes {"ttg.num-warps" = 4 : i32} {}')
     assert (hooks.num_warps(bare), hooks.threads_per_warp(bare), hooks.num_ctas(bare),
             hooks.target(bare)) == (4, 32, 1, None)
+
+
+# -- memory descriptors and shared memory ops
+
+SHARED = ("#shared = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>\n"
+          "#smem = #ttg.shared_memory\n")
+BUF = "!ttg.memdesc<2x16x16xf16, #shared, #smem, mutable>"
+VIEW = "!ttg.memdesc<16x16xf16, #shared, #smem, mutable, 2x16x16>"
+TENSOR = "tensor<16x16xf16, #blocked>"
+MEM_ARGS = f"%buf: {BUF}, %view: {VIEW}, %t: {TENSOR}, %i: i32"
+
+
+def mem_error(body: str) -> str:
+    return verify_error(BLOCKED + SHARED + func(body + "\n  tt.return", MEM_ARGS))
+
+
+def test_memdesc_type():
+    from tilecraft.generated.ttg import MemDescType, SharedMemorySpaceAttr, SwizzledSharedEncodingAttr
+    from tilecraft.ir import f16, parse_type, shape_of
+    view = parse_type("!ttg.memdesc<16x16xf16, #ttg.swizzled_shared<{vec = 8, perPhase = 1, "
+                      "maxPhase = 8, order = [1, 0]}>, #ttg.shared_memory, mutable, 2x16x16>")
+    assert isinstance(view, MemDescType) and view.IS_SHAPED and shape_of(view) == (16, 16)
+    assert (view.shape, view.element_type, view.memory_space, view.mutable_memory) == (
+        (16, 16), f16, SharedMemorySpaceAttr(), True)
+    assert isinstance(view.encoding, SwizzledSharedEncodingAttr)
+    assert hooks.alloc_shape(view) == (2, 16, 16)
+    whole = parse_type(str(view).replace(", 2x16x16>", ", 16x16>"))
+    assert whole.alloc_shape == () and hooks.alloc_shape(whole) == (16, 16)
+    assert str(whole).endswith("#ttg.shared_memory, mutable>")
+    assert parse_error("#s = #ttg.shared_memory\nmodule {\n  tt.func @f(%a: !ttg.memdesc<f16, "
+                       "#s, #s>) {\n    tt.return\n  }\n}") == "rank 0 memdesc is not allowed"
+
+
+def test_local_alloc_without_source_is_mutable():
+    assert mem_error("  %0 = ttg.local_alloc : () -> !ttg.memdesc<16x16xf16, #shared, #smem>") == (
+        "'ttg.local_alloc' op Only mutable memory can be allocated without an initializer")
+
+
+def test_local_alloc_source_shape():
+    assert mem_error("  %0 = ttg.local_alloc %t : (tensor<16x16xf16, #blocked>) -> "
+                     "!ttg.memdesc<32x16xf16, #shared, #smem>") == (
+        "'ttg.local_alloc' op source shape [16, 16] does not match the buffer shape [32, 16]")
+
+
+def test_local_load_element_type():
+    assert mem_error(f"  %0 = ttg.local_load %view : {VIEW} -> tensor<16x16xf32, #blocked>") == (
+        "'ttg.local_load' op result element type f32 does not match the buffer element type f16")
+
+
+def test_local_store_immutable():
+    assert mem_error("  %0 = ttg.local_alloc %t : (tensor<16x16xf16, #blocked>) -> "
+                     "!ttg.memdesc<16x16xf16, #shared, #smem>\n"
+                     "  ttg.local_store %t, %0 : tensor<16x16xf16, #blocked> -> "
+                     "!ttg.memdesc<16x16xf16, #shared, #smem>") == (
+        "'ttg.local_store' op Cannot store into immutable memory")
+
+
+def test_memdesc_index_rules():
+    assert mem_error(f"  %0 = ttg.memdesc_index %buf[%i] : {BUF} -> "
+                     "!ttg.memdesc<2x16x16xf16, #shared, #smem, mutable>") == (
+        "'ttg.memdesc_index' op result rank must be input rank - 1")
+    assert mem_error(f"  %0 = ttg.memdesc_index %buf[%i] : {BUF} -> {VIEW}") == (
+        "'ttg.memdesc_index' op alloc shape must match shape for both result and src")
+
+
+def test_memdesc_subslice_rules():
+    assert mem_error(f"  %0 = ttg.memdesc_subslice %view[0] : {VIEW} -> {VIEW}") == (
+        "'ttg.memdesc_subslice' op offsets must have the same rank as input")
+    assert mem_error(f"  %0 = ttg.memdesc_subslice %view[8, 0] : {VIEW} -> {VIEW}") == (
+        "'ttg.memdesc_subslice' op result shape cannot exceed input shape at the given offsets")
+
+
+def test_memdesc_reshape_elements():
+    assert mem_error(f"  %0 = ttg.memdesc_reshape %view : {VIEW} -> "
+                     "!ttg.memdesc<8x16xf16, #shared, #smem, mutable>") == (
+        "'ttg.memdesc_reshape' op number of src and result elements must match")
+
+
+def test_barrier_address_spaces():
+    module = parse_module(func("  ttg.barrier global_write|local\n  tt.return"))
+    barrier = next(op for op in module.walk() if op.name == "ttg.barrier")
+    assert barrier.addr_space == 5 and "ttg.barrier local|global_write\n" in str(module)
+    assert parse_error(func("  ttg.barrier none|local\n  tt.return")) == (
+        "'none' cannot be combined with other address spaces")
