@@ -154,6 +154,19 @@ def TTG_NVMMASharedEncodingAttr : TTG_Attr<"NVMMASharedEncodingAttr", "nvmma_sha
   let assemblyFormat = "`<` struct(params) `>`";
 }
 
+def TTG_SharedLinearEncodingAttr : TTG_Attr<"SharedLinearEncodingAttr", "shared_linear"> {
+  let summary = "A shared memory layout given as a linear map from (offset, block) to coordinates";
+  let description = [{
+    `#ttg.shared_linear<{offset = [[0, 1], [0, 2], [1, 0]], block = [[2, 0]]}, alignment = 16>`:
+    the tensor coordinates of the bases of the element offset and of the block (CTA) index
+    (left out when there is a single CTA), and the alignment of the buffer in bytes.
+  }];
+  let alias = "shared";
+  let parameters = (ins TTG_BasesParameter:$offset, TTG_CGALayoutParameter:$block,
+                        IntParameter:$layoutAlignment);
+  let assemblyFormat = "`<` struct($offset, $block) `,` `alignment` `=` $layoutAlignment `>`";
+}
+
 def TTG_SharedMemorySpaceAttr : TTG_Attr<"SharedMemorySpaceAttr", "shared_memory"> {
   let summary = "The memory space of a memory descriptor in shared memory";
   let alias = "smem";

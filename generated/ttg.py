@@ -489,6 +489,70 @@ class NVMMASharedEncodingAttr(DialectAttribute):
 
 
 @DIALECT.attribute
+class SharedLinearEncodingAttr(DialectAttribute):
+    """A shared memory layout given as a linear map from (offset, block) to coordinates
+
+    `#ttg.shared_linear<{offset = [[0, 1], [0, 2], [1, 0]], block = [[2, 0]]}, alignment = 16>`:
+    the tensor coordinates of the bases of the element offset and of the block (CTA) index
+    (left out when there is a single CTA), and the alignment of the buffer in bytes.
+    """
+
+    DIALECT = 'ttg'
+    MNEMONIC = 'shared_linear'
+    PARAMETERS = ('offset', 'block', 'layout_alignment', )
+    HOOKS = ()
+    ALIAS = 'shared'
+    __slots__ = ()
+
+    def __new__(cls, offset: tuple[tuple[int, ...], ...], layout_alignment: int, block: tuple[tuple[int, ...], ...] = ()) -> SharedLinearEncodingAttr:
+        return super().__new__(cls, tuple(tuple(int(_v) for _v in _b) for _b in offset), tuple(tuple(int(_v) for _v in _b) for _b in block), int(layout_alignment))
+
+    @property
+    def offset(self) -> tuple[tuple[int, ...], ...]:
+        return self.parameters[0]
+
+    @property
+    def block(self) -> tuple[tuple[int, ...], ...]:
+        return self.parameters[1]
+
+    @property
+    def layout_alignment(self) -> int:
+        return self.parameters[2]
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.write('<')
+        printer.write('{')
+        printer.write('offset = ')
+        printer.write('[' + ', '.join('[' + ', '.join(map(str, _b)) + ']' for _b in self.offset) + ']')
+        if self.block != ():
+            printer.write(', block = ')
+            printer.write('[' + ', '.join('[' + ', '.join(map(str, _b)) + ']' for _b in self.block) + ']')
+        printer.write('}')
+        printer.write(',')
+        printer.write(' alignment')
+        printer.write(' =')
+        printer.write(" ")
+        printer.write(str(self.layout_alignment))
+        printer.write('>')
+
+    @classmethod
+    def parse_parameters(cls, parser: Parser) -> SharedLinearEncodingAttr:
+        values: dict[str, object] = {}
+        parser.parse_punct('<')
+        start = parser.i
+        values.update(parse_struct(parser, {'offset': lambda: (lambda _a: tuple(tuple(_v.value for _v in _b.elements) for _b in _a.elements) if isinstance(_a, ArrayAttr) and all(isinstance(_b, ArrayAttr) and all(type(_v) is IntegerAttr for _v in _b.elements) for _b in _a.elements) else parser.error('expected a list of integer lists'))(parser.parse_attribute()), 'block': lambda: (lambda _a: tuple(tuple(_v.value for _v in _b.elements) for _b in _a.elements) if isinstance(_a, ArrayAttr) and all(isinstance(_b, ArrayAttr) and all(type(_v) is IntegerAttr for _v in _b.elements) for _b in _a.elements) else parser.error('expected a list of integer lists'))(parser.parse_attribute())}))
+        for name in ('offset',):
+            if name not in values:
+                parser.error('struct is missing required parameter: ' + name, start)
+        parser.parse_punct(',')
+        parser.parse_keyword('alignment')
+        parser.parse_punct('=')
+        values['layoutAlignment'] = parser.parse_integer()
+        parser.parse_punct('>')
+        return cls(offset=values['offset'], block=values.get('block', ()), layout_alignment=values['layoutAlignment'])
+
+
+@DIALECT.attribute
 class SharedMemorySpaceAttr(DialectAttribute):
     """The memory space of a memory descriptor in shared memory"""
 

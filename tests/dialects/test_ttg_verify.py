@@ -73,6 +73,17 @@ def test_nvidia_mma_prints_version_minor_and_reads_legacy_cta_fields():
     assert single.cga_layout == ()
 
 
+def test_linear_layouts():
+    linear = parse_attribute("#ttg.linear<{register = [[0, 1]], lane = [[1, 0], [2, 0]], "
+                             "warp = [], block = []}>")
+    assert (linear.register, linear.lane, linear.warp, linear.block) == (
+        ((0, 1),), ((1, 0), (2, 0)), (), ())
+    shared = parse_attribute("#ttg.shared_linear<{offset = [[0, 1], [1, 0]]}, alignment = 16>")
+    assert (shared.offset, shared.block, shared.layout_alignment) == (((0, 1), (1, 0)), (), 16)
+    assert str(shared.replace(block=[[2, 0]])) == (
+        "#ttg.shared_linear<{offset = [[0, 1], [1, 0]], block = [[2, 0]]}, alignment = 16>")
+
+
 def test_cga_layout_from_split_params():
     assert hooks.cga_layout_from_split_params([2, 4], [2, 2], [1, 0]) == (
         (0, 1), (0, 0), (1, 0))

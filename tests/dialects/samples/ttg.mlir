@@ -7,6 +7,7 @@
 #shared = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
 #shared1 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
 #shared2 = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = true, elementBitWidth = 8, fp4Padded = true, rank = 3}>
+#shared3 = #ttg.shared_linear<{offset = [[0, 1], [0, 2], [1, 0]], block = [[2, 0]]}, alignment = 16>
 #smem = #ttg.shared_memory
 module attributes {"ttg.num-ctas" = 2 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @layouts(%arg0: tensor<64x64xf16, #blocked>, %arg1: tensor<64xf32, #ttg.slice<{dim = 1, parent = #blocked}>>) {
@@ -17,7 +18,7 @@ module attributes {"ttg.num-ctas" = 2 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     %4 = ttg.convert_layout %arg1 : tensor<64xf32, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<64xf32, #ttg.slice<{dim = 0, parent = #mma}>>
     tt.return
   }
-  tt.func public @memory(%arg0: tensor<32x16xf16, #blocked>, %arg1: tensor<32x16x!tt.ptr<f16>, #blocked>, %arg2: tensor<32x16xi1, #blocked>, %i: i32) {
+  tt.func public @memory(%sl: !ttg.memdesc<4x4xf32, #shared3, #smem>, %arg0: tensor<32x16xf16, #blocked>, %arg1: tensor<32x16x!tt.ptr<f16>, #blocked>, %arg2: tensor<32x16xi1, #blocked>, %i: i32) {
     %0 = ttg.local_alloc : () -> !ttg.memdesc<2x32x16xf16, #shared, #smem, mutable>
     %1 = ttg.memdesc_index %0[%i] : !ttg.memdesc<2x32x16xf16, #shared, #smem, mutable> -> !ttg.memdesc<32x16xf16, #shared, #smem, mutable>
     ttg.local_store %arg0, %1 : tensor<32x16xf16, #blocked> -> !ttg.memdesc<32x16xf16, #shared, #smem, mutable>
