@@ -1,19 +1,26 @@
 """Compiled kernels: which backend runs a launch, the compile cache, and the launch itself.
 
-``TILECRAFT_BACKEND`` picks the backend: ``cpu`` (host LLVM through llvmlite's JIT),
-``interpret`` (the numpy interpreter, as ``TILECRAFT_INTERPRET=1``) or ``cuda``. Left unset, a
-launch runs on CUDA when the CUDA backend is built and a usable GPU and driver are present, and
-on the CPU otherwise. (The CUDA backend does not exist yet: ``cuda`` is refused with a message.)
+``TILECRAFT_BACKEND`` picks the backend: ``cuda`` (NVPTX through llvmlite, ptxas, cuda-python),
+``cpu`` (host LLVM through llvmlite's JIT) or ``interpret`` (the numpy interpreter, as
+``TILECRAFT_INTERPRET=1``). Left unset, a launch runs on CUDA when cuda-python finds a GPU, and
+on the CPU otherwise.
 
-A `CompiledKernel` keeps each stage's text in ``asm`` (``ttir``, ``llir``, ``asm`` for the CPU),
-as Triton's does, and compiled objects are cached on disk (`tilecraft.runtime.cache`) under a key
-made of the kernel's `tt` IR, the backend's source and the host CPU's name and features.
+Each compiled backend is a `Backend` here: its compile stages (in
+``tilecraft.backends.<target>.compiler``), what its cache entries hold, and its launcher. A
+`CompiledKernel` keeps each stage's text in ``asm`` (``ttir``, ``ttgir``, ``llir``, ``ptx``,
+``cubin`` for CUDA; ``ttir``, ``llir``, ``asm`` for the CPU), as Triton's does, and compiled
+kernels are cached on disk (`tilecraft.runtime.cache`) under a key made of the kernel's `tt` IR,
+the options, the target and the compiler's source.
+
+``compile(ASTSource(fn, signature, constexprs), target=GPUTarget("cuda", 90, 32))`` compiles
+for any target on any machine; launching needs the target's device.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import os
+from dataclasses import dataclass, field
+from typing import Any
 
 from . import cache
 
@@ -24,93 +31,305 @@ class BackendError(RuntimeError):
     """A backend that was asked for and cannot run here."""
 
 
-def _cuda_backend_built() -> bool:
-    return importlib.util.find_spec("tilecraft.backends.nvptx") is not None
-
-
 def selected_backend() -> str:
     """The backend launches use now (see the module docstring)."""
     if os.environ.get("TILECRAFT_INTERPRET", "") not in ("", "0"):
         return "interpret"
     name = os.environ.get("TILECRAFT_BACKEND", "").strip().lower()
     if not name:
-        return "cuda" if _cuda_backend_built() and _cuda_usable() else "cpu"
+        return "cuda" if _cuda_usable() else "cpu"
     if name not in BACKENDS:
         raise BackendError(f"TILECRAFT_BACKEND={name!r}: choose one of {', '.join(BACKENDS)}")
-    if name == "cuda" and not _cuda_backend_built():
-        raise BackendError("TILECRAFT_BACKEND=cuda: tilecraft has no CUDA backend yet; use "
-                           "'cpu' or 'interpret'")
+    if name == "cuda" and not _cuda_usable():
+        raise BackendError("TILECRAFT_BACKEND=cuda: no usable CUDA device (cuda-python and a "
+                           "GPU with its driver are needed); use 'cpu' or 'interpret'")
     return name
 
 
 def _cuda_usable() -> bool:
-    """Whether cuda-python is installed and the driver reports a GPU."""
-    try:
-        from cuda.bindings import driver
-    except ImportError:
-        return False
-    error, = driver.cuInit(0)[:1]
-    if int(error) != 0:
-        return False
-    error, count = driver.cuDeviceGetCount()
-    return int(error) == 0 and count > 0
+    from tilecraft.backends.cuda import driver
+
+    return driver.is_available()
+
+
+@dataclass(frozen=True)
+class GPUTarget:
+    """Where a kernel is compiled for, as Triton's: ``GPUTarget("cuda", 90, 32)``."""
+
+    backend: str
+    arch: int | str
+    warp_size: int = 32
+
+
+@dataclass
+class ASTSource:
+    """A kernel and its specialization, as Triton's: ``signature`` maps each parameter to a
+    type string (``"*fp32"``, ``"i32"``, ``"*fp16:16"`` for divisibility by 16, or
+    ``"constexpr"``); ``constexprs`` gives the constexpr values."""
+
+    fn: Any
+    signature: dict
+    constexprs: dict = field(default_factory=dict)
+    attrs: dict = field(default_factory=dict)
 
 
 class CompiledKernel:
     """A kernel compiled for one specialization on one backend: ``asm`` has each stage's text,
     ``metadata`` what launching needs; ``launch(grid, args)`` runs it."""
 
-    def __init__(self, name: str, asm: dict, metadata: dict, launcher) -> None:
+    def __init__(self, name: str, asm: dict, metadata: dict, backend: Backend,
+                 binary: Any) -> None:
         self.name = name
         self.asm = asm
         self.metadata = metadata
-        self._launcher = launcher
+        self.backend = backend
+        self._binary = binary
+        self._launcher = None
 
     def __repr__(self) -> str:
         return f"CompiledKernel({self.name}, stages={list(self.asm)})"
 
-    def launch(self, grid: tuple[int, int, int], args: list) -> None:
-        self._launcher.launch(grid, args)
+    @property
+    def launcher(self):
+        """The backend's launcher, made on first use (compiling needs no device)."""
+        if self._launcher is None:
+            self._launcher = self.backend.launcher(self._binary)
+        return self._launcher
+
+    def launch(self, grid: tuple[int, int, int], args: list, **options) -> None:
+        self.launcher.launch(grid, args, **options)
+
+    @property
+    def n_regs(self) -> int | None:
+        return self.metadata.get("registers")
+
+    @property
+    def n_spills(self) -> int | None:
+        return self.metadata.get("spills")
 
 
-def compile_for_cpu(module) -> CompiledKernel:
-    """``module`` (the frontend's `tt` module) compiled for the host CPU, from the disk cache
+class Backend:
+    """A compiled backend: its options, compile stages, cache entries and launcher."""
+
+    name = ""
+
+    def options(self, launch_options: dict) -> Any:
+        raise NotImplementedError
+
+    def cache_key_parts(self, options: Any) -> tuple:
+        raise NotImplementedError
+
+    def compile(self, module, options: Any) -> Any:
+        raise NotImplementedError
+
+    def from_cache(self, files: dict, metadata: dict) -> Any:
+        raise NotImplementedError
+
+    def cache_files(self, binary: Any) -> tuple[dict, dict]:
+        raise NotImplementedError
+
+    def describe(self, binary: Any) -> tuple[str, dict, dict]:
+        """(name, asm, metadata) of a binary."""
+        raise NotImplementedError
+
+    def launcher(self, binary: Any):
+        raise NotImplementedError
+
+
+class CPUBackend(Backend):
+    """The host CPU (`tilecraft.backends.cpu`), launched by `cpu_driver.CPUKernel`."""
+
+    name = "cpu"
+
+    def options(self, launch_options: dict) -> None:
+        return None
+
+    def cache_key_parts(self, options: None) -> tuple:
+        from tilecraft.backends.cpu import compiler, engine
+
+        return (engine.host_cache_key_parts(), compiler.backend_fingerprint())
+
+    def compile(self, module, options: None):
+        from tilecraft.backends.cpu import compiler
+
+        return compiler.compile_ttir(module)
+
+    def from_cache(self, files: dict, metadata: dict):
+        from tilecraft.backends.cpu import compiler
+
+        return compiler.binary_from_cache(metadata["name"], files, metadata)
+
+    def cache_files(self, binary) -> tuple[dict, dict]:
+        from tilecraft.backends.cpu import compiler
+
+        return compiler.cache_files(binary), binary.metadata()
+
+    def describe(self, binary) -> tuple[str, dict, dict]:
+        return binary.name, binary.asm, binary.metadata()
+
+    def launcher(self, binary):
+        from tilecraft.backends.cpu import engine, mathlib
+
+        from .cpu_driver import CPUKernel
+
+        info = binary.info
+        mathlib.load_libm()
+        kernel = CPUKernel(engine.JITLibrary(binary.obj), info.grid_symbol, info.arg_kinds,
+                           info.prints, info.asserts)
+        return _CPULauncher(kernel)
+
+
+class _CPULauncher:
+    def __init__(self, kernel) -> None:
+        self.kernel = kernel
+
+    def launch(self, grid, args: list, **_options) -> None:
+        self.kernel.launch(grid, args)
+
+
+class CUDABackend(Backend):
+    """NVIDIA GPUs (`tilecraft.backends.cuda`), launched by `driver.CudaFunction`."""
+
+    name = "cuda"
+
+    def __init__(self, capability: int | None = None) -> None:
+        self.capability = capability
+
+    def options(self, launch_options: dict):
+        from tilecraft.backends.cuda.compiler import CUDAOptions
+
+        capability = self.capability
+        if capability is None:
+            from tilecraft.backends.cuda import driver
+
+            capability = driver.device_properties()["capability"]
+        known = {"num_warps", "num_stages", "num_ctas", "debug"}
+        chosen = {k: v for k, v in launch_options.items() if k in known and v is not None}
+        return CUDAOptions(capability=int(capability), **chosen)
+
+    def cache_key_parts(self, options) -> tuple:
+        from dataclasses import astuple
+
+        from tilecraft.backends.cuda import compiler
+
+        return (astuple(options), compiler.backend_fingerprint())
+
+    def compile(self, module, options):
+        from tilecraft.backends.cuda import compiler
+
+        return compiler.compile_ttir(module, options)
+
+    def from_cache(self, files: dict, metadata: dict):
+        from tilecraft.backends.cuda import compiler
+
+        return compiler.binary_from_cache(files, metadata)
+
+    def cache_files(self, binary) -> tuple[dict, dict]:
+        from tilecraft.backends.cuda import compiler
+
+        return compiler.cache_files(binary), binary.metadata
+
+    def describe(self, binary) -> tuple[str, dict, dict]:
+        return binary.name, binary.asm, binary.metadata
+
+    def launcher(self, binary):
+        from tilecraft.backends.cuda import driver
+
+        meta = binary.metadata
+        return _CUDALauncher(driver.CudaFunction(
+            binary.asm["cubin"], meta["name"], meta["shared"], meta["num_warps"],
+            meta["arg_kinds"], arg_names=meta.get("arg_names")))
+
+
+class _CUDALauncher:
+    def __init__(self, function) -> None:
+        self.function = function
+
+    def launch(self, grid, args: list, stream: int | None = None, **_options) -> None:
+        from tilecraft.backends.cuda import driver
+
+        self.function.launch(grid, args, driver.current_stream() if stream is None else stream)
+
+
+def get_backend(name: str, capability: int | None = None) -> Backend:
+    if name == "cpu":
+        return CPUBackend()
+    if name == "cuda":
+        return CUDABackend(capability)
+    raise BackendError(f"no compiled backend named {name!r}")
+
+
+def compile_module(module, backend: Backend, launch_options: dict | None = None,
+                   arg_names: list[str] | None = None) -> CompiledKernel:
+    """``module`` (the frontend's `tt` module) compiled by ``backend``, from the disk cache
     when it holds it."""
     from tilecraft import __version__
-    from tilecraft.backends.cpu import compiler, engine, mathlib
     from tilecraft.ir import print_op
 
-    from .cpu_driver import CPUKernel
-
-    key = cache.cache_key("cpu", __version__, print_op(module), engine.host_cache_key_parts(),
-                          compiler.backend_fingerprint())
+    options = backend.options(launch_options or {})
+    key = cache.cache_key(backend.name, __version__, print_op(module),
+                          backend.cache_key_parts(options))
     entry = cache.get(key)
     binary = None
     if entry is not None:
-        metadata = entry[cache.METADATA_FILE]
         try:
-            binary = compiler.binary_from_cache(metadata["name"], entry, metadata)
+            binary = backend.from_cache(entry, entry[cache.METADATA_FILE])
         except (KeyError, TypeError):
             binary = None
     if binary is None:
-        binary = compiler.compile_ttir(module)
-        cache.put(key, compiler.cache_files(binary), binary.metadata())
-    info = binary.info
-    mathlib.load_libm()
-    launcher = CPUKernel(engine.JITLibrary(binary.obj), info.grid_symbol, info.arg_kinds,
-                         info.prints, info.asserts)
-    return CompiledKernel(binary.name, binary.asm, binary.metadata(), launcher)
+        binary = backend.compile(module, options)
+        files, metadata = backend.cache_files(binary)
+        cache.put(key, files, metadata)
+    name, asm, metadata = backend.describe(binary)
+    if arg_names is not None:
+        metadata["arg_names"] = list(arg_names)
+    return CompiledKernel(name, asm, metadata, backend, binary)
 
 
-def launch_arguments(spec, arg_kinds: list[str]) -> list:
-    """The runtime arguments of a specialization in launch order: addresses for arrays,
-    integers wrapped to their width (an unsigned value given for a signed slot), floats."""
-    from .jit import address_of, is_array_like, is_torch_tensor
+def compile(src: ASTSource, target: GPUTarget | None = None,  # noqa: A001 - Triton's name
+            options: dict | None = None) -> CompiledKernel:
+    """Compiles ``src`` for ``target`` (default: where launches run now), as
+    ``triton.compile`` does; no device is needed."""
+    from tilecraft.language import core as tl
+
+    fn = src.fn
+    args = {}
+    for name in fn.arg_names:
+        if name in src.constexprs:
+            args[name] = tl.constexpr(src.constexprs[name])
+        elif src.signature.get(name) == "constexpr":
+            raise TypeError(f"{fn.__name__}: constexpr parameter {name!r} has no value")
+        elif name in src.signature:
+            args[name] = src.signature[name]
+        else:
+            raise TypeError(f"{fn.__name__}: parameter {name!r} is not in the signature")
+    module = fn.ir(**args)
+    if target is None:
+        backend = get_backend(selected_backend())
+    else:
+        arch = target.arch
+        capability = int(str(arch).removeprefix("sm_").rstrip("a")) if arch else None
+        backend = get_backend(target.backend, capability)
+    spec = fn.specialize((), args, for_ir=True)
+    return compile_module(module, backend, options, list(spec.arg_types))
+
+
+def launch_arguments(spec, arg_kinds: list[str], backend: str) -> list:
+    """The runtime arguments of a specialization in launch order: addresses for arrays (a host
+    array given to a CUDA kernel is an error naming it), integers wrapped to their width (an
+    unsigned value given for a signed slot), floats."""
+    from .jit import address_of, is_array_like, is_torch_tensor, reinterpret
 
     values = []
     for (name, _), kind in zip(spec.arg_types.items(), arg_kinds):
         value = spec.bound[name]
         if is_array_like(value):
+            if backend == "cuda":
+                from tilecraft.backends.cuda import driver
+
+                base = value.base if isinstance(value, reinterpret) else value
+                values.append(driver.pointer_of(base, name))
+                continue
             if is_torch_tensor(value) and getattr(value, "is_cuda", False):
                 raise BackendError(f"argument '{name}' is a CUDA tensor, but the kernel runs on "
                                    "the CPU backend")

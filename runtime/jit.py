@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from tilecraft.language import core as tl
 
-from .compiler import compile_for_cpu, launch_arguments, selected_backend
+from .compiler import compile_module, get_backend, launch_arguments, selected_backend
 
 LAUNCH_OPTIONS = frozenset({
     "num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion", "warmup", "debug",
@@ -170,7 +170,6 @@ class JITFunction:
     def run(self, *args, grid, **kwargs):
         options = {k: kwargs.pop(k) for k in list(kwargs)
                    if k in LAUNCH_OPTIONS and k not in self.signature.parameters}
-        del options
         try:
             spec = self.specialize(args, kwargs)
             backend = "interpret" if self.interpret else selected_backend()
@@ -178,9 +177,11 @@ class JITFunction:
                 from .interpreter import run_grid
 
                 return run_grid(self, _resolve_grid(grid, spec.bound), spec.bound)
-            compiled = self._compiled(spec, backend)
+            stream = options.pop("stream", None)
+            compiled = self._compiled(spec, backend, options)
             compiled.launch(_resolve_grid(grid, spec.bound),
-                            launch_arguments(spec, compiled.metadata["arg_kinds"]))
+                            launch_arguments(spec, compiled.metadata["arg_kinds"], backend),
+                            stream=stream)
             return compiled
         except Exception as error:
             from tilecraft.frontend.errors import CompilationError
@@ -189,12 +190,14 @@ class JITFunction:
                 raise error.with_traceback(None) from None
             raise
 
-    def _compiled(self, spec: Specialization, backend: str):
-        """The kernel compiled for ``spec`` on ``backend`` (memoized per specialization)."""
-        key = (spec.key, backend)
+    def _compiled(self, spec: Specialization, backend: str, options: dict):
+        """The kernel compiled for ``spec`` on ``backend`` with the launch ``options``
+        (memoized per specialization and options)."""
+        key = (spec.key, backend, tuple(sorted(options.items())))
         compiled = self._binaries.get(key)
         if compiled is None:
-            compiled = compile_for_cpu(self._compile(spec))
+            compiled = compile_module(self._compile(spec), get_backend(backend), options,
+                                      list(spec.arg_types))
             self._binaries[key] = compiled
         return compiled
 

@@ -1,6 +1,7 @@
 """Fixtures of the language tests: fresh random inputs (the seed is printed, so a failure can be
 replayed) and a launcher that runs each kernel on every backend this machine has: the numpy
-interpreter, and compiled by the CPU backend (which also verifies its tt IR)."""
+interpreter, compiled by the CPU backend (which also verifies its tt IR) and, where there is a
+GPU, compiled by the CUDA backend (numpy arguments are copied to torch CUDA tensors and back)."""
 
 from __future__ import annotations
 
@@ -23,12 +24,64 @@ def launch(kernel, grid, *args, **kwargs):
     interpreter after compiling to verified tt IR, which the CPU backend does anyway)."""
     if os.environ.get("TILECRAFT_BACKEND") == "interpret":
         kernel.warmup(*args, **kwargs)
+    if os.environ.get("TILECRAFT_BACKEND") == "cuda":
+        _launch_on_gpu(kernel, grid, args, kwargs)
+        return
+    if os.environ.get("TILECRAFT_BACKEND") == "cpu":
+        compile_for_gpus(kernel, args, kwargs)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         kernel[grid](*args, **kwargs)
 
 
-@pytest.fixture(params=["interpret", "cpu"])
+def compile_for_gpus(kernel, args, kwargs) -> None:
+    """Compiles the kernel for sm_80 and sm_90a (PTX assembled by ptxas) when ptxas is here:
+    every language test's kernel must compile for the GPU even where there is none."""
+    from tilecraft.backends.cuda import toolchain
+    from tilecraft.runtime.compiler import compile_module, get_backend
+
+    try:
+        toolchain.find_ptxas()
+    except toolchain.ToolchainError:
+        return
+    module = kernel.ir(*args, **kwargs)
+    for capability in (80, 90):
+        compiled = compile_module(module, get_backend("cuda", capability))
+        assert compiled.asm["cubin"][:4] == b"\x7fELF"
+
+
+def _launch_on_gpu(kernel, grid, args, kwargs) -> None:
+    """The launch with each numpy array copied to the GPU, and copied back afterwards."""
+    import torch
+
+    import tilecraft as tc
+
+    copies: list[tuple[np.ndarray, object]] = []
+
+    def to_device(value):
+        if isinstance(value, tc.reinterpret):
+            return tc.reinterpret(to_device(value.base), value.dtype)
+        if isinstance(value, np.ndarray):
+            tensor = torch.from_numpy(np.ascontiguousarray(value)).cuda()
+            copies.append((value, tensor))
+            return tensor
+        return value
+
+    args = [to_device(a) for a in args]
+    kwargs = {k: to_device(v) for k, v in kwargs.items()}
+    kernel[grid](*args, **kwargs)
+    torch.cuda.synchronize()
+    for array, tensor in copies:
+        array[...] = tensor.cpu().numpy().reshape(array.shape)
+
+
+def _backends() -> list[str]:
+    from tilecraft.backends.cuda import driver
+
+    return ["interpret", "cpu"] + (["cuda"] if driver.is_available() else [])
+
+
+@pytest.fixture(params=_backends())
 def backend(request, monkeypatch) -> str:
     """The backend the test's launches use (``TILECRAFT_BACKEND``)."""
     monkeypatch.delenv("TILECRAFT_INTERPRET", raising=False)

@@ -723,6 +723,8 @@ def _trans(ctx: RuleContext) -> AxisInfo:
 def _load(ctx: RuleContext) -> AxisInfo:
     """Loaded data is unknown, but equal pointers under an equal mask load equal values."""
     ptr = ctx.ins[0]
+    if ptr.rank != ctx.rank:  # a block pointer: nothing is known of its elements
+        return AxisInfo.pessimistic(ctx.rank)
     segments = ctx.op.get_attr("operandSegmentSizes")
     mask = ctx.ins[1] if segments is not None and list(segments)[1] == 1 else None
     csts = tuple(gcd(ptr.constancy[d], mask.constancy[d] if mask is not None else 0)

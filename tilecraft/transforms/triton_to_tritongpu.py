@@ -14,9 +14,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tilecraft.generated.passes import ConvertTritonToTritonGPUPassBase
+from tilecraft.generated.tt import PointerType
 from tilecraft.generated.ttg import (BlockedEncodingAttr, DotOperandEncodingAttr,
                                      SliceEncodingAttr)
-from tilecraft.ir import (Builder, IntegerAttr, Operation, RankedTensorType, StringAttr, Value,
+from tilecraft.ir import (Builder, DenseElementsAttr, IntegerAttr, Operation, RankedTensorType, StringAttr, Value,
                           i32)
 
 __all__ = ["ConvertTritonToTritonGPUPass", "default_blocked", "convert_module"]
@@ -57,32 +58,65 @@ class _Converter:
         self.num_warps = num_warps
         self.threads_per_warp = threads_per_warp
 
-    def default_type(self, t: RankedTensorType) -> RankedTensorType:
+    def default_type(self, t):
+        """``t`` with Triton's default layout: a tensor's own, or a block pointer's pointee."""
+        if isinstance(t, PointerType) and isinstance(t.pointee_type, RankedTensorType):
+            return PointerType(self.default_type(t.pointee_type), t.address_space)
         encoding = default_blocked(t.shape, self.num_warps, self.threads_per_warp)
         return RankedTensorType(t.shape, t.element_type, encoding)
 
     def natural(self, op: Operation, index: int, t: RankedTensorType) -> RankedTensorType:
         """The layout ``op``'s result ``index`` gets."""
         if op.name == "tt.reduce":
-            source = op.operands[index].type
-            encoding = SliceEncodingAttr(int(op.axis), source.encoding)
-            return RankedTensorType(t.shape, t.element_type, encoding)
+            source = self.default_type(op.operands[index].type).encoding
+            return _with(t, SliceEncodingAttr(int(op.axis), source))
+        if op.name == "tt.broadcast":
+            return _with(t, self.default_type(op.operands[0].type).encoding)
+        if op.name == "tt.expand_dims":
+            return _with(t, self.expanded(op))
+        if op.name == "tt.dot":
+            return _with(t, self.dot_encoding(t.shape))
         return self.default_type(t)
+
+    def expanded(self, op: Operation) -> BlockedEncodingAttr:
+        """Triton's layout of an ``expand_dims`` result: its operand's default layout with a
+        dim of one element inserted at the axis."""
+        axis = int(op.axis)
+        source = self.default_type(op.operands[0].type).encoding
+
+        def insert(values: Sequence[int]) -> tuple[int, ...]:
+            return tuple(values[:axis]) + (1,) + tuple(values[axis:])
+
+        rank = len(source.order) + 1
+        return BlockedEncodingAttr(insert(source.size_per_thread),
+                                   insert(source.threads_per_warp),
+                                   insert(source.warps_per_cta), tuple(range(rank)))
+
+    def dot_encoding(self, shape: Sequence[int]) -> BlockedEncodingAttr:
+        """Triton's accumulator layout of an FMA dot: 2x2 or 4x4 elements per thread when
+        the tile has enough of them."""
+        rank = len(shape)
+        per_thread = [1] * rank
+        elements = 1
+        for size in shape:
+            elements *= size
+        per_thread_elements = elements // (self.num_warps * self.threads_per_warp)
+        size = 4 if per_thread_elements >= 16 else 2 if per_thread_elements >= 4 else 1
+        per_thread[-1] = min(size, shape[-1])
+        per_thread[-2] = min(size, shape[-2])
+        return default_blocked(shape, self.num_warps, self.threads_per_warp, per_thread)
 
     def required(self, op: Operation, index: int, t: RankedTensorType) -> RankedTensorType | None:
         """The layout ``op`` needs its operand ``index`` in (None: any)."""
-        if op.name in ("tt.reduce", "ttg.convert_layout"):
+        if op.name == "ttg.convert_layout":
             return None
         if op.name == "tt.expand_dims":
+            return _with(t, SliceEncodingAttr(int(op.axis), op.results[0].type.encoding))
+        if op.name == "tt.dot":
             parent = op.results[0].type.encoding
-            return RankedTensorType(t.shape, t.element_type,
-                                    SliceEncodingAttr(int(op.axis), parent))
-        if op.name == "tt.dot" and index < 2:
-            parent = op.operands[2].type.encoding
-            if parent is None or not isinstance(parent, BlockedEncodingAttr):
-                parent = self.default_type(op.operands[2].type).encoding
-            return RankedTensorType(t.shape, t.element_type,
-                                    DotOperandEncodingAttr(index, parent, 0))
+            if index == 2:
+                return _with(t, parent)
+            return _with(t, DotOperandEncodingAttr(index, parent, 0))
         if op.name == "scf.yield" and op.parent_op is not None and \
                 op.parent_op.name in ("scf.if", "scf.for"):
             parent = op.parent_op
@@ -99,6 +133,8 @@ class _Converter:
             for index, result in enumerate(op.results):
                 if _needs_layout(result.type):
                     result.type = self.natural(op, index, result.type)
+            if op.name == "arith.constant" and isinstance(op.value, DenseElementsAttr):
+                retype_constant(op)
         for op in list(module.walk()):
             for index, operand in enumerate(op.operands):
                 if not isinstance(operand.type, RankedTensorType):
@@ -108,7 +144,20 @@ class _Converter:
                     op.set_operand(index, _convert_before(op, operand, wanted))
 
 
+def retype_constant(op: Operation) -> None:
+    """A dense ``arith.constant``'s value given its result's (new) type."""
+    attr = op.value
+    values = [attr.splat_value] if attr.is_splat else list(attr.values)
+    op.properties["value"] = DenseElementsAttr(op.results[0].type, values)
+
+
+def _with(t: RankedTensorType, encoding) -> RankedTensorType:
+    return RankedTensorType(t.shape, t.element_type, encoding)
+
+
 def _needs_layout(t) -> bool:
+    if isinstance(t, PointerType):
+        return _needs_layout(t.pointee_type)
     return isinstance(t, RankedTensorType) and t.encoding is None
 
 

@@ -9,11 +9,8 @@ from pathlib import Path
 
 from tilecraft.ir import Operation, print_op
 
+from ..ttir import make_ttir
 from .lowering import KernelInfo, lower_kernel
-
-# Triton's make_ttir, less the passes that only matter for GPUs.
-TTIR_PIPELINE = ("builtin.module(inline, triton-combine, canonicalize, "
-                 "triton-reorder-broadcast, cse, loop-invariant-code-motion, symbol-dce)")
 
 
 @dataclass
@@ -32,20 +29,11 @@ class CPUBinary:
                 "grid_symbol": self.info.grid_symbol}
 
 
-def optimize_ttir(module: Operation) -> Operation:
-    """A copy of ``module`` after the tile passes."""
-    from tilecraft.transforms.pass_manager import PassManager
-
-    optimized = module.clone()
-    PassManager.parse(TTIR_PIPELINE).run(optimized)
-    return optimized
-
-
 def compile_ttir(module: Operation) -> CPUBinary:
     """``module`` (the frontend's `tt` module) compiled for this machine's CPU."""
     from . import engine
 
-    ttir = optimize_ttir(module)
+    ttir = make_ttir(module)
     llvm_module, info = lower_kernel(ttir)
     compiled = engine.compile_module(str(llvm_module), info.name)
     asm = {"ttir": print_op(ttir), "llir": compiled.llir, "asm": compiled.asm}

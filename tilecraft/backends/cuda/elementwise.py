@@ -41,6 +41,22 @@ def _ptr_to_int(fl: GPULowering, op: Operation, a: list) -> ir.Value:
     return fl.builder.ptrtoint(a[0], reg_type(op.results[0].type))
 
 
+def _bitcast(fl: GPULowering, op: Operation, a: list) -> ir.Value:
+    """Pointers keep their value (LLVM's pointers are untyped); other bitcasts as on the CPU,
+    with pointers and integers converted in the pointer's address space."""
+    target = reg_type(op.results[0].type)
+    value = a[0]
+    if isinstance(value.type, ir.PointerType) and isinstance(target, ir.PointerType):
+        if value.type.addrspace == target.addrspace:
+            return value
+        return fl.builder.addrspacecast(value, target)
+    if isinstance(target, ir.PointerType):
+        return fl.builder.inttoptr(value, target)
+    if isinstance(value.type, ir.PointerType):
+        return fl.builder.ptrtoint(value, target)
+    return cpu_elementwise._bitcast(fl, op, a)
+
+
 def _extern_elementwise(fl: GPULowering, op: Operation, a: list) -> ir.Value:
     """A libdevice function by its symbol (``__nv_...``); other names of math functions are
     mapped to them."""
@@ -58,6 +74,7 @@ def _extern_elementwise(fl: GPULowering, op: Operation, a: list) -> ir.Value:
 _OVERRIDES: dict[str, Emitter] = {
     "tt.int_to_ptr": _int_to_ptr, "tt.ptr_to_int": _ptr_to_int,
     "tt.extern_elementwise": _extern_elementwise,
+    "tt.bitcast": _bitcast, "arith.bitcast": _bitcast,
 }
 
 for _name, _emit in {**SCALAR_EMITTERS, **_OVERRIDES}.items():

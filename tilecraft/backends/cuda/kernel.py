@@ -15,7 +15,8 @@ from tilecraft.generated.tt import PointerType
 from tilecraft.ir import Operation
 
 from ..cpu import types as T
-from . import control, dot, elementwise, memory, reductions, shapes  # noqa: F401 (registration)
+from . import (atomics, control, debug, dot, elementwise, memory,  # noqa: F401 (registration)
+               reductions, shapes)
 from .lowering import GPULowering, KernelInfo
 
 TRIPLE = "nvptx64-nvidia-cuda"

@@ -109,13 +109,14 @@ class GPULowering:
         self.threads_per_warp = threads_per_warp
         self.capability = capability
         entry = func.append_basic_block("entry")
-        self.alloca_builder = ir.IRBuilder(entry)
+        prologue = func.append_basic_block("prologue")
         body = func.append_basic_block("body")
-        jump = self.alloca_builder.branch(body)
+        self.alloca_builder = ir.IRBuilder(entry)
+        self.alloca_builder.branch(prologue)
         self.alloca_builder.position_at_start(entry)
-        # code every later block may use (thread indices, layout offsets) goes before the jump
-        self.prologue = ir.IRBuilder(entry)
-        self.prologue.position_before(jump)
+        # code every later block may use (thread indices, layout offsets) goes in the prologue
+        self.prologue = ir.IRBuilder(prologue)
+        self.prologue.position_before(self.prologue.branch(body))
         self.builder = ir.IRBuilder(body)
         self.values: dict[Value, object] = {}
         self.reduction_depth = 0
@@ -218,7 +219,9 @@ class GPULowering:
                                              addrspace=SHARED)
             self._shared.linkage = "external"
             self._shared.align = 16
-        return self.builder.bitcast(self._shared, pointer_type(SHARED))
+            # llvmlite types globals with typed pointers; use it as an opaque one
+            self._shared.type = pointer_type(SHARED)
+        return self._shared
 
     # -- coordinates
     def thread_offsets(self, layout: LinearLayout) -> tuple[ir.Value, ...]:

@@ -28,8 +28,7 @@ def _vector_plan(fl: GPULowering, op: Operation, pointers: Distributed,
                  mask: Operation | None) -> tuple[int, int]:
     """(the number of registers per access, the bits of one element in memory)."""
     elem = T.element_type(op.operands[0].type).pointee_type
-    bits = T.mem_type(elem).width if isinstance(T.mem_type(elem), ir.IntType) \
-        else (64 if T.mem_type(elem) == T.F64 else 32)
+    bits = _bits(T.mem_type(elem))
     layout = pointers.layout
     best = 1
     for dim in range(len(pointers.shape)):
@@ -39,6 +38,14 @@ def _vector_plan(fl: GPULowering, op: Operation, pointers: Distributed,
         width = fl.axis_info.vector_width(op.operands[0], bits, mask=mask, dim=dim)
         best = max(best, min(registers, width))
     return best, bits
+
+
+def _bits(mem: ir.Type) -> int:
+    if isinstance(mem, ir.IntType):
+        return mem.width
+    if isinstance(mem, ir.PointerType) or mem == T.F64:
+        return 64
+    return 32
 
 
 def _words(vec: int, bits: int) -> tuple[int, int]:
@@ -150,17 +157,20 @@ def _plain_vector_store(fl: GPULowering, pointer: ir.Value, words: list[ir.Value
 @lowers("tt.load")
 def _load(fl: GPULowering, op: Operation) -> None:
     result = op.results[0]
-    if T.is_block_pointer(op.ptr.type):
-        raise error_at(op, "the CUDA backend does not load through block pointers yet")
     elem = T.element_type(result.type)
     mem = T.mem_type(elem)
     if not isinstance(result.type, RankedTensorType):
         fl.set(result, _scalar_load(fl, op, elem, mem))
         return
-    pointers = fl.dist(op.ptr)
-    mask = fl.dist(op.mask) if op.mask is not None else None
-    other = fl.get(op.other) if op.other is not None else None
-    vec, bits = _vector_plan(fl, op, pointers, op.mask)
+    if T.is_block_pointer(op.ptr.type):
+        pointers, mask = _block_pointer_elements(fl, op, result.type)
+        other = _padding(op, elem) if mask is not None else None
+        vec, bits = 1, _bits(mem)
+    else:
+        pointers = fl.dist(op.ptr)
+        mask = fl.dist(op.mask) if op.mask is not None else None
+        other = fl.get(op.other) if op.other is not None else None
+        vec, bits = _vector_plan(fl, op, pointers, op.mask)
     word, count = _words(vec, bits)
     values = []
     for start in range(0, len(pointers.values), vec):
@@ -213,8 +223,6 @@ def _scalar_load(fl: GPULowering, op: Operation, elem, mem: ir.Type) -> ir.Value
 
 @lowers("tt.store")
 def _store(fl: GPULowering, op: Operation) -> None:
-    if T.is_block_pointer(op.ptr.type):
-        raise error_at(op, "the CUDA backend does not store through block pointers yet")
     elem = T.element_type(op.value.type)
     b = fl.builder
     if not isinstance(op.value.type, RankedTensorType):
@@ -224,10 +232,14 @@ def _store(fl: GPULowering, op: Operation) -> None:
         with b.if_then(condition):
             b.store(T.to_memory(fl, fl.get(op.value), elem), _global(fl, fl.get(op.ptr)))
         return
-    pointers = fl.dist(op.ptr)
     values = fl.dist(op.value)
-    mask = fl.dist(op.mask) if op.mask is not None else None
-    vec, bits = _vector_plan(fl, op, pointers, op.mask)
+    if T.is_block_pointer(op.ptr.type):
+        pointers, mask = _block_pointer_elements(fl, op, op.value.type)
+        vec, bits = 1, _bits(T.mem_type(elem))
+    else:
+        pointers = fl.dist(op.ptr)
+        mask = fl.dist(op.mask) if op.mask is not None else None
+        vec, bits = _vector_plan(fl, op, pointers, op.mask)
     word, count = _words(vec, bits)
     representative = fl.is_representative(pointers.layout)
     free_registers = pointers.layout.free_variable_masks().get("register", 0)
@@ -249,3 +261,75 @@ def _store(fl: GPULowering, op: Operation) -> None:
         else:
             _predicated_store(fl, pointer, predicate, word, words)
 
+
+
+# -- block pointers ---------------------------------------------------------------------------
+
+
+@lowers("tt.make_tensor_ptr")
+def _make_tensor_ptr(fl: GPULowering, op: Operation) -> None:
+    """A block pointer in registers: base, then per dim the shape (i64), the strides (i64) and
+    the offsets (i32)."""
+    b = fl.builder
+
+    def widen(value: ir.Value, ty: ir.IntType) -> ir.Value:
+        if value.type.width == ty.width:
+            return value
+        return b.sext(value, ty) if value.type.width < ty.width else b.trunc(value, ty)
+
+    fl.set(op.results[0], (
+        fl.get(op.base),
+        *(widen(fl.get(v), T.I64) for v in op.shape),
+        *(widen(fl.get(v), T.I64) for v in op.strides),
+        *(widen(fl.get(v), I32) for v in op.offsets),
+    ))
+
+
+@lowers("tt.advance")
+def _advance(fl: GPULowering, op: Operation) -> None:
+    pointer = fl.get(op.ptr)
+    rank = len(op.offsets)
+    moved = [fl.builder.add(offset, fl.get(delta))
+             for offset, delta in zip(pointer[1 + 2 * rank:], op.offsets)]
+    fl.set(op.results[0], (*pointer[:1 + 2 * rank], *moved))
+
+
+def _block_pointer_elements(fl: GPULowering, op: Operation, t: RankedTensorType
+                            ) -> tuple[Distributed, Distributed | None]:
+    """The pointers of the elements of this thread's registers and, when the op checks
+    boundaries, whether each lies inside the tensor."""
+    b = fl.builder
+    pointer = fl.get(op.ptr)
+    rank = len(t.shape)
+    base = pointer[0]
+    sizes, strides = pointer[1:1 + rank], pointer[1 + rank:1 + 2 * rank]
+    offsets = pointer[1 + 2 * rank:]
+    storage = T.mem_type(T.element_type(t))
+    checked = sorted(set(op.boundary_check or ()))
+    layout = fl.layout(t)
+    pointers, masks = [], []
+    for register in range(layout.in_dim_size("register")):
+        coordinates = fl.coordinates(layout, register)
+        positions = [b.sext(b.add(offsets[d], coordinates[d]), T.I64) for d in range(rank)]
+        total: ir.Value = ir.Constant(T.I64, 0)
+        for d in range(rank):
+            total = b.add(total, b.mul(positions[d], strides[d]))
+        pointers.append(b.gep(base, [total], source_etype=storage))
+        inside = None
+        for d in checked:
+            ok = b.and_(b.icmp_signed(">=", positions[d], ir.Constant(T.I64, 0)),
+                        b.icmp_signed("<", positions[d], sizes[d]))
+            inside = ok if inside is None else b.and_(inside, ok)
+        masks.append(inside)
+    shape = tuple(t.shape)
+    mask = Distributed(layout, masks, shape) if checked else None
+    return Distributed(layout, pointers, shape), mask
+
+
+def _padding(op: Operation, elem) -> ir.Value:
+    """What a block-pointer load reads outside the tensor: zero, or NaN for padding=nan."""
+    ty = T.reg_type(elem)
+    padding = op.padding
+    if padding is not None and padding.name.lower().endswith("nan"):
+        return ir.Constant(ty, float("nan"))
+    return scalar_constant(ty, 0)

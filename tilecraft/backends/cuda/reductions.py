@@ -187,3 +187,104 @@ def _set_results(fl: GPULowering, op: Operation, axis: int, partials: dict[Key, 
             per_result[k].append(value)
     for result, values in zip(op.results, per_result):
         fl.set(result, Distributed(layout, values, tuple(result_type.shape)))
+
+
+@lowers("tt.scan")
+def _scan(fl: GPULowering, op: Operation) -> None:
+    """Inclusive scans through shared memory: the tensor is written in row-major order, each
+    thread scans whole rows along the axis sequentially, and the result is read back in the
+    result's layout. Correct for any layout; not fast (rows longer than a few hundred elements
+    are scanned by one thread each)."""
+    b = fl.builder
+    axis = int(op.axis)
+    sources = [fl.dist(v) for v in op.operands]
+    shape = list(sources[0].shape)
+    length = shape[axis]
+    inner = 1
+    for size in shape[axis + 1:]:
+        inner *= size
+    numel = 1
+    for size in shape:
+        numel *= size
+    rows = numel // length
+    types = [s.values[0].type for s in sources]
+    storages = [_storage_type(t) for t in types]
+    offsets, total = [], 0
+    for storage in storages:
+        total = (total + 7) // 8 * 8
+        offsets.append(total)
+        total += numel * _size_of(storage)
+    base = fl.shared_base(total)
+    starts = [b.gep(base, [ir.Constant(I32, offset)], source_etype=ir.IntType(8))
+              for offset in offsets]
+    fl.barrier()
+    for source, start, storage in zip(sources, starts, storages):
+        for register, value in enumerate(source.values):
+            index = _row_major(fl, fl.coordinates(source.layout, register), shape)
+            b.store(_to_storage(fl, value, storage), _element(fl, start, index, storage))
+    fl.barrier()
+    threads = fl.num_warps * fl.threads_per_warp
+    reverse = bool(getattr(op, "reverse", False))
+
+    def element(row_base: ir.Value, position: ir.Value, k: int) -> ir.Value:
+        index = b.add(row_base, b.mul(position, ir.Constant(I32, inner)))
+        return _element(fl, starts[k], index, storages[k])
+
+    with _counted_loop(fl, fl.tid, ir.Constant(I32, rows), threads) as row:
+        outer = b.udiv(row, ir.Constant(I32, inner))
+        row_base = b.add(b.mul(outer, ir.Constant(I32, length * inner)),
+                         b.urem(row, ir.Constant(I32, inner)))
+        first = ir.Constant(I32, length - 1 if reverse else 0)
+        slots = [fl.alloca(t) for t in types]
+        for k, slot in enumerate(slots):
+            raw = b.load(element(row_base, first, k), typ=storages[k])
+            b.store(_from_storage(fl, raw, types[k]), slot)
+        with _counted_loop(fl, ir.Constant(I32, 1), ir.Constant(I32, length), 1) as step:
+            position = b.sub(ir.Constant(I32, length - 1), step) if reverse else step
+            acc = [b.load(slot, typ=t) for slot, t in zip(slots, types)]
+            loaded = [_from_storage(fl, b.load(element(row_base, position, k),
+                                                typ=storages[k]), types[k])
+                      for k in range(len(types))]
+            acc = combine(fl, op, acc, loaded)
+            for k, value in enumerate(acc):
+                b.store(value, slots[k])
+                b.store(_to_storage(fl, value, storages[k]), element(row_base, position, k))
+    fl.barrier()
+    for k, result in enumerate(op.results):
+        layout = fl.layout(result.type)
+        values = []
+        for register in range(layout.in_dim_size("register")):
+            index = _row_major(fl, fl.coordinates(layout, register), shape)
+            raw = b.load(_element(fl, starts[k], index, storages[k]), typ=storages[k])
+            values.append(_from_storage(fl, raw, types[k]))
+        fl.set(result, Distributed(layout, values, tuple(shape)))
+
+
+class _counted_loop:
+    """``for (i = start; i < end; i += step)`` over i32 as a context manager yielding ``i``."""
+
+    def __init__(self, fl: GPULowering, start: ir.Value, end: ir.Value, step: int) -> None:
+        self.fl, self.start, self.end, self.step = fl, start, end, step
+
+    def __enter__(self) -> ir.Value:
+        b = self.fl.builder
+        self.slot = self.fl.alloca(I32)
+        b.store(self.start, self.slot)
+        self.head = b.append_basic_block("loop.head")
+        self.body = b.append_basic_block("loop.body")
+        self.exit = b.append_basic_block("loop.end")
+        b.branch(self.head)
+        b.position_at_end(self.head)
+        index = b.load(self.slot, typ=I32)
+        b.cbranch(b.icmp_signed("<", index, self.end), self.body, self.exit)
+        b.position_at_end(self.body)
+        self.index = index
+        return index
+
+    def __exit__(self, *exc) -> None:
+        if exc[0] is not None:
+            return
+        b = self.fl.builder
+        b.store(b.add(self.index, ir.Constant(I32, self.step)), self.slot)
+        b.branch(self.head)
+        b.position_at_end(self.exit)

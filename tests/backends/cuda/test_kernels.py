@@ -1,0 +1,136 @@
+"""The CUDA backend end to end: kernels compiled to PTX and cubins for sm_80 and sm_90a on any
+machine (ptxas assembles them), and, on a GPU, launched on torch tensors and checked against
+float64 references."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import tilecraft as tc
+from tilecraft.backends.cuda import driver, toolchain
+
+from . import kernels as K
+
+try:
+    toolchain.find_ptxas()
+    HAVE_PTXAS = True
+except Exception:  # noqa: BLE001 - any failure to find it means: skip
+    HAVE_PTXAS = False
+
+needs_ptxas = pytest.mark.skipif(not HAVE_PTXAS, reason="ptxas not found")
+needs_gpu = pytest.mark.skipif(not driver.is_available(), reason="no CUDA device")
+
+SIGNATURES = {
+    "add": (K.add_kernel, {"x_ptr": "*fp32:16", "y_ptr": "*fp32:16", "out_ptr": "*fp32:16",
+                           "n": "i32", "BLOCK": "constexpr"}, {"BLOCK": 1024}),
+    "softmax": (K.softmax_kernel, {"out_ptr": "*fp32:16", "in_ptr": "*fp32:16",
+                                   "in_stride": "i32", "out_stride": "i32", "n_cols": "i32",
+                                   "BLOCK": "constexpr"}, {"BLOCK": 1024}),
+    "sum_2d": (K.sum_2d_kernel, {"x_ptr": "*fp32", "rows_ptr": "*fp32", "cols_ptr": "*fp32",
+                                 "M": "constexpr", "N": "constexpr"}, {"M": 64, "N": 128}),
+    "dot": (K.dot_kernel, {"a_ptr": "*fp32", "b_ptr": "*fp32", "c_ptr": "*fp32",
+                           "M": "constexpr", "N": "constexpr", "K": "constexpr"},
+            {"M": 32, "N": 32, "K": 16}),
+    "loop": (K.loop_kernel, {"x_ptr": "*fp32:16", "out_ptr": "*fp32:16", "n_rows": "i32",
+                             "BLOCK": "constexpr"}, {"BLOCK": 256}),
+}
+
+
+def compiled(name: str, capability: int):
+    fn, signature, constexprs = SIGNATURES[name]
+    return tc.compile(tc.ASTSource(fn, signature, constexprs),
+                      target=tc.GPUTarget("cuda", capability, 32))
+
+
+@needs_ptxas
+@pytest.mark.parametrize("capability", [80, 90])
+@pytest.mark.parametrize("name", sorted(SIGNATURES))
+def test_compiles_to_a_cubin(name: str, capability: int) -> None:
+    kernel = compiled(name, capability)
+    assert set(kernel.asm) == {"ttir", "ttgir", "llir", "ptx", "cubin"}
+    assert kernel.asm["cubin"][:4] == b"\x7fELF"
+    assert f".target sm_{capability}" in kernel.asm["ptx"]
+    assert kernel.metadata["registers"] > 0
+    assert kernel.metadata["num_warps"] == 4
+
+
+@needs_ptxas
+def test_row_reduction_shuffles_across_lanes() -> None:
+    assert "shfl.sync.bfly" in compiled("softmax", 90).asm["ptx"]
+
+
+@needs_ptxas
+def test_reduction_across_warps_uses_shared_memory() -> None:
+    kernel = compiled("softmax", 90)
+    assert kernel.metadata["shared"] > 0
+    assert "bar.sync" in kernel.asm["ptx"]
+
+
+# -- on the GPU ----------------------------------------------------------------------------------
+
+torch = pytest.importorskip("torch") if driver.is_available() else None
+
+
+def _cuda(array: np.ndarray):
+    return torch.from_numpy(np.ascontiguousarray(array)).cuda()
+
+
+@needs_gpu
+@pytest.mark.parametrize("size", [1024 * 96, 98432, 7])
+def test_vector_add(size: int) -> None:
+    rng = np.random.default_rng()
+    x, y = rng.random(size, dtype=np.float32), rng.random(size, dtype=np.float32)
+    out = _cuda(np.full(size, np.nan, np.float32))
+    K.add_kernel[(tc.cdiv(size, 1024),)](_cuda(x), _cuda(y), out, size, BLOCK=1024)
+    np.testing.assert_allclose(out.cpu().numpy(), x.astype(np.float64) + y, rtol=1e-6)
+
+
+@needs_gpu
+@pytest.mark.parametrize("cols", [781, 1024])
+def test_softmax(cols: int) -> None:
+    rng = np.random.default_rng()
+    x = rng.standard_normal((37, cols)).astype(np.float32)
+    out = _cuda(np.full_like(x, np.nan))
+    K.softmax_kernel[(37,)](out, _cuda(x), cols, cols, cols, BLOCK=1024)
+    e = np.exp(x.astype(np.float64) - x.max(axis=1, keepdims=True))
+    np.testing.assert_allclose(out.cpu().numpy(), e / e.sum(axis=1, keepdims=True),
+                               rtol=1e-5, atol=1e-7)
+
+
+@needs_gpu
+def test_sums_along_both_axes() -> None:
+    x = np.random.default_rng().standard_normal((64, 128)).astype(np.float32)
+    rows, cols = _cuda(np.full(64, np.nan, np.float32)), _cuda(np.full(128, np.nan, np.float32))
+    K.sum_2d_kernel[(1,)](_cuda(x), rows, cols, M=64, N=128)
+    np.testing.assert_allclose(rows.cpu().numpy(), x.astype(np.float64).sum(1), rtol=1e-4,
+                               atol=1e-4)
+    np.testing.assert_allclose(cols.cpu().numpy(), x.astype(np.float64).sum(0), rtol=1e-4,
+                               atol=1e-4)
+
+
+@needs_gpu
+def test_dot_on_cuda_cores() -> None:
+    rng = np.random.default_rng()
+    a = rng.standard_normal((32, 16)).astype(np.float32)
+    b = rng.standard_normal((16, 32)).astype(np.float32)
+    c = _cuda(np.full((32, 32), np.nan, np.float32))
+    K.dot_kernel[(1,)](_cuda(a), _cuda(b), c, M=32, N=32, K=16)
+    np.testing.assert_allclose(c.cpu().numpy(), a.astype(np.float64) @ b, rtol=1e-4,
+                               atol=1e-4)
+
+
+@needs_gpu
+def test_loop_carried_accumulator() -> None:
+    x = np.random.default_rng().standard_normal((9, 256)).astype(np.float32)
+    out = _cuda(np.full(256, np.nan, np.float32))
+    K.loop_kernel[(1,)](_cuda(x), out, 9, BLOCK=256)
+    np.testing.assert_allclose(out.cpu().numpy(), x.astype(np.float64).sum(0), rtol=1e-5,
+                               atol=1e-5)
+
+
+@needs_gpu
+def test_host_array_is_refused_by_name() -> None:
+    x = np.zeros(16, np.float32)
+    with pytest.raises(TypeError, match="x_ptr"):
+        K.add_kernel[(1,)](x, _cuda(x), _cuda(x), 16, BLOCK=1024)

@@ -1,0 +1,150 @@
+"""Compiling a `tt` module for NVIDIA GPUs, stage by stage as Triton's NVIDIA backend does:
+``make_ttir`` (the shared tile passes) → ``make_ttgir`` (layouts) → ``make_llir`` (LLVM IR
+from the layout maps) → ``make_ptx`` (LLVM's NVPTX backend, with libdevice) → ``make_cubin``
+(ptxas). Nothing here needs a GPU. Every stage's text is kept in `CUDABinary.asm`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from tilecraft.frontend.errors import CompilationError
+from tilecraft.ir import Operation, print_op
+
+from ..ttir import make_ttir
+from . import toolchain
+
+STAGES = ("ttir", "ttgir", "llir", "ptx", "cubin")
+_SUFFIXES = {"ttir": "ttir", "ttgir": "ttgir", "llir": "llir", "ptx": "ptx", "cubin": "cubin"}
+
+
+@dataclass(frozen=True)
+class CUDAOptions:
+    """The compile options of a CUDA kernel (Triton's names)."""
+
+    num_warps: int = 4
+    num_stages: int = 3
+    num_ctas: int = 1
+    capability: int = 90
+    threads_per_warp: int = 32
+    debug: bool = False
+
+    def __post_init__(self) -> None:
+        if self.num_warps < 1 or self.num_warps & (self.num_warps - 1):
+            raise ValueError(f"num_warps must be a power of two, got {self.num_warps}")
+        if self.num_warps * self.threads_per_warp > 1024:
+            raise ValueError(f"num_warps={self.num_warps} asks for "
+                             f"{self.num_warps * self.threads_per_warp} threads per block; "
+                             "CUDA allows at most 1024")
+
+
+def ttgir_pipeline(options: CUDAOptions) -> str:
+    """Triton's ``make_ttgir`` pass list, as far as tilecraft has the passes."""
+    convert = (f"convert-triton-to-tritongpu{{num-warps={options.num_warps} "
+               f"threads-per-warp={options.threads_per_warp} num-ctas={options.num_ctas} "
+               f"target=cuda:{options.capability}}}")
+    return f"builtin.module({convert}, canonicalize, cse)"
+
+
+def make_ttgir(ttir: Operation, options: CUDAOptions) -> Operation:
+    """A copy of ``ttir`` with layouts."""
+    from tilecraft.transforms.pass_manager import PassManager
+
+    module = ttir.clone()
+    PassManager.parse(ttgir_pipeline(options)).run(module)
+    return module
+
+
+def make_llir(ttgir: Operation, options: CUDAOptions, metadata: dict) -> str:
+    """LLVM IR of the kernel; fills ``metadata`` (name, argument kinds, shared bytes)."""
+    from .kernel import lower_kernel
+
+    module, info = lower_kernel(ttgir, num_warps=options.num_warps,
+                                threads_per_warp=options.threads_per_warp,
+                                capability=options.capability)
+    metadata.update(name=info.name, arg_kinds=info.arg_kinds, shared=info.shared,
+                    num_warps=options.num_warps)
+    return str(module)
+
+
+def make_ptx(llir: str, options: CUDAOptions) -> str:
+    return toolchain.llvm_to_ptx(llir, options.capability)
+
+
+def make_cubin(ptx: str, options: CUDAOptions, metadata: dict) -> bytes:
+    result = toolchain.ptx_to_cubin(ptx, options.capability, name=metadata["name"])
+    metadata.update(registers=result.registers, spills=result.spills)
+    return result.cubin
+
+
+@dataclass
+class CUDABinary:
+    """A compiled kernel: every stage (``cubin`` as bytes) and its metadata."""
+
+    name: str
+    asm: dict
+    metadata: dict = field(default_factory=dict)
+
+
+def compile_ttir(module: Operation, options: CUDAOptions) -> CUDABinary:
+    """``module`` (the frontend's `tt` module) compiled to a cubin."""
+    metadata: dict = {"capability": options.capability, **asdict(options)}
+    ttir = make_ttir(module)
+    ttgir = make_ttgir(ttir, options)
+    llir = make_llir(ttgir, options, metadata)
+    check_shared(metadata["shared"], options, metadata["name"])
+    ptx = make_ptx(llir, options)
+    cubin = make_cubin(ptx, options, metadata)
+    asm = {"ttir": print_op(ttir), "ttgir": print_op(ttgir), "llir": llir, "ptx": ptx,
+           "cubin": cubin}
+    return CUDABinary(metadata["name"], asm, metadata)
+
+
+# Largest dynamic shared memory per block, by compute capability (bytes).
+SHARED_LIMITS = {80: 163 * 1024, 86: 99 * 1024, 89: 99 * 1024, 90: 227 * 1024}
+
+
+def check_shared(binary_shared: int, options: CUDAOptions, name: str) -> None:
+    """Raises when the kernel needs more shared memory than its target has per block."""
+    limit = SHARED_LIMITS.get(options.capability, 48 * 1024)
+    if binary_shared > limit:
+        raise CompilationError(f"kernel '{name}' needs {binary_shared} bytes of shared memory; "
+                               f"sm_{options.capability} allows {limit} per block")
+
+
+def cache_files(binary: CUDABinary) -> dict[str, bytes | str]:
+    return {f"{binary.name}.{_SUFFIXES[stage]}": binary.asm[stage] for stage in STAGES}
+
+
+def binary_from_cache(files: dict, metadata: dict) -> CUDABinary:
+    name = metadata["name"]
+    asm = {stage: files[f"{name}.{_SUFFIXES[stage]}"] for stage in STAGES}
+    return CUDABinary(name, asm, dict(metadata))
+
+
+def fingerprinted_sources() -> list[Path]:
+    """The files whose contents `backend_fingerprint` hashes."""
+    import tilecraft.generated
+
+    package = Path(__file__).resolve().parents[2]
+    folders = [package / name for name in ("backends/cuda", "backends/cpu", "backends",
+                                           "transforms", "dialects", "layouts")]
+    folders.append(Path(tilecraft.generated.__file__).resolve().parent)
+    return [path for folder in folders for path in sorted(folder.glob("*.py"))]
+
+
+def backend_fingerprint() -> str:
+    """A hash of the compiler's source that this backend runs."""
+    global _FINGERPRINT
+    if _FINGERPRINT is None:
+        digest = hashlib.sha256()
+        for path in fingerprinted_sources():
+            digest.update(path.name.encode())
+            digest.update(path.read_bytes())
+        _FINGERPRINT = digest.hexdigest()
+    return _FINGERPRINT
+
+
+_FINGERPRINT: str | None = None
