@@ -7,7 +7,7 @@ import numpy as np
 
 import tilecraft as tc
 import tilecraft.language as tl
-from _report import report, relative_error, show_ir
+from _report import device_array, empty_like, report, relative_error, show_ir, stride
 
 
 @tc.jit
@@ -30,24 +30,24 @@ def softmax_kernel(output_ptr, input_ptr, input_row_stride, output_row_stride, n
         tl.store(output_ptrs, softmax_output, mask=mask)
 
 
-def softmax(x: np.ndarray) -> np.ndarray:
+def softmax(x):
     n_rows, n_cols = x.shape
     BLOCK_SIZE = tc.next_power_of_2(n_cols)
-    y = np.empty_like(x)
+    y = empty_like(x)
     num_programs = min(8, n_rows)
-    softmax_kernel[(num_programs, 1, 1)](y, x, x.strides[0] // x.itemsize,
-                                         y.strides[0] // y.itemsize, n_rows, n_cols,
+    softmax_kernel[(num_programs, 1, 1)](y, x, stride(x, 0), stride(y, 0), n_rows, n_cols,
                                          BLOCK_SIZE=BLOCK_SIZE, num_stages=2)
     return y
 
 
 if __name__ == "__main__":
     rng = np.random.default_rng()
-    x = rng.standard_normal((123, 781)).astype(np.float32)
+    x_np = rng.standard_normal((123, 781)).astype(np.float32)
+    x = device_array(x_np)
     y = softmax(x)
     show_ir(softmax_kernel, y, x, x.shape[1], x.shape[1], *x.shape, BLOCK_SIZE=1024,
             num_stages=2)
-    wide = x.astype(np.float64)
+    wide = x_np.astype(np.float64)
     ref = np.exp(wide - wide.max(1, keepdims=True))
     ref /= ref.sum(1, keepdims=True)
     report("fused softmax", softmax_kernel, relative_error(y, ref), 1e-5)

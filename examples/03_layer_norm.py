@@ -7,7 +7,7 @@ import numpy as np
 
 import tilecraft as tc
 import tilecraft.language as tl
-from _report import report, relative_error, show_ir
+from _report import device_array, empty, empty_like, report, relative_error, show_ir, stride
 
 
 @tc.jit
@@ -45,24 +45,25 @@ def _layer_norm_fwd_fused(X, Y, W, B, Mean, Rstd, stride, N, eps, BLOCK_SIZE: tl
 
 def layer_norm(x, weight, bias, eps):
     M, N = x.shape
-    y = np.empty_like(x)
-    mean = np.empty(M, np.float32)
-    rstd = np.empty(M, np.float32)
+    y = empty_like(x)
+    mean = empty((M, ), np.float32)
+    rstd = empty((M, ), np.float32)
     BLOCK_SIZE = min(1024, tc.next_power_of_2(N))
-    _layer_norm_fwd_fused[(M, )](x, y, weight, bias, mean, rstd, x.strides[0] // x.itemsize,
-                                 N, eps, BLOCK_SIZE=BLOCK_SIZE)
+    _layer_norm_fwd_fused[(M, )](x, y, weight, bias, mean, rstd, stride(x, 0), N, eps,
+                                 BLOCK_SIZE=BLOCK_SIZE)
     return y, mean, rstd
 
 
 if __name__ == "__main__":
     rng = np.random.default_rng()
     M, N = 64, 1000
-    x = (-2.3 + 0.5 * rng.standard_normal((M, N))).astype(np.float16)
-    weight = rng.random(N).astype(np.float16)
-    bias = rng.random(N).astype(np.float16)
+    x_np = (-2.3 + 0.5 * rng.standard_normal((M, N))).astype(np.float16)
+    weight_np = rng.random(N).astype(np.float16)
+    bias_np = rng.random(N).astype(np.float16)
+    x, weight, bias = (device_array(a) for a in (x_np, weight_np, bias_np))
     y, mean, rstd = layer_norm(x, weight, bias, 1e-5)
     show_ir(_layer_norm_fwd_fused, x, y, weight, bias, mean, rstd, N, N, 1e-5, BLOCK_SIZE=1024)
-    wide = x.astype(np.float64)
+    wide = x_np.astype(np.float64)
     mu = wide.mean(1, keepdims=True)
-    ref = (wide - mu) / np.sqrt(wide.var(1, keepdims=True) + 1e-5) * weight + bias
+    ref = (wide - mu) / np.sqrt(wide.var(1, keepdims=True) + 1e-5) * weight_np + bias_np
     report("layer norm", _layer_norm_fwd_fused, relative_error(y, ref), 2e-3)

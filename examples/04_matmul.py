@@ -8,7 +8,7 @@ import numpy as np
 
 import tilecraft as tc
 import tilecraft.language as tl
-from _report import report, relative_error, show_ir
+from _report import device_array, empty, report, relative_error, show_ir, stride
 
 
 @tc.autotune(
@@ -57,21 +57,21 @@ def matmul(a, b):
     assert a.shape[1] == b.shape[0], "Incompatible dimensions"
     M, K = a.shape
     K, N = b.shape
-    c = np.empty((M, N), dtype=np.float16)
+    c = empty((M, N), np.float16)
     grid = lambda META: (tc.cdiv(M, META['BLOCK_SIZE_M']) *  # noqa: E731
                          tc.cdiv(N, META['BLOCK_SIZE_N']), )
-    matmul_kernel[grid](a, b, c, M, N, K, a.strides[0] // 2, a.strides[1] // 2,
-                        b.strides[0] // 2, b.strides[1] // 2, c.strides[0] // 2,
-                        c.strides[1] // 2)
+    matmul_kernel[grid](a, b, c, M, N, K, stride(a, 0), stride(a, 1), stride(b, 0),
+                        stride(b, 1), stride(c, 0), stride(c, 1))
     return c
 
 
 if __name__ == "__main__":
     rng = np.random.default_rng()
-    a = rng.standard_normal((200, 150)).astype(np.float16)
-    b = rng.standard_normal((150, 180)).astype(np.float16)
+    a_np = rng.standard_normal((200, 150)).astype(np.float16)
+    b_np = rng.standard_normal((150, 180)).astype(np.float16)
+    a, b = device_array(a_np), device_array(b_np)
     c = matmul(a, b)
     config = matmul_kernel.best_config.kwargs
     show_ir(matmul_kernel.fn, a, b, c, 200, 180, 150, 150, 1, 180, 1, 180, 1, **config)
-    ref = a.astype(np.float64) @ b.astype(np.float64)
+    ref = a_np.astype(np.float64) @ b_np.astype(np.float64)
     report("matmul", matmul_kernel.fn, relative_error(c, ref), 2e-3)

@@ -9,7 +9,7 @@ import numpy as np
 
 import tilecraft as tc
 import tilecraft.language as tl
-from _report import report, relative_error, show_ir
+from _report import device_array, empty_like, report, relative_error, show_ir, stride
 
 
 @tc.jit
@@ -67,10 +67,10 @@ def _attn_fwd(Q, K, V, sm_scale, Out,
 
 def attention(q, k, v, causal, sm_scale):
     Z, H, N_CTX, HEAD_DIM = q.shape
-    o = np.empty_like(q)
+    o = empty_like(q)
     BLOCK_M, BLOCK_N = 32, 16
     grid = (tc.cdiv(N_CTX, BLOCK_M), Z * H, 1)
-    strides = [s // q.itemsize for t in (q, k, v, o) for s in t.strides]
+    strides = [stride(t, dim) for t in (q, k, v, o) for dim in range(4)]
     _attn_fwd[grid](q, k, v, sm_scale, o, *strides, H, N_CTX, HEAD_DIM=HEAD_DIM,
                     BLOCK_M=BLOCK_M, BLOCK_N=BLOCK_N, CAUSAL=causal)
     return o
@@ -89,13 +89,14 @@ def reference(q, k, v, causal, sm_scale):
 if __name__ == "__main__":
     rng = np.random.default_rng()
     Z, H, N_CTX, HEAD_DIM = 2, 3, 100, 32
-    q, k, v = (rng.standard_normal((Z, H, N_CTX, HEAD_DIM)).astype(np.float16) * 0.5
-               for _ in range(3))
+    q_np, k_np, v_np = (rng.standard_normal((Z, H, N_CTX, HEAD_DIM)).astype(np.float16) * 0.5
+                        for _ in range(3))
+    q, k, v = (device_array(t) for t in (q_np, k_np, v_np))
     sm_scale = 0.5
     for causal in (False, True):
         out = attention(q, k, v, causal, sm_scale)
-        error = relative_error(out, reference(q, k, v, causal, sm_scale))
+        error = relative_error(out, reference(q_np, k_np, v_np, causal, sm_scale))
         report(f"fused attention (causal={causal})", _attn_fwd, error, 1e-2)
-    strides = [s // 2 for t in (q, k, v, out) for s in t.strides]
+    strides = [stride(t, dim) for t in (q, k, v, out) for dim in range(4)]
     show_ir(_attn_fwd, q, k, v, sm_scale, out, *strides, H, N_CTX, HEAD_DIM=HEAD_DIM,
             BLOCK_M=32, BLOCK_N=16, CAUSAL=True)
