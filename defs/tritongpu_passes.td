@@ -33,4 +33,33 @@ def ConvertTritonToTritonGPU : Pass<"convert-triton-to-tritongpu", "builtin.modu
   let implModule = "tilecraft.transforms.triton_to_tritongpu";
 }
 
+def TritonGPUCoalesce : Pass<"tritongpu-coalesce", "builtin.module"> {
+  let summary = "Give global memory accesses layouts that coalesce them";
+  let description = [{
+    For each load, store and atomic through a tensor of pointers, the axis info of the
+    pointers gives the order of the dims (most contiguous first) and how many consecutive,
+    aligned elements one thread may access (at most 128 bits); the op's operands are converted
+    to a `#ttg.blocked` layout with that many elements per thread along the contiguous dim,
+    and its results back to their layout. Accesses with the same shape and order in the
+    function share the widest of their widths (stores stay within 128 bits).
+  }];
+  let dependentDialects = ["ttg"];
+  let implModule = "tilecraft.transforms.coalesce";
+}
+
+def TritonGPURemoveLayoutConversions
+    : Pass<"tritongpu-remove-layout-conversions", "builtin.module"> {
+  let summary = "Remove ttg.convert_layout by giving whole computations one layout";
+  let description = [{
+    Values that must share a layout (the operands and results of element-wise ops, of memory
+    ops, and the values a loop or branch carries) form groups. A conversion between two groups
+    is removed by giving one of them the other's layout, when that group is free to change:
+    it holds no global memory access (whose layout `tritongpu-coalesce` chose), no result of a
+    reduction, dot or other op that fixes its layout, and feeds no such op. Conversions to the
+    same layout and conversions of conversions are folded.
+  }];
+  let dependentDialects = ["ttg"];
+  let implModule = "tilecraft.transforms.remove_layout_conversions";
+}
+
 #endif // TILECRAFT_TRITONGPU_PASSES_TD

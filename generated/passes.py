@@ -265,6 +265,50 @@ class TritonReorderBroadcastPassBase(Pass):
     )
 
 
+class TritonGPUCoalescePassBase(Pass):
+    """Give global memory accesses layouts that coalesce them
+
+    For each load, store and atomic through a tensor of pointers, the axis info of the
+    pointers gives the order of the dims (most contiguous first) and how many consecutive,
+    aligned elements one thread may access (at most 128 bits); the op's operands are converted
+    to a `#ttg.blocked` layout with that many elements per thread along the contiguous dim,
+    and its results back to their layout. Accesses with the same shape and order in the
+    function share the widest of their widths (stores stay within 128 bits).
+    """
+
+    ARGUMENT = 'tritongpu-coalesce'
+    SUMMARY = 'Give global memory accesses layouts that coalesce them'
+    ANCHOR = 'builtin.module'
+    DEPENDENT_DIALECTS = ('ttg', )
+    IMPL_MODULE = 'tilecraft.transforms.coalesce'
+    OPTIONS = (
+    )
+    STATISTICS = (
+    )
+
+
+class TritonGPURemoveLayoutConversionsPassBase(Pass):
+    """Remove ttg.convert_layout by giving whole computations one layout
+
+    Values that must share a layout (the operands and results of element-wise ops, of memory
+    ops, and the values a loop or branch carries) form groups. A conversion between two groups
+    is removed by giving one of them the other's layout, when that group is free to change:
+    it holds no global memory access (whose layout `tritongpu-coalesce` chose), no result of a
+    reduction, dot or other op that fixes its layout, and feeds no such op. Conversions to the
+    same layout and conversions of conversions are folded.
+    """
+
+    ARGUMENT = 'tritongpu-remove-layout-conversions'
+    SUMMARY = 'Remove ttg.convert_layout by giving whole computations one layout'
+    ANCHOR = 'builtin.module'
+    DEPENDENT_DIALECTS = ('ttg', )
+    IMPL_MODULE = 'tilecraft.transforms.remove_layout_conversions'
+    OPTIONS = (
+    )
+    STATISTICS = (
+    )
+
+
 PASSES: dict[str, type[Pass]] = {
     'canonicalize': CanonicalizerPassBase,
     'convert-triton-to-tritongpu': ConvertTritonToTritonGPUPassBase,
@@ -279,4 +323,6 @@ PASSES: dict[str, type[Pass]] = {
     'triton-loop-aware-cse': TritonLoopAwareCSEPassBase,
     'triton-loop-unroll': TritonLoopUnrollPassBase,
     'triton-reorder-broadcast': TritonReorderBroadcastPassBase,
+    'tritongpu-coalesce': TritonGPUCoalescePassBase,
+    'tritongpu-remove-layout-conversions': TritonGPURemoveLayoutConversionsPassBase,
 }

@@ -166,11 +166,11 @@ def test_dialect_attributes_with_default_syntax():
 
 
 def test_unregistered_dialect_attributes_are_opaque_when_allowed():
-    text = "#ttg.blocked<{sizePerThread = [1, 4], order = [1, 0]}>"
+    text = "#nodialect.blocked<{sizePerThread = [1, 4], order = [1, 0]}>"
     attr = Parser(text, allow_unregistered=True).parse_attribute()
-    assert attr is OpaqueAttr("ttg", "blocked<{sizePerThread = [1, 4], order = [1, 0]}>")
+    assert attr is OpaqueAttr("nodialect", "blocked<{sizePerThread = [1, 4], order = [1, 0]}>")
     assert str(attr) == text
-    with pytest.raises(ParseError, match="unregistered dialect 'ttg' in attribute"):
+    with pytest.raises(ParseError, match="unregistered dialect 'nodialect' in attribute"):
         parse_attribute(text)
 
 

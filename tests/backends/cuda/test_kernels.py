@@ -23,7 +23,7 @@ needs_gpu = pytest.mark.skipif(not driver.is_available(), reason="no CUDA device
 
 SIGNATURES = {
     "add": (K.add_kernel, {"x_ptr": "*fp32:16", "y_ptr": "*fp32:16", "out_ptr": "*fp32:16",
-                           "n": "i32", "BLOCK": "constexpr"}, {"BLOCK": 1024}),
+                           "n": "i32:16", "BLOCK": "constexpr"}, {"BLOCK": 1024}),
     "softmax": (K.softmax_kernel, {"out_ptr": "*fp32:16", "in_ptr": "*fp32:16",
                                    "in_stride": "i32", "out_stride": "i32", "n_cols": "i32",
                                    "BLOCK": "constexpr"}, {"BLOCK": 1024}),
@@ -53,6 +53,18 @@ def test_compiles_to_a_cubin(name: str, capability: int) -> None:
     assert f".target sm_{capability}" in kernel.asm["ptx"]
     assert kernel.metadata["registers"] > 0
     assert kernel.metadata["num_warps"] == 4
+
+
+@needs_ptxas
+@pytest.mark.parametrize("capability", [80, 90])
+def test_vector_add_loads_and_stores_128_bits(capability: int) -> None:
+    """Coalescing gives each thread 4 consecutive floats: one 128-bit access per operand and
+    register block, predicated by the mask (n is a multiple of 16, so the mask is uniform over
+    each group of 4)."""
+    ptx = compiled("add", capability).asm["ptx"]
+    assert ptx.count("ld.global.v4.b32") == 4
+    assert ptx.count("st.global.v4.b32") == 2
+    assert "ld.global.b32" not in ptx
 
 
 @needs_ptxas

@@ -45,7 +45,8 @@ def ttgir_pipeline(options: CUDAOptions) -> str:
     convert = (f"convert-triton-to-tritongpu{{num-warps={options.num_warps} "
                f"threads-per-warp={options.threads_per_warp} num-ctas={options.num_ctas} "
                f"target=cuda:{options.capability}}}")
-    return f"builtin.module({convert}, canonicalize, cse)"
+    return (f"builtin.module({convert}, tritongpu-coalesce, "
+            "tritongpu-remove-layout-conversions, canonicalize, cse)")
 
 
 def make_ttgir(ttir: Operation, options: CUDAOptions) -> Operation:

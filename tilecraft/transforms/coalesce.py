@@ -1,0 +1,162 @@
+"""`tritongpu-coalesce`: layouts for global memory accesses that coalesce them, as Triton's
+Coalesce pass chooses them.
+
+For a load, store or atomic through a tensor of pointers: the dims are ordered by the pointers'
+contiguity (axis info; most contiguous first, ties to the later dim), and a thread takes
+``min(alignment, 128 bits)`` consecutive elements along the first (the alignment is the smaller
+of the contiguity and the divisibility in elements), at most its share of the tensor. Accesses of
+the same shape and order in the function take the widest such width, except that an op that
+writes stays within 128 bits per thread. The op's tensor operands are converted to that layout
+and its results converted back (`tritongpu-remove-layout-conversions` then removes most of the
+conversions).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tilecraft.analysis.axisinfo import AxisInfoAnalysis
+from tilecraft.dialects import ttg as ttg_hooks
+from tilecraft.generated.passes import TritonGPUCoalescePassBase
+from tilecraft.generated.tt import PointerType
+from tilecraft.generated.ttg import BlockedEncodingAttr
+from tilecraft.ir import Builder, Operation, RankedTensorType, Value
+
+__all__ = ["TritonGPUCoalescePass", "blocked_encoding", "coalesce_module"]
+
+MEMORY_OPS = ("tt.load", "tt.store", "tt.atomic_rmw", "tt.atomic_cas")
+
+
+def blocked_encoding(shape: Sequence[int], size_per_thread: Sequence[int], order: Sequence[int],
+                     num_warps: int, threads_per_warp: int = 32) -> BlockedEncodingAttr:
+    """Triton's blocked layout of ``shape`` with ``size_per_thread`` and ``order``: lanes, then
+    warps, spread along the dims in ``order`` as far as the shape allows; the last dim in
+    ``order`` takes the lanes and warps that remain."""
+    rank = len(shape)
+    lanes, warps = [1] * rank, [1] * rank
+    remaining_lanes, remaining_warps = threads_per_warp, num_warps
+    remaining_threads = threads_per_warp * num_warps
+    used_lanes = used_warps = 1
+    for dim in order[:-1]:
+        threads = max(1, min(remaining_threads, max(1, shape[dim] // size_per_thread[dim])))
+        lanes[dim] = max(1, min(threads, remaining_lanes))
+        warps[dim] = max(1, min(threads // lanes[dim], remaining_warps))
+        remaining_warps //= warps[dim]
+        remaining_lanes //= lanes[dim]
+        remaining_threads //= threads
+        used_lanes *= lanes[dim]
+        used_warps *= warps[dim]
+    lanes[order[-1]] = threads_per_warp // used_lanes
+    warps[order[-1]] = num_warps // used_warps
+    return BlockedEncodingAttr(tuple(size_per_thread), tuple(lanes), tuple(warps), tuple(order))
+
+
+def _pointer(op: Operation) -> Value | None:
+    """The tensor of pointers ``op`` accesses memory through (None for block pointers and
+    scalars)."""
+    if op.name not in MEMORY_OPS:
+        return None
+    ptr = op.operands[0]
+    t = ptr.type
+    if isinstance(t, RankedTensorType) and isinstance(t.element_type, PointerType):
+        return ptr
+    return None
+
+
+def _order(contiguity: Sequence[int]) -> tuple[int, ...]:
+    """Dims by decreasing contiguity, ties to the later dim (Triton's getOrderFromContiguity)."""
+    dims = list(range(len(contiguity)))[::-1]
+    return tuple(sorted(dims, key=lambda d: -contiguity[d]))
+
+
+def _per_thread(info: AxisInfoAnalysis, ptr: Value, order: Sequence[int]) -> int:
+    """How many consecutive, aligned elements along ``order[0]`` one access may cover."""
+    t = ptr.type
+    bits = _pointee_bits(t.element_type.pointee_type)
+    elem_bytes = max(bits // 8, 1)
+    dim = order[0]
+    multiple = max(info.divisibility(ptr)[dim] // elem_bytes, 1)
+    contiguity = min(info.contiguity(ptr)[dim], t.shape[dim])
+    return max(1, min(multiple, contiguity, 128 // bits))
+
+
+def _pointee_bits(t) -> int:
+    if isinstance(t, PointerType):
+        return 64
+    return max(1, getattr(t, "width", 32))
+
+
+def coalesce_module(module: Operation) -> None:
+    """Gives every memory access in ``module`` its coalesced layout (see the module doc)."""
+    num_warps = ttg_hooks.num_warps(module)
+    threads_per_warp = ttg_hooks.threads_per_warp(module)
+    info = AxisInfoAnalysis(module)
+    accesses = [(op, ptr) for op in module.walk() if (ptr := _pointer(op)) is not None]
+    orders = {op: _order(info.contiguity(ptr)) for op, ptr in accesses}
+    chosen: dict[Operation, BlockedEncodingAttr] = {}
+    for op, ptr in accesses:
+        shape = tuple(ptr.type.shape)
+        order = orders[op]
+        threads = num_warps * threads_per_warp
+        numel = 1
+        for size in shape:
+            numel *= size
+        own = _per_thread(info, ptr, order)
+        per_thread = own
+        if numel > threads:
+            for other, other_ptr in accesses:
+                if other is not op and tuple(other_ptr.type.shape) == shape and \
+                        orders[other] == order and _same_function(op, other):
+                    per_thread = max(per_thread, _per_thread(info, other_ptr, order))
+        per_thread = min(per_thread, max(numel // threads, 1))
+        if op.name != "tt.load":
+            per_thread = min(per_thread, own)
+        size_per_thread = [1] * len(shape)
+        size_per_thread[order[0]] = per_thread
+        chosen[op] = blocked_encoding(shape, size_per_thread, order, num_warps, threads_per_warp)
+    for op, encoding in chosen.items():
+        _retype_access(op, encoding)
+
+
+def _same_function(a: Operation, b: Operation) -> bool:
+    def function(op: Operation) -> Operation | None:
+        while op is not None and op.name != "tt.func":
+            op = op.parent_op
+        return op
+
+    return function(a) is function(b)
+
+
+def _with_encoding(t: RankedTensorType, encoding) -> RankedTensorType:
+    return RankedTensorType(t.shape, t.element_type, encoding)
+
+
+def _retype_access(op: Operation, encoding: BlockedEncodingAttr) -> None:
+    """``op`` with its tensor operands converted to ``encoding`` and its results back."""
+    before = Builder.before(op)
+    for index, operand in enumerate(op.operands):
+        t = operand.type
+        if isinstance(t, RankedTensorType) and t.encoding != encoding:
+            convert = before.create("ttg.convert_layout", operands=[operand],
+                                    result_types=[_with_encoding(t, encoding)],
+                                    location=op.location)
+            op.set_operand(index, convert.results[0])
+    after = Builder.after(op)
+    for result in op.results:
+        t = result.type
+        if not isinstance(t, RankedTensorType) or t.encoding == encoding:
+            continue
+        users = [use for use in result.uses]
+        result.type = _with_encoding(t, encoding)
+        if not users:
+            continue
+        back = after.create("ttg.convert_layout", operands=[result], result_types=[t],
+                            location=op.location)
+        result.replace_uses_with_if(back.results[0], lambda use: use.owner is not back)
+
+
+class TritonGPUCoalescePass(TritonGPUCoalescePassBase):
+    """See the module docstring."""
+
+    def run_on_operation(self, op: Operation) -> None:
+        coalesce_module(op)

@@ -1,0 +1,258 @@
+"""`tritongpu-remove-layout-conversions`: remove ``ttg.convert_layout`` ops by giving whole groups
+of values one layout.
+
+Values that must share a layout form a group (union-find): the tensor operands and results of
+element-wise ops and of ops with the same-encoding traits, of memory ops, and the values that a
+loop or a branch carries (inits, block arguments, yields, results). A conversion joins two
+groups. It is removed by giving one group the other's layout when that group is *free*: it
+holds no operand or result of a global memory access (their layouts come from
+`tritongpu-coalesce`), no result of an op that fixes its result's layout (a reduction, a dot,
+...) and feeds no such op (a ``tt.expand_dims`` whose result changes layout gets its operand
+converted instead). Conversions of ``tt.make_range``, ``tt.splat`` and splat constants are
+replaced by the op made again in the new layout. The destination group is tried first
+(forward propagation), then the source (backward). Conversions to the same layout are removed
+and conversions of conversions folded, until nothing changes.
+
+This is a smaller algorithm than Triton's (which also rematerializes cheap producers in several
+layouts and hoists conversions out of loops); it removes the conversions that coalescing and
+the conversion to GPU IR create around element-wise code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from tilecraft.generated.passes import TritonGPURemoveLayoutConversionsPassBase
+from tilecraft.generated.ttg import SliceEncodingAttr
+from tilecraft.ir import Builder, DenseElementsAttr, Operation, RankedTensorType, Value
+from tilecraft.ir.traits import Elementwise, SameOperandsAndResultEncoding, SameOperandsEncoding
+
+__all__ = ["TritonGPURemoveLayoutConversionsPass", "remove_layout_conversions"]
+
+CONVERT = "ttg.convert_layout"
+MEMORY_OPS = frozenset({"tt.load", "tt.store", "tt.atomic_rmw", "tt.atomic_cas"})
+# ops whose results take any layout their group has (besides the linked ones)
+LAYOUT_FREE_SOURCES = frozenset({"tt.splat", "tt.make_range", "arith.constant", CONVERT})
+LINKED_OPS = frozenset({"arith.select"}) | MEMORY_OPS
+
+
+def _is_tensor(value: Value) -> bool:
+    return isinstance(value.type, RankedTensorType)
+
+
+class _Groups:
+    """Union-find over tensor values."""
+
+    def __init__(self) -> None:
+        self.parent: dict[Value, Value] = {}
+
+    def find(self, value: Value) -> Value:
+        root = self.parent.setdefault(value, value)
+        while root is not self.parent[root]:
+            root = self.parent[root]
+        while value is not root:
+            value, self.parent[value] = self.parent[value], root
+        return root
+
+    def link(self, values: Iterable[Value]) -> None:
+        tensors = [v for v in values if _is_tensor(v)]
+        for value in tensors[1:]:
+            a, b = self.find(tensors[0]), self.find(value)
+            if a is not b:
+                self.parent[b] = a
+
+    def members(self) -> dict[Value, list[Value]]:
+        groups: dict[Value, list[Value]] = {}
+        for value in list(self.parent):
+            groups.setdefault(self.find(value), []).append(value)
+        return groups
+
+
+def _links(op: Operation) -> list[list[Value]]:
+    """The sets of ``op``'s values that must share a layout."""
+    name = op.name
+    if name == CONVERT:
+        return []
+    if name == "scf.for":
+        body = op.regions[0].blocks[0]
+        yielded = body.terminator.operands
+        return [[init, arg, out, result] for init, arg, out, result in
+                zip(op.init_args, body.arguments[1:], yielded, op.results)]
+    if name == "scf.if":
+        sets = [[result] for result in op.results]
+        for region in op.regions:
+            for block in region.blocks:
+                for k, value in enumerate(block.terminator.operands):
+                    sets[k].append(value)
+        return sets
+    if name == "scf.while":
+        before, after = op.regions[0].blocks[0], op.regions[1].blocks[0]
+        condition = before.terminator.operands[1:]
+        yielded = after.terminator.operands
+        sets = [[init, arg, out] for init, arg, out in zip(op.inits, before.arguments, yielded)]
+        sets += [[c, arg, result] for c, arg, result in
+                 zip(condition, after.arguments, op.results)]
+        return sets
+    if name in LINKED_OPS or op.has_trait(Elementwise) or \
+            op.has_trait(SameOperandsAndResultEncoding):
+        return [[*op.operands, *op.results]]
+    if op.has_trait(SameOperandsEncoding):
+        return [list(op.operands)]
+    return []
+
+
+def _pinned_values(op: Operation) -> list[Value]:
+    """The tensor values whose layout ``op`` fixes: ``tt.expand_dims`` only its operand (a
+    new layout of its result is met by converting the operand, see `_retype`)."""
+    if op.name == "tt.expand_dims":
+        return [v for v in op.operands if _is_tensor(v)]
+    if _fixes_layout(op):
+        return [v for v in (*op.operands, *op.results) if _is_tensor(v)]
+    return []
+
+
+def _fixes_layout(op: Operation) -> bool:
+    """Whether ``op`` needs its tensor operands, or gives its results, a layout of its own."""
+    if op.name in LAYOUT_FREE_SOURCES or op.name in ("scf.yield", "scf.condition"):
+        return False
+    if op.name in ("scf.for", "scf.if", "scf.while"):
+        return False
+    return op.name in MEMORY_OPS or not _links(op) or not (
+        op.has_trait(Elementwise) or op.has_trait(SameOperandsAndResultEncoding)
+        or op.name in LINKED_OPS)
+
+
+class _State:
+    """The groups of a module and which of them are free to change layout."""
+
+    def __init__(self, module: Operation) -> None:
+        self.groups = _Groups()
+        self.fixed: set[Value] = set()
+        pinned: list[Value] = []
+        for op in module.walk():
+            for region in op.regions:
+                for block in region.blocks:
+                    for arg in block.arguments:
+                        if _is_tensor(arg):
+                            self.groups.find(arg)
+            for value in (*op.operands, *op.results):
+                if _is_tensor(value):
+                    self.groups.find(value)
+            for linked in _links(op):
+                self.groups.link(linked)
+            pinned += _pinned_values(op)
+        for value in pinned:
+            self.fixed.add(self.groups.find(value))
+        for op in module.walk():
+            if op.name == "tt.func":
+                for arg in op.regions[0].blocks[0].arguments:
+                    if _is_tensor(arg):
+                        self.fixed.add(self.groups.find(arg))
+
+    def free(self, value: Value) -> bool:
+        return self.groups.find(value) not in self.fixed
+
+    def members(self, value: Value) -> list[Value]:
+        root = self.groups.find(value)
+        return [v for v in self.groups.parent if self.groups.find(v) is root]
+
+
+def _retype(values: list[Value], encoding) -> None:
+    """Gives ``values`` the layout ``encoding``; the operand of a ``tt.expand_dims`` whose
+    result changes is converted to the matching slice."""
+    for value in values:
+        t = value.type
+        value.type = RankedTensorType(t.shape, t.element_type, encoding)
+        owner = value.defining_op
+        if owner is None:
+            continue
+        if owner.name == "arith.constant" and isinstance(owner.value, DenseElementsAttr):
+            _retype_constant(owner)
+        elif owner.name == "tt.expand_dims":
+            operand = owner.operands[0]
+            wanted = RankedTensorType(operand.type.shape, operand.type.element_type,
+                                      SliceEncodingAttr(int(owner.axis), encoding))
+            convert = Builder.before(owner).create(CONVERT, operands=[operand],
+                                                   result_types=[wanted],
+                                                   location=owner.location)
+            owner.set_operand(0, convert.results[0])
+
+
+def _retype_constant(op: Operation) -> None:
+    attr = op.value
+    items = [attr.splat_value] if attr.is_splat else list(attr.values)
+    op.properties["value"] = DenseElementsAttr(op.results[0].type, items)
+
+
+def _rematerialize(convert: Operation) -> bool:
+    """A conversion of a ``tt.make_range``, ``tt.splat`` or splat constant replaced by the same
+    op made in the new layout (cheaper than moving the elements)."""
+    producer = convert.operands[0].defining_op
+    if producer is None or producer.name not in ("tt.make_range", "tt.splat", "arith.constant"):
+        return False
+    if producer.name == "arith.constant" and not (
+            isinstance(producer.value, DenseElementsAttr) and producer.value.is_splat):
+        return False
+    clone = producer.clone()
+    clone.results[0].type = convert.results[0].type
+    Builder.before(convert).insert(clone)
+    if clone.name == "arith.constant":
+        _retype_constant(clone)
+    convert.results[0].replace_all_uses_with(clone.results[0])
+    convert.erase()
+    if producer.results[0].use_empty():
+        producer.erase()
+    return True
+
+
+def _fold(module: Operation) -> bool:
+    """Removes conversions to the same type and folds conversions of conversions."""
+    changed = False
+    for op in list(module.walk(post_order=True)):
+        if op.name != CONVERT:
+            continue
+        source = op.operands[0]
+        producer = source.defining_op
+        if producer is not None and producer.name == CONVERT:
+            op.set_operand(0, producer.operands[0])
+            if producer.results[0].use_empty():
+                producer.erase()
+            source = op.operands[0]
+            changed = True
+        if source.type == op.results[0].type:
+            op.results[0].replace_all_uses_with(source)
+            op.erase()
+            changed = True
+        elif _rematerialize(op):
+            changed = True
+    return changed
+
+
+def remove_layout_conversions(module: Operation) -> None:
+    """Removes what conversions it can from ``module`` (see the module docstring)."""
+    _fold(module)
+    while True:
+        state = _State(module)
+        progress = False
+        for op in module.walk():
+            if op.name != CONVERT:
+                continue
+            source, result = op.operands[0], op.results[0]
+            if state.free(result):
+                _retype(state.members(result), source.type.encoding)
+            elif state.free(source):
+                _retype(state.members(source), result.type.encoding)
+            else:
+                continue
+            progress = True
+            break
+        if not progress:
+            break
+        _fold(module)
+
+
+class TritonGPURemoveLayoutConversionsPass(TritonGPURemoveLayoutConversionsPassBase):
+    """See the module docstring."""
+
+    def run_on_operation(self, op: Operation) -> None:
+        remove_layout_conversions(op)
