@@ -44,9 +44,15 @@ def compile_for_gpus(kernel, args, kwargs) -> None:
         toolchain.find_ptxas()
     except toolchain.ToolchainError:
         return
+    from tilecraft.frontend.errors import CompilationError
+
     module = kernel.ir(*args, **kwargs)
     for capability in (80, 90):
-        compiled = compile_module(module, get_backend("cuda", capability))
+        try:
+            compiled = compile_module(module, get_backend("cuda", capability))
+        except CompilationError as error:  # sm_80 has no fp8e4nv (Triton refuses it too)
+            assert capability == 80 and "f8E4M3FN is not supported on sm_80" in str(error)
+            continue
         assert compiled.asm["cubin"][:4] == b"\x7fELF"
 
 

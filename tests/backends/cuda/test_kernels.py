@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import tilecraft as tc
+import tilecraft.language as tl
 from tilecraft.backends.cuda import driver, toolchain
 
 from . import kernels as K
@@ -77,6 +78,20 @@ def test_reduction_across_warps_uses_shared_memory() -> None:
     kernel = compiled("softmax", 90)
     assert kernel.metadata["shared"] > 0
     assert "bar.sync" in kernel.asm["ptx"]
+
+
+@tc.jit
+def fp8_copy_kernel(x_ptr, y_ptr, BLOCK: tl.constexpr):
+    offsets = tl.arange(0, BLOCK)
+    tl.store(y_ptr + offsets, tl.load(x_ptr + offsets).to(tl.float8e4nv).to(tl.float32))
+
+
+def test_fp8e4nv_is_refused_on_sm80_at_its_line() -> None:
+    source = tc.ASTSource(fp8_copy_kernel, {"x_ptr": "*fp32", "y_ptr": "*fp32",
+                                            "BLOCK": "constexpr"}, {"BLOCK": 64})
+    with pytest.raises(tc.CompilationError, match=r"test_kernels.py:\d+.*f8E4M3FN is not "
+                                                  r"supported on sm_80"):
+        tc.compile(source, target=tc.GPUTarget("cuda", 80, 32))
 
 
 # -- on the GPU ----------------------------------------------------------------------------------

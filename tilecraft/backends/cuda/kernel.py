@@ -17,7 +17,7 @@ from tilecraft.ir import Operation
 from ..cpu import types as T
 from . import (atomics, control, debug, dot, elementwise, memory,  # noqa: F401 (registration)
                reductions, shapes)
-from .lowering import GPULowering, KernelInfo
+from .lowering import GPULowering, KernelInfo, error_at
 
 TRIPLE = "nvptx64-nvidia-cuda"
 
@@ -31,6 +31,24 @@ def argument_type(t) -> ir.Type:
     return T.reg_type(t)
 
 
+# fp8 formats and the first compute capability with instructions for them (Triton's rule)
+FP8_CAPABILITY = {"f8E4M3FN": 89, "f8E5M2": 80}
+
+
+def _check_types(kernel: Operation, capability: int) -> None:
+    """Refuses, at the kernel's source line, a type the target cannot compute with."""
+    from tilecraft.ir import FloatType
+
+    for op in kernel.walk():
+        for value in (*op.operands, *op.results):
+            t = T.element_type(value.type)
+            if isinstance(t, PointerType):
+                t = T.element_type(t.pointee_type)
+            if isinstance(t, FloatType) and FP8_CAPABILITY.get(t.kind, 0) > capability:
+                raise error_at(op, f"{t.kind} is not supported on sm_{capability} (it needs "
+                               f"compute capability {FP8_CAPABILITY[t.kind]} or newer)")
+
+
 def lower_kernel(module_op: Operation, *, num_warps: int, threads_per_warp: int = 32,
                  capability: int = 90) -> tuple[ir.Module, KernelInfo]:
     """The LLVM module of the one public kernel of ``module_op`` (a `ttg` module, inlined)."""
@@ -39,6 +57,7 @@ def lower_kernel(module_op: Operation, *, num_warps: int, threads_per_warp: int 
     if not kernels:
         raise CompilationError("no tt.func to compile in the module")
     kernel = kernels[0]
+    _check_types(kernel, capability)
     name = kernel.sym_name
     arg_types = list(kernel.function_type.inputs)
     info = KernelInfo(name, [T.arg_kind(t) for t in arg_types], num_warps)
