@@ -1,5 +1,6 @@
 """The classic kernels, the examples and torch tensors on the CPU backend: the interpreter's
-suites (tests/interpreter) run again here with every launch compiled for the host."""
+suites (tests/interpreter) run again here with every launch compiled for the host (and, where
+ptxas is, for sm_80 and sm_90a)."""
 
 from __future__ import annotations
 
@@ -25,9 +26,15 @@ def _cpu_backend(monkeypatch):
 
 @pytest.fixture
 def launch():
+    """Runs each classic kernel on the CPU and compiles the same specialization for sm_80 and
+    sm_90a when ptxas is here."""
+    from ..cuda.gpu_compile import compile_specializations_for_gpus, have_ptxas
+
     def run(kernel, grid, *args, **kwargs):
         compiled = kernel[grid](*args, **kwargs)
         assert set(compiled.asm) == {"ttir", "llir", "asm"}
+        if have_ptxas():
+            assert compile_specializations_for_gpus([kernel]) > 0
 
     return run
 
@@ -37,10 +44,15 @@ def test_example(script, monkeypatch, capsys):
     monkeypatch.syspath_prepend(str(script.parent))
     monkeypatch.setattr(sys, "argv", [str(script)])
     monkeypatch.delitem(sys.modules, "_report", raising=False)
-    runpy.run_path(str(script), run_name="__main__")
+    namespace = runpy.run_path(str(script), run_name="__main__")
     out = capsys.readouterr().out
     assert "compiled for the CPU" in out
     assert "MISMATCH" not in out and ": ok" in out
+    from ..cuda.gpu_compile import (compile_specializations_for_gpus, have_ptxas,
+                                    jit_functions)
+
+    if have_ptxas():  # the same kernels, with the same arguments, compile for the GPU
+        assert compile_specializations_for_gpus(jit_functions(namespace)) > 0
 
 
 def test_torch_cpu_tensors():
