@@ -103,9 +103,13 @@ def _links(op: Operation) -> list[list[Value]]:
 
 def _pinned_values(op: Operation) -> list[Value]:
     """The tensor values whose layout ``op`` fixes: ``tt.expand_dims`` only its operand (a
-    new layout of its result is met by converting the operand, see `_retype`)."""
+    new layout of its result is met by converting the operand), ``tt.reduce`` only its
+    results (a new layout of its operands slices into new results, converted back; see
+    `_retype`)."""
     if op.name == "tt.expand_dims":
         return [v for v in op.operands if _is_tensor(v)]
+    if op.name == "tt.reduce":
+        return [v for v in op.results if _is_tensor(v)]
     if _fixes_layout(op):
         return [v for v in (*op.operands, *op.results) if _is_tensor(v)]
     return []
@@ -176,6 +180,27 @@ def _retype(values: list[Value], encoding) -> None:
                                                    result_types=[wanted],
                                                    location=owner.location)
             owner.set_operand(0, convert.results[0])
+    reductions = {use.owner for value in values for use in value.uses
+                  if use.owner.name == "tt.reduce"}
+    for reduce in reductions:
+        _reslice(reduce, encoding)
+
+
+def _reslice(reduce: Operation, encoding) -> None:
+    """A reduction whose operands now have layout ``encoding``: its tensor results get the
+    slice of it, converted back to their old layout for their users."""
+    after = Builder.after(reduce)
+    for result in reduce.results:
+        old = result.type
+        if not isinstance(old, RankedTensorType):
+            continue
+        result.type = RankedTensorType(old.shape, old.element_type,
+                                       SliceEncodingAttr(int(reduce.axis), encoding))
+        if result.type == old or result.use_empty():
+            continue
+        back = after.create(CONVERT, operands=[result], result_types=[old],
+                            location=reduce.location)
+        result.replace_uses_with_if(back.results[0], lambda use: use.owner is not back)
 
 
 def _retype_constant(op: Operation) -> None:
