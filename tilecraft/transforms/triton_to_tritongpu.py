@@ -1,147 +1,323 @@
 """`convert-triton-to-tritongpu`: every tensor of a tile-IR module gets a layout.
 
-Triton's rules: a tensor gets the default ``#ttg.blocked`` layout of its shape (`default_blocked`)
-unless an op fixes it. A ``tt.reduce``'s results have its operand's layout sliced along the
-axis; ``tt.expand_dims`` reads its operand in a slice of its result's layout; ``tt.dot`` reads
-A and B in ``#ttg.dot_op`` layouts whose parent is the accumulator's layout. Every other operand
-must be in the default layout of its shape. Where an operand's layout differs from what its
-user needs, a ``ttg.convert_layout`` is inserted before the user (`tritongpu-remove-layout-
-conversions` removes most of them later).
+This follows Triton's dialect conversion (``TritonToTritonGPUPass.cpp``). Its type converter
+gives a tensor type without an encoding the default ``#ttg.blocked`` layout of its shape
+(`default_blocked`) and leaves a type with one alone; an op all of whose types already have
+layouts (a ``tt.dot`` also needs ``#ttg.dot_op`` operands) is legal and left untouched. Every
+other op is rewritten:
+
+- operands are read in the converted type of their original type; where the value now has
+  another layout (a reduction's result, say) a ``ttg.convert_layout`` is materialized right
+  after the value's definition, one per value and layout;
+- results get the converted type of their original type, except that ops infer them from their
+  operands as Triton does: ``tt.reduce`` slices its operand's layout along the axis, ``tt.scan``
+  and ``tt.broadcast`` keep it, ``tt.trans`` permutes it, ``tt.join`` adds a last dimension of
+  two elements per thread and ``tt.split`` drops it (reading its operand in that layout),
+  ``tt.expand_dims`` inserts a dimension of one thread (reading its operand in a slice of the
+  result), ``tt.cat`` widens ``sizePerThread`` to hold both operands' elements, and ``tt.dot``
+  takes the 2x2/4x4-per-thread accumulator layout and reads A and B as its ``#ttg.dot_op``s;
+- block arguments (``scf`` bodies, ``cf`` successors, function entries) get converted types,
+  and dense ``arith.constant`` values are retyped.
+
+The module gets ``ttg.num-warps``, ``ttg.threads-per-warp``, ``ttg.num-ctas`` and ``ttg.target``
+from the options, as Triton sets them, whether or not anything else changes.
+
+Where tilecraft departs from Triton, it is to keep the IR valid for its own lowering: a block
+pointer's pointee tensor gets a layout too (Triton rewrites block pointers away first), a
+function's signature and a call's result types are converted along with the body (Triton
+converts only the entry block), and an explicit convert (of ``expand_dims``, ``dot`` and
+``split`` operands) reads the value itself rather than its default-layout materialization,
+which is what Triton's canonicalizer makes of the pair.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
+from tilecraft.dialects.ttg import cga_layout_from_split_params
 from tilecraft.generated.passes import ConvertTritonToTritonGPUPassBase
 from tilecraft.generated.tt import PointerType
 from tilecraft.generated.ttg import (BlockedEncodingAttr, DotOperandEncodingAttr,
                                      SliceEncodingAttr)
-from tilecraft.ir import (Builder, DenseElementsAttr, IntegerAttr, Operation, RankedTensorType, StringAttr, Value,
-                          i32)
+from tilecraft.ir import (Attribute, Builder, DenseElementsAttr, FunctionType, IntegerAttr,
+                          Operation, RankedTensorType, StringAttr, Type, TypeAttr, Value,
+                          VerificationError, i32)
+from tilecraft.ir.values import OpResult
+from tilecraft.layouts.distributed import blocked_layout
 
 __all__ = ["ConvertTritonToTritonGPUPass", "default_blocked", "convert_module"]
 
+Bases = tuple[tuple[int, ...], ...]
+
 
 def default_blocked(shape: Sequence[int], num_warps: int, threads_per_warp: int = 32,
+                    num_ctas: int = 1,
                     size_per_thread: Sequence[int] | None = None) -> BlockedEncodingAttr:
-    """Triton's default blocked layout of ``shape``: threads of a warp, then warps, spread
-    along the fastest dim (the last) first, as far as the shape allows; the slowest dim takes
-    what remains."""
+    """Triton's blocked layout of ``shape`` for ``size_per_thread`` (default: one element per
+    thread in every dim), ``order`` fastest-last: CTAs split the slowest dims first; then, from
+    the fastest dim, threads of a warp and then warps cover the dim as far as its size allows,
+    and the slowest dim takes the lanes and warps that remain."""
     rank = len(shape)
     size_per_thread = tuple(size_per_thread or (1,) * rank)
     order = tuple(range(rank - 1, -1, -1))
+    ctas_per_cga, split_num = _cta_split(shape, size_per_thread, order, num_ctas)
+    shape_per_cta = [size // min(size, split) for size, split in zip(shape, split_num)]
     lanes = [1] * rank
     warps = [1] * rank
     remaining_lanes, remaining_warps = threads_per_warp, num_warps
-    remaining_threads = threads_per_warp * num_warps
+    remaining_threads = num_warps * threads_per_warp
     used_lanes = used_warps = 1
     for dim in order[:-1]:
-        threads = max(1, min(remaining_threads, shape[dim] // size_per_thread[dim]))
-        warps[dim] = max(1, min(threads // remaining_lanes, remaining_warps))
-        lanes[dim] = max(1, min(threads // warps[dim], remaining_lanes))
+        threads = min(remaining_threads, max(1, shape_per_cta[dim] // size_per_thread[dim]))
+        lanes[dim] = min(threads, remaining_lanes)
+        warps[dim] = max(1, min(threads // lanes[dim], remaining_warps))
         remaining_warps //= warps[dim]
         remaining_lanes //= lanes[dim]
         remaining_threads //= threads
         used_lanes *= lanes[dim]
         used_warps *= warps[dim]
-    last = order[-1]
-    lanes[last] = threads_per_warp // used_lanes
-    warps[last] = num_warps // used_warps
-    return BlockedEncodingAttr(size_per_thread, tuple(lanes), tuple(warps), order)
+    lanes[order[-1]] = threads_per_warp // used_lanes
+    warps[order[-1]] = num_warps // used_warps
+    return BlockedEncodingAttr(size_per_thread, lanes, warps, order,
+                               cga_layout_from_split_params(ctas_per_cga, split_num, order))
+
+
+def _cta_split(shape: Sequence[int], size_per_thread: Sequence[int], order: Sequence[int],
+               num_ctas: int) -> tuple[list[int], list[int]]:
+    """Triton's ``CTAsPerCGA`` and ``CTASplitNum``: the CTAs split the slowest dims first, and
+    any that remain repeat along the last dim."""
+    rank = len(shape)
+    ctas = [1] * rank
+    remaining = num_ctas
+    for dim in reversed(order):
+        ctas[dim] = min(remaining, max(1, shape[dim] // size_per_thread[dim]))
+        remaining //= ctas[dim]
+    split = list(ctas)
+    ctas[rank - 1] *= remaining
+    return ctas, split
+
+
+def _insert_dim(bases: Bases, axis: int) -> Bases:
+    """CTA bases with a new dim of one CTA at ``axis``."""
+    return tuple(b[:axis] + (0,) + b[axis:] for b in bases)
+
+
+def _blocked(size_per_thread: Sequence[int], threads_per_warp: Sequence[int],
+             warps_per_cta: Sequence[int], order: Sequence[int],
+             bases: Bases) -> BlockedEncodingAttr:
+    return BlockedEncodingAttr(tuple(size_per_thread), tuple(threads_per_warp),
+                               tuple(warps_per_cta), tuple(order), bases)
+
+
+def expanded(encoding: BlockedEncodingAttr, axis: int) -> BlockedEncodingAttr:
+    """Triton's layout of an ``expand_dims`` result whose operand has ``encoding``: a dim of
+    one element, thread and warp inserted at ``axis``, and ``order`` [0, 1, ...]."""
+
+    def insert(values: Sequence[int]) -> tuple[int, ...]:
+        return tuple(values[:axis]) + (1,) + tuple(values[axis:])
+
+    return _blocked(insert(encoding.size_per_thread), insert(encoding.threads_per_warp),
+                    insert(encoding.warps_per_cta), range(len(encoding.order) + 1),
+                    _insert_dim(encoding.cga_layout, axis))
+
+
+def transposed(encoding: BlockedEncodingAttr, order: Sequence[int]) -> BlockedEncodingAttr:
+    """Triton's inferred layout of ``tt.trans`` with ``order``: each per-dim field permuted as
+    the shape is, and the layout's ``order`` renamed through the inverse permutation."""
+    inverse = [0] * len(order)
+    for position, dim in enumerate(order):
+        inverse[dim] = position
+
+    def permute(values: Sequence[int]) -> tuple[int, ...]:
+        return tuple(values[dim] for dim in order)
+
+    return _blocked(permute(encoding.size_per_thread), permute(encoding.threads_per_warp),
+                    permute(encoding.warps_per_cta), [inverse[d] for d in encoding.order],
+                    tuple(permute(b) for b in encoding.cga_layout))
+
+
+def joined(encoding: BlockedEncodingAttr) -> BlockedEncodingAttr:
+    """Triton's inferred layout of ``tt.join``: a new last dim of two elements per thread,
+    the fastest."""
+    rank = len(encoding.order)
+    return _blocked((*encoding.size_per_thread, 2), (*encoding.threads_per_warp, 1),
+                    (*encoding.warps_per_cta, 1), (rank, *encoding.order),
+                    _insert_dim(encoding.cga_layout, rank))
 
 
 class _Converter:
-    """The state of one conversion: options and the default layouts made so far."""
+    """One conversion: the options, and the types every value had before it."""
 
-    def __init__(self, num_warps: int, threads_per_warp: int) -> None:
+    def __init__(self, num_warps: int, threads_per_warp: int, num_ctas: int) -> None:
         self.num_warps = num_warps
         self.threads_per_warp = threads_per_warp
+        self.num_ctas = num_ctas
+        self.original: dict[Value, Type] = {}
+        self.materialized: dict[tuple[Value, Type], Value] = {}
+        self.last_convert: dict[Value, Operation] = {}
 
-    def default_type(self, t):
-        """``t`` with Triton's default layout: a tensor's own, or a block pointer's pointee."""
+    # -- types ------------------------------------------------------------------------------
+
+    def default(self, shape: Sequence[int],
+                size_per_thread: Sequence[int] | None = None) -> BlockedEncodingAttr:
+        return default_blocked(shape, self.num_warps, self.threads_per_warp, self.num_ctas,
+                               size_per_thread)
+
+    def convert_type(self, t: Type) -> Type:
+        """The type converter: a tensor without an encoding gets its shape's default layout
+        (a block pointer's pointee too); every other type is kept."""
         if isinstance(t, PointerType) and isinstance(t.pointee_type, RankedTensorType):
-            return PointerType(self.default_type(t.pointee_type), t.address_space)
-        encoding = default_blocked(t.shape, self.num_warps, self.threads_per_warp)
-        return RankedTensorType(t.shape, t.element_type, encoding)
+            return PointerType(self.convert_type(t.pointee_type), t.address_space)
+        if isinstance(t, RankedTensorType) and t.encoding is None:
+            return _with(t, self.default(t.shape))
+        return t
 
-    def natural(self, op: Operation, index: int, t: RankedTensorType) -> RankedTensorType:
-        """The layout ``op``'s result ``index`` gets."""
-        if op.name == "tt.reduce":
-            source = self.default_type(op.operands[index].type).encoding
-            return _with(t, SliceEncodingAttr(int(op.axis), source))
-        if op.name == "tt.broadcast":
-            return _with(t, self.default_type(op.operands[0].type).encoding)
-        if op.name == "tt.expand_dims":
-            return _with(t, self.expanded(op))
-        if op.name == "tt.dot":
-            return _with(t, self.dot_encoding(t.shape))
-        return self.default_type(t)
+    def operand_layout(self, op: Operation, index: int) -> Attribute:
+        """The encoding of ``op``'s operand ``index`` as a rewrite pattern reads it."""
+        return self.convert_type(self.original[op.operands[index]]).encoding
 
-    def expanded(self, op: Operation) -> BlockedEncodingAttr:
-        """Triton's layout of an ``expand_dims`` result: its operand's default layout with a
-        dim of one element inserted at the axis."""
-        axis = int(op.axis)
-        source = self.default_type(op.operands[0].type).encoding
-
-        def insert(values: Sequence[int]) -> tuple[int, ...]:
-            return tuple(values[:axis]) + (1,) + tuple(values[axis:])
-
-        rank = len(source.order) + 1
-        return BlockedEncodingAttr(insert(source.size_per_thread),
-                                   insert(source.threads_per_warp),
-                                   insert(source.warps_per_cta), tuple(range(rank)))
+    def blocked_operand(self, op: Operation) -> BlockedEncodingAttr:
+        """The blocked layout of ``op``'s first operand, from which its result's is made."""
+        encoding = self.operand_layout(op, 0)
+        if not isinstance(encoding, BlockedEncodingAttr):
+            raise op.emit_error(f"cannot infer a result layout from the operand layout "
+                                f"{encoding}")
+        return encoding
 
     def dot_encoding(self, shape: Sequence[int]) -> BlockedEncodingAttr:
-        """Triton's accumulator layout of an FMA dot: 2x2 or 4x4 elements per thread when
-        the tile has enough of them."""
-        rank = len(shape)
-        per_thread = [1] * rank
-        elements = 1
-        for size in shape:
-            elements *= size
-        per_thread_elements = elements // (self.num_warps * self.threads_per_warp)
+        """Triton's accumulator layout of a dot: 2x2 or 4x4 elements per thread when each
+        thread has at least 4 or 16."""
+        per_thread_elements = math.prod(shape) // (self.num_warps * self.threads_per_warp)
         size = 4 if per_thread_elements >= 16 else 2 if per_thread_elements >= 4 else 1
+        per_thread = [1] * len(shape)
         per_thread[-1] = min(size, shape[-1])
         per_thread[-2] = min(size, shape[-2])
-        return default_blocked(shape, self.num_warps, self.threads_per_warp, per_thread)
+        return self.default(shape, per_thread)
 
-    def required(self, op: Operation, index: int, t: RankedTensorType) -> RankedTensorType | None:
-        """The layout ``op`` needs its operand ``index`` in (None: any)."""
-        if op.name == "ttg.convert_layout":
-            return None
-        if op.name == "tt.expand_dims":
-            return _with(t, SliceEncodingAttr(int(op.axis), op.results[0].type.encoding))
+    def cat_encoding(self, op: Operation, t: RankedTensorType) -> BlockedEncodingAttr:
+        """Triton's ``tt.cat`` result layout: the default one with ``sizePerThread`` along the
+        fastest dim widened until a thread holds both operands' elements (rounded up to a
+        power of two)."""
+        default = self.default(t.shape)
+        held = sum(_elements_per_thread(self.convert_type(self.original[v]))
+                   for v in op.operands)
+        wanted = 1 << (held - 1).bit_length()
+        size_per_thread = list(default.size_per_thread)
+        size_per_thread[default.order[0]] *= max(1, wanted // _elements_per_thread(
+            _with(t, default)))
+        return _blocked(size_per_thread, default.threads_per_warp, default.warps_per_cta,
+                        default.order, default.cga_layout)
+
+    # -- what each op gets --------------------------------------------------------------------
+
+    def is_legal(self, op: Operation) -> bool:
+        """Whether Triton's conversion target accepts ``op`` as it is."""
         if op.name == "tt.dot":
-            parent = op.results[0].type.encoding
+            return all(isinstance(self.original[op.operands[i]].encoding,
+                              DotOperandEncodingAttr) for i in (0, 1))
+        if op.name == "tt.func":
+            signature = op.function_type
+            if any(self.convert_type(t) is not t
+                   for t in (*signature.inputs, *signature.results)):
+                return False
+        values = [*op.operands, *op.results]
+        values += [arg for region in op.regions for block in region.blocks
+                   for arg in block.arguments]
+        return all(self.convert_type(self.original[v]) is self.original[v] for v in values)
+
+    def result_type(self, op: Operation, index: int) -> Type:
+        """The type of ``op``'s result ``index`` once ``op`` is rewritten."""
+        t = self.original[op.results[index]]
+        if not isinstance(t, RankedTensorType) or t.encoding is not None:
+            return self.convert_type(t)
+        name = op.name
+        if name == "tt.reduce":
+            return _with(t, SliceEncodingAttr(int(op.axis), self.operand_layout(op, index)))
+        if name in ("tt.scan", "tt.broadcast"):
+            return _with(t, self.operand_layout(op, index if name == "tt.scan" else 0))
+        if name == "tt.expand_dims":
+            return _with(t, expanded(self.blocked_operand(op), int(op.axis)))
+        if name == "tt.trans":
+            return _with(t, transposed(self.blocked_operand(op), list(op.order)))
+        if name == "tt.join":
+            return _with(t, joined(self.blocked_operand(op)))
+        if name == "tt.dot":
+            return _with(t, self.dot_encoding(t.shape))
+        if name == "tt.cat":
+            return _with(t, self.cat_encoding(op, t))
+        return self.convert_type(t)
+
+    def operand_type(self, op: Operation, index: int) -> tuple[Type, bool]:
+        """The type a rewritten ``op`` reads its operand ``index`` in, and whether a pattern
+        converts it explicitly (before ``op``, from the value as it is)."""
+        name = op.name
+        if name == "tt.expand_dims":
+            encoding = SliceEncodingAttr(int(op.axis), op.results[0].type.encoding)
+            return _with(self.original[op.operands[0]], encoding), True
+        if name == "tt.dot":
+            accumulator = op.results[0].type
             if index == 2:
-                return _with(t, parent)
-            return _with(t, DotOperandEncodingAttr(index, parent, 0))
-        if op.name == "scf.yield" and op.parent_op is not None and \
-                op.parent_op.name in ("scf.if", "scf.for"):
-            parent = op.parent_op
-            return parent.results[index].type if index < len(parent.results) else None
-        return self.default_type(t)
+                return accumulator, True
+            t = self.convert_type(self.original[op.operands[index]])
+            if isinstance(t.encoding, DotOperandEncodingAttr):
+                return t, False
+            return _with(t, DotOperandEncodingAttr(index, accumulator.encoding, 0)), True
+        if name == "tt.split":
+            # The operand's converted type is the default layout, whose last dim (of size
+            # two) is spread over threads; split reads it from the join of its results'.
+            encoding = joined(op.results[0].type.encoding)
+            return _with(self.original[op.operands[0]], encoding), True
+        return self.convert_type(self.original[op.operands[index]]), False
+
+    # -- the rewrite --------------------------------------------------------------------------
 
     def convert(self, module: Operation) -> None:
-        for op in list(module.walk()):
-            for region in op.regions:
-                for block in region.blocks:
-                    for arg in block.arguments:
-                        if _needs_layout(arg.type):
-                            arg.type = self.default_type(arg.type)
+        ops = [op for op in module.walk() if op is not module]
+        for op in ops:
+            for value in (*op.results, *_block_arguments(op)):
+                self.original[value] = value.type
+        illegal = [op for op in ops if not self.is_legal(op)]
+        for op in ops:
+            for value in _block_arguments(op):
+                value.type = self.convert_type(value.type)
+        for op in illegal:
             for index, result in enumerate(op.results):
-                if _needs_layout(result.type):
-                    result.type = self.natural(op, index, result.type)
+                result.type = self.result_type(op, index)
             if op.name == "arith.constant" and isinstance(op.value, DenseElementsAttr):
                 retype_constant(op)
-        for op in list(module.walk()):
+            if op.name == "tt.func":
+                signature = op.function_type
+                op.properties["function_type"] = TypeAttr(FunctionType(
+                    [self.convert_type(t) for t in signature.inputs],
+                    [self.convert_type(t) for t in signature.results]))
+        for op in illegal:
             for index, operand in enumerate(op.operands):
-                if not isinstance(operand.type, RankedTensorType):
+                wanted, explicit = self.operand_type(op, index)
+                if operand.type is wanted:
                     continue
-                wanted = self.required(op, index, operand.type)
-                if wanted is not None and wanted != operand.type:
-                    op.set_operand(index, _convert_before(op, operand, wanted))
+                if explicit:
+                    converted = _create_convert(Builder.before(op), operand, wanted)
+                else:
+                    converted = self.materialize(operand, wanted)
+                op.set_operand(index, converted)
+
+    def materialize(self, value: Value, wanted: Type) -> Value:
+        """``value`` converted to ``wanted`` right after its definition (after the converts
+        already made of it), once per value and type."""
+        key = (value, wanted)
+        if key not in self.materialized:
+            anchor = self.last_convert.get(value)
+            if anchor is not None:
+                builder = Builder.after(anchor)
+            elif isinstance(value, OpResult):
+                builder = Builder.after(value.owner)
+            else:
+                builder = Builder.at_start(value.owner)
+            converted = _create_convert(builder, value, wanted)
+            self.last_convert[value] = converted.owner
+            self.materialized[key] = converted
+        return self.materialized[key]
 
 
 def retype_constant(op: Operation) -> None:
@@ -151,37 +327,49 @@ def retype_constant(op: Operation) -> None:
     op.properties["value"] = DenseElementsAttr(op.results[0].type, values)
 
 
-def _with(t: RankedTensorType, encoding) -> RankedTensorType:
+def _with(t: RankedTensorType, encoding: Attribute) -> RankedTensorType:
     return RankedTensorType(t.shape, t.element_type, encoding)
 
 
-def _needs_layout(t) -> bool:
-    if isinstance(t, PointerType):
-        return _needs_layout(t.pointee_type)
-    return isinstance(t, RankedTensorType) and t.encoding is None
+def _elements_per_thread(t: RankedTensorType) -> int:
+    """How many elements of a blocked-layout tensor each thread holds (of its CTA's part)."""
+    e = t.encoding
+    shape = [size >> sum(1 for basis in e.cga_layout if basis[dim])
+             for dim, size in enumerate(t.shape)]
+    layout = blocked_layout(shape, e.size_per_thread, e.threads_per_warp, e.warps_per_cta,
+                            e.order)
+    return layout.in_dim_size("register")
 
 
-def _convert_before(op: Operation, value: Value, wanted: RankedTensorType) -> Value:
-    builder = Builder.before(op)
+def _block_arguments(op: Operation) -> list[Value]:
+    """The arguments of the blocks directly in ``op``'s regions."""
+    return [arg for region in op.regions for block in region.blocks for arg in block.arguments]
+
+
+def _create_convert(builder: Builder, value: Value, wanted: Type) -> Value:
+    location = value.owner.location if isinstance(value, OpResult) else value.location
     convert = builder.create("ttg.convert_layout", operands=[value], result_types=[wanted],
-                             location=op.location)
+                             location=location)
     return convert.results[0]
 
 
-def convert_module(module: Operation, *, num_warps: int = 4, threads_per_warp: int = 32,
-                   num_ctas: int = 1, target: str = "") -> None:
-    """Gives every tensor in ``module`` a layout and records the options on it."""
-    _Converter(num_warps, threads_per_warp).convert(module)
+def convert_module(module: Operation, *, target: str, num_warps: int = 4,
+                   threads_per_warp: int = 32, num_ctas: int = 1) -> None:
+    """Records the options on ``module`` and gives every tensor in it a layout."""
+    if not target:
+        loc, source = module.location.diagnostic_position()
+        raise VerificationError("'convert-triton-to-tritongpu' requires 'target' option to be "
+                                "set", loc, source, op=module)
     module.attributes["ttg.num-warps"] = IntegerAttr(num_warps, i32)
-    module.attributes["ttg.num-ctas"] = IntegerAttr(num_ctas, i32)
     module.attributes["ttg.threads-per-warp"] = IntegerAttr(threads_per_warp, i32)
-    if target:
-        module.attributes["ttg.target"] = StringAttr(target)
+    module.attributes["ttg.num-ctas"] = IntegerAttr(num_ctas, i32)
+    module.attributes["ttg.target"] = StringAttr(target)
+    _Converter(num_warps, threads_per_warp, num_ctas).convert(module)
 
 
 class ConvertTritonToTritonGPUPass(ConvertTritonToTritonGPUPassBase):
     """See the module docstring."""
 
     def run_on_operation(self, op: Operation) -> None:
-        convert_module(op, num_warps=self.num_warps, threads_per_warp=self.threads_per_warp,
-                       num_ctas=self.num_ctas, target=self.target)
+        convert_module(op, target=self.target, num_warps=self.num_warps,
+                       threads_per_warp=self.threads_per_warp, num_ctas=self.num_ctas)
