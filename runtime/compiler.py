@@ -243,12 +243,13 @@ class CUDABackend(Backend):
 
 class _CUDALauncher:
     def __init__(self, function) -> None:
-        self.function = function
-
-    def launch(self, grid, args: list, stream: int | None = None, **_options) -> None:
         from tilecraft.backends.cuda import driver
 
-        self.function.launch(grid, args, driver.current_stream() if stream is None else stream)
+        self.function = function
+        self.current_stream = driver.current_stream
+
+    def launch(self, grid, args: list, stream: int | None = None, **_options) -> None:
+        self.function.launch(grid, args, self.current_stream() if stream is None else stream)
 
 
 def get_backend(name: str, capability: int | None = None) -> Backend:

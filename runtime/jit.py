@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from tilecraft.language import core as tl
 
+from . import fast_launch
 from .compiler import compile_module, get_backend, launch_arguments, selected_backend
 
 LAUNCH_OPTIONS = frozenset({
@@ -151,6 +152,8 @@ class JITFunction:
         self._source = None
         self._cache: dict = {}
         self._binaries: dict = {}
+        self._fast: dict = {}
+        self._binder = None
         self._interpreted = None
 
     def __repr__(self) -> str:
@@ -169,19 +172,30 @@ class JITFunction:
 
     def run(self, *args, grid, **kwargs):
         options = {k: kwargs.pop(k) for k in list(kwargs)
-                   if k in LAUNCH_OPTIONS and k not in self.signature.parameters}
+                   if k in LAUNCH_OPTIONS and k not in self.signature.parameters} \
+            if kwargs else {}
+        stream = options.pop("stream", None)
+        backend = "interpret" if self.interpret else selected_backend()
+        if backend != "interpret":
+            fast = self._fast_lookup(args, kwargs, backend, options)
+            if fast is not None:
+                entry, values = fast
+                if callable(grid):
+                    grid = grid(dict(zip(self.arg_names, values)))
+                entry.compiled.launch(_resolve_grid(grid, None), entry.arguments(values),
+                                      stream=stream)
+                return entry.compiled
         try:
             spec = self.specialize(args, kwargs)
-            backend = "interpret" if self.interpret else selected_backend()
             if backend == "interpret":
                 from .interpreter import run_grid
 
                 return run_grid(self, _resolve_grid(grid, spec.bound), spec.bound)
-            stream = options.pop("stream", None)
             compiled = self._compiled(spec, backend, options)
             compiled.launch(_resolve_grid(grid, spec.bound),
                             launch_arguments(spec, compiled.metadata["arg_kinds"], backend),
                             stream=stream)
+            self._fast_store(args, kwargs, backend, options, spec, compiled)
             return compiled
         except Exception as error:
             from tilecraft.frontend.errors import CompilationError
@@ -189,6 +203,46 @@ class JITFunction:
             if isinstance(error, CompilationError) and not _debug():
                 raise error.with_traceback(None) from None
             raise
+
+    def forget_compiled(self) -> None:
+        """Drops the compiled kernels held in memory (the disk cache keeps its entries), as a
+        new process would start."""
+        self._binaries.clear()
+        self._fast.clear()
+
+    def _fast_key(self, args, kwargs, backend: str, options: dict):
+        """(the fast path's key, the parameter values), or None when a value has no cheap
+        description."""
+        if self._binder is None:
+            self._binder = fast_launch.make_binder(self.signature, self.__name__)
+        try:
+            values = self._binder(*args, **kwargs)
+            described = tuple(fast_launch.describe(v, name in self.constexpr_names,
+                                                   name not in self.do_not_specialize)
+                              for name, v in zip(self.arg_names, values))
+        except TypeError:
+            return None
+        return (backend, tuple(options.items()), described), values
+
+    def _fast_lookup(self, args, kwargs, backend: str, options: dict):
+        keyed = self._fast_key(args, kwargs, backend, options)
+        if keyed is None:
+            return None
+        entry = self._fast.get(keyed[0])
+        return None if entry is None else (entry, keyed[1])
+
+    def _fast_store(self, args, kwargs, backend: str, options: dict, spec: Specialization,
+                    compiled) -> None:
+        """Remembers how this launch went, for the next one with arguments of the same kinds."""
+        keyed = self._fast_key(args, kwargs, backend, options)
+        if keyed is None:
+            return
+        key, values = keyed
+        plan = fast_launch.converters_for(values, self.arg_names, spec.arg_types,
+                                          compiled.metadata["arg_kinds"])
+        if plan is not None:
+            self._fast[key] = fast_launch.Entry(compiled, plan[0], plan[1],
+                                                tuple(spec.arg_types))
 
     def _compiled(self, spec: Specialization, backend: str, options: dict):
         """The kernel compiled for ``spec`` on ``backend`` with the launch ``options``
@@ -291,7 +345,9 @@ def _is_numpy_scalar(value) -> bool:
         getattr(value, "shape", None) == ()
 
 
-def _resolve_grid(grid, bound: dict) -> tuple[int, int, int]:
+def _resolve_grid(grid, bound: dict | None) -> tuple[int, int, int]:
+    if type(grid) is tuple and len(grid) == 1 and type(grid[0]) is int and grid[0] >= 0:
+        return (grid[0], 1, 1)
     if callable(grid):
         grid = grid(dict(bound))
     if isinstance(grid, int) or _is_numpy_scalar(grid):

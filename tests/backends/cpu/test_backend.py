@@ -65,10 +65,10 @@ def test_disk_cache_serves_a_new_process(monkeypatch, tmp_path):
     from tilecraft.backends.cpu import engine
 
     monkeypatch.setenv("TILECRAFT_CACHE_DIR", str(tmp_path))
-    scale_kernel._binaries.clear()
+    scale_kernel.forget_compiled()
     _scale(factor=5.0)
     assert any(tmp_path.iterdir())
-    scale_kernel._binaries.clear()  # as a new process would
+    scale_kernel.forget_compiled()  # as a new process would
 
     def no_llvm(*args, **kwargs):
         raise AssertionError("compiled again instead of loading the cached object")
@@ -77,7 +77,7 @@ def test_disk_cache_serves_a_new_process(monkeypatch, tmp_path):
     _scale(factor=5.0)
     # another CPU is another key
     monkeypatch.setattr(engine, "host_cache_key_parts", lambda: ("other-cpu",))
-    scale_kernel._binaries.clear()
+    scale_kernel.forget_compiled()
     with pytest.raises(AssertionError, match="compiled again"):
         _scale(factor=5.0)
 
