@@ -62,4 +62,17 @@ def TritonGPURemoveLayoutConversions
   let implModule = "tilecraft.transforms.remove_layout_conversions";
 }
 
+def TritonGPUReduceDataDuplication
+    : Pass<"tritongpu-reduce-data-duplication", "builtin.module"> {
+  let summary = "Convert to dot operand layouts through swizzled shared memory";
+  let description = [{
+    A `ttg.convert_layout` from a distributed layout to a `#ttg.dot_op` layout that moves
+    elements between threads becomes `ttg.local_alloc` of the source into shared memory with
+    a `#ttg.swizzled_shared` layout chosen for the dot operand (Triton's choice of vec,
+    perPhase and maxPhase for mma parents; no swizzle otherwise) and `ttg.local_load` of it.
+  }];
+  let dependentDialects = ["ttg"];
+  let implModule = "tilecraft.transforms.reduce_data_duplication";
+}
+
 #endif // TILECRAFT_TRITONGPU_PASSES_TD

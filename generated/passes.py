@@ -287,6 +287,26 @@ class TritonGPUCoalescePassBase(Pass):
     )
 
 
+class TritonGPUReduceDataDuplicationPassBase(Pass):
+    """Convert to dot operand layouts through swizzled shared memory
+
+    A `ttg.convert_layout` from a distributed layout to a `#ttg.dot_op` layout that moves
+    elements between threads becomes `ttg.local_alloc` of the source into shared memory with
+    a `#ttg.swizzled_shared` layout chosen for the dot operand (Triton's choice of vec,
+    perPhase and maxPhase for mma parents; no swizzle otherwise) and `ttg.local_load` of it.
+    """
+
+    ARGUMENT = 'tritongpu-reduce-data-duplication'
+    SUMMARY = 'Convert to dot operand layouts through swizzled shared memory'
+    ANCHOR = 'builtin.module'
+    DEPENDENT_DIALECTS = ('ttg', )
+    IMPL_MODULE = 'tilecraft.transforms.reduce_data_duplication'
+    OPTIONS = (
+    )
+    STATISTICS = (
+    )
+
+
 class TritonGPURemoveLayoutConversionsPassBase(Pass):
     """Remove ttg.convert_layout by giving whole computations one layout
 
@@ -324,5 +344,6 @@ PASSES: dict[str, type[Pass]] = {
     'triton-loop-unroll': TritonLoopUnrollPassBase,
     'triton-reorder-broadcast': TritonReorderBroadcastPassBase,
     'tritongpu-coalesce': TritonGPUCoalescePassBase,
+    'tritongpu-reduce-data-duplication': TritonGPUReduceDataDuplicationPassBase,
     'tritongpu-remove-layout-conversions': TritonGPURemoveLayoutConversionsPassBase,
 }
