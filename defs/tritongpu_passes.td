@@ -75,4 +75,14 @@ def TritonGPUReduceDataDuplication
   let implModule = "tilecraft.transforms.reduce_data_duplication";
 }
 
+def AllocateSharedMemory : Pass<"allocate-shared-memory", "builtin.module"> {
+  let summary = "Place every function's shared-memory buffers and record their offsets";
+  let description = [{
+    Runs the shared-memory allocation analysis (`tilecraft.analysis.allocation`) and records
+    `allocation.offset` (i32) on each op owning a buffer (`ttg.local_alloc`, ops with scratch
+    memory, calls) and the module's total bytes as `ttg.shared` (i32), as Triton does.
+  }];
+  let implModule = "tilecraft.transforms.allocate_shared_memory";
+}
+
 #endif // TILECRAFT_TRITONGPU_PASSES_TD

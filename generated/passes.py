@@ -9,6 +9,25 @@ from __future__ import annotations
 from tilecraft.ir.pass_base import Pass, PassOption, PassStatistic
 
 
+class AllocateSharedMemoryPassBase(Pass):
+    """Place every function's shared-memory buffers and record their offsets
+
+    Runs the shared-memory allocation analysis (`tilecraft.analysis.allocation`) and records
+    `allocation.offset` (i32) on each op owning a buffer (`ttg.local_alloc`, ops with scratch
+    memory, calls) and the module's total bytes as `ttg.shared` (i32), as Triton does.
+    """
+
+    ARGUMENT = 'allocate-shared-memory'
+    SUMMARY = "Place every function's shared-memory buffers and record their offsets"
+    ANCHOR = 'builtin.module'
+    DEPENDENT_DIALECTS = ()
+    IMPL_MODULE = 'tilecraft.transforms.allocate_shared_memory'
+    OPTIONS = (
+    )
+    STATISTICS = (
+    )
+
+
 class CanonicalizerPassBase(Pass):
     """Fold ops and apply every op's canonicalization patterns
 
@@ -330,6 +349,7 @@ class TritonGPURemoveLayoutConversionsPassBase(Pass):
 
 
 PASSES: dict[str, type[Pass]] = {
+    'allocate-shared-memory': AllocateSharedMemoryPassBase,
     'canonicalize': CanonicalizerPassBase,
     'convert-triton-to-tritongpu': ConvertTritonToTritonGPUPassBase,
     'cse': CSEPassBase,

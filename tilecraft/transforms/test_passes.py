@@ -10,14 +10,15 @@ Triton's lit tests that use them run unchanged:
 
 from __future__ import annotations
 
+from tilecraft.analysis.allocation import ModuleAllocation, scratch_size
 from tilecraft.analysis.axisinfo import AxisInfoAnalysis
 from tilecraft.ir import Operation
-from tilecraft.ir.pass_base import Pass
+from tilecraft.ir.pass_base import Pass, PassOption
 
 from .diagnostics import emit_remark
 from .pass_registry import register_pass
 
-__all__ = ["TestPrintAlignmentPass"]
+__all__ = ["TestPrintAlignmentPass", "TestPrintAllocationPass"]
 
 
 @register_pass
@@ -39,3 +40,46 @@ class TestPrintAlignmentPass(Pass):
                 head = str(inner).split("\n", 1)[0].strip()
                 for result in inner.results:
                     emit_remark(inner, f"{head} => {analysis.get(result)}")
+
+
+def _constant_scratch_128(op: Operation) -> int:
+    """The scratch size function ``ValidConstant`` of Triton's test: 128 bytes for every op."""
+    return 128
+
+
+@register_pass
+class TestPrintAllocationPass(Pass):
+    """Remarks with the shared-memory buffers of every ``tt.func`` (Triton's
+    ``TestAllocationPass``): the function's name, ``scratch|virtual offset = O, size = S`` at
+    ops with scratch or call buffers, ``offset = O, size = S`` at allocations, and the
+    function's total ``size = S``."""
+
+    ARGUMENT = "test-print-allocation"
+    SUMMARY = "Print the result of the shared-memory allocation analysis as remarks"
+    ANCHOR = "builtin.module"
+    OPTIONS = (
+        PassOption("scratch_function", "get-scratch-size-function", str, "None",
+                   "Scratch size function: None (Triton's rules) or ValidConstant (128)"),
+    )
+
+    def run_on_operation(self, op: Operation) -> None:
+        scratch = _constant_scratch_128 if self.scratch_function == "ValidConstant" \
+            else scratch_size
+        allocation = ModuleAllocation(op, scratch)
+        for func in op.walk():
+            if func.name != "tt.func":
+                continue
+            data = allocation.of(func)
+            emit_remark(func, func.get_attr("sym_name").value)
+            for inner in func.walk(post_order=True):
+                if inner is func:
+                    continue
+                buffer = data.op_scratch(inner)
+                if buffer is not None:
+                    kind = "virtual" if buffer.kind == "virtual" else "scratch"
+                    emit_remark(inner, f"{kind} offset = {buffer.offset}, size = {buffer.size}")
+                for result in inner.results:
+                    explicit = data.value_buffer.get(result)
+                    if explicit is not None:
+                        emit_remark(inner, f"offset = {explicit.offset}, size = {explicit.size}")
+            emit_remark(func, f"size = {data.shared_memory_size}")

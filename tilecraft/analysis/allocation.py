@@ -1,0 +1,591 @@
+"""Shared-memory allocation: the buffers of each function, their live ranges and offsets.
+
+As Triton's ``Allocation`` analysis (``lib/Analysis/Allocation.cpp``):
+
+- **Buffers.** *Explicit* buffers are the results of ``ttg.local_alloc`` in shared memory, sized
+  from their ``!ttg.memdesc`` type (elements of the allocation shape times the element width;
+  pointers are 64 bits; ``fp4Padded`` NVMMA buffers hold twice the inner dim). *Scratch*
+  buffers are the temporary memory of ops that exchange data between threads (`scratch_size`:
+  ``ttg.convert_layout`` between layouts that need shared memory, ``tt.reduce`` across warps,
+  ``tt.scan`` across warps, atomics whose value is used, ``tt.histogram``, ``tt.gather``).
+  *Virtual* buffers stand for what a called function allocates (its whole size).
+- **Aliases.** Views (``ttg.memdesc_index``, ``_subslice``, ``_trans``, ``_reshape``,
+  ``_reinterpret``), ``arith.select`` and values carried by ``scf.for``/``scf.if``/
+  ``scf.while``/branches refer to the allocations they may come from (`alias_sets`).
+- **Liveness.** Ops are numbered in post-order (an op after everything nested in it). A value
+  is live at the ops MLIR's ``Liveness::resolveLiveness`` returns (from the block live-in/out
+  sets of `tilecraft.analysis.liveness.Liveness`); its interval is ``[first, last + 1)`` of
+  their numbers. An explicit buffer lives over the union of the intervals of its value and its
+  aliases; a scratch or virtual buffer over its op, ``[n, n + 1)``.
+- **Offsets.** Buffers are sorted by size (largest first), given starting offsets by the
+  triple-based first fit of "Algorithms for Compile-Time Memory Optimization", then, until no
+  two buffers that are live together overlap, colored first-fit on the interference graph
+  (``networkx``: an edge between buffers live at the same time whose bytes overlap), buffers of
+  color 0 staying put and the others moved past their neighbors.
+
+`ModuleAllocation` analyses the functions callees first, so a call's virtual buffer has the
+callee's size; the module's size is the largest size of a function that nobody calls.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Literal
+
+import networkx as nx
+
+from tilecraft.analysis.callgraph import CallGraph, is_call, is_function, resolve_callee
+from tilecraft.analysis.cfg import ancestor_in_region, successor_operands
+from tilecraft.analysis.liveness import Liveness
+from tilecraft.generated.ttg import (BlockedEncodingAttr, DotOperandEncodingAttr,
+                                     LinearEncodingAttr, MemDescType, NvidiaMmaEncodingAttr,
+                                     NVMMASharedEncodingAttr, SharedMemorySpaceAttr,
+                                     SliceEncodingAttr)
+from tilecraft.ir import (Attribute, Block, BlockArgument, IntegerAttr, Operation,
+                          RankedTensorType, Type, Value)
+from tilecraft.generated.tt import PointerType
+from tilecraft.layouts.conversion import conversion_plan, contiguous_registers
+from tilecraft.layouts.distributed import (Blocked, blocked_layout, fma_dot_operand_layout,
+                                           nvidia_mma_v2_dot_operand_layout,
+                                           nvidia_mma_v2_layout, slice_layout,
+                                           standard_out_dims)
+from tilecraft.layouts.linear import LinearLayout
+
+__all__ = ["Buffer", "Interval", "FunctionAllocation", "ModuleAllocation", "ScratchSizeFn",
+           "scratch_size", "explicit_size", "SCRATCH_ALIGNMENT"]
+
+BufferKind = Literal["explicit", "scratch", "virtual"]
+#: How many bytes of scratch memory an op needs (0: none).
+ScratchSizeFn = Callable[[Operation], int]
+#: Alignment of scratch and virtual buffers, in bytes.
+SCRATCH_ALIGNMENT = 128
+_DEFAULT_ALIGNMENT = 16
+_VIEW_OPS = ("ttg.memdesc_index", "ttg.memdesc_subslice", "ttg.memdesc_trans",
+             "ttg.memdesc_reshape", "ttg.memdesc_reinterpret")
+
+
+@dataclass(frozen=True)
+class Interval:
+    """The half-open interval ``[start, end)``."""
+
+    start: int
+    end: int
+
+    def intersects(self, other: Interval) -> bool:
+        return self.start < other.end and other.start < self.end
+
+
+_EVERYTHING = Interval(0, math.inf)  # type: ignore[arg-type]
+
+
+@dataclass(eq=False)
+class Buffer:
+    """A piece of shared memory: ``size`` bytes at ``offset`` (a multiple of ``alignment``)
+    owned by ``owner`` (the allocating op, the op needing scratch memory, or the call)."""
+
+    id: int
+    kind: BufferKind
+    owner: Operation
+    size: int
+    alignment: int
+    offset: int = 0
+
+    def set_offset_aligned(self, offset: int) -> int:
+        self.offset = -(-offset // self.alignment) * self.alignment
+        return self.offset
+
+    @property
+    def interval(self) -> Interval:
+        """The bytes the buffer occupies."""
+        return Interval(self.offset, self.offset + self.size)
+
+    def __repr__(self) -> str:
+        return f"Buffer({self.id}, {self.kind}, size={self.size}, offset={self.offset})"
+
+
+# -- sizes
+
+
+def _bits(type_: Type) -> int:
+    """The width of an element type in bits (64 for pointers)."""
+    if isinstance(type_, PointerType):
+        return 64
+    width = getattr(type_, "width", None)
+    if width is None:
+        raise ValueError(f"no bit width for the type {type_}")
+    return int(width)
+
+
+def _is_shared(memdesc: MemDescType) -> bool:
+    return isinstance(memdesc.memory_space, SharedMemorySpaceAttr)
+
+
+def explicit_size(memdesc: MemDescType) -> int:
+    """Bytes of a shared-memory allocation of type ``memdesc``."""
+    shape = list(memdesc.alloc_shape or memdesc.shape)
+    encoding = memdesc.encoding
+    if isinstance(encoding, NVMMASharedEncodingAttr) and encoding.fp4_padded and shape:
+        shape[-2 if encoding.transposed and len(shape) > 1 else -1] *= 2
+    return math.prod(shape) * _bits(memdesc.element_type) // 8
+
+
+def _explicit_alignment(op: Operation, memdesc: MemDescType) -> int:
+    attr = op.get_attr("alignment")
+    if isinstance(attr, IntegerAttr):
+        return attr.value
+    encoding = memdesc.encoding
+    if isinstance(encoding, NVMMASharedEncodingAttr):
+        return 128 * max(1, encoding.swizzling_byte_width // 16)
+    return _DEFAULT_ALIGNMENT
+
+
+def _layout(type_: RankedTensorType) -> LinearLayout | None:
+    """The linear layout of a tensor type's encoding, None for encodings not mapped here."""
+    return _encoding_layout(type_.encoding, tuple(type_.shape))
+
+
+def _blocked(encoding: BlockedEncodingAttr) -> Blocked:
+    return Blocked(encoding.size_per_thread, encoding.threads_per_warp,
+                   encoding.warps_per_cta, encoding.order)
+
+
+def _encoding_layout(encoding: Attribute | None, shape: tuple[int, ...]) -> LinearLayout | None:
+    if isinstance(encoding, BlockedEncodingAttr):
+        return blocked_layout(shape, *_blocked(encoding))
+    if isinstance(encoding, SliceEncodingAttr):
+        parent = _encoding_layout(encoding.parent,
+                                  shape[:encoding.dim] + (1,) + shape[encoding.dim:])
+        return None if parent is None else slice_layout(parent, encoding.dim)
+    if isinstance(encoding, NvidiaMmaEncodingAttr) and encoding.version_major == 2:
+        return nvidia_mma_v2_layout(shape, encoding.warps_per_cta, encoding.instr_shape)
+    if isinstance(encoding, DotOperandEncodingAttr):
+        parent = encoding.parent
+        if isinstance(parent, BlockedEncodingAttr):
+            return fma_dot_operand_layout(_blocked(parent), encoding.op_idx, shape)
+        if isinstance(parent, NvidiaMmaEncodingAttr) and parent.version_major == 2:
+            return nvidia_mma_v2_dot_operand_layout(shape, parent.warps_per_cta,
+                                                    encoding.op_idx, encoding.k_width)
+    if isinstance(encoding, LinearEncodingAttr):
+        bases = {"register": encoding.register, "lane": encoding.lane, "warp": encoding.warp}
+        return LinearLayout({k: [tuple(v) for v in vs] for k, vs in bases.items()},
+                            dict(zip(standard_out_dims(len(shape)), shape)))
+    return None
+
+
+def _moving_along(layout: LinearLayout, in_dim: str, axis: int) -> int:
+    """How many distinct coordinates along ``axis`` the bits of ``in_dim`` reach (2^bits of the
+    nonzero bases pointing along it)."""
+    count = sum(1 for b in range(layout.in_dim_bits(in_dim))
+                if layout.basis(in_dim, b)[axis] != 0)
+    return 1 << count
+
+
+def _convert_scratch(op: Operation) -> int:
+    src, dst = op.operands[0].type, op.results[0].type
+    if src.encoding == dst.encoding:
+        return 0
+    src_layout, dst_layout = _layout(src), _layout(dst)
+    if src_layout is not None and dst_layout is not None and \
+            conversion_plan(src_layout, dst_layout).kind != "shared":
+        return 0
+    return math.prod(src.shape) * max(8, _bits(src.element_type)) // 8
+
+
+def _reduce_scratch(op: Operation) -> int:
+    src = op.operands[0].type
+    layout = _layout(src)
+    axis = op.get_attr("axis").value
+    warps = _moving_along(layout, "warp", axis) if layout is not None else 2
+    if warps == 1:
+        return 0
+    elems = warps * math.prod(d for i, d in enumerate(src.shape) if i != axis)
+    return sum(elems * max(8, _bits(v.type.element_type)) // 8 for v in op.operands)
+
+
+def _scan_scratch(op: Operation) -> int:
+    src = op.operands[0].type
+    if not isinstance(src.encoding, BlockedEncodingAttr):
+        return 0
+    layout = _layout(src)
+    axis = op.get_attr("axis").value
+    rank = len(src.shape)
+    contig = [min(contiguous_registers(layout, d), src.shape[d]) for d in range(rank)]
+    lanes = [_moving_along(layout, "lane", d) for d in range(rank)]
+    warps = [_moving_along(layout, "warp", d) for d in range(rank)]
+    if warps[axis] == 1:
+        return 0
+    non_axis_lanes = math.prod(lanes) // lanes[axis]
+    non_axis_elems = math.prod(c for d, c in enumerate(contig) if d != axis)
+    axis_blocks = -(-src.shape[axis] // (contig[axis] * lanes[axis] * warps[axis]))
+    non_axis_blocks = math.prod(-(-src.shape[d] // (contig[d] * lanes[d] * warps[d]))
+                                for d in range(rank) if d != axis)
+    elems = math.prod(warps) * non_axis_lanes * non_axis_elems * axis_blocks * non_axis_blocks
+    return sum(-(-_bits(v.type.element_type) // 8) for v in op.operands) * elems
+
+
+def _atomic_scratch(op: Operation) -> int:
+    result = op.results[0]
+    if not result.users:
+        return 0
+    if isinstance(result.type, RankedTensorType):
+        layout = _layout(result.type)
+        if layout is not None and not any(layout.free_variable_masks().values()):
+            return 0
+        elems = math.prod(result.type.shape)
+    else:
+        elems = 1
+    ptr = op.operands[0].type
+    if isinstance(ptr, RankedTensorType):
+        ptr = ptr.element_type
+    return elems * max(8, _bits(ptr.pointee_type)) // 8
+
+
+def _gather_scratch(op: Operation) -> int:
+    src, idx = op.operands[0].type, op.operands[1].type
+    axis = op.get_attr("axis").value
+    src_layout, idx_layout = _layout(src), _layout(idx)
+    if src_layout is not None and idx_layout is not None and \
+            _moving_along(src_layout, "warp", axis) == 1 and \
+            _moving_along(idx_layout, "warp", axis) == 1:
+        return 0
+    return math.prod(src.shape) * -(-_bits(src.element_type) // 8)
+
+
+def _threads_per_warp(op: Operation) -> int:
+    while op is not None:
+        attr = op.get_attr("ttg.threads-per-warp")
+        if isinstance(attr, IntegerAttr):
+            return attr.value
+        op = op.parent_op
+    return 32
+
+
+def scratch_size(op: Operation) -> int:
+    """Bytes of scratch shared memory ``op`` needs (Triton's default scratch-size rules)."""
+    name = op.name
+    if name == "ttg.convert_layout":
+        return _convert_scratch(op)
+    if name == "tt.reduce":
+        return _reduce_scratch(op)
+    if name == "tt.scan":
+        return _scan_scratch(op)
+    if name in ("tt.atomic_rmw", "tt.atomic_cas"):
+        return _atomic_scratch(op)
+    if name == "tt.gather":
+        return _gather_scratch(op)
+    if name == "tt.histogram":
+        dst = op.results[0].type
+        return max(math.prod(dst.shape), _threads_per_warp(op)) * _bits(dst.element_type) // 8
+    return 0
+
+
+# -- one function
+
+
+def _post_order_ids(func: Operation) -> dict[Operation, int]:
+    return {op: n for n, op in enumerate(func.walk(post_order=True))}
+
+
+def alias_sets(func: Operation) -> dict[Value, frozenset[Value]]:
+    """For each shared-memory descriptor in ``func``, the ``ttg.local_alloc`` results it may
+    refer to (a forward fixpoint over views, selects and carried values)."""
+    sets: dict[Value, frozenset[Value]] = {}
+
+    def join(target: Value, sources: Iterable[Value]) -> bool:
+        new = sets.get(target, frozenset()).union(*(sets.get(s, frozenset()) for s in sources))
+        if new != sets.get(target, frozenset()):
+            sets[target] = new
+            return True
+        return False
+
+    changed = True
+    while changed:
+        changed = False
+        for op in func.walk():
+            name = op.name
+            if name == "ttg.local_alloc" and isinstance(op.results[0].type, MemDescType) \
+                    and _is_shared(op.results[0].type):
+                changed |= op.results[0] not in sets
+                sets[op.results[0]] = frozenset((op.results[0],))
+            elif name in _VIEW_OPS:
+                changed |= join(op.results[0], op.operands[:1])
+            elif name == "arith.select":
+                changed |= join(op.results[0], op.operands[1:3])
+            for target, sources in _carried(op):
+                changed |= join(target, sources)
+    return {v: s for v, s in sets.items() if s}
+
+
+def _carried(op: Operation) -> list[tuple[Value, list[Value]]]:
+    """Pairs (value, values flowing into it) of the control flow at ``op``."""
+    pairs: list[tuple[Value, list[Value]]] = []
+    name = op.name
+    if name == "scf.for":
+        body = op.regions[0].blocks[0]
+        inits = op.operands[3:]
+        yielded = body.terminator.operands if body.terminator is not None else ()
+        for i, init in enumerate(inits):
+            sources = [init] + ([yielded[i]] if i < len(yielded) else [])
+            pairs.append((body.arguments[i + 1], sources))
+            pairs.append((op.results[i], sources))
+    elif name == "scf.if":
+        for region in op.regions:
+            if region.blocks and region.blocks[0].terminator is not None:
+                for res, val in zip(op.results, region.blocks[0].terminator.operands):
+                    pairs.append((res, [val]))
+    elif name == "scf.while":
+        before, after = op.regions[0].blocks[0], op.regions[1].blocks[0]
+        cond = before.terminator
+        back = after.terminator.operands if after.terminator is not None else ()
+        for i, arg in enumerate(before.arguments):
+            pairs.append((arg, [op.operands[i]] + ([back[i]] if i < len(back) else [])))
+        if cond is not None:
+            for i, val in enumerate(cond.operands[1:]):
+                pairs.append((after.arguments[i], [val]))
+                pairs.append((op.results[i], [val]))
+    for index, succ in enumerate(op.successors):
+        forwarded = successor_operands(op, index) or []
+        for arg, val in zip(succ.arguments, forwarded):
+            pairs.append((arg, [val]))
+    return pairs
+
+
+@dataclass
+class FunctionAllocation:
+    """The shared-memory buffers of one function and where they are placed."""
+
+    func: Operation
+    buffers: list[Buffer] = field(default_factory=list)
+    #: explicit buffers by the ``ttg.local_alloc`` result that owns them
+    value_buffer: dict[Value, Buffer] = field(default_factory=dict)
+    #: scratch and virtual buffers by their op
+    op_buffer: dict[Operation, Buffer] = field(default_factory=dict)
+    #: the allocations each descriptor may refer to
+    aliases: dict[Value, frozenset[Value]] = field(default_factory=dict)
+    #: the live interval of each buffer (post-order op numbers)
+    ranges: dict[Buffer, Interval] = field(default_factory=dict)
+    shared_memory_size: int = 0
+
+    def op_scratch(self, op: Operation) -> Buffer | None:
+        """The scratch or virtual buffer of ``op``."""
+        return self.op_buffer.get(op)
+
+    def buffers_of(self, value: Value) -> list[Buffer]:
+        """The explicit buffers ``value`` (a descriptor) may refer to."""
+        return [self.value_buffer[a] for a in self.aliases.get(value, ())
+                if a in self.value_buffer]
+
+    def interference_graph(self) -> nx.Graph:
+        """Buffers as nodes, an edge between two buffers that are live at the same time and
+        whose bytes overlap (empty of edges once offsets are final)."""
+        graph = nx.Graph()
+        graph.add_nodes_from(self.buffers)
+        for i, x in enumerate(self.buffers):
+            for y in self.buffers[i + 1:]:
+                if self.ranges[x].intersects(self.ranges[y]) and \
+                        x.interval.intersects(y.interval):
+                    graph.add_edge(x, y)
+        return graph
+
+
+class _Builder:
+    """Builds one `FunctionAllocation` (Triton's ``AllocationAnalysis``)."""
+
+    def __init__(self, func: Operation, callee_sizes: dict[Operation, int],
+                 scratch_fn: ScratchSizeFn) -> None:
+        self.result = FunctionAllocation(func)
+        self.callee_sizes = callee_sizes
+        self.scratch_fn = scratch_fn
+
+    def run(self) -> FunctionAllocation:
+        self._collect()
+        self._resolve_liveness()
+        self._compute_offsets()
+        return self.result
+
+    def _add(self, kind: BufferKind, owner: Operation, size: int, alignment: int) -> Buffer:
+        buffer = Buffer(len(self.result.buffers), kind, owner, size, alignment)
+        self.result.buffers.append(buffer)
+        return buffer
+
+    def _collect(self) -> None:
+        func = self.result.func
+        for op in func.walk():
+            if op is func:
+                continue
+            if op.name == "ttg.local_alloc":
+                memdesc = op.results[0].type
+                if isinstance(memdesc, MemDescType) and _is_shared(memdesc):
+                    self.result.value_buffer[op.results[0]] = self._add(
+                        "explicit", op, explicit_size(memdesc),
+                        _explicit_alignment(op, memdesc))
+            if is_call(op):
+                callee = resolve_callee(op)
+                size = self.callee_sizes.get(callee, 0) if callee is not None else 0
+                if size > 0:
+                    self.result.op_buffer[op] = self._add("virtual", op, size,
+                                                          SCRATCH_ALIGNMENT)
+                continue
+            size = self.scratch_fn(op)
+            if size > 0:
+                self.result.op_buffer[op] = self._add("scratch", op, size, SCRATCH_ALIGNMENT)
+        self.result.aliases = alias_sets(func)
+
+    def _resolve_liveness(self) -> None:
+        func = self.result.func
+        ids = _post_order_ids(func)
+        liveness = Liveness(func)
+
+        def interval(value: Value) -> Interval:
+            numbers = [ids[op] for op in _live_operations(liveness, value)]
+            return Interval(min(numbers), max(numbers) + 1) if numbers else Interval(0, 0)
+
+        ranges = self.result.ranges
+        for value, buffer in self.result.value_buffer.items():
+            ranges[buffer] = interval(value)
+        users: set[Value] = set()
+        for op in func.walk():
+            users.update(op.operands)
+            users.update(op.results)
+        for value, allocs in self.result.aliases.items():
+            if value not in users:
+                continue
+            span = interval(value)
+            for alloc in allocs:
+                buffer = self.result.value_buffer[alloc]
+                old = ranges[buffer]
+                ranges[buffer] = Interval(min(old.start, span.start), max(old.end, span.end))
+        for op, buffer in self.result.op_buffer.items():
+            ranges[buffer] = Interval(ids[op], ids[op] + 1)
+
+    def _compute_offsets(self) -> None:
+        buffers = sorted(self.result.buffers, key=lambda b: -b.size)
+        if not buffers:
+            return
+        self._calculate_starts(buffers)
+        while True:
+            self._allocate(buffers, self._interference(buffers))
+            if not self._interference(buffers).number_of_edges():
+                break
+
+    def _calculate_starts(self, buffers: list[Buffer]) -> None:
+        """Starting offsets: the triple (offset, live interval) first fit."""
+        ranges = self.result.ranges
+        triples: list[tuple[int, int, Interval]] = [(0, 0, _EVERYTHING)]
+        sequence = 1
+        pending = list(buffers)
+        while pending and triples:
+            triples.sort(key=lambda t: (t[0], t[1]))
+            offset, _, span = triples.pop(0)
+            for buffer in pending:
+                live = ranges[buffer]
+                if live.intersects(span) and \
+                        not any(t[2].intersects(live) for t in triples):
+                    break
+            else:
+                continue
+            pending.remove(buffer)
+            aligned = buffer.set_offset_aligned(offset)
+            new = [(aligned + buffer.size, Interval(max(span.start, live.start),
+                                                    min(span.end, live.end)))]
+            if span.start < live.start:
+                new.append((offset, Interval(span.start, live.end)))
+            if live.end < span.end:
+                new.append((offset, Interval(live.start, span.end)))
+            for start, piece in new:
+                triples.append((start, sequence, piece))
+                sequence += 1
+
+    def _interference(self, buffers: list[Buffer]) -> nx.Graph:
+        graph = nx.Graph()
+        graph.add_nodes_from(buffers)
+        ranges = self.result.ranges
+        for i, x in enumerate(buffers):
+            for y in buffers[i + 1:]:
+                if ranges[x].intersects(ranges[y]) and x.interval.intersects(y.interval):
+                    graph.add_edge(x, y)
+        return graph
+
+    def _allocate(self, buffers: list[Buffer], graph: nx.Graph) -> None:
+        """First-fit coloring in size order; buffers of color ``c > 0`` move past their
+        neighbors."""
+        colors = nx.greedy_color(graph, strategy=lambda g, c: iter(buffers))
+        size = 0
+        for x in buffers:
+            if colors[x] != 0:
+                x.set_offset_aligned(max((y.offset + y.size for y in graph.neighbors(x)),
+                                         default=0))
+            size = max(size, x.offset + x.size)
+        self.result.shared_memory_size = size
+
+
+def _live_operations(liveness: Liveness, value: Value) -> list[Operation]:
+    """The ops at which ``value`` is live (MLIR's ``Liveness::resolveLiveness``): in its
+    defining block and the blocks using it, from its definition (or the block start when it is
+    live-in) to its last use (or the block end when it is live-out), and on through the
+    successors where it is live-in."""
+    home = value.parent_block
+    blocks: list[Block] = [home]
+    seen = {home}
+    for user in value.users:
+        block = user.parent
+        if block is not None and block not in seen:
+            seen.add(block)
+            blocks.append(block)
+    result: list[Operation] = []
+    while blocks:
+        block = blocks.pop()
+        if block.first_op is None:
+            continue
+        live_in = value in liveness.live_in(block)
+        start = block.first_op if live_in or isinstance(value, BlockArgument) \
+            else value.owner
+        if value in liveness.live_out(block):
+            end = block.last_op
+        else:
+            end = start
+            for user in value.users:
+                anc = ancestor_in_region(user, block.parent)
+                if anc is not None and anc.parent is block and end.is_before_in_block(anc):
+                    end = anc
+        op = start
+        while op is not None:
+            result.append(op)
+            if op is end:
+                break
+            op = op.next_op
+        term = block.terminator
+        for succ in (term.successors if term is not None else ()):
+            if succ not in seen and value in liveness.live_in(succ):
+                seen.add(succ)
+                blocks.append(succ)
+    return result
+
+
+class ModuleAllocation:
+    """The allocation of every function of a module (callees before callers)."""
+
+    def __init__(self, module: Operation, scratch_fn: ScratchSizeFn = scratch_size) -> None:
+        self.module = module
+        self.functions: dict[Operation, FunctionAllocation] = {}
+        graph = CallGraph(module)
+        sizes: dict[Operation, int] = {}
+        for func in graph.post_order():
+            if not isinstance(func, Operation):
+                continue
+            allocation = _Builder(func, sizes, scratch_fn).run()
+            self.functions[func] = allocation
+            sizes[func] = allocation.shared_memory_size
+        roots = [f for f in graph.functions if not graph.callers(f)]
+        self.shared_memory_size = max((sizes[f] for f in roots if f in sizes), default=0)
+
+    def of(self, func: Operation) -> FunctionAllocation:
+        """The allocation of ``func``."""
+        return self.functions[func]
+
+
+def functions_of(module: Operation) -> list[Operation]:
+    """The functions nested in ``module``, in program order."""
+    return [op for op in module.walk() if op is not module and is_function(op)]

@@ -1,0 +1,36 @@
+"""``allocate-shared-memory``: record the shared-memory allocation on the IR, as Triton's pass.
+
+Every op inside a function that owns a buffer of `tilecraft.analysis.allocation` gets
+``allocation.offset = N : i32``: an op with scratch memory or a call (its scratch or virtual
+buffer), else an op with one result that is an allocation (``ttg.local_alloc``). The module
+gets ``ttg.shared = N : i32``, the bytes the kernel needs (`ModuleAllocation`).
+"""
+
+from __future__ import annotations
+
+from tilecraft.analysis.allocation import ModuleAllocation
+from tilecraft.generated.passes import AllocateSharedMemoryPassBase
+from tilecraft.ir import IntegerAttr, Operation
+from tilecraft.ir.types import i32
+
+__all__ = ["AllocateSharedMemoryPass", "OFFSET_ATTR", "SHARED_ATTR"]
+
+OFFSET_ATTR = "allocation.offset"
+SHARED_ATTR = "ttg.shared"
+
+
+class AllocateSharedMemoryPass(AllocateSharedMemoryPassBase):
+    """Attach the allocation's offsets and the module's shared-memory size."""
+
+    def run_on_operation(self, op: Operation) -> None:
+        allocation = ModuleAllocation(op)
+        for func, data in allocation.functions.items():
+            for inner in func.walk():
+                if inner is func:
+                    continue
+                buffer = data.op_scratch(inner)
+                if buffer is None and inner.num_results == 1:
+                    buffer = data.value_buffer.get(inner.results[0])
+                if buffer is not None:
+                    inner.attributes[OFFSET_ATTR] = IntegerAttr(buffer.offset, i32)
+        op.attributes[SHARED_ATTR] = IntegerAttr(allocation.shared_memory_size, i32)
