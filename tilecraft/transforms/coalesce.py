@@ -4,9 +4,10 @@ Coalesce pass chooses them.
 For a load, store or atomic through a tensor of pointers: the dims are ordered by the pointers'
 contiguity (axis info; most contiguous first, ties to the later dim), and a thread takes
 ``min(alignment, 128 bits)`` consecutive elements along the first (the alignment is the smaller
-of the contiguity and the divisibility in elements), at most its share of the tensor. Accesses of
-the same shape and order in the function take the widest such width, except that an op that
-writes stays within 128 bits per thread. The op's tensor operands are converted to that layout
+of the contiguity and the divisibility in elements), at most its share of the tensor. An access
+whose pointers an op defines (not a block argument) takes the widest such width among the
+accesses of the same shape and order in its function, except that an op that writes stays
+within 128 bits per thread. The op's tensor operands are converted to that layout
 and its results converted back (`tritongpu-remove-layout-conversions` then removes most of the
 conversions).
 """
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tilecraft.analysis.axisinfo import AxisInfoAnalysis
+from tilecraft.analysis.axisinfo import AxisInfo, AxisInfoAnalysis, RuleContext, rule
 from tilecraft.dialects import ttg as ttg_hooks
 from tilecraft.generated.passes import TritonGPUCoalescePassBase
 from tilecraft.generated.tt import PointerType
@@ -25,6 +26,14 @@ from tilecraft.ir import Builder, Operation, RankedTensorType, Value
 __all__ = ["TritonGPUCoalescePass", "blocked_encoding", "coalesce_module"]
 
 MEMORY_OPS = ("tt.load", "tt.store", "tt.atomic_rmw", "tt.atomic_cas")
+
+
+@rule("ttg.convert_layout")
+def _convert_layout_axis_info(ctx: RuleContext) -> AxisInfo:
+    """A layout conversion moves elements between threads, not values: the axis info of its
+    operand (as Triton's AxisInfo treats it), so accesses through converted pointers keep
+    their width."""
+    return ctx.ins[0]
 
 
 def blocked_encoding(shape: Sequence[int], size_per_thread: Sequence[int], order: Sequence[int],
@@ -103,7 +112,7 @@ def coalesce_module(module: Operation) -> None:
             numel *= size
         own = _per_thread(info, ptr, order)
         per_thread = own
-        if numel > threads:
+        if numel > threads and ptr.defining_op is not None:
             for other, other_ptr in accesses:
                 if other is not op and tuple(other_ptr.type.shape) == shape and \
                         orders[other] == order and _same_function(op, other):
@@ -132,11 +141,12 @@ def _with_encoding(t: RankedTensorType, encoding) -> RankedTensorType:
 
 
 def _retype_access(op: Operation, encoding: BlockedEncodingAttr) -> None:
-    """``op`` with its tensor operands converted to ``encoding`` and its results back."""
+    """``op`` with its tensor operands converted to ``encoding`` (always, as Triton does; a
+    conversion to the same layout folds away later) and its results back."""
     before = Builder.before(op)
     for index, operand in enumerate(op.operands):
         t = operand.type
-        if isinstance(t, RankedTensorType) and t.encoding != encoding:
+        if isinstance(t, RankedTensorType):
             convert = before.create("ttg.convert_layout", operands=[operand],
                                     result_types=[_with_encoding(t, encoding)],
                                     location=op.location)

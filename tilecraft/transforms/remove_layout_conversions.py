@@ -8,14 +8,20 @@ groups. It is removed by giving one group the other's layout when that group is 
 holds no operand or result of a global memory access (their layouts come from
 `tritongpu-coalesce`), no result of an op that fixes its result's layout (a reduction, a dot,
 ...) and feeds no such op (a ``tt.expand_dims`` whose result changes layout gets its operand
-converted instead). Conversions of ``tt.make_range``, ``tt.splat`` and splat constants are
-replaced by the op made again in the new layout. The destination group is tried first
-(forward propagation), then the source (backward). Conversions to the same layout are removed
-and conversions of conversions folded, until nothing changes.
+converted instead); a group holding a ``tt.scan`` takes only blocked layouts. Conversions of
+``tt.make_range``, ``tt.splat`` and splat constants are replaced by the op made again in the
+new layout. The destination group is tried first (forward propagation), then the source
+(backward). Conversions to the same layout are removed and conversions of conversions folded.
 
-This is a smaller algorithm than Triton's (which also rematerializes cheap producers in several
-layouts and hoists conversions out of loops); it removes the conversions that coalescing and
-the conversion to GPU IR create around element-wise code.
+When no group can change, a conversion whose source is computed by a chain of ops that can be
+made again in the target layout (element-wise ops, broadcasts, expand_dims, reductions into a
+slice of the target, ranges, splats, constants, other conversions; no memory op, no block
+argument) is replaced by that chain made again in the target layout, when Triton's cost model
+finds it cheaper than the round trip through shared memory (ops that other users keep alive
+count twice). This repeats until nothing changes.
+
+This is a smaller algorithm than Triton's (which also hoists conversions out of loops and
+into branches and rematerializes loop-carried values).
 """
 
 from __future__ import annotations
@@ -23,8 +29,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from tilecraft.generated.passes import TritonGPURemoveLayoutConversionsPassBase
-from tilecraft.generated.ttg import SliceEncodingAttr
-from tilecraft.ir import Builder, DenseElementsAttr, Operation, RankedTensorType, Value
+from tilecraft.generated.ttg import (BlockedEncodingAttr, DotOperandEncodingAttr,
+                                     SliceEncodingAttr)
+from tilecraft.ir import Attribute, Builder, DenseElementsAttr, Operation, RankedTensorType, Value
 from tilecraft.ir.traits import Elementwise, SameOperandsAndResultEncoding, SameOperandsEncoding
 
 __all__ = ["TritonGPURemoveLayoutConversionsPass", "remove_layout_conversions"]
@@ -132,6 +139,7 @@ class _State:
     def __init__(self, module: Operation) -> None:
         self.groups = _Groups()
         self.fixed: set[Value] = set()
+        scanned: list[Value] = []
         pinned: list[Value] = []
         for op in module.walk():
             for region in op.regions:
@@ -145,16 +153,24 @@ class _State:
             for linked in _links(op):
                 self.groups.link(linked)
             pinned += _pinned_values(op)
+            if op.name == "tt.scan":
+                scanned += [v for v in (*op.operands, *op.results) if _is_tensor(v)]
         for value in pinned:
             self.fixed.add(self.groups.find(value))
+        self.blocked_only = {self.groups.find(value) for value in scanned}
         for op in module.walk():
             if op.name == "tt.func":
                 for arg in op.regions[0].blocks[0].arguments:
                     if _is_tensor(arg):
                         self.fixed.add(self.groups.find(arg))
 
-    def free(self, value: Value) -> bool:
-        return self.groups.find(value) not in self.fixed
+    def free(self, value: Value, encoding: Attribute) -> bool:
+        """Whether the group of ``value`` may take the layout ``encoding`` (a scan's only a
+        blocked one, as Triton's scan lowering needs)."""
+        root = self.groups.find(value)
+        if root in self.fixed:
+            return False
+        return root not in self.blocked_only or isinstance(encoding, BlockedEncodingAttr)
 
     def members(self, value: Value) -> list[Value]:
         root = self.groups.find(value)
@@ -253,6 +269,160 @@ def _fold(module: Operation) -> bool:
     return changed
 
 
+# math ops that take several instructions or the special function unit (Triton's list)
+EXPENSIVE_MATH = frozenset({
+    "arith.divf", "math.erfc", "math.sinh", "math.cosh", "math.tanh", "math.asinh",
+    "math.acosh", "math.atanh", "math.ctpop", "math.ctlz", "math.cttz", "math.exp",
+    "math.exp2", "math.expm1", "math.log", "math.log2", "math.log10", "math.log1p",
+    "math.sin", "math.cos", "math.tan", "math.asin", "math.acos", "math.atan", "math.atan2",
+    "math.powf", "math.sqrt", "math.rsqrt", "math.erf", "math.cbrt"})
+
+
+def _with_encoding(t: RankedTensorType, encoding: Attribute) -> RankedTensorType:
+    return RankedTensorType(t.shape, t.element_type, encoding)
+
+
+def _operand_encodings(op: Operation, encoding: Attribute) -> list[Attribute | None] | None:
+    """The layouts ``op``'s operands need for its results to have layout ``encoding`` (None
+    for an operand whose layout does not matter: a scalar); None when ``op`` cannot be made
+    again in that layout (memory ops, dots, ops with regions other than reductions, ...)."""
+    name = op.name
+    tensors = [_is_tensor(v) for v in op.operands]
+    if name in ("tt.make_range", "tt.splat", "arith.constant"):
+        return [None] * len(op.operands)
+    if name == "tt.expand_dims":
+        return [SliceEncodingAttr(int(op.axis), encoding)]
+    if name == "tt.reduce":
+        if not isinstance(encoding, SliceEncodingAttr) or encoding.dim != int(op.axis):
+            return None
+        return [encoding.parent] * len(op.operands)
+    if name == "tt.broadcast" or (name not in MEMORY_OPS and not op.regions and (
+            op.has_trait(Elementwise) or op.has_trait(SameOperandsAndResultEncoding)
+            or name in LINKED_OPS)):
+        return [encoding if tensor else None for tensor in tensors]
+    return None
+
+
+def _byte_count(value: Value, min_elements: int = 0, min_bits: int = 0) -> int:
+    t = value.type
+    if not isinstance(t, RankedTensorType):
+        return 0
+    elements = 1
+    for size in t.shape:
+        elements *= size
+    bits = getattr(t.element_type, "width", 0) or 0
+    return (max(elements, min_elements) * max(bits, min_bits)) >> 3
+
+
+class _Slice:
+    """The values a conversion's source depends on that must change layout for the
+    conversion to disappear: ``layout`` maps each to its new layout."""
+
+    def __init__(self) -> None:
+        self.layout: dict[Value, Attribute] = {}
+        self.ops: list[Operation] = []
+
+    def collect(self, root: Value, encoding: Attribute) -> bool:
+        """Walks back from ``root`` wanting ``encoding``; False when some value cannot change
+        (a block argument, an op without a rematerialization, two layouts for one value)."""
+        work = [(root, encoding)]
+        while work:
+            value, wanted = work.pop()
+            if value.type.encoding == wanted:
+                continue
+            if value in self.layout:
+                if self.layout[value] != wanted:
+                    return False
+                continue
+            op = value.defining_op
+            if op is None:
+                return False
+            if op.name == CONVERT:
+                self.layout[value] = wanted
+                self.ops.append(op)
+                work.append((op.operands[0], wanted))
+                continue
+            needs = _operand_encodings(op, wanted)
+            if needs is None:
+                return False
+            for result in op.results:
+                if _is_tensor(result):
+                    if self.layout.get(result, wanted) != wanted:
+                        return False
+                    self.layout[result] = wanted
+            self.ops.append(op)
+            work += [(v, e) for v, e in zip(op.operands, needs) if e is not None]
+        return True
+
+    def beneficial(self, convert: Operation) -> bool:
+        """Triton's cost model: the conversion (a round trip through shared memory) costs
+        more than the ops of the slice that stay alive for other users and so are made
+        twice (constants and conversions are free, loads never in a slice)."""
+        ops = set(self.ops)
+        outside: list[Value] = [v for v in self.layout if any(
+            use.owner is not convert and use.owner not in ops for use in v.uses)]
+        seen = set(outside)
+        for value in outside:
+            owner = value.defining_op
+            for operand in owner.operands:
+                if operand in self.layout and operand not in seen:
+                    seen.add(operand)
+                    outside.append(operand)
+        cost = 0
+        for op in ops:
+            if not any(result in seen for result in op.results):
+                continue
+            if op.name in ("arith.constant", CONVERT):
+                continue
+            if op.name == "tt.reduce":
+                cost += sum(_byte_count(v) for v in op.operands)
+            elif op.name.startswith(("arith.", "math.")):
+                cost += (8 if op.name in EXPENSIVE_MATH else 1) * sum(
+                    _byte_count(r) for r in op.results)
+        return 32 * _byte_count(convert.operands[0], 32, 32) >= cost
+
+    def rewrite(self, convert: Operation, order: dict[Operation, int]) -> None:
+        """Makes the slice's ops again in their new layouts (each right after the original)
+        and gives ``convert``'s users the new source."""
+        mapping: dict[Value, Value] = {}
+        for op in sorted(set(self.ops), key=order.__getitem__):
+            if op.name == CONVERT:
+                source = op.operands[0]
+                mapping[op.results[0]] = mapping.get(source, source)
+                continue
+            clone = op.clone(dict(mapping))
+            for old, new in zip(op.results, clone.results):
+                if old in self.layout:
+                    new.type = _with_encoding(old.type, self.layout[old])
+                mapping[old] = new
+            Builder.after(op).insert(clone)
+            if clone.name == "arith.constant" and isinstance(clone.value, DenseElementsAttr):
+                _retype_constant(clone)
+        source = convert.operands[0]
+        convert.results[0].replace_all_uses_with(mapping.get(source, source))
+        convert.erase()
+        for op in sorted(set(self.ops), key=order.__getitem__, reverse=True):
+            if op.parent is not None and all(r.use_empty() for r in op.results):
+                op.erase()
+
+
+def _backward_rematerialize(module: Operation) -> bool:
+    """Removes the first conversion whose source can be computed in the target layout instead,
+    cheaply enough (Triton's backward rematerialization); returns whether it did."""
+    order = {op: i for i, op in enumerate(module.walk())}
+    for convert in list(order):
+        if convert.name != CONVERT or convert.parent is None:
+            continue
+        target = convert.results[0].type.encoding
+        if isinstance(target, DotOperandEncodingAttr):
+            continue
+        piece = _Slice()
+        if piece.collect(convert.operands[0], target) and piece.beneficial(convert):
+            piece.rewrite(convert, order)
+            return True
+    return False
+
+
 def remove_layout_conversions(module: Operation) -> None:
     """Removes what conversions it can from ``module`` (see the module docstring)."""
     _fold(module)
@@ -263,15 +433,15 @@ def remove_layout_conversions(module: Operation) -> None:
             if op.name != CONVERT:
                 continue
             source, result = op.operands[0], op.results[0]
-            if state.free(result):
+            if state.free(result, source.type.encoding):
                 _retype(state.members(result), source.type.encoding)
-            elif state.free(source):
+            elif state.free(source, result.type.encoding):
                 _retype(state.members(source), result.type.encoding)
             else:
                 continue
             progress = True
             break
-        if not progress:
+        if not progress and not _backward_rematerialize(module):
             break
         _fold(module)
 
