@@ -12,13 +12,15 @@ from __future__ import annotations
 
 from tilecraft.analysis.allocation import ModuleAllocation, scratch_size
 from tilecraft.analysis.axisinfo import AxisInfoAnalysis
+from tilecraft.analysis.membar import ModuleMembar
 from tilecraft.ir import Operation
 from tilecraft.ir.pass_base import Pass, PassOption
 
 from .diagnostics import emit_remark
 from .pass_registry import register_pass
 
-__all__ = ["TestPrintAlignmentPass", "TestPrintAllocationPass"]
+__all__ = ["TestPrintAlignmentPass", "TestPrintAllocationPass",
+           "TestPrintMembarPass"]
 
 
 @register_pass
@@ -83,3 +85,16 @@ class TestPrintAllocationPass(Pass):
                     if explicit is not None:
                         emit_remark(inner, f"offset = {explicit.offset}, size = {explicit.size}")
             emit_remark(func, f"size = {data.shared_memory_size}")
+
+
+@register_pass
+class TestPrintMembarPass(Pass):
+    """Insert the shared-memory barriers of `tilecraft.analysis.membar` (Triton's
+    ``TestMembarPass``; the test prints the IR with them)."""
+
+    ARGUMENT = "test-print-membar"
+    SUMMARY = "Insert the barriers the shared-memory barrier analysis finds"
+    ANCHOR = "builtin.module"
+
+    def run_on_operation(self, op: Operation) -> None:
+        ModuleMembar(op).run()

@@ -1,0 +1,247 @@
+"""Barrier insertion for shared memory (Triton's ``MembarAnalysis``).
+
+Threads of a CTA write and read shared memory independently; a ``ttg.barrier local`` must
+separate two accesses to overlapping bytes when one of them writes (read after write, write
+after read, write after write). The analysis walks each function's control flow and keeps, per
+program point, the byte intervals (from `tilecraft.analysis.allocation`) read and written since
+the last barrier, each with the ops that accessed them (`BlockInfo`):
+
+- an op's accesses are its shared-memory effects on the buffers its operands may refer to
+  (`shared_effects`), or, for a call, the callee's pending accesses shifted to the call's
+  virtual buffer; an op with a scratch buffer writes it first and reads it last, and its
+  lowering synchronizes inside, so everything pending before it is done afterwards;
+- when the op's accesses conflict with the pending ones, a barrier goes right before it and
+  the pending set is cleared; an existing local barrier clears it too; a
+  ``ttg.async_wait`` is followed by a barrier (the copies it waited for were issued by other
+  threads);
+- control flow is a graph of *virtual blocks*: a block, or the rest of a block after an op
+  with regions (``scf.for``/``scf.if``/``scf.while``), with edges along branches, into the
+  regions an op may run (`tilecraft.analysis.cfg.region_successors`) and from a region's end
+  to the regions that may run next or back after the op. A worklist runs to a fixpoint, the
+  input of a virtual block being the join of its predecessors' outputs, so a loop's back edge
+  brings the accesses of the end of its body to its start.
+
+Functions are processed callees first (`ModuleMembar`); what a function leaves pending at its
+returns is what its calls bring in.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from tilecraft.analysis.allocation import (FunctionAllocation, Interval, ModuleAllocation)
+from tilecraft.analysis.callgraph import resolve_callee
+from tilecraft.analysis.cfg import PARENT, region_successors
+from tilecraft.generated.ttg import BarrierOp
+from tilecraft.ir import Block, Operation, Value
+
+__all__ = ["BlockInfo", "FunctionMembar", "ModuleMembar", "shared_effects", "LOCAL"]
+
+#: The ``local`` bit of ``ttg.barrier``'s address space.
+LOCAL = 1
+_REGION_BRANCH = ("scf.for", "scf.if", "scf.while")
+_WAITS = ("ttg.async_wait",)
+
+Accesses = dict[Interval, frozenset[Operation]]
+
+
+@dataclass
+class BlockInfo:
+    """Shared-memory intervals read and written since the last barrier, with their ops."""
+
+    reads: Accesses = field(default_factory=dict)
+    writes: Accesses = field(default_factory=dict)
+
+    def copy(self) -> BlockInfo:
+        return BlockInfo(dict(self.reads), dict(self.writes))
+
+    def add(self, interval: Interval, op: Operation, write: bool) -> None:
+        target = self.writes if write else self.reads
+        target[interval] = target.get(interval, frozenset()) | {op}
+
+    def join(self, other: BlockInfo) -> None:
+        for mine, theirs in ((self.reads, other.reads), (self.writes, other.writes)):
+            for interval, ops in theirs.items():
+                mine[interval] = mine.get(interval, frozenset()) | ops
+
+    def sync(self) -> None:
+        self.reads.clear()
+        self.writes.clear()
+
+    def conflicts(self, other: BlockInfo) -> bool:
+        """Whether ``other``'s accesses need a barrier after ours (one of the two writes)."""
+        return (_overlap(self.writes, other.reads) or _overlap(self.reads, other.writes)
+                or _overlap(self.writes, other.writes))
+
+    def shifted(self, offset: int) -> BlockInfo:
+        """The same accesses ``offset`` bytes further (a callee's, seen from its call)."""
+        def move(accesses: Accesses) -> Accesses:
+            return {Interval(i.start + offset, i.end + offset): ops for i, ops in accesses.items()}
+        return BlockInfo(move(self.reads), move(self.writes))
+
+
+def _overlap(a: Accesses, b: Accesses) -> bool:
+    return any(x.intersects(y) for x in a for y in b)
+
+
+def shared_effects(op: Operation) -> list[tuple[Value, bool]]:
+    """The shared-memory descriptors ``op`` reads or writes, as (value, writes)."""
+    name = op.name
+    if name == "ttg.local_alloc":
+        return [(op.results[0], True)] if op.operands else []
+    if name == "ttg.local_load":
+        return [(op.operands[0], False)]
+    if name == "ttg.local_store":
+        return [(op.operands[1], True)]
+    if name == "ttg.async_copy_global_to_local":
+        return [(op.operands[1], True)]
+    return []
+
+
+def _is_local_barrier(op: Operation | None) -> bool:
+    if op is None:
+        return False
+    if op.name == "gpu.barrier":
+        return True
+    return op.name == "ttg.barrier" and bool(op.get_attr("addrSpace").value & LOCAL)
+
+
+#: A block, and the op after which it starts (None: at its beginning).
+VirtualBlock = tuple[Block, Operation | None]
+
+
+class FunctionMembar:
+    """Barrier insertion in one function; ``exit_info`` is what it leaves pending."""
+
+    def __init__(self, func: Operation, allocation: FunctionAllocation,
+                 callee_infos: dict[Operation, BlockInfo]) -> None:
+        self.func = func
+        self.allocation = allocation
+        self.callee_infos = callee_infos
+        self.barriers: list[Operation] = []
+        self.exit_info = BlockInfo()
+
+    def run(self) -> None:
+        entry: VirtualBlock = (self.func.regions[0].blocks[0], None)
+        inputs: dict[VirtualBlock, BlockInfo] = {entry: BlockInfo()}
+        outputs: dict[VirtualBlock, BlockInfo] = {}
+        work = deque([entry])
+        while work:
+            vblock = work.popleft()
+            info = inputs.setdefault(vblock, BlockInfo()).copy()
+            successors = self._visit(vblock, info)
+            if vblock in outputs and outputs[vblock] == info:
+                continue
+            outputs[vblock] = info
+            for succ in successors:
+                inputs.setdefault(succ, BlockInfo()).join(info)
+                work.append(succ)
+        for ret in self.func.walk():
+            if ret.name != "tt.return":
+                continue
+            here = [(vb, i) for vb, i in outputs.items() if vb[0] is ret.parent]
+            if here:
+                latest = max(here, key=lambda p: -1 if p[0][1] is None
+                             else _position(p[0][1]))
+                self.exit_info.join(latest[1])
+
+    def _visit(self, vblock: VirtualBlock, info: BlockInfo) -> list[VirtualBlock]:
+        block, after = vblock
+        ops = list(block)
+        if after is not None:
+            ops = ops[ops.index(after) + 1:]
+        for op in ops:
+            self._update(op, info)
+            if op.name in _REGION_BRANCH:
+                return self._region_entries(op)
+            if op is block.terminator:
+                return self._terminator_successors(op)
+        return []
+
+    def _region_entries(self, op: Operation) -> list[VirtualBlock]:
+        return self._targets(op, region_successors(op, None) or [])
+
+    def _targets(self, op: Operation, indices: Iterable[int]) -> list[VirtualBlock]:
+        result: list[VirtualBlock] = []
+        for index in indices:
+            if index == PARENT:
+                result.append((op.parent, op))
+            elif op.regions[index].blocks:
+                result.append((op.regions[index].blocks[0], None))
+        return result
+
+    def _terminator_successors(self, term: Operation) -> list[VirtualBlock]:
+        if term.successors:
+            return [(succ, None) for succ in term.successors]
+        parent = term.parent_op
+        if parent is not None and parent.name in _REGION_BRANCH:
+            region_index = parent.regions.index(term.parent_region)
+            return self._targets(parent, region_successors(parent, region_index) or [])
+        return []
+
+    def _insert_barrier(self, before: Operation | None, after: Operation | None = None) -> None:
+        barrier = BarrierOp.build(LOCAL)
+        if before is not None:
+            before.parent.insert_before(before, barrier)
+        else:
+            after.parent.insert_after(after, barrier)
+        self.barriers.append(barrier)
+
+    def _update(self, op: Operation, info: BlockInfo) -> None:
+        if _is_local_barrier(op):
+            info.sync()
+            return
+        if op.name in _WAITS:
+            if not _is_local_barrier(op.next_op):
+                self._insert_barrier(None, after=op)
+            info.sync()
+            return
+        current = BlockInfo()
+        scratch = None
+        if op.name == "tt.call":
+            callee = resolve_callee(op)
+            callee_info = self.callee_infos.get(callee) if callee is not None else None
+            if callee_info is not None:
+                virtual = self.allocation.op_scratch(op)
+                current = callee_info.shifted(virtual.offset if virtual is not None else 0)
+        else:
+            for value, write in shared_effects(op):
+                for buffer in self.allocation.buffers_of(value):
+                    current.add(buffer.interval, op, write)
+            scratch = self.allocation.op_scratch(op)
+        if scratch is not None:
+            current.add(scratch.interval, op, True)
+            if info.conflicts(current):
+                self._insert_barrier(op)
+            info.sync()
+            current.add(scratch.interval, op, False)
+        elif info.conflicts(current):
+            self._insert_barrier(op)
+            info.sync()
+        info.join(current)
+
+
+def _position(op: Operation) -> int:
+    return list(op.parent).index(op)
+
+
+class ModuleMembar:
+    """Barrier insertion in every function of a module, callees first."""
+
+    def __init__(self, module: Operation, allocation: ModuleAllocation | None = None) -> None:
+        self.allocation = allocation if allocation is not None else ModuleAllocation(module)
+        self.infos: dict[Operation, BlockInfo] = {}
+        self.barriers: list[Operation] = []
+
+    def run(self) -> list[Operation]:
+        """Insert the barriers; returns them."""
+        for func, data in self.allocation.functions.items():
+            if not func.regions or not func.regions[0].blocks:
+                continue
+            analysis = FunctionMembar(func, data, self.infos)
+            analysis.run()
+            self.infos[func] = analysis.exit_info
+            self.barriers.extend(analysis.barriers)
+        return self.barriers
