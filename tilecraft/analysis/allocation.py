@@ -36,7 +36,7 @@ from typing import Literal
 
 import networkx as nx
 
-from tilecraft.analysis.callgraph import CallGraph, is_call, is_function, resolve_callee
+from tilecraft.analysis.callgraph import CallGraph, is_call, resolve_callee
 from tilecraft.analysis.cfg import ancestor_in_region, successor_operands
 from tilecraft.analysis.liveness import Liveness
 from tilecraft.generated.ttg import (BlockedEncodingAttr, DotOperandEncodingAttr,
@@ -585,7 +585,3 @@ class ModuleAllocation:
         """The allocation of ``func``."""
         return self.functions[func]
 
-
-def functions_of(module: Operation) -> list[Operation]:
-    """The functions nested in ``module``, in program order."""
-    return [op for op in module.walk() if op is not module and is_function(op)]
