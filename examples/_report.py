@@ -15,7 +15,7 @@ import sys
 import numpy as np
 
 from tilecraft.runtime.compiler import selected_backend
-from tilecraft.runtime.jit import is_torch_tensor
+from tilecraft.runtime.arguments import is_torch_tensor
 
 
 def on_gpu() -> bool:

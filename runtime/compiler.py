@@ -319,7 +319,7 @@ def launch_arguments(spec, arg_kinds: list[str], backend: str) -> list:
     """The runtime arguments of a specialization in launch order: addresses for arrays (a host
     array given to a CUDA kernel is an error naming it), integers wrapped to their width (an
     unsigned value given for a signed slot), floats."""
-    from .jit import address_of, is_array_like, is_torch_tensor, reinterpret
+    from .arguments import address_of, is_array_like, is_torch_tensor, reinterpret
 
     values = []
     for (name, _), kind in zip(spec.arg_types.items(), arg_kinds):

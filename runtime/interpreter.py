@@ -1207,7 +1207,7 @@ def call_interpreted(jit_fn, args, kwargs):
 def _register_array(value, name: str, memory: Memory):
     """The virtual address of an array argument's first element, and a function copying
     results back (None when the kernel works on the argument's own memory)."""
-    from .jit import is_torch_tensor, reinterpret
+    from .arguments import is_torch_tensor, reinterpret
 
     if isinstance(value, reinterpret):
         return _register_array(value.base, name, memory)
@@ -1226,7 +1226,7 @@ def _register_array(value, name: str, memory: Memory):
 
 
 def _kernel_args(jit_fn, bound: dict, memory: Memory):
-    from .jit import element_type_of, is_array_like, scalar_type_of
+    from .arguments import element_type_of, is_array_like, scalar_type_of
 
     args, copy_backs = {}, []
     for name, value in bound.items():

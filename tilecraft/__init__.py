@@ -15,7 +15,7 @@ _LAZY = {
     "Config": ("tilecraft.runtime.jit", "Config"),
     "cdiv": ("tilecraft.runtime.jit", "cdiv"),
     "next_power_of_2": ("tilecraft.runtime.jit", "next_power_of_2"),
-    "reinterpret": ("tilecraft.runtime.jit", "reinterpret"),
+    "reinterpret": ("tilecraft.runtime.arguments", "reinterpret"),
     "compile": ("tilecraft.runtime.compiler", "compile"),
     "ASTSource": ("tilecraft.runtime.compiler", "ASTSource"),
     "GPUTarget": ("tilecraft.runtime.compiler", "GPUTarget"),
