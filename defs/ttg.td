@@ -72,6 +72,7 @@ def TTG_BlockedEncodingAttr : TTG_Attr<"BlockedEncodingAttr", "blocked"> {
                         IntArrayParameter:$warpsPerCTA, IntArrayParameter:$order,
                         TTG_CGALayoutParameter:$CGALayout);
   let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
 }
 
 def TTG_SliceEncodingAttr : TTG_Attr<"SliceEncodingAttr", "slice"> {
@@ -82,6 +83,7 @@ def TTG_SliceEncodingAttr : TTG_Attr<"SliceEncodingAttr", "slice"> {
   }];
   let parameters = (ins IntParameter:$dim, AttributeParameter:$parent);
   let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
 }
 
 def TTG_DotOperandEncodingAttr : TTG_Attr<"DotOperandEncodingAttr", "dot_op"> {
@@ -94,6 +96,7 @@ def TTG_DotOperandEncodingAttr : TTG_Attr<"DotOperandEncodingAttr", "dot_op"> {
   let parameters = (ins IntParameter:$opIdx, AttributeParameter:$parent,
                         DefaultValuedParameter<IntParameter, "0">:$kWidth);
   let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
 }
 
 def TTG_NvidiaMmaEncodingAttr : TTG_Attr<"NvidiaMmaEncodingAttr", "nvidia_mma"> {
@@ -108,6 +111,7 @@ def TTG_NvidiaMmaEncodingAttr : TTG_Attr<"NvidiaMmaEncodingAttr", "nvidia_mma"> 
                         IntArrayParameter:$warpsPerCTA, TTG_CGALayoutParameter:$CGALayout,
                         IntArrayParameter:$instrShape);
   let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
 }
 
 def TTG_LinearEncodingAttr : TTG_Attr<"LinearEncodingAttr", "linear"> {
@@ -120,6 +124,7 @@ def TTG_LinearEncodingAttr : TTG_Attr<"LinearEncodingAttr", "linear"> {
   let parameters = (ins TTG_BasesParameter:$register, TTG_BasesParameter:$lane,
                         TTG_BasesParameter:$warp, TTG_BasesParameter:$block);
   let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -136,6 +141,7 @@ def TTG_SwizzledSharedEncodingAttr : TTG_Attr<"SwizzledSharedEncodingAttr", "swi
   let parameters = (ins IntParameter:$vec, IntParameter:$perPhase, IntParameter:$maxPhase,
                         IntArrayParameter:$order, TTG_CGALayoutParameter:$CGALayout);
   let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
 }
 
 def TTG_NVMMASharedEncodingAttr : TTG_Attr<"NVMMASharedEncodingAttr", "nvmma_shared"> {
@@ -292,6 +298,7 @@ def TTG_MemDescSubsliceOp : TTG_Op<"memdesc_subslice", [Pure]> {
   let results = (outs TTG_MemDesc:$result);
   let hasVerifier = 1;
   let hasCustomAssemblyFormat = 1;
+  let hasCanonicalizer = 1;
 }
 
 def TTG_MemDescTransOp : TTG_Op<"memdesc_trans", [Pure, SameOperandsAndResultElementType]> {
@@ -342,6 +349,66 @@ def TTG_BarrierOp : TTG_Op<"barrier"> {
   }];
   let arguments = (ins I32Attr:$addrSpace);
   let hasCustomAssemblyFormat = 1;
+}
+
+def TTG_WarpSpecializeOp : TTG_Op<"warp_specialize", [RecursiveMemoryEffects]> {
+  let summary = "Runs different code on different groups of warps at the same time";
+  let description = [{
+    The default region runs on the current warps and may use values defined outside it; each
+    partition region runs on its own `num_warps` warps (a power of two) and sees only the
+    explicit captures, as block arguments. All groups join at the end of the op, whose results
+    are what the default region yields.
+
+    ```mlir
+    %0 = ttg.warp_specialize(%a)
+    default {
+      ttg.warp_yield %b : i32
+    }
+    partition0(%arg0: i32) num_warps(4) {
+      ttg.warp_return
+    } : (i32) -> i32
+    ```
+
+    The partition regions live in a `ttg.warp_specialize.partitions` op, the only op of the
+    second region, since they are isolated from above and the default region is not.
+  }];
+  let arguments = (ins DenseI32ArrayAttr:$partitionNumWarps,
+                       OptionalAttr<DenseI32ArrayAttr>:$warpGroupStartIds,
+                       OptionalAttr<DenseI32ArrayAttr>:$requestedRegisters,
+                       OptionalAttr<DenseI32ArrayAttr>:$actualRegisters);
+  let results = (outs Variadic<AnyType>:$defaultPassthrough);
+  let regions = (region MinSizedRegion<1>:$defaultRegion, SizedRegion<1>:$partitionOpHolder);
+  let hasVerifier = 1;
+  let hasCustomAssemblyFormat = 1;
+  let hasCanonicalizer = 1;
+}
+
+def TTG_WarpSpecializePartitionsOp
+    : TTG_Op<"warp_specialize.partitions", [IsolatedFromAbove, RecursiveMemoryEffects,
+                                            Terminator, HasParent<"ttg.warp_specialize">]> {
+  let summary = "The holder of the isolated partition regions of `ttg.warp_specialize`";
+  let description = [{
+    Its operands are the explicit captures, passed to each partition region as its block
+    arguments.
+  }];
+  let arguments = (ins Variadic<AnyType>:$explicitCaptures);
+  let regions = (region VariadicRegion<MinSizedRegion<1>>:$partitionRegions);
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+}
+
+def TTG_WarpYieldOp : TTG_Op<"warp_yield", [Pure, Terminator, ReturnLike,
+                                            HasParent<"ttg.warp_specialize">]> {
+  let summary = "Ends the default region of `ttg.warp_specialize`, giving the op's results";
+  let arguments = (ins Variadic<AnyType>:$values);
+  let assemblyFormat = "($values^)? attr-dict (`:` type($values)^)?";
+  let hasVerifier = 1;
+}
+
+def TTG_WarpReturnOp : TTG_Op<"warp_return", [Pure, Terminator, ReturnLike,
+                                              HasParent<"ttg.warp_specialize.partitions">]> {
+  let summary = "Ends a partition region of `ttg.warp_specialize`";
+  let assemblyFormat = "attr-dict";
 }
 
 #endif // TILECRAFT_TTG_TD

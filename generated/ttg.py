@@ -81,7 +81,7 @@ class BlockedEncodingAttr(DialectAttribute):
     DIALECT = 'ttg'
     MNEMONIC = 'blocked'
     PARAMETERS = ('size_per_thread', 'threads_per_warp', 'warps_per_cta', 'order', 'cga_layout', )
-    HOOKS = ()
+    HOOKS = ('verify', )
     ALIAS = 'blocked'
     __slots__ = ()
 
@@ -128,6 +128,7 @@ class BlockedEncodingAttr(DialectAttribute):
     @classmethod
     def parse_parameters(cls, parser: Parser) -> BlockedEncodingAttr:
         values: dict[str, object] = {}
+        at = parser.i
         parser.parse_punct('<')
         start = parser.i
         values.update(parse_struct(parser, {'sizePerThread': lambda: parse_int_list(parser), 'threadsPerWarp': lambda: parse_int_list(parser), 'warpsPerCTA': lambda: parse_int_list(parser), 'order': lambda: parse_int_list(parser), 'CGALayout': lambda: (lambda _a: tuple(tuple(_v.value for _v in _b.elements) for _b in _a.elements) if isinstance(_a, ArrayAttr) and all(isinstance(_b, ArrayAttr) and all(type(_v) is IntegerAttr for _v in _b.elements) for _b in _a.elements) else parser.error('expected a list of integer lists'))(parser.parse_attribute())}))
@@ -135,7 +136,11 @@ class BlockedEncodingAttr(DialectAttribute):
             if name not in values:
                 parser.error('struct is missing required parameter: ' + name, start)
         parser.parse_punct('>')
-        return cls(size_per_thread=values['sizePerThread'], threads_per_warp=values['threadsPerWarp'], warps_per_cta=values['warpsPerCTA'], order=values['order'], cga_layout=values.get('CGALayout', ()))
+        result = cls(size_per_thread=values['sizePerThread'], threads_per_warp=values['threadsPerWarp'], warps_per_cta=values['warpsPerCTA'], order=values['order'], cga_layout=values.get('CGALayout', ()))
+        message = result.verify()
+        if message is not None:
+            parser.error(message, at)
+        return result
 
 
 @DIALECT.attribute
@@ -149,7 +154,7 @@ class SliceEncodingAttr(DialectAttribute):
     DIALECT = 'ttg'
     MNEMONIC = 'slice'
     PARAMETERS = ('dim', 'parent', )
-    HOOKS = ()
+    HOOKS = ('verify', )
     __slots__ = ()
 
     def __new__(cls, dim: int, parent: Attribute) -> SliceEncodingAttr:
@@ -176,6 +181,7 @@ class SliceEncodingAttr(DialectAttribute):
     @classmethod
     def parse_parameters(cls, parser: Parser) -> SliceEncodingAttr:
         values: dict[str, object] = {}
+        at = parser.i
         parser.parse_punct('<')
         start = parser.i
         values.update(parse_struct(parser, {'dim': lambda: parser.parse_integer(), 'parent': lambda: parser.parse_attribute()}))
@@ -183,7 +189,11 @@ class SliceEncodingAttr(DialectAttribute):
             if name not in values:
                 parser.error('struct is missing required parameter: ' + name, start)
         parser.parse_punct('>')
-        return cls(dim=values['dim'], parent=values['parent'])
+        result = cls(dim=values['dim'], parent=values['parent'])
+        message = result.verify()
+        if message is not None:
+            parser.error(message, at)
+        return result
 
 
 @DIALECT.attribute
@@ -198,7 +208,7 @@ class DotOperandEncodingAttr(DialectAttribute):
     DIALECT = 'ttg'
     MNEMONIC = 'dot_op'
     PARAMETERS = ('op_idx', 'parent', 'k_width', )
-    HOOKS = ()
+    HOOKS = ('verify', )
     __slots__ = ()
 
     def __new__(cls, op_idx: int, parent: Attribute, k_width: int = 0) -> DotOperandEncodingAttr:
@@ -232,6 +242,7 @@ class DotOperandEncodingAttr(DialectAttribute):
     @classmethod
     def parse_parameters(cls, parser: Parser) -> DotOperandEncodingAttr:
         values: dict[str, object] = {}
+        at = parser.i
         parser.parse_punct('<')
         start = parser.i
         values.update(parse_struct(parser, {'opIdx': lambda: parser.parse_integer(), 'parent': lambda: parser.parse_attribute(), 'kWidth': lambda: parser.parse_integer()}))
@@ -239,7 +250,11 @@ class DotOperandEncodingAttr(DialectAttribute):
             if name not in values:
                 parser.error('struct is missing required parameter: ' + name, start)
         parser.parse_punct('>')
-        return cls(op_idx=values['opIdx'], parent=values['parent'], k_width=values.get('kWidth', 0))
+        result = cls(op_idx=values['opIdx'], parent=values['parent'], k_width=values.get('kWidth', 0))
+        message = result.verify()
+        if message is not None:
+            parser.error(message, at)
+        return result
 
 
 @DIALECT.attribute
@@ -254,7 +269,7 @@ class NvidiaMmaEncodingAttr(DialectAttribute):
     DIALECT = 'ttg'
     MNEMONIC = 'nvidia_mma'
     PARAMETERS = ('version_major', 'version_minor', 'warps_per_cta', 'cga_layout', 'instr_shape', )
-    HOOKS = ('parse_parameters', 'print_parameters', )
+    HOOKS = ('parse_parameters', 'print_parameters', 'verify', )
     ALIAS = 'mma'
     __slots__ = ()
 
@@ -293,7 +308,7 @@ class LinearEncodingAttr(DialectAttribute):
     DIALECT = 'ttg'
     MNEMONIC = 'linear'
     PARAMETERS = ('register', 'lane', 'warp', 'block', )
-    HOOKS = ()
+    HOOKS = ('verify', )
     ALIAS = 'linear'
     __slots__ = ()
 
@@ -333,6 +348,7 @@ class LinearEncodingAttr(DialectAttribute):
     @classmethod
     def parse_parameters(cls, parser: Parser) -> LinearEncodingAttr:
         values: dict[str, object] = {}
+        at = parser.i
         parser.parse_punct('<')
         start = parser.i
         values.update(parse_struct(parser, {'register': lambda: (lambda _a: tuple(tuple(_v.value for _v in _b.elements) for _b in _a.elements) if isinstance(_a, ArrayAttr) and all(isinstance(_b, ArrayAttr) and all(type(_v) is IntegerAttr for _v in _b.elements) for _b in _a.elements) else parser.error('expected a list of integer lists'))(parser.parse_attribute()), 'lane': lambda: (lambda _a: tuple(tuple(_v.value for _v in _b.elements) for _b in _a.elements) if isinstance(_a, ArrayAttr) and all(isinstance(_b, ArrayAttr) and all(type(_v) is IntegerAttr for _v in _b.elements) for _b in _a.elements) else parser.error('expected a list of integer lists'))(parser.parse_attribute()), 'warp': lambda: (lambda _a: tuple(tuple(_v.value for _v in _b.elements) for _b in _a.elements) if isinstance(_a, ArrayAttr) and all(isinstance(_b, ArrayAttr) and all(type(_v) is IntegerAttr for _v in _b.elements) for _b in _a.elements) else parser.error('expected a list of integer lists'))(parser.parse_attribute()), 'block': lambda: (lambda _a: tuple(tuple(_v.value for _v in _b.elements) for _b in _a.elements) if isinstance(_a, ArrayAttr) and all(isinstance(_b, ArrayAttr) and all(type(_v) is IntegerAttr for _v in _b.elements) for _b in _a.elements) else parser.error('expected a list of integer lists'))(parser.parse_attribute())}))
@@ -340,7 +356,11 @@ class LinearEncodingAttr(DialectAttribute):
             if name not in values:
                 parser.error('struct is missing required parameter: ' + name, start)
         parser.parse_punct('>')
-        return cls(register=values['register'], lane=values['lane'], warp=values['warp'], block=values['block'])
+        result = cls(register=values['register'], lane=values['lane'], warp=values['warp'], block=values['block'])
+        message = result.verify()
+        if message is not None:
+            parser.error(message, at)
+        return result
 
 
 @DIALECT.attribute
@@ -354,7 +374,7 @@ class SwizzledSharedEncodingAttr(DialectAttribute):
     DIALECT = 'ttg'
     MNEMONIC = 'swizzled_shared'
     PARAMETERS = ('vec', 'per_phase', 'max_phase', 'order', 'cga_layout', )
-    HOOKS = ()
+    HOOKS = ('verify', )
     ALIAS = 'shared'
     __slots__ = ()
 
@@ -401,6 +421,7 @@ class SwizzledSharedEncodingAttr(DialectAttribute):
     @classmethod
     def parse_parameters(cls, parser: Parser) -> SwizzledSharedEncodingAttr:
         values: dict[str, object] = {}
+        at = parser.i
         parser.parse_punct('<')
         start = parser.i
         values.update(parse_struct(parser, {'vec': lambda: parser.parse_integer(), 'perPhase': lambda: parser.parse_integer(), 'maxPhase': lambda: parser.parse_integer(), 'order': lambda: parse_int_list(parser), 'CGALayout': lambda: (lambda _a: tuple(tuple(_v.value for _v in _b.elements) for _b in _a.elements) if isinstance(_a, ArrayAttr) and all(isinstance(_b, ArrayAttr) and all(type(_v) is IntegerAttr for _v in _b.elements) for _b in _a.elements) else parser.error('expected a list of integer lists'))(parser.parse_attribute())}))
@@ -408,7 +429,11 @@ class SwizzledSharedEncodingAttr(DialectAttribute):
             if name not in values:
                 parser.error('struct is missing required parameter: ' + name, start)
         parser.parse_punct('>')
-        return cls(vec=values['vec'], per_phase=values['perPhase'], max_phase=values['maxPhase'], order=values['order'], cga_layout=values.get('CGALayout', ()))
+        result = cls(vec=values['vec'], per_phase=values['perPhase'], max_phase=values['maxPhase'], order=values['order'], cga_layout=values.get('CGALayout', ()))
+        message = result.verify()
+        if message is not None:
+            parser.error(message, at)
+        return result
 
 
 @DIALECT.attribute
@@ -690,6 +715,14 @@ def _type_constraint_10(type_) -> bool:
 
 def _attr_constraint_11(attr) -> bool:
     return bool((isinstance(attr, DenseArrayAttr) and attr.element_type == IntegerType(32)))
+
+
+def _region_constraint_12(region) -> bool:
+    return bool((len(region.blocks) >= 1))
+
+
+def _region_constraint_13(region) -> bool:
+    return bool((len(region.blocks) == 1))
 
 
 @DIALECT.op
@@ -1363,7 +1396,7 @@ class MemDescSubsliceOp(DefinedOp):
 
     OPERATION_NAME = 'ttg.memdesc_subslice'
     TRAITS = (Pure, )
-    HOOKS = ('custom_verify', 'parse', 'print', )
+    HOOKS = ('custom_verify', 'get_canonicalization_patterns', 'parse', 'print', )
     PROPERTY_NAMES = ('offsets', )
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -1912,6 +1945,310 @@ class BarrierOp(DefinedOp):
             raise self.emit_error("requires attribute 'addrSpace'")
         if attr is not None and not _attr_constraint_1(attr):
             raise self.attribute_error('addrSpace', '32-bit signless integer attribute')
+
+
+@DIALECT.op
+class WarpSpecializeOp(DefinedOp):
+    """Runs different code on different groups of warps at the same time
+
+    The default region runs on the current warps and may use values defined outside it; each
+    partition region runs on its own `num_warps` warps (a power of two) and sees only the
+    explicit captures, as block arguments. All groups join at the end of the op, whose results
+    are what the default region yields.
+
+    ```mlir
+    %0 = ttg.warp_specialize(%a)
+    default {
+      ttg.warp_yield %b : i32
+    }
+    partition0(%arg0: i32) num_warps(4) {
+      ttg.warp_return
+    } : (i32) -> i32
+    ```
+
+    The partition regions live in a `ttg.warp_specialize.partitions` op, the only op of the
+    second region, since they are isolated from above and the default region is not.
+    """
+
+    OPERATION_NAME = 'ttg.warp_specialize'
+    TRAITS = (RecursiveMemoryEffects, )
+    HOOKS = ('custom_verify', 'get_canonicalization_patterns', 'parse', 'print', )
+    PROPERTY_NAMES = ('partitionNumWarps', 'warpGroupStartIds', 'requestedRegisters', 'actualRegisters', )
+    OPERAND_GROUPS = ()
+    RESULT_GROUPS = ('variadic', )
+    __slots__ = ()
+
+    @property
+    def default_passthrough(self) -> list[Value]:
+        return self.result_group(0)
+
+    @property
+    def partition_num_warps(self) -> tuple:
+        attr = self.properties.get('partitionNumWarps')
+        return None if attr is None else tuple(attr.values)
+
+    @property
+    def partition_num_warps_attr(self) -> Attribute | None:
+        return self.properties.get('partitionNumWarps')
+
+    @property
+    def warp_group_start_ids(self) -> tuple | None:
+        attr = self.properties.get('warpGroupStartIds')
+        return None if attr is None else tuple(attr.values)
+
+    @property
+    def warp_group_start_ids_attr(self) -> Attribute | None:
+        return self.properties.get('warpGroupStartIds')
+
+    @property
+    def requested_registers(self) -> tuple | None:
+        attr = self.properties.get('requestedRegisters')
+        return None if attr is None else tuple(attr.values)
+
+    @property
+    def requested_registers_attr(self) -> Attribute | None:
+        return self.properties.get('requestedRegisters')
+
+    @property
+    def actual_registers(self) -> tuple | None:
+        attr = self.properties.get('actualRegisters')
+        return None if attr is None else tuple(attr.values)
+
+    @property
+    def actual_registers_attr(self) -> Attribute | None:
+        return self.properties.get('actualRegisters')
+
+    @property
+    def default_region(self) -> Region:
+        return self.regions[0]
+
+    @property
+    def partition_op_holder(self) -> Region:
+        return self.regions[1]
+
+    @classmethod
+    def build(
+        cls,
+        default_passthrough_types: Sequence[Type],
+        partition_num_warps: tuple | Attribute,
+        warp_group_start_ids: tuple | Attribute | None = None,
+        requested_registers: tuple | Attribute | None = None,
+        actual_registers: tuple | Attribute | None = None,
+        *,
+        attributes: dict[str, Attribute] | None = None,
+        location: Location | None = None,
+    ) -> WarpSpecializeOp:
+        """Create a `ttg.warp_specialize` op; results whose types the traits determine may be omitted."""
+        operands = []
+        properties: dict[str, Attribute] = {}
+        properties['partitionNumWarps'] = (partition_num_warps if isinstance(partition_num_warps, Attribute) else DenseArrayAttr(IntegerType(32), tuple(partition_num_warps)))
+        if warp_group_start_ids is not None:
+            properties['warpGroupStartIds'] = (warp_group_start_ids if isinstance(warp_group_start_ids, Attribute) else DenseArrayAttr(IntegerType(32), tuple(warp_group_start_ids)))
+        if requested_registers is not None:
+            properties['requestedRegisters'] = (requested_registers if isinstance(requested_registers, Attribute) else DenseArrayAttr(IntegerType(32), tuple(requested_registers)))
+        if actual_registers is not None:
+            properties['actualRegisters'] = (actual_registers if isinstance(actual_registers, Attribute) else DenseArrayAttr(IntegerType(32), tuple(actual_registers)))
+        result_types = list(default_passthrough_types)
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=2, successors=(), location=location,
+        )
+
+    def verify_invariants(self) -> None:
+        self.verify_groups()
+        attr = self.properties.get('partitionNumWarps')
+        if attr is None:
+            raise self.emit_error("requires attribute 'partitionNumWarps'")
+        if attr is not None and not _attr_constraint_11(attr):
+            raise self.attribute_error('partitionNumWarps', 'i32 dense array attribute')
+        attr = self.properties.get('warpGroupStartIds')
+        if attr is not None and not _attr_constraint_11(attr):
+            raise self.attribute_error('warpGroupStartIds', 'optional i32 dense array attribute')
+        attr = self.properties.get('requestedRegisters')
+        if attr is not None and not _attr_constraint_11(attr):
+            raise self.attribute_error('requestedRegisters', 'optional i32 dense array attribute')
+        attr = self.properties.get('actualRegisters')
+        if attr is not None and not _attr_constraint_11(attr):
+            raise self.attribute_error('actualRegisters', 'optional i32 dense array attribute')
+        for region in [self.regions[0]]:
+            if not _region_constraint_12(region):
+                raise self.region_error(region, 'defaultRegion', 'region with at least 1 blocks')
+        for region in [self.regions[1]]:
+            if not _region_constraint_13(region):
+                raise self.region_error(region, 'partitionOpHolder', 'region with 1 blocks')
+
+
+@DIALECT.op
+class WarpSpecializePartitionsOp(DefinedOp):
+    """The holder of the isolated partition regions of `ttg.warp_specialize`
+
+    Its operands are the explicit captures, passed to each partition region as its block
+    arguments.
+    """
+
+    OPERATION_NAME = 'ttg.warp_specialize.partitions'
+    TRAITS = (IsolatedFromAbove, RecursiveMemoryEffects, Terminator, HasParent.of("ttg.warp_specialize"), )
+    HOOKS = ('custom_verify', 'get_canonicalization_patterns', )
+    PROPERTY_NAMES = ()
+    OPERAND_GROUPS = ('variadic', )
+    RESULT_GROUPS = ()
+    __slots__ = ()
+
+    @property
+    def explicit_captures(self) -> list[Value]:
+        return self.operand_group(0)
+
+    @property
+    def partition_regions(self) -> list[Region]:
+        return self.regions[0:]
+
+    @classmethod
+    def build(
+        cls,
+        explicit_captures: Sequence[Value] = (),
+        num_partition_regions: int = 0,
+        *,
+        attributes: dict[str, Attribute] | None = None,
+        location: Location | None = None,
+    ) -> WarpSpecializePartitionsOp:
+        """Create a `ttg.warp_specialize.partitions` op; results whose types the traits determine may be omitted."""
+        operands = list(explicit_captures)
+        properties: dict[str, Attribute] = {}
+        result_types = []
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0 + num_partition_regions, successors=(), location=location,
+        )
+
+    def verify_invariants(self) -> None:
+        self.verify_groups()
+        for region in self.regions[0:]:
+            if not _region_constraint_12(region):
+                raise self.region_error(region, 'partitionRegions', 'region with at least 1 blocks')
+
+
+@DIALECT.op
+class WarpYieldOp(DefinedOp):
+    """Ends the default region of `ttg.warp_specialize`, giving the op's results"""
+
+    OPERATION_NAME = 'ttg.warp_yield'
+    TRAITS = (Pure, Terminator, ReturnLike, HasParent.of("ttg.warp_specialize"), )
+    HOOKS = ('custom_verify', )
+    PROPERTY_NAMES = ()
+    OPERAND_GROUPS = ('variadic', )
+    RESULT_GROUPS = ()
+    __slots__ = ()
+
+    @property
+    def values(self) -> list[Value]:
+        return self.operand_group(0)
+
+    @classmethod
+    def build(
+        cls,
+        values: Sequence[Value] = (),
+        *,
+        attributes: dict[str, Attribute] | None = None,
+        location: Location | None = None,
+    ) -> WarpYieldOp:
+        """Create a `ttg.warp_yield` op; results whose types the traits determine may be omitted."""
+        operands = list(values)
+        properties: dict[str, Attribute] = {}
+        result_types = []
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0, successors=(), location=location,
+        )
+
+    def verify_invariants(self) -> None:
+        self.verify_groups()
+
+    def print(self, printer: Printer) -> None:
+        if len(self.values) > 0:
+            printer.write(" ")
+            printer.print_operands(self.values)
+        printer.print_attr_dict(self.all_attributes(), ())
+        if len(self.values) > 0:
+            printer.write(' : ')
+            printer.print_types([v.type for v in self.values])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Operation:
+        u_values: list = []
+        types: dict[str, list] = {}
+        attrs: dict[str, Attribute] = {}
+        operand = parser.parse_optional_operand()
+        if operand is not None:
+            u_values.append(operand)
+            while parser.parse_optional_punct(','):
+                u_values.append(parser.parse_operand())
+        attrs.update(parser.parse_optional_attr_dict())
+        if parser.parse_optional_punct(':'):
+            types['values'] = parse_type_group(parser, False)
+        operands = parser.resolve_operands(u_values, types.get('values', []))
+        result_types = []
+        properties, attributes = cls.split_attributes(attrs)
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0,
+            successors=(),
+        )
+
+
+@DIALECT.op
+class WarpReturnOp(DefinedOp):
+    """Ends a partition region of `ttg.warp_specialize`"""
+
+    OPERATION_NAME = 'ttg.warp_return'
+    TRAITS = (Pure, Terminator, ReturnLike, HasParent.of("ttg.warp_specialize.partitions"), )
+    HOOKS = ()
+    PROPERTY_NAMES = ()
+    OPERAND_GROUPS = ()
+    RESULT_GROUPS = ()
+    __slots__ = ()
+
+    @classmethod
+    def build(
+        cls,
+        *,
+        attributes: dict[str, Attribute] | None = None,
+        location: Location | None = None,
+    ) -> WarpReturnOp:
+        """Create a `ttg.warp_return` op; results whose types the traits determine may be omitted."""
+        operands = []
+        properties: dict[str, Attribute] = {}
+        result_types = []
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0, successors=(), location=location,
+        )
+
+    def verify_invariants(self) -> None:
+        if self.num_operands != 0 or self.num_results != 0:
+            self.verify_groups()
+
+    def print(self, printer: Printer) -> None:
+        printer.print_attr_dict(self.all_attributes(), ())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Operation:
+        types: dict[str, list] = {}
+        attrs: dict[str, Attribute] = {}
+        attrs.update(parser.parse_optional_attr_dict())
+        operands = []
+        result_types = []
+        properties, attributes = cls.split_attributes(attrs)
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0,
+            successors=(),
+        )
 
 
 finish_dialect(DIALECT, 'tilecraft.dialects.ttg')

@@ -200,11 +200,22 @@ class ParamFormat:
         cls = self.model.class_name
         lines = ["    @classmethod", f"    def parse_parameters(cls, parser: Parser) -> {cls}:",
                  "        values: dict[str, object] = {}"]
+        verified = "verify" in self.model.hooks
+        if verified:
+            lines.append("        at = parser.i")
         self._parse(self.elements, lines, 2)
         args = ", ".join(f"{p.accessor}=values[{p.name!r}]" if p.default is None else
                          f"{p.accessor}=values.get({p.name!r}, {p.default})"
                          for p in self.model.parameters)
-        lines.append(f"        return cls({args})")
+        if verified:
+            # MLIR's getChecked: the `verify` hook returns a message for invalid parameters.
+            lines += [f"        result = cls({args})",
+                      "        message = result.verify()",
+                      "        if message is not None:",
+                      "            parser.error(message, at)",
+                      "        return result"]
+        else:
+            lines.append(f"        return cls({args})")
         return lines
 
     def _parse(self, elements: list, lines: list[str], depth: int) -> None:

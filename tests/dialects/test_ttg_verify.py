@@ -44,14 +44,15 @@ def test_blocked_fields_in_any_order_print_in_triton_order():
 
 
 def test_slice_and_dot_operand():
-    parent = BlockedEncodingAttr((1,), (32,), (4,), (0,))
+    parent = BlockedEncodingAttr((1, 1), (1, 32), (4, 1), (1, 0))
     sliced = SliceEncodingAttr(dim=0, parent=parent)
     assert (sliced.dim, sliced.parent) == (0, parent)
     assert parse_attribute(str(sliced)) is sliced
     dot = parse_attribute(f"#ttg.dot_op<{{opIdx = 1, parent = {parent}}}>")
     assert (dot.op_idx, dot.parent, dot.k_width) == (1, parent, 0)
     assert "kWidth" not in str(dot)
-    assert str(DotOperandEncodingAttr(0, parent, 4)).endswith(", kWidth = 4}>")
+    mma = NvidiaMmaEncodingAttr(2, 0, (2, 2), (16, 8))
+    assert str(DotOperandEncodingAttr(0, mma, 4)).endswith(", kWidth = 4}>")
 
 
 def test_nvidia_mma_prints_version_minor_and_reads_legacy_cta_fields():
@@ -215,3 +216,117 @@ def test_barrier_address_spaces():
     assert barrier.addr_space == 5 and "ttg.barrier local|global_write\n" in str(module)
     assert parse_error(func("  ttg.barrier none|local\n  tt.return")) == (
         "'none' cannot be combined with other address spaces")
+
+
+# -- layout verifiers (parse time, Triton's messages)
+
+
+def test_layout_attribute_rules():
+    blocked2 = ("#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], "
+                "warpsPerCTA = [1, 4], order = [0, 1]}>")
+    cases = {
+        "#ttg.slice<{dim = 0, parent = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32],"
+        " warpsPerCTA = [4], order = [0]}>}>": "parent layout must have at least rank >= 2",
+        f"#ttg.slice<{{dim = 2, parent = {blocked2}}}>":
+            "slice dim=2 must be less than the parent rank=2",
+        f"#ttg.dot_op<{{opIdx = 2, parent = {blocked2}}}>":
+            "ttg.dot_op opIdx parameter can be 0 or 1, got: 2",
+        f"#ttg.dot_op<{{opIdx = 0, parent = {blocked2}, kWidth = 4}}>":
+            "ttg.dot_op kWidth parameter is not supported when the parent is a blocked layout",
+        "#ttg.dot_op<{opIdx = 0, parent = #ttg.nvidia_mma<{versionMajor = 2, "
+        "warpsPerCTA = [2, 2], instrShape = [16, 8]}>}>":
+            "ttg.dot_op kWidth parameter is mandatory for Ampere or Hopper MMA parent",
+        "#ttg.blocked<{sizePerThread = [1, 3], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4],"
+        " order = [0, 1]}>": "Every element in sizePerThread must be a power of two.",
+        "#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4],"
+        " order = [0, 0]}>": "order must be a permutation of 0..(rank-1), but was [0, 0]",
+        "#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4],"
+        " order = [0, 1], CGALayout = [[0, 1], [0, 1]]}>":
+            "After removing the zero bases the CGA encoding must be a permutation matrix",
+        "#ttg.linear<{register = [[2], [1], [3]], lane = [], warp = [], block = []}>":
+            "After removing the zero bases the layout must be a permutation matrix",
+    }
+    for text, message in cases.items():
+        assert parse_error(f"#a = {text}\n") == message, text
+    # Broadcast (zero) bases are allowed; the rest must be distinct powers of two.
+    assert isinstance(parse_attribute("#ttg.linear<{register = [[0, 1], [0, 0]], "
+                                      "lane = [[1, 0]], warp = [], block = []}>"),
+                      hooks.gen.LinearEncodingAttr)
+
+
+# -- ttg.warp_specialize
+
+
+def _ws(partitions: str, captures: str = "", signature: str = "() -> ()",
+        default: str = "ttg.warp_yield") -> str:
+    return (f"  ttg.warp_specialize({captures})\n  default {{\n    {default}\n  }}\n"
+            f"{partitions} : {signature}")
+
+
+def test_warp_specialize_rules():
+    assert error(_ws("  partition0() num_warps(3) {\n    ttg.warp_return\n  }"), "") == (
+        "'ttg.warp_specialize' op partition #0 number of warps (3) must be a power of 2")
+    assert error(_ws("  partition0(%a: i64) num_warps(4) {\n    ttg.warp_return\n  }", "%x",
+                     "(i32) -> ()"), "%x: i32") == (
+        "'ttg.warp_specialize.partitions' op partition region #0 argument #0 has type 'i64' "
+        "but corresponding capture has type 'i32'")
+    assert error(_ws("  partition0() num_warps(4) {\n    ttg.warp_return\n  }", "%x",
+                     "(i32) -> ()"), "%x: i32") == (
+        "'ttg.warp_specialize.partitions' op partition region #0 has 0 arguments but expected 1")
+    assert error(_ws("", signature="() -> i32"), "") == (
+        "'ttg.warp_yield' op has 0 operands but parent op expected 1")
+    nested = _ws("", default=_ws("").replace("\n", "\n    ") + "\n    ttg.warp_yield")
+    assert error(nested, "") == (
+        "'ttg.warp_specialize' op cannot be nested inside another `ttg.warp_specialize` op")
+
+
+def test_warp_specialize_needs_a_multiple_of_4_warps():
+    text = ('module attributes {"ttg.num-warps" = 2 : i32} {\n'
+            + func(_ws("") + "\n  tt.return") + "}\n")
+    assert verify_error(text) == "warp-specialized kernels requires num_warps to be a multiple of 4"
+    ws = next(op for op in parse_module(text).walk() if op.name == "ttg.warp_specialize")
+    assert hooks.context_num_warps(ws) == 2
+
+
+def test_context_num_warps_of_a_partition():
+    module = parse_module(func(_ws("  partition0() num_warps(2) {\n    ttg.warp_return\n  }")
+                               + "\n  tt.return"))
+    ret = next(op for op in module.walk() if op.name == "ttg.warp_return")
+    assert hooks.context_num_warps(ret) == 2
+
+
+# -- canonicalization patterns
+
+
+def test_warp_specialize_drops_unused_results_and_captures():
+    from tilecraft.transforms.canonicalize import canonicalize
+
+    module = parse_module(func(
+        "  %0:2 = ttg.warp_specialize(%a, %b, %b)\n  default {\n    ttg.warp_yield %a, %b : "
+        "i32, i32\n  }\n  partition0(%x: i32, %y: i32, %z: i32) num_warps(4) {\n"
+        '    "use"(%y, %z) : (i32, i32) -> ()\n    ttg.warp_return\n  } : (i32, i32, i32) -> '
+        "(i32, i32)\n  tt.return %0#1 : i32", "%a: i32, %b: i32", "i32"),
+        allow_unregistered=True)
+    canonicalize(module)
+    text = str(module)
+    assert "%0 = ttg.warp_specialize(%arg1)" in text
+    assert "ttg.warp_yield %arg1 : i32" in text
+    assert '"use"(%arg2, %arg2)' in text
+    assert "} : (i32) -> i32" in text
+
+
+def test_subslice_of_subslice_folds():
+    from tilecraft.transforms.canonicalize import canonicalize
+
+    module = parse_module(
+        "#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>\n"
+        "#smem = #ttg.shared_memory\n" + func(
+            "  %0 = ttg.local_alloc : () -> !ttg.memdesc<32x64xf16, #shared, #smem, mutable>\n"
+            "  %1 = ttg.memdesc_subslice %0[16, 32] : !ttg.memdesc<32x64xf16, #shared, #smem, "
+            "mutable> -> !ttg.memdesc<16x32xf16, #shared, #smem, mutable, 32x64>\n"
+            "  %2 = ttg.memdesc_subslice %1[8, 16] : !ttg.memdesc<16x32xf16, #shared, #smem, "
+            "mutable, 32x64> -> !ttg.memdesc<8x16xf16, #shared, #smem, mutable, 32x64>\n"
+            "  tt.return %2 : !ttg.memdesc<8x16xf16, #shared, #smem, mutable, 32x64>",
+            results="!ttg.memdesc<8x16xf16, #shared, #smem, mutable, 32x64>"))
+    canonicalize(module)
+    assert "ttg.memdesc_subslice %0[24, 48]" in str(module)

@@ -8,8 +8,12 @@ from collections.abc import Sequence
 
 from math import prod
 
-from tilecraft.ir import DenseArrayAttr, IntegerAttr, Operation, StringAttr, i32
+from tilecraft.ir import (
+    Block, DenseArrayAttr, IntegerAttr, Operation, Region, StringAttr, VerificationError, i32,
+)
+from tilecraft.ir.lexer import token_loc
 from tilecraft.ir.ods import i1_like, implements, parse_int_list, parse_struct
+from tilecraft.ir.patterns import RewritePattern
 
 from . import generated_module
 from .tt import _parse_clauses, _print_clauses, pointee_type
@@ -54,6 +58,38 @@ def target(module: Operation) -> str | None:
     """The module's ``ttg.target`` (``"cuda:90"``), None when it has none."""
     attr = module.attributes.get(TARGET)
     return attr.value if isinstance(attr, StringAttr) else None
+
+
+def plain_error(op: Operation, message: str) -> VerificationError:
+    """An error at ``op``'s location without the ``'name' op`` prefix (MLIR's ``emitError``
+    rather than ``emitOpError``)."""
+    loc, source = op.location.diagnostic_position()
+    return VerificationError(message, loc, source, op=op)
+
+
+def context_num_warps(op: Operation) -> int | None:
+    """The number of warps ``op`` runs on, as Triton's ``maybeLookupNumWarps`` finds it: the
+    ``num_warps`` of the `ttg.warp_specialize` partition holding it, else the
+    ``ttg.num-warps`` of the nearest function or module that has one; None without either."""
+    while op is not None:
+        if op.name in ("builtin.module", "tt.func"):
+            attr = op.attributes.get(NUM_WARPS)
+            if isinstance(attr, IntegerAttr):
+                return attr.value
+        else:
+            region = op.parent_region
+            holder = region.parent if region is not None else None
+            if isinstance(holder, gen.WarpSpecializePartitionsOp):
+                return holder.parent_op.partition_num_warps[holder.regions.index(region)]
+        op = op.parent_op
+    return None
+
+
+def context_num_ctas(op: Operation) -> int:
+    """The ``ttg.num-ctas`` of the module holding ``op`` (1 when it has none)."""
+    while op is not None and op.name != "builtin.module":
+        op = op.parent_op
+    return 1 if op is None else num_ctas(op)
 
 
 # -- CTA layouts ---------------------------------------------------------------------------------
@@ -118,6 +154,171 @@ def _missing(parser, values: dict, names: Sequence[str], start: int) -> None:
             parser.error(f"struct is missing required parameter: {name}", start)
 
 
+# -- layout verifiers (Triton's ``verify`` of each encoding, with its messages) -----------------
+
+
+def _is_power_of_two(value: int) -> bool:
+    return value > 0 and value & (value - 1) == 0
+
+
+def _bases_rank(bases: Sequence[Sequence[int]], default: int) -> int:
+    return len(bases[0]) if bases else default
+
+
+def _permutation_message(bases: Sequence[Sequence[int]], subject: str) -> str | None:
+    """Triton's ``verifyDistributedLinearLayout``: with the input and output dimensions
+    flattened (dim 0 fastest, each output dimension as large as the next power of two above its
+    largest coordinate) and the zero bases removed, the bases are distinct powers of two
+    covering every output bit."""
+    if not bases:
+        return None
+    rank = len(bases[0])
+    sizes = [1 << max(b[d] for b in bases).bit_length() for d in range(rank)]
+    flat: list[int] = []
+    for basis in bases:
+        value, stride = 0, 1
+        for coordinate, size in zip(basis, sizes):
+            value += coordinate * stride
+            stride *= size
+        if value:
+            flat.append(value)
+    total = prod(sizes)
+    if (any(not _is_power_of_two(v) for v in flat) or len(set(flat)) != len(flat)
+            or 1 << len(flat) != total):
+        return f"After removing the zero bases {subject} must be a permutation matrix"
+    return None
+
+
+def _order_message(order: Sequence[int]) -> str | None:
+    if sorted(order) != list(range(len(order))):
+        return (f"order must be a permutation of 0..(rank-1), but was "
+                f"[{', '.join(map(str, order))}]")
+    return None
+
+
+def layout_rank(layout) -> int | None:
+    """The rank of a layout encoding (None for an attribute that is not one)."""
+    if isinstance(layout, (gen.BlockedEncodingAttr, gen.SwizzledSharedEncodingAttr)):
+        return len(layout.order)
+    if isinstance(layout, gen.SliceEncodingAttr):
+        parent = layout_rank(layout.parent)
+        return None if parent is None else parent - 1
+    if isinstance(layout, gen.DotOperandEncodingAttr):
+        return layout_rank(layout.parent)
+    if isinstance(layout, gen.NvidiaMmaEncodingAttr):
+        return len(layout.warps_per_cta)
+    if isinstance(layout, gen.LinearEncodingAttr):
+        for bases in (layout.register, layout.lane, layout.warp, layout.block):
+            if bases:
+                return len(bases[0])
+        return None
+    if isinstance(layout, gen.NVMMASharedEncodingAttr):
+        return layout.rank
+    if isinstance(layout, gen.SharedLinearEncodingAttr):
+        return _bases_rank(layout.offset, 0)
+    return None
+
+
+def layout_num_ctas(layout) -> int:
+    """The number of CTAs a layout spreads over: 2 to the number of its CTA bases."""
+    if isinstance(layout, (gen.SliceEncodingAttr, gen.DotOperandEncodingAttr)):
+        return layout_num_ctas(layout.parent)
+    if isinstance(layout, gen.LinearEncodingAttr):
+        return 1 << len(layout.block)
+    if isinstance(layout, gen.SharedLinearEncodingAttr):
+        return 1 << len(layout.block)
+    return 1 << len(getattr(layout, "cga_layout", ()))
+
+
+def _cga_message(cga: Sequence[Sequence[int]], rank: int, owner: str) -> str | None:
+    if cga and len(cga[0]) != rank:
+        return owner
+    return _permutation_message(cga, "the CGA encoding")
+
+
+@implements(gen.BlockedEncodingAttr)
+def verify(self) -> str | None:
+    """Equal ranks, power-of-two sizes, a CGA layout of the same rank, an order permutation."""
+    ranks = {len(self.size_per_thread), len(self.threads_per_warp), len(self.warps_per_cta),
+             len(self.order)}
+    if len(ranks) != 1:
+        return ("sizePerThread, threadsPerWarp, warpsPerCTA, and order must all have the same "
+                "rank.")
+    for name, values in (("sizePerThread", self.size_per_thread),
+                         ("threadsPerWarp", self.threads_per_warp),
+                         ("warpsPerCTA", self.warps_per_cta)):
+        if not all(_is_power_of_two(v) for v in values):
+            return f"Every element in {name} must be a power of two."
+    message = _cga_message(self.cga_layout, len(self.order),
+                           "BlockedEncodingAttr and CGALayout's fields must have the same rank.")
+    return message or _order_message(self.order)
+
+
+@implements(gen.SliceEncodingAttr)
+def verify(self) -> str | None:  # noqa: F811 - one hook per class
+    """The parent has rank 2 or more and the sliced dimension is one of its dimensions."""
+    rank = layout_rank(self.parent)
+    if rank is None:
+        return None
+    if rank <= 1:
+        return "parent layout must have at least rank >= 2"
+    if self.dim >= rank:
+        return f"slice dim={self.dim} must be less than the parent rank={rank}"
+    return None
+
+
+@implements(gen.DotOperandEncodingAttr)
+def verify(self) -> str | None:  # noqa: F811 - one hook per class
+    """opIdx is 0 or 1; kWidth is given exactly for Ampere and Hopper MMA parents, and a
+    Hopper parent takes only operand A in registers."""
+    if self.op_idx not in (0, 1):
+        return f"ttg.dot_op opIdx parameter can be 0 or 1, got: {self.op_idx}"
+    parent = self.parent
+    if isinstance(parent, gen.NvidiaMmaEncodingAttr):
+        ampere_or_hopper = parent.version_major in (2, 3)
+        if self.k_width != 0 and not ampere_or_hopper:
+            return ("ttg.dot_op kWidth parameter can only be non-zero for Ampere or Hopper MMA "
+                    "parent")
+        if self.k_width == 0 and ampere_or_hopper:
+            return "ttg.dot_op kWidth parameter is mandatory for Ampere or Hopper MMA parent"
+        if self.op_idx != 0 and parent.version_major == 3:
+            return ("ttg.dot_op opIdx parameter must be 0 for Hopper MMA parent, since Hopper "
+                    "WGMMA only allows first operand to be in registers")
+        return None
+    if isinstance(parent, gen.BlockedEncodingAttr):
+        if self.k_width != 0:
+            return ("ttg.dot_op kWidth parameter is not supported when the parent is a blocked "
+                    "layout")
+        return None
+    return None
+
+
+@implements(gen.NvidiaMmaEncodingAttr)
+def verify(self) -> str | None:  # noqa: F811 - one hook per class
+    """The CGA layout has the layout's rank and is a permutation."""
+    return _cga_message(self.cga_layout, len(self.warps_per_cta),
+                        "NvidiaMmaEncodingAttr and CGALayout's fields must have the same rank.")
+
+
+@implements(gen.LinearEncodingAttr)
+def verify(self) -> str | None:  # noqa: F811 - one hook per class
+    """Without its zero bases, the map from (register, lane, warp, block) is a permutation."""
+    bases = [*self.register, *self.lane, *self.warp, *self.block]
+    if len({len(b) for b in bases}) > 1:
+        return "Expected all bases to have the same rank"
+    return _permutation_message(bases, "the layout")
+
+
+@implements(gen.SwizzledSharedEncodingAttr)
+def verify(self) -> str | None:  # noqa: F811 - one hook per class
+    """The CGA layout has the order's rank, and the order is a permutation."""
+    rank = _bases_rank(self.cga_layout, len(self.order))
+    if rank != len(self.order):
+        return f"order size ({len(self.order)}) must match CGALayout rank ({rank})"
+    return _permutation_message(self.cga_layout, "the CGA encoding") or _order_message(
+        self.order)
+
+
 # -- #ttg.nvidia_mma -----------------------------------------------------------------------------
 
 
@@ -147,9 +348,13 @@ def parse_parameters(cls, parser):  # noqa: F811 - one hook per class
     values = parse_struct(parser, fields)
     parser.parse_punct(">")
     _missing(parser, values, ("versionMajor", "warpsPerCTA", "instrShape"), start)
-    return cls(version_major=values["versionMajor"], version_minor=values.get("versionMinor", 0),
-               warps_per_cta=values["warpsPerCTA"], instr_shape=values["instrShape"],
-               cga_layout=_cga_layout(parser, values, start))
+    result = cls(version_major=values["versionMajor"],
+                 version_minor=values.get("versionMinor", 0), warps_per_cta=values["warpsPerCTA"],
+                 instr_shape=values["instrShape"], cga_layout=_cga_layout(parser, values, start))
+    message = result.verify()
+    if message is not None:
+        parser.error(message, start)
+    return result
 
 
 # -- !ttg.memdesc --------------------------------------------------------------------------------
@@ -429,3 +634,246 @@ def print(self, printer) -> None:  # noqa: A001,F811 - the hook's name
         text = "|".join(name for name, bit in ADDRESS_SPACES.items() if mask & bit)
     printer.write(" " + text)
     printer.print_attr_dict(self.all_attributes(), ("addrSpace",))
+
+
+# -- ttg.warp_specialize -------------------------------------------------------------------------
+
+
+def partition_op(op) -> Operation:
+    """The `ttg.warp_specialize.partitions` op holding the partition regions of ``op``."""
+    return op.partition_op_holder.blocks[0].first_op
+
+
+@implements(gen.WarpSpecializeOp)
+@classmethod
+def parse(cls, parser):  # noqa: F811 - one hook per class
+    """``(captures) [attributes {..}] default {..} [partitionN(%a: t, ..) num_warps(n) {..}]*
+    : (capture types) -> results``, as Triton's parser reads it."""
+    operand_token = parser.i
+    parser.parse_punct("(")
+    captures = parser.parse_operand_list()
+    parser.parse_punct(")")
+    attrs = parser.parse_optional_attr_dict_with_keyword()
+    parser.parse_keyword("default")
+    default = parser.parse_region()
+    holder_location = token_loc(parser.source, parser.i)
+    num_warps_list: list[int] = []
+    partitions: list = []
+    while parser.parse_optional_keyword(f"partition{len(num_warps_list)}"):
+        parser.parse_punct("(")
+        arguments = []
+        if not parser.parse_optional_punct(")"):
+            arguments.append(parser.parse_argument())
+            while parser.parse_optional_punct(","):
+                arguments.append(parser.parse_argument())
+            parser.parse_punct(")")
+        parser.parse_keyword("num_warps")
+        parser.parse_punct("(")
+        num_warps_list.append(parser.parse_integer())
+        parser.parse_punct(")")
+        # The partition regions belong to the isolated partitions op: parse them isolated.
+        parser._op_stack.append(gen.WarpSpecializePartitionsOp)
+        try:
+            partitions.append(parser.parse_region(arguments))
+        finally:
+            parser._op_stack.pop()
+    parser.parse_punct(":")
+    inputs, results = parser.parse_functional_type()
+    if len(inputs) != len(captures):
+        parser.error(f"{len(captures)} operands present, but expected {len(inputs)}",
+                     operand_token)
+    operands = [parser.resolve_operand(u, t) for u, t in zip(captures, inputs)]
+    holder = Operation.create(gen.WarpSpecializePartitionsOp.OPERATION_NAME, operands=operands,
+                              regions=partitions, location=holder_location)
+    attrs["partitionNumWarps"] = DenseArrayAttr(i32, num_warps_list)
+    properties, attributes = cls.split_attributes(attrs)
+    holder_region = Region()
+    holder_region.add_block(Block())
+    holder_region.blocks[0].append(holder)
+    return cls.create(cls.OPERATION_NAME, result_types=results, properties=properties,
+                      attributes=attributes, regions=[default, holder_region])
+
+
+@implements(gen.WarpSpecializeOp)
+def print(self, printer) -> None:  # noqa: A001,F811 - the hook's name
+    partitions = partition_op(self)
+    printer.write("(")
+    printer.print_operands(partitions.operands)
+    printer.write(")")
+    printer.print_attr_dict_with_keyword(self.all_attributes(), ("partitionNumWarps",))
+    newline = "\n" + printer._indent
+    printer.write(newline + "default ")
+    printer.print_region(self.default_region, print_entry_block_args=False)
+    for number, (region, warps) in enumerate(zip(partitions.regions, self.partition_num_warps)):
+        printer.write(f"{newline}partition{number}(")
+        for index, argument in enumerate(region.blocks[0].arguments):
+            if index:
+                printer.write(", ")
+            printer.print_argument(argument)
+        printer.write(f") num_warps({warps}) ")
+        printer.print_region(region, print_entry_block_args=False)
+    printer.write(" : ")
+    printer.print_functional_type([v.type for v in partitions.operands],
+                                  [r.type for r in self.results])
+
+
+@implements(gen.WarpSpecializeOp)
+def custom_verify(self) -> None:  # noqa: F811 - one hook per class
+    """Triton's rules: the partitions op is there, one power-of-two warp count per partition,
+    as many start ids as partitions, no nesting, and num_warps a multiple of 4."""
+    holder = self.partition_op_holder.blocks[0].first_op
+    if not isinstance(holder, gen.WarpSpecializePartitionsOp):
+        raise self.emit_error("expected to find only a `ttg.warp_specialize.partitions` op "
+                              "inside its second region")
+    counts = self.partition_num_warps
+    if len(holder.regions) != len(counts):
+        raise self.emit_error(f"has {len(holder.regions)} partitions but `partitionNumWarps` "
+                              f"has {len(counts)} elements")
+    for number, count in enumerate(counts):
+        if count <= 0 or count & (count - 1):
+            raise self.emit_error(f"partition #{number} number of warps ({count}) must be a "
+                                  "power of 2")
+    start_ids = self.warp_group_start_ids
+    if start_ids is not None and len(start_ids) != len(counts):
+        raise self.emit_error(f"has {len(start_ids)} warp group start IDs but expected "
+                              f"{len(counts)}")
+    parent = self.parent_op
+    while parent is not None:
+        if isinstance(parent, gen.WarpSpecializeOp):
+            raise self.emit_error("cannot be nested inside another `ttg.warp_specialize` op")
+        parent = parent.parent_op
+    warps = context_num_warps(self)
+    if warps is not None and warps % 4:
+        raise plain_error(self, "warp-specialized kernels requires num_warps to be a multiple "
+                                "of 4")
+
+
+@implements(gen.WarpSpecializePartitionsOp)
+def custom_verify(self) -> None:  # noqa: F811 - one hook per class
+    """Each partition region takes the captures as its arguments."""
+    capture_types = [v.type for v in self.operands]
+    for number, region in enumerate(self.regions):
+        arguments = region.blocks[0].arguments if region.blocks else ()
+        if len(arguments) != len(capture_types):
+            raise self.emit_error(f"partition region #{number} has {len(arguments)} arguments "
+                                  f"but expected {len(capture_types)}")
+        for index, (argument, capture) in enumerate(zip(arguments, capture_types)):
+            if argument.type is not capture:
+                raise self.emit_error(f"partition region #{number} argument #{index} has type "
+                                      f"'{argument.type}' but corresponding capture has type "
+                                      f"'{capture}'")
+
+
+@implements(gen.WarpYieldOp)
+def custom_verify(self) -> None:  # noqa: F811 - one hook per class
+    """The yielded values match the results of the `ttg.warp_specialize`."""
+    expected = [r.type for r in self.parent_op.results]
+    if len(self.operands) != len(expected):
+        raise self.emit_error(f"has {len(self.operands)} operands but parent op expected "
+                              f"{len(expected)}")
+    for index, (value, type_) in enumerate(zip(self.operands, expected)):
+        if value.type is not type_:
+            raise self.emit_error(f"operand #{index} has type '{value.type}' but parent op "
+                                  f"expected '{type_}'")
+
+
+class WarpSpecializeUnusedResults(RewritePattern):
+    """Drop the results of a `ttg.warp_specialize` that nothing uses (and the values its default
+    region yields for them), as Triton's ``WarpSpecializeOp::canonicalize`` does."""
+
+    ROOT = "ttg.warp_specialize"
+
+    def match_and_rewrite(self, op, rewriter) -> bool:
+        keep = [i for i, result in enumerate(op.results) if not result.use_empty()]
+        if len(keep) == op.num_results:
+            return False
+        for block in op.default_region.blocks:
+            terminator = block.last_op
+            if isinstance(terminator, gen.WarpYieldOp):
+                values = [terminator.operands[i] for i in keep]
+                rewriter.modify_op_in_place(terminator, lambda t=terminator, v=values:
+                                           t.set_operands(v))
+        new = Operation.create(op.name, result_types=[op.results[i].type for i in keep],
+                               properties=dict(op.properties), attributes=dict(op.attributes),
+                               regions=2, location=op.location)
+        for old_region, new_region in zip(op.regions, new.regions):
+            for block in list(old_region.blocks):
+                old_region.blocks.remove(block)
+                block.parent = None
+                new_region.add_block(block)
+        rewriter.set_insertion_point(op)
+        rewriter.insert(new)
+        values: list = [None] * op.num_results
+        for index, result in zip(keep, new.results):
+            values[index] = result
+        rewriter.replace_op(op, values)
+        return True
+
+
+class PartitionsUnusedCaptures(RewritePattern):
+    """Drop the captures that no partition region uses, and fold duplicate captures into their
+    first occurrence, as Triton's ``WarpSpecializePartitionsOp::canonicalize`` does."""
+
+    ROOT = "ttg.warp_specialize.partitions"
+
+    def match_and_rewrite(self, op, rewriter) -> bool:
+        blocks = [region.blocks[0] for region in op.regions]
+        first: dict = {}
+        drop: list[int] = []
+        for index, capture in enumerate(op.operands):
+            if all(block.arguments[index].use_empty() for block in blocks):
+                drop.append(index)
+                continue
+            original = first.setdefault(capture, index)
+            if original != index:
+                for block in blocks:
+                    rewriter.replace_all_uses_with(block.arguments[index],
+                                                   block.arguments[original])
+                drop.append(index)
+        if not drop:
+            return False
+
+        def erase() -> None:
+            for block in blocks:
+                for index in reversed(drop):
+                    block.erase_argument(index)
+            op.set_operands([v for i, v in enumerate(op.operands) if i not in drop])
+
+        rewriter.modify_op_in_place(op, erase)
+        return True
+
+
+class SubsliceOfSubslice(RewritePattern):
+    """memdesc_subslice(memdesc_subslice(x, a), b) -> memdesc_subslice(x, a + b), as Triton's
+    folder of ``MemDescSubsliceOp`` does."""
+
+    ROOT = "ttg.memdesc_subslice"
+
+    def match_and_rewrite(self, op, rewriter) -> bool:
+        inner = op.src.defining_op
+        if not isinstance(inner, gen.MemDescSubsliceOp):
+            return False
+        offsets = [a + b for a, b in zip(inner.offsets, op.offsets)]
+        properties = dict(op.properties)
+        properties["offsets"] = DenseArrayAttr(i32, offsets)
+        new = Operation.create(op.name, operands=[inner.src], result_types=[op.result_.type],
+                               properties=properties, attributes=dict(op.attributes),
+                               location=op.location)
+        rewriter.set_insertion_point(op)
+        rewriter.insert(new)
+        rewriter.replace_op(op, [new.result_])
+        return True
+
+
+def _patterns(cls, *pattern_classes) -> None:
+    """Give ``cls`` its canonicalization patterns."""
+
+    @implements(cls)
+    @staticmethod
+    def get_canonicalization_patterns() -> list[RewritePattern]:
+        return [pattern() for pattern in pattern_classes]
+
+
+_patterns(gen.WarpSpecializeOp, WarpSpecializeUnusedResults)
+_patterns(gen.WarpSpecializePartitionsOp, PartitionsUnusedCaptures)
+_patterns(gen.MemDescSubsliceOp, SubsliceOfSubslice)

@@ -39,4 +39,18 @@ module attributes {"ttg.num-ctas" = 2 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     ttg.local_dealloc %0 : !ttg.memdesc<2x32x16xf16, #shared, #smem, mutable>
     tt.return
   }
+  tt.func public @warp_specialize(%arg0: i32, %arg1: i64) -> i64 {
+    %0 = ttg.warp_specialize(%arg0) attributes {warpGroupStartIds = array<i32: 4, 8>}
+    default {
+      ttg.warp_yield %arg1 : i64
+    }
+    partition0(%arg2: i32) num_warps(4) {
+      %1 = arith.addi %arg2, %arg2 : i32
+      ttg.warp_return
+    }
+    partition1(%arg2: i32) num_warps(2) {
+      ttg.warp_return
+    } : (i32) -> i64
+    tt.return %0 : i64
+  }
 }
