@@ -85,13 +85,6 @@ def context_num_warps(op: Operation) -> int | None:
     return None
 
 
-def context_num_ctas(op: Operation) -> int:
-    """The ``ttg.num-ctas`` of the module holding ``op`` (1 when it has none)."""
-    while op is not None and op.name != "builtin.module":
-        op = op.parent_op
-    return 1 if op is None else num_ctas(op)
-
-
 # -- CTA layouts ---------------------------------------------------------------------------------
 
 
@@ -217,17 +210,6 @@ def layout_rank(layout) -> int | None:
     if isinstance(layout, gen.SharedLinearEncodingAttr):
         return _bases_rank(layout.offset, 0)
     return None
-
-
-def layout_num_ctas(layout) -> int:
-    """The number of CTAs a layout spreads over: 2 to the number of its CTA bases."""
-    if isinstance(layout, (gen.SliceEncodingAttr, gen.DotOperandEncodingAttr)):
-        return layout_num_ctas(layout.parent)
-    if isinstance(layout, gen.LinearEncodingAttr):
-        return 1 << len(layout.block)
-    if isinstance(layout, gen.SharedLinearEncodingAttr):
-        return 1 << len(layout.block)
-    return 1 << len(getattr(layout, "cga_layout", ()))
 
 
 def _cga_message(cga: Sequence[Sequence[int]], rank: int, owner: str) -> str | None:
