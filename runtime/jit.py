@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from tilecraft.language import core as tl
 
 from . import fast_launch
-from .arguments import (address_of, element_type_of, is_array_like, is_torch_tensor,  # noqa: F401
-                        reinterpret, scalar_type_of)
+from .arguments import address_of, element_type_of, is_array_like, scalar_type_of
+from .arguments import reinterpret  # noqa: F401 (tilecraft.runtime.jit.reinterpret, as before)
 from .compiler import compile_module, get_backend, launch_arguments, selected_backend
 
 LAUNCH_OPTIONS = frozenset({

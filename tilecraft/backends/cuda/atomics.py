@@ -15,7 +15,7 @@ from tilecraft.ir import Operation, RankedTensorType
 from ..cpu import types as T
 from ..cpu.shapes import scalar_constant
 from .lowering import I32, Distributed, GPULowering, lowers, reg_type
-from .shapes import _element, _from_storage, _row_major, _size_of, _storage_type, _to_storage
+from .scratch import Storage, row_major
 
 _ORDERING = {"RELAXED": "monotonic", "ACQUIRE": "acquire", "RELEASE": "release",
              "ACQUIRE_RELEASE": "acq_rel"}
@@ -59,7 +59,7 @@ def _elementwise_atomic(fl: GPULowering, op: Operation, operands: list, compute)
         if mask is not None:
             condition = b.and_(condition, fl.get(mask))
         old = _guarded(fl, condition, lambda: compute([fl.get(v) for v in operands]), ty)
-        fl.set(result, _broadcast_scalar(fl, old))
+        fl.set(result, _broadcast_scalar(fl, old, result.type))
         return
     tensors = [fl.dist(v) for v in operands]
     layout = tensors[0].layout
@@ -86,41 +86,38 @@ def _elementwise_atomic(fl: GPULowering, op: Operation, operands: list, compute)
     fl.set(result, out)
 
 
-def _broadcast_scalar(fl: GPULowering, value: ir.Value) -> ir.Value:
-    """Thread 0's ``value``, in every thread."""
+def _broadcast_scalar(fl: GPULowering, value: ir.Value, t) -> ir.Value:
+    """Thread 0's ``value`` (of tile type ``t``), in every thread."""
     b = fl.builder
-    storage = _storage_type(value.type)
-    base = fl.shared_base(_size_of(storage))
+    storage = Storage.of(t)
+    base = fl.shared_base(storage.size)
+    zero = ir.Constant(I32, 0)
     fl.barrier()
-    with b.if_then(b.icmp_unsigned("==", fl.tid, ir.Constant(I32, 0))):
-        b.store(_to_storage(fl, value, storage), _element(fl, base, ir.Constant(I32, 0),
-                                                          storage))
+    with b.if_then(b.icmp_unsigned("==", fl.tid, zero)):
+        storage.store(fl, base, zero, value)
     fl.barrier()
-    return _from_storage(fl, b.load(_element(fl, base, ir.Constant(I32, 0), storage),
-                                    typ=storage), value.type)
+    return storage.load(fl, base, zero)
 
 
 def _from_representatives(fl: GPULowering, tensor: Distributed,
                           t: RankedTensorType) -> Distributed:
     """``tensor`` with every thread's copies replaced by its representative's values."""
     b = fl.builder
-    storage = _storage_type(tensor.values[0].type)
+    storage = Storage.of(t)
     shape = tuple(t.shape)
     numel = 1
     for size in shape:
         numel *= size
-    base = fl.shared_base(numel * _size_of(storage))
+    base = fl.shared_base(numel * storage.size)
     fl.barrier()
     with b.if_then(fl.is_representative(tensor.layout)):
         for register, value in enumerate(tensor.values):
-            index = _row_major(fl, fl.coordinates(tensor.layout, register), shape)
-            b.store(_to_storage(fl, value, storage), _element(fl, base, index, storage))
+            index = row_major(fl, fl.coordinates(tensor.layout, register), shape)
+            storage.store(fl, base, index, value)
     fl.barrier()
-    values = []
-    for register in range(len(tensor.values)):
-        index = _row_major(fl, fl.coordinates(tensor.layout, register), shape)
-        raw = b.load(_element(fl, base, index, storage), typ=storage)
-        values.append(_from_storage(fl, raw, tensor.values[0].type))
+    values = [storage.load(fl, base, row_major(fl, fl.coordinates(tensor.layout, register),
+                                                shape))
+              for register in range(len(tensor.values))]
     return tensor.with_values(values)
 
 
@@ -214,7 +211,7 @@ def _histogram(fl: GPULowering, op: Operation) -> None:
     for start in range(0, bins, threads):
         index = b.add(fl.tid, ir.Constant(I32, start))
         with b.if_then(b.icmp_unsigned("<", index, ir.Constant(I32, bins))):
-            b.store(ir.Constant(counter, 0), _element(fl, base, index, counter))
+            b.store(ir.Constant(counter, 0), b.gep(base, [index], source_etype=counter))
     fl.barrier()
     representative = fl.is_representative(source.layout)
     seen: set = set()
@@ -231,13 +228,13 @@ def _histogram(fl: GPULowering, op: Operation) -> None:
         if mask is not None:
             inside = b.and_(inside, mask.values[register])
         with b.if_then(inside):
-            slot = _element(fl, base, b.trunc(wide, I32) if wide.type.width > 32 else wide,
-                            counter)
+            slot = b.gep(base, [b.trunc(wide, I32) if wide.type.width > 32 else wide],
+                         source_etype=counter, inbounds=True)
             b.atomic_rmw("add", slot, ir.Constant(counter, 1), "monotonic")
     fl.barrier()
     layout = fl.layout(result.type)
     values = []
     for register in range(layout.in_dim_size("register")):
         (index,) = fl.coordinates(layout, register)
-        values.append(b.load(_element(fl, base, index, counter), typ=counter))
+        values.append(b.load(b.gep(base, [index], source_etype=counter), typ=counter))
     fl.set(result, Distributed(layout, values, (bins,)))

@@ -19,7 +19,7 @@ from tilecraft.layouts.conversion import contiguous_registers
 
 from ..cpu import types as T
 from ..cpu.shapes import scalar_constant
-from .lowering import GLOBAL, I1, I32, Distributed, GPULowering, error_at, lowers
+from .lowering import GLOBAL, I1, I32, Distributed, GPULowering, lowers
 
 _WORD_CONSTRAINTS = {16: "h", 32: "r", 64: "l"}
 

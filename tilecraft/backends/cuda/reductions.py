@@ -18,7 +18,8 @@ from tilecraft.ir import Operation, RankedTensorType
 from tilecraft.layouts.linear import LinearLayout
 
 from .lowering import I32, I64, Distributed, GPULowering, error_at, lowers
-from .shapes import _element, _from_storage, _row_major, _size_of, _storage_type, _to_storage
+from . import scratch
+from .scratch import Storage
 
 Key = tuple[int, ...]
 
@@ -121,35 +122,31 @@ def _across_warps(fl: GPULowering, op: Operation, layout: LinearLayout, axis: in
     numel = 1
     for size in shape:
         numel *= size
-    types = [v.type for v in partials[keys[0]]]
-    storages = [_storage_type(t) for t in types]
-    offsets, total = [], 0
+    storages = [Storage.of(v.type) for v in op.operands]
+    base = fl.shared_base(0)
+    starts, total = [], 0
     for storage in storages:
         total = (total + 7) // 8 * 8
-        offsets.append(total)
-        total += warps * numel * _size_of(storage)
-    base = fl.shared_base(total)
+        starts.append(scratch.offset(fl, base, total))
+        total += warps * numel * storage.size
+    fl.shared_base(total)
     fl.barrier()
     thread = fl.thread_offsets(layout)
     for key in keys:
         coordinate = _key_coordinates(fl, thread, key, axis, rank)
-        index = b.add(b.mul(position, ir.Constant(I32, numel)), _row_major(fl, coordinate, shape))
-        for value, storage, offset in zip(partials[key], storages, offsets):
-            start = b.gep(base, [ir.Constant(I32, offset)], source_etype=ir.IntType(8))
-            b.store(_to_storage(fl, value, storage), _element(fl, start, index, storage))
+        index = b.add(b.mul(position, ir.Constant(I32, numel)),
+                      scratch.row_major(fl, coordinate, shape))
+        for value, storage, start in zip(partials[key], storages, starts):
+            storage.store(fl, start, index, value)
     fl.barrier()
     combined: dict[Key, list] = {}
     for key in keys:
         coordinate = _key_coordinates(fl, thread, key, axis, rank)
-        within = _row_major(fl, coordinate, shape)
+        within = scratch.row_major(fl, coordinate, shape)
         acc = None
         for w in range(warps):
             index = b.add(within, ir.Constant(I32, w * numel))
-            loaded = []
-            for t, storage, offset in zip(types, storages, offsets):
-                start = b.gep(base, [ir.Constant(I32, offset)], source_etype=ir.IntType(8))
-                raw = b.load(_element(fl, start, index, storage), typ=storage)
-                loaded.append(_from_storage(fl, raw, t))
+            loaded = [storage.load(fl, start, index) for storage, start in zip(storages, starts)]
             acc = loaded if acc is None else combine(fl, op, acc, loaded)
         combined[key] = acc
     return combined
@@ -208,27 +205,25 @@ def _scan(fl: GPULowering, op: Operation) -> None:
         numel *= size
     rows = numel // length
     types = [s.values[0].type for s in sources]
-    storages = [_storage_type(t) for t in types]
-    offsets, total = [], 0
+    storages = [Storage.of(v.type) for v in op.operands]
+    base = fl.shared_base(0)
+    starts, total = [], 0
     for storage in storages:
         total = (total + 7) // 8 * 8
-        offsets.append(total)
-        total += numel * _size_of(storage)
-    base = fl.shared_base(total)
-    starts = [b.gep(base, [ir.Constant(I32, offset)], source_etype=ir.IntType(8))
-              for offset in offsets]
+        starts.append(scratch.offset(fl, base, total))
+        total += numel * storage.size
+    fl.shared_base(total)
     fl.barrier()
     for source, start, storage in zip(sources, starts, storages):
         for register, value in enumerate(source.values):
-            index = _row_major(fl, fl.coordinates(source.layout, register), shape)
-            b.store(_to_storage(fl, value, storage), _element(fl, start, index, storage))
+            index = scratch.row_major(fl, fl.coordinates(source.layout, register), shape)
+            storage.store(fl, start, index, value)
     fl.barrier()
     threads = fl.num_warps * fl.threads_per_warp
     reverse = bool(getattr(op, "reverse", False))
 
-    def element(row_base: ir.Value, position: ir.Value, k: int) -> ir.Value:
-        index = b.add(row_base, b.mul(position, ir.Constant(I32, inner)))
-        return _element(fl, starts[k], index, storages[k])
+    def index(row_base: ir.Value, position: ir.Value) -> ir.Value:
+        return b.add(row_base, b.mul(position, ir.Constant(I32, inner)))
 
     with _counted_loop(fl, fl.tid, ir.Constant(I32, rows), threads) as row:
         outer = b.udiv(row, ir.Constant(I32, inner))
@@ -237,26 +232,23 @@ def _scan(fl: GPULowering, op: Operation) -> None:
         first = ir.Constant(I32, length - 1 if reverse else 0)
         slots = [fl.alloca(t) for t in types]
         for k, slot in enumerate(slots):
-            raw = b.load(element(row_base, first, k), typ=storages[k])
-            b.store(_from_storage(fl, raw, types[k]), slot)
+            b.store(storages[k].load(fl, starts[k], index(row_base, first)), slot)
         with _counted_loop(fl, ir.Constant(I32, 1), ir.Constant(I32, length), 1) as step:
             position = b.sub(ir.Constant(I32, length - 1), step) if reverse else step
             acc = [b.load(slot, typ=t) for slot, t in zip(slots, types)]
-            loaded = [_from_storage(fl, b.load(element(row_base, position, k),
-                                                typ=storages[k]), types[k])
+            loaded = [storages[k].load(fl, starts[k], index(row_base, position))
                       for k in range(len(types))]
             acc = combine(fl, op, acc, loaded)
             for k, value in enumerate(acc):
                 b.store(value, slots[k])
-                b.store(_to_storage(fl, value, storages[k]), element(row_base, position, k))
+                storages[k].store(fl, starts[k], index(row_base, position), value)
     fl.barrier()
     for k, result in enumerate(op.results):
         layout = fl.layout(result.type)
         values = []
         for register in range(layout.in_dim_size("register")):
-            index = _row_major(fl, fl.coordinates(layout, register), shape)
-            raw = b.load(_element(fl, starts[k], index, storages[k]), typ=storages[k])
-            values.append(_from_storage(fl, raw, types[k]))
+            position = scratch.row_major(fl, fl.coordinates(layout, register), shape)
+            values.append(storages[k].load(fl, starts[k], position))
         fl.set(result, Distributed(layout, values, tuple(shape)))
 
 

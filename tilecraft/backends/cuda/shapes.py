@@ -17,9 +17,9 @@ import llvmlite.ir as ir
 from tilecraft.ir import DenseElementsAttr, Operation, RankedTensorType
 from tilecraft.layouts.linear import LinearLayout
 
-from ..cpu import types as T
 from ..cpu.shapes import scalar_constant
-from .lowering import I32, I64, Distributed, GPULowering, error_at, lowers, reg_type
+from .lowering import I32, Distributed, GPULowering, error_at, lowers, reg_type
+from .scratch import Storage, row_major
 
 Coordinates = tuple[int, ...]
 # Maps a coordinate of the result to the coordinate of the source that holds its element; it
@@ -210,13 +210,11 @@ def through_shared(fl: GPULowering, sources: Sequence[tuple[Distributed, Project
     result's element at ``c`` is read at ``project(c)`` (at the row-major position of ``c`` in
     ``read_shape``, when given: a reshape). Places and projections move whole coordinates
     between dims and add constants."""
-    b = fl.builder
-    elem = reg_type(result_type)
-    storage = _storage_type(elem)
+    storage = Storage.of(result_type)
     numel = 1
     for size in buffer_shape:
         numel *= size
-    base = fl.shared_base(numel * _size_of(storage))
+    base = fl.shared_base(numel * storage.size)
     fl.barrier()
     for source, place in sources:
         written: set[Coordinates] = set()
@@ -226,19 +224,17 @@ def through_shared(fl: GPULowering, sources: Sequence[tuple[Distributed, Project
                 continue
             written.add(coordinate)
             placed = _apply(fl, fl.coordinates(source.layout, register), place)
-            index = _row_major(fl, placed, buffer_shape)
-            b.store(_to_storage(fl, value, storage), _element(fl, base, index, storage))
+            storage.store(fl, base, row_major(fl, placed, buffer_shape), value)
     fl.barrier()
     layout = fl.layout(result_type)
     values = []
     for register in range(layout.in_dim_size("register")):
         coordinates = fl.coordinates(layout, register)
         if read_shape is None:
-            index = _row_major(fl, _apply(fl, coordinates, project), buffer_shape)
+            index = row_major(fl, _apply(fl, coordinates, project), buffer_shape)
         else:
-            index = _row_major(fl, coordinates, read_shape)
-        raw = b.load(_element(fl, base, index, storage), typ=storage)
-        values.append(_from_storage(fl, raw, elem))
+            index = row_major(fl, coordinates, read_shape)
+        values.append(storage.load(fl, base, index))
     return Distributed(layout, values, tuple(result_type.shape))
 
 
@@ -257,55 +253,6 @@ def _apply(fl: GPULowering, coordinates: list[ir.Value], place: Projection) -> l
     return [ir.Constant(I32, constant) if value is None
             else value if constant == 0 else b.add(value, ir.Constant(I32, constant))
             for value, constant in zip(result, offset)]
-
-
-def _row_major(fl: GPULowering, coordinates: Sequence[ir.Value],
-               shape: Sequence[int]) -> ir.Value:
-    b = fl.builder
-    index: ir.Value = ir.Constant(I32, 0)
-    stride = 1
-    for value, size in zip(reversed(list(coordinates)), reversed(list(shape))):
-        term = value if stride == 1 else b.mul(value, ir.Constant(I32, stride))
-        index = term if stride == 1 else b.add(index, term)
-        stride *= size
-    return index
-
-
-def _storage_type(elem: ir.Type) -> ir.Type:
-    """How an element of register type ``elem`` sits in shared memory."""
-    if elem == T.I1:
-        return T.I8
-    if isinstance(elem, ir.PointerType):
-        return I64
-    return elem
-
-
-def _size_of(ty: ir.Type) -> int:
-    if isinstance(ty, ir.IntType):
-        return max(1, ty.width // 8)
-    if isinstance(ty, ir.DoubleType):
-        return 8
-    return 4
-
-
-def _to_storage(fl: GPULowering, value: ir.Value, storage: ir.Type) -> ir.Value:
-    if value.type == T.I1:
-        return fl.builder.zext(value, T.I8)
-    if isinstance(value.type, ir.PointerType):
-        return fl.builder.ptrtoint(value, I64)
-    return value
-
-
-def _from_storage(fl: GPULowering, raw: ir.Value, elem: ir.Type) -> ir.Value:
-    if elem == T.I1:
-        return fl.builder.trunc(raw, T.I1)
-    if isinstance(elem, ir.PointerType):
-        return fl.builder.inttoptr(raw, elem)
-    return raw
-
-
-def _element(fl: GPULowering, base: ir.Value, index: ir.Value, storage: ir.Type) -> ir.Value:
-    return fl.builder.gep(base, [index], source_etype=storage, inbounds=True)
 
 
 __all__ = ["move", "register_selection", "through_shared"]
