@@ -267,7 +267,12 @@ def compile_module(module, backend: Backend, launch_options: dict | None = None,
     from tilecraft import __version__
     from tilecraft.ir import print_op
 
-    options = backend.options(launch_options or {})
+    try:
+        options = backend.options(launch_options or {})
+    except ValueError as error:
+        from tilecraft.frontend.errors import CompilationError
+
+        raise CompilationError(f"kernel '{_kernel_name(module)}': {error}") from None
     key = cache.cache_key(backend.name, __version__, print_op(module),
                           backend.cache_key_parts(options))
     entry = cache.get(key)
@@ -285,6 +290,12 @@ def compile_module(module, backend: Backend, launch_options: dict | None = None,
     if arg_names is not None:
         metadata["arg_names"] = list(arg_names)
     return CompiledKernel(name, asm, metadata, backend, binary)
+
+
+def _kernel_name(module) -> str:
+    names = [op.sym_name for op in module.regions[0].blocks[0] if op.name == "tt.func"
+             and op.sym_visibility != "private"]
+    return names[0] if names else "?"
 
 
 def compile(src: ASTSource, target: GPUTarget | None = None,  # noqa: A001 - Triton's name

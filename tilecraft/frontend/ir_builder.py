@@ -5,12 +5,15 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
-from tilecraft.generated import arith, math as math_d, tt
+from tilecraft.generated import arith, math as math_d, tt, ttg
 from tilecraft.ir import (
     Block, DenseElementsAttr, FloatAttr, IntegerAttr, Operation, RankedTensorType, UnknownLoc,
     i32,
 )
 from tilecraft.language.builder import Builder
+
+# ttg.barrier's address spaces: local, global_read, global_write, tensor_read, tensor_write
+BARRIER_ALL = 0b11111
 
 _BINARY = {
     "addi": arith.AddIOp, "subi": arith.SubIOp, "muli": arith.MulIOp, "divsi": arith.DivSIOp,
@@ -338,5 +341,6 @@ class IRBuilder(Builder):
         self.dropped.append("assume")
 
     def barrier(self):
-        # Triton emits gpu.barrier, which no dialect here declares yet
-        self.dropped.append("debug_barrier")
+        # Triton emits gpu.barrier: every thread of the program waits, and its shared and
+        # global memory accesses before are seen by the others after
+        self._op(ttg.BarrierOp, addr_space=BARRIER_ALL)

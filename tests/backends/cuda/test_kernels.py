@@ -161,3 +161,33 @@ def test_host_array_is_refused_by_name() -> None:
     x = np.zeros(16, np.float32)
     with pytest.raises(TypeError, match="x_ptr"):
         K.add_kernel[(1,)](x, _cuda(x), _cuda(x), 16, BLOCK=1024)
+
+
+# -- bad input, refused before any launch --------------------------------------------------------
+
+@tc.jit
+def transpose_kernel(x_ptr, y_ptr, N: tl.constexpr):
+    rows = tl.arange(0, N)[:, None]
+    cols = tl.arange(0, N)[None, :]
+    x = tl.load(x_ptr + rows * N + cols)
+    tl.store(y_ptr + rows * N + cols, tl.trans(x))
+
+
+def _transpose_source(n: int):
+    return tc.ASTSource(transpose_kernel, {"x_ptr": "*fp32:16", "y_ptr": "*fp32:16",
+                                           "N": "constexpr"}, {"N": n})
+
+
+@pytest.mark.parametrize("num_warps,message", [(3, "power of two"), (64, "at most 1024")])
+def test_impossible_thread_counts_are_refused_naming_the_kernel(num_warps, message):
+    with pytest.raises(tc.CompilationError, match=f"transpose_kernel.*{message}"):
+        tc.compile(_transpose_source(16), target=tc.GPUTarget("cuda", 90, 32),
+                   options={"num_warps": num_warps})
+
+
+def test_shared_memory_over_the_limit_is_refused_at_its_line():
+    """A 256x256 fp32 transpose goes through 256 KB of shared memory; sm_90 has 227 KB."""
+    with pytest.raises(tc.CompilationError,
+                       match=r"test_kernels.py:\d+.*262144 bytes of shared memory.*sm_90"):
+        tc.compile(_transpose_source(256), target=tc.GPUTarget("cuda", 90, 32),
+                   options={"num_warps": 32})

@@ -40,6 +40,11 @@ def _bits(fl: FunctionLowering, value: ir.Value, elem, signed: bool) -> ir.Value
     return b.sext(value, I64) if signed and value.type.width > 1 else b.zext(value, I64)
 
 
+@lowers("ttg.barrier")
+def _barrier(fl: FunctionLowering, op: Operation) -> None:
+    """Nothing to wait for: each CPU thread runs whole programs, one at a time."""
+
+
 @lowers("tt.print")
 def _print(fl: FunctionLowering, op: Operation) -> None:
     print_id = len(fl.info.prints)

@@ -10,7 +10,6 @@ import hashlib
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from tilecraft.frontend.errors import CompilationError
 from tilecraft.ir import Operation, print_op
 
 from ..ttir import make_ttir
@@ -95,24 +94,11 @@ def compile_ttir(module: Operation, options: CUDAOptions) -> CUDABinary:
     ttir = make_ttir(module)
     ttgir = make_ttgir(ttir, options)
     llir = make_llir(ttgir, options, metadata)
-    check_shared(metadata["shared"], options, metadata["name"])
     ptx = make_ptx(llir, options)
     cubin = make_cubin(ptx, options, metadata)
     asm = {"ttir": print_op(ttir), "ttgir": print_op(ttgir), "llir": llir, "ptx": ptx,
            "cubin": cubin}
     return CUDABinary(metadata["name"], asm, metadata)
-
-
-# Largest dynamic shared memory per block, by compute capability (bytes).
-SHARED_LIMITS = {80: 163 * 1024, 86: 99 * 1024, 89: 99 * 1024, 90: 227 * 1024}
-
-
-def check_shared(binary_shared: int, options: CUDAOptions, name: str) -> None:
-    """Raises when the kernel needs more shared memory than its target has per block."""
-    limit = SHARED_LIMITS.get(options.capability, 48 * 1024)
-    if binary_shared > limit:
-        raise CompilationError(f"kernel '{name}' needs {binary_shared} bytes of shared memory; "
-                               f"sm_{options.capability} allows {limit} per block")
 
 
 def cache_files(binary: CUDABinary) -> dict[str, bytes | str]:

@@ -56,6 +56,12 @@ def _pids(fl: GPULowering) -> list[ir.Value]:
     return [fl.builder.call(fl.sreg(f"ctaid.{axis}"), []) for axis in "xyz"]
 
 
+@lowers("ttg.barrier")
+def _barrier(fl: GPULowering, op: Operation) -> None:
+    """``bar.sync 0``: orders the program's shared and global memory accesses."""
+    fl.barrier()
+
+
 @lowers("tt.print")
 def _print(fl: GPULowering, op: Operation) -> None:
     b = fl.builder

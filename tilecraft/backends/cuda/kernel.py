@@ -31,6 +31,9 @@ def argument_type(t) -> ir.Type:
     return T.reg_type(t)
 
 
+# Largest dynamic shared memory per block, by compute capability (bytes).
+SHARED_LIMITS = {80: 163 * 1024, 86: 99 * 1024, 89: 99 * 1024, 90: 227 * 1024}
+
 # fp8 formats and the first compute capability with instructions for them (Triton's rule)
 FP8_CAPABILITY = {"f8E4M3FN": 89, "f8E5M2": 80}
 
@@ -76,4 +79,9 @@ def lower_kernel(module_op: Operation, *, num_warps: int, threads_per_warp: int 
     control.lower_region(fl, kernel.body, args)
     if not fl.builder.block.is_terminated:
         fl.builder.ret_void()
+    limit = SHARED_LIMITS.get(capability, 48 * 1024)
+    if info.shared > limit:
+        raise error_at(fl.largest_shared_user or kernel,
+                       f"kernel '{name}' needs {info.shared} bytes of shared memory here; "
+                       f"sm_{capability} allows {limit} per program")
     return module, info

@@ -127,6 +127,9 @@ class GPULowering:
         self.warp = p.lshr(self.tid, ir.Constant(I32, lane_bits), name="warp")
         self._offsets: dict[LinearLayout, tuple[ir.Value, ...]] = {}
         self._shared: ir.GlobalVariable | None = None
+        self.current_op: Operation | None = None
+        # the op that needs the most shared memory (errors point at it)
+        self.largest_shared_user: Operation | None = None
 
     # -- values
     def get(self, value: Value):
@@ -155,6 +158,7 @@ class GPULowering:
         lowering = LOWERINGS.get(op.name)
         if lowering is None:
             raise error_at(op, f"the CUDA backend cannot lower '{op.name}'")
+        self.current_op = op
         try:
             lowering(self, op)
         except T.UnsupportedType as error:
@@ -212,7 +216,10 @@ class GPULowering:
     # -- shared memory
     def shared_base(self, nbytes: int) -> ir.Value:
         """The start of the dynamic shared memory, of which the caller uses ``nbytes``."""
-        self.info.shared = max(self.info.shared, _round_up(nbytes, 16))
+        needed = _round_up(nbytes, 16)
+        if needed > self.info.shared:
+            self.info.shared = needed
+            self.largest_shared_user = self.current_op
         if self._shared is None:
             array = ir.ArrayType(I8, 0)
             self._shared = ir.GlobalVariable(self.module, array, "global_smem",
