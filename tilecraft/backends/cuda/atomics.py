@@ -92,7 +92,6 @@ def _broadcast_scalar(fl: GPULowering, value: ir.Value, t) -> ir.Value:
     storage = Storage.of(t)
     base = fl.shared_base(storage.size)
     zero = ir.Constant(I32, 0)
-    fl.barrier()
     with b.if_then(b.icmp_unsigned("==", fl.tid, zero)):
         storage.store(fl, base, zero, value)
     fl.barrier()
@@ -109,7 +108,6 @@ def _from_representatives(fl: GPULowering, tensor: Distributed,
     for size in shape:
         numel *= size
     base = fl.shared_base(numel * storage.size)
-    fl.barrier()
     with b.if_then(fl.is_representative(tensor.layout)):
         for register, value in enumerate(tensor.values):
             index = row_major(fl, fl.coordinates(tensor.layout, register), shape)
@@ -207,7 +205,6 @@ def _histogram(fl: GPULowering, op: Operation) -> None:
     counter = ir.IntType(32)
     base = fl.shared_base(bins * 4)
     threads = fl.num_warps * fl.threads_per_warp
-    fl.barrier()
     for start in range(0, bins, threads):
         index = b.add(fl.tid, ir.Constant(I32, start))
         with b.if_then(b.icmp_unsigned("<", index, ir.Constant(I32, bins))):

@@ -61,7 +61,7 @@ def make_llir(ttgir: Operation, options: CUDAOptions, metadata: dict) -> str:
     """LLVM IR of the kernel; fills ``metadata`` (name, argument kinds, shared bytes)."""
     from .kernel import lower_kernel
 
-    module, info = lower_kernel(ttgir, num_warps=options.num_warps,
+    module, info = lower_kernel(ttgir.clone(), num_warps=options.num_warps,
                                 threads_per_warp=options.threads_per_warp,
                                 capability=options.capability)
     metadata.update(name=info.name, arg_kinds=info.arg_kinds, shared=info.shared,

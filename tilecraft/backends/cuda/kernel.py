@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import llvmlite.ir as ir
 
+from tilecraft.analysis.allocation import ModuleAllocation
 from tilecraft.analysis.axisinfo import AxisInfoAnalysis
+from tilecraft.analysis.membar import ModuleMembar
 from tilecraft.frontend.errors import CompilationError
 from tilecraft.generated.tt import PointerType
 from tilecraft.ir import Operation
@@ -18,6 +20,7 @@ from ..cpu import types as T
 from . import (atomics, control, debug, dot, elementwise, memory,  # noqa: F401 (registration)
                reductions, shapes)
 from .lowering import GPULowering, KernelInfo, error_at
+from .scratch_sizes import scratch_bytes
 
 TRIPLE = "nvptx64-nvidia-cuda"
 
@@ -54,7 +57,8 @@ def _check_types(kernel: Operation, capability: int) -> None:
 
 def lower_kernel(module_op: Operation, *, num_warps: int, threads_per_warp: int = 32,
                  capability: int = 90) -> tuple[ir.Module, KernelInfo]:
-    """The LLVM module of the one public kernel of ``module_op`` (a `ttg` module, inlined)."""
+    """The LLVM module of the one public kernel of ``module_op`` (a `ttg` module, inlined).
+    Shared memory is allocated and barriers inserted into ``module_op`` first."""
     funcs = [op for op in module_op.regions[0].blocks[0] if op.name == "tt.func"]
     kernels = [f for f in funcs if f.sym_visibility != "private"] or funcs
     if not kernels:
@@ -73,6 +77,9 @@ def lower_kernel(module_op: Operation, *, num_warps: int, threads_per_warp: int 
     set.add(func.attributes, f'"nvvm.maxntid"="{threads_per_warp * num_warps}"')
     fl = GPULowering(module, func, info, threads_per_warp, capability)
     fl.axis_info = AxisInfoAnalysis(module_op)
+    allocation = ModuleAllocation(module_op, scratch_fn=scratch_bytes)
+    ModuleMembar(module_op, allocation).run()
+    fl.allocation = allocation.of(kernel)
     args = []
     for value, t in zip(func.args, arg_types):
         args.append(T.round_narrow(fl, value, t) if T.is_narrow(t) else value)

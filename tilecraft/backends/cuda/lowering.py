@@ -9,9 +9,11 @@ register by register; memory ops, reductions, layout conversions and dots are wr
 layout maps (`memory`, `reductions`, `shapes`, `dot`), never per pair of layouts.
 
 Each op name maps to a lowering function registered with `lowers`; the functions live in the
-modules named after what they lower. Shared memory is one dynamic ``extern`` array that each op
-needing scratch space (conversions, reductions across warps) uses from offset 0 between
-barriers; its size is the largest such use and is reported in `KernelInfo.shared`.
+modules named after what they lower. Shared memory is one dynamic ``extern`` array; the ops that
+need scratch space (conversions, reductions across warps, ...) find theirs at the offset the
+shared-memory allocation gave them (sized by `scratch_sizes`), and barriers are where the
+barrier analysis put them (``ttg.barrier local``), besides the one inside each such op between
+its writes and its reads. The size is reported in `KernelInfo.shared`.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import llvmlite.ir as ir
 from tilecraft.frontend.errors import CompilationError
 from tilecraft.generated.tt import PointerType
 from tilecraft.ir import Block, Operation, RankedTensorType, Type, Value
+from tilecraft.analysis.allocation import FunctionAllocation
 from tilecraft.layouts.linear import LinearLayout
 
 from ..cpu import types as T
@@ -128,6 +131,8 @@ class GPULowering:
         self._offsets: dict[LinearLayout, tuple[ir.Value, ...]] = {}
         self._shared: ir.GlobalVariable | None = None
         self.current_op: Operation | None = None
+        # the function's shared-memory buffers (set by `kernel.lower_kernel`)
+        self.allocation: FunctionAllocation | None = None
         # the op that needs the most shared memory (errors point at it)
         self.largest_shared_user: Operation | None = None
 
@@ -158,11 +163,13 @@ class GPULowering:
         lowering = LOWERINGS.get(op.name)
         if lowering is None:
             raise error_at(op, f"the CUDA backend cannot lower '{op.name}'")
-        self.current_op = op
+        outer, self.current_op = self.current_op, op
         try:
             lowering(self, op)
         except T.UnsupportedType as error:
             raise error_at(op, str(error).replace("CPU", "CUDA")) from None
+        finally:
+            self.current_op = outer
 
     def lower_block(self, block: Block, args: Sequence) -> list:
         """Lower ``block``'s ops with its arguments bound to ``args``; returns the lowered
@@ -215,11 +222,18 @@ class GPULowering:
 
     # -- shared memory
     def shared_base(self, nbytes: int) -> ir.Value:
-        """The start of the dynamic shared memory, of which the caller uses ``nbytes``."""
-        needed = _round_up(nbytes, 16)
+        """Where the op being lowered finds its ``nbytes`` of scratch memory: its buffer in the
+        function's allocation (`scratch_sizes` gave the allocation its size)."""
+        op = self.current_op
+        buffer = self.allocation.op_scratch(op) if self.allocation is not None else None
+        if buffer is None or nbytes > buffer.size:
+            placed = 0 if buffer is None else buffer.size
+            raise AssertionError(f"'{op.name}' needs {nbytes} bytes of scratch memory; "
+                                 f"{placed} were allocated for it")
+        needed = _round_up(buffer.offset + buffer.size, 16)
         if needed > self.info.shared:
             self.info.shared = needed
-            self.largest_shared_user = self.current_op
+            self.largest_shared_user = op
         if self._shared is None:
             array = ir.ArrayType(I8, 0)
             self._shared = ir.GlobalVariable(self.module, array, "global_smem",
@@ -228,7 +242,10 @@ class GPULowering:
             self._shared.align = 16
             # llvmlite types globals with typed pointers; use it as an opaque one
             self._shared.type = pointer_type(SHARED)
-        return self._shared
+        if buffer.offset == 0:
+            return self._shared
+        return self.builder.gep(self._shared, [ir.Constant(I32, buffer.offset)],
+                                source_etype=I8, inbounds=True)
 
     # -- coordinates
     def thread_offsets(self, layout: LinearLayout) -> tuple[ir.Value, ...]:

@@ -53,7 +53,7 @@ def shuffle_xor(fl: GPULowering, value: ir.Value, lane_mask: int) -> ir.Value:
                        ir.Constant(I32, fl.threads_per_warp - 1)])
 
 
-def _axis_bits(layout: LinearLayout, in_dim: str, axis: int) -> list[int]:
+def axis_bits(layout: LinearLayout, in_dim: str, axis: int) -> list[int]:
     """The bits of ``in_dim`` that move along ``axis``; raises when such a bit also moves
     along another dim (the partials it combines would belong to different results)."""
     bits = []
@@ -87,8 +87,8 @@ def _reduce(fl: GPULowering, op: Operation) -> None:
     sources = [fl.dist(v) for v in op.operands]
     layout = sources[0].layout
     try:
-        lane_bits = _axis_bits(layout, "lane", axis)
-        warp_bits = _axis_bits(layout, "warp", axis)
+        lane_bits = axis_bits(layout, "lane", axis)
+        warp_bits = axis_bits(layout, "warp", axis)
     except ValueError as error:
         raise error_at(op, f"the CUDA backend cannot reduce this layout: {error}") from None
     partials: dict[Key, list] = {}
@@ -123,14 +123,9 @@ def _across_warps(fl: GPULowering, op: Operation, layout: LinearLayout, axis: in
     for size in shape:
         numel *= size
     storages = [Storage.of(v.type) for v in op.operands]
-    base = fl.shared_base(0)
-    starts, total = [], 0
-    for storage in storages:
-        total = (total + 7) // 8 * 8
-        starts.append(scratch.offset(fl, base, total))
-        total += warps * numel * storage.size
-    fl.shared_base(total)
-    fl.barrier()
+    offsets, total = scratch.packed([warps * numel * storage.size for storage in storages])
+    base = fl.shared_base(total)
+    starts = [scratch.offset(fl, base, offset) for offset in offsets]
     thread = fl.thread_offsets(layout)
     for key in keys:
         coordinate = _key_coordinates(fl, thread, key, axis, rank)
@@ -206,14 +201,9 @@ def _scan(fl: GPULowering, op: Operation) -> None:
     rows = numel // length
     types = [s.values[0].type for s in sources]
     storages = [Storage.of(v.type) for v in op.operands]
-    base = fl.shared_base(0)
-    starts, total = [], 0
-    for storage in storages:
-        total = (total + 7) // 8 * 8
-        starts.append(scratch.offset(fl, base, total))
-        total += numel * storage.size
-    fl.shared_base(total)
-    fl.barrier()
+    offsets, total = scratch.packed([numel * storage.size for storage in storages])
+    base = fl.shared_base(total)
+    starts = [scratch.offset(fl, base, offset) for offset in offsets]
     for source, start, storage in zip(sources, starts, storages):
         for register, value in enumerate(source.values):
             index = scratch.row_major(fl, fl.coordinates(source.layout, register), shape)

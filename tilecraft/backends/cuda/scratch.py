@@ -68,6 +68,16 @@ def row_major(fl: GPULowering, coordinates: Sequence[ir.Value],
     return index
 
 
+def packed(sizes: Sequence[int], alignment: int = 8) -> tuple[list[int], int]:
+    """Offsets of consecutive pieces of ``sizes`` bytes, each aligned, and the total."""
+    offsets, total = [], 0
+    for size in sizes:
+        total = -(-total // alignment) * alignment
+        offsets.append(total)
+        total += size
+    return offsets, total
+
+
 def offset(fl: GPULowering, base: ir.Value, nbytes: int) -> ir.Value:
     """``base`` advanced by ``nbytes``."""
     if nbytes == 0:

@@ -75,30 +75,17 @@ def _splat(fl: GPULowering, op: Operation) -> None:
     fl.set(result, fl.new_dist(result.type, [value] * count))
 
 
-@lowers("tt.broadcast")
-def _broadcast(fl: GPULowering, op: Operation) -> None:
-    source = op.operands[0].type.shape
-    kept = [d for d, size in enumerate(source) if size != 1]
-
-    def project(c: Coordinates) -> Coordinates:
-        return tuple(c[d] if d in kept else 0 for d in range(len(c)))
-
-    move(fl, op, project)
+def _broadcast_projection(op: Operation) -> Projection:
+    kept = [d for d, size in enumerate(op.operands[0].type.shape) if size != 1]
+    return lambda c: tuple(c[d] if d in kept else 0 for d in range(len(c)))
 
 
-@lowers("tt.expand_dims")
-def _expand_dims(fl: GPULowering, op: Operation) -> None:
+def _expand_dims_projection(op: Operation) -> Projection:
     axis = int(op.axis)
-    move(fl, op, lambda c: c[:axis] + c[axis + 1:])
+    return lambda c: c[:axis] + c[axis + 1:]
 
 
-@lowers("ttg.convert_layout")
-def _convert_layout(fl: GPULowering, op: Operation) -> None:
-    move(fl, op, lambda c: c)
-
-
-@lowers("tt.trans")
-def _trans(fl: GPULowering, op: Operation) -> None:
+def _trans_projection(op: Operation) -> Projection:
     order = list(op.order)
 
     def project(c: Coordinates) -> Coordinates:
@@ -107,7 +94,24 @@ def _trans(fl: GPULowering, op: Operation) -> None:
             source[dim] = c[position]
         return tuple(source)
 
-    move(fl, op, project)
+    return project
+
+
+# The ops whose result's element at ``c`` is the operand's at ``projection(op)(c)``.
+PROJECTIONS: dict[str, Callable[[Operation], Projection]] = {
+    "tt.broadcast": _broadcast_projection,
+    "tt.expand_dims": _expand_dims_projection,
+    "ttg.convert_layout": lambda op: (lambda c: c),
+    "tt.trans": _trans_projection,
+}
+
+
+def _move(fl: GPULowering, op: Operation) -> None:
+    move(fl, op, PROJECTIONS[op.name](op))
+
+
+for _name in PROJECTIONS:
+    lowers(_name)(_move)
 
 
 @lowers("tt.reshape")
@@ -215,7 +219,6 @@ def through_shared(fl: GPULowering, sources: Sequence[tuple[Distributed, Project
     for size in buffer_shape:
         numel *= size
     base = fl.shared_base(numel * storage.size)
-    fl.barrier()
     for source, place in sources:
         written: set[Coordinates] = set()
         for register, value in enumerate(source.values):
