@@ -671,16 +671,30 @@ def float_atomic_kernel(out_ptr, x_ptr, BLOCK: tl.constexpr):
     tl.store(out_ptr + 6 + offs, old)
 
 
-def test_float_atomics(run, rng):
+def test_float_atomics(run, rng, backend):
     x = rng.standard_normal(BLOCK).astype(np.float32)
     out = np.zeros(6 + BLOCK, np.float32)
     out[4], out[5] = -np.inf, np.inf
     run(float_atomic_kernel, (1,), out, x, BLOCK=BLOCK)
     np.testing.assert_allclose(out[:4], x.reshape(-1, 4).sum(0), rtol=1e-5, atol=1e-5)
     assert out[4] == x.max() and out[5] == x.min()
-    # the old values of lanes that hit the same address see the lanes before them
-    expected_old = np.concatenate([[0] * 4, np.cumsum(x.reshape(-1, 4), 0)[:-1].reshape(-1)])
-    np.testing.assert_allclose(out[6:], expected_old, rtol=1e-5, atol=1e-6)
+    old = out[6:]
+    if backend != "cuda":
+        # one thread runs the elements in order: the old values of the lanes that hit the same
+        # address see the lanes before them
+        expected = np.concatenate([[0] * 4, np.cumsum(x.reshape(-1, 4), 0)[:-1].reshape(-1)])
+        np.testing.assert_allclose(old, expected, rtol=1e-5, atol=1e-6)
+        return
+    # the GPU's threads hit an address in any order: per address, the old values chain from 0,
+    # each being the one before plus that lane's value
+    for address in range(4):
+        lanes = set(range(address, BLOCK, 4))
+        total = 0.0
+        while lanes:
+            lane = min(lanes, key=lambda k: abs(old[k] - total))
+            assert abs(old[lane] - total) <= 1e-4 * (1 + abs(total)), (address, lane)
+            lanes.remove(lane)
+            total = float(old[lane]) + float(x[lane])
 
 
 # -- random numbers ------------------------------------------------------------------------------
