@@ -237,9 +237,11 @@ def split_counts(items: list, counts: Sequence[int]) -> list[list]:
 
 
 def parse_enum_keyword(parser, cases: dict, enum_name: str):
-    """Parse one of an enum's keywords."""
+    """Parse one of an enum's keywords, bare or quoted (MLIR accepts `slt` and `"slt"`)."""
     token = parser.i
     keyword = parser.parse_optional_keyword()
+    if keyword is None:
+        keyword = parser.parse_optional_string()
     if keyword is None or keyword not in cases:
         expected = ", ".join(f"'{k}'" for k in cases)
         parser.error(f"expected {enum_name} to be one of: {expected}", token)
