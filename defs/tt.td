@@ -3,7 +3,8 @@
 // Triton's tile-level ops with Triton's op names, operand order and assembly formats, so that
 // IR printed by `triton-opt` parses here: pointers `!tt.ptr<f32>`, program ids, tensor
 // creation and reshaping, pointer arithmetic, loads and stores, atomics, `tt.dot`,
-// reductions and scans with combine regions, casts, functions and debugging ops.
+// reductions and scans with combine regions, gathers, tensor descriptors (`!tt.tensordesc`),
+// casts, functions and debugging ops.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,6 +40,22 @@ def TT_PointerType : TypeDef<TT_Dialect, "Pointer"> {
   let parameters = (ins TypeParameter:$pointeeType,
                         DefaultValuedParameter<IntParameter, "1">:$addressSpace);
   let assemblyFormat = "`<` $pointeeType (`,` $addressSpace^)? `>`";
+}
+
+def TT_TensorDescType : TypeDef<TT_Dialect, "TensorDesc"> {
+  let mnemonic = "tensordesc";
+  let summary = "A descriptor of blocks of a tensor in global memory (a TMA descriptor)";
+  let description = [{
+    `!tt.tensordesc<128x64xf16>` describes blocks of 128x64 f16 elements of a tensor whose
+    base, shape and strides `tt.make_tensor_descriptor` gives; `tt.descriptor_load` and
+    `tt.descriptor_store` move whole blocks. An integer element type may carry a signedness
+    (`si8`); the optional layout (`!tt.tensordesc<128x64xf16, #shared>`) is the shared-memory
+    encoding chosen when lowering. The element type must not be a tensor.
+  }];
+  let parameters = (ins IntArrayParameter:$shape, TypeParameter:$elementType,
+                        DefaultValuedParameter<AttributeParameter, "None">:$sharedLayout);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
 }
 
 // `tensor<...x!tt.ptr<T>>` with the pointee as element type, or the pointee of `!tt.ptr<T>`
@@ -84,6 +101,11 @@ def TT_TensorPtr : Type<CPred<"isinstance($_self, PointerType) and "
                         "ptr to tensor", "PointerType">;
 
 def TT_Type : AnyTypeOf<[TT_FloatLike, TT_IntLike, TT_PtrLike, TT_TensorPtr]>;
+
+def TT_TensorDesc : Type<CPred<"isinstance($_self, TensorDescType)">, "tensor descriptor type",
+                         "TensorDescType">;
+// Operands of tt.dot_scaled: floats, or fp4 values packed in pairs into i8.
+def TT_ScaledDotOperand : TensorOf<[TT_Float, I8]>;
 
 // A function type held in a type attribute (a function's signature).
 def TT_FunctionTypeAttr
@@ -147,6 +169,21 @@ def TT_InputPrecisionAttr : I32EnumAttr<"InputPrecision", "dot input precision",
   I32EnumAttrCase<"TF32", 0, "tf32">, I32EnumAttrCase<"TF32x3", 1, "tf32x3">,
   I32EnumAttrCase<"IEEE", 2, "ieee">, I32EnumAttrCase<"BF16x3", 3, "bf16x3">,
   I32EnumAttrCase<"BF16x6", 4, "bf16x6">,
+]>;
+
+def TT_ScaleDotElemTypeAttr : I32EnumAttr<"ScaleDotElemType", "element type of a scaled dot", [
+  I32EnumAttrCase<"E4M3", 0, "e4m3">, I32EnumAttrCase<"E5M2", 1, "e5m2">,
+  I32EnumAttrCase<"E2M3", 2, "e2m3">, I32EnumAttrCase<"E3M2", 3, "e3m2">,
+  I32EnumAttrCase<"E2M1", 4, "e2m1">, I32EnumAttrCase<"BF16", 5, "bf16">,
+  I32EnumAttrCase<"FP16", 6, "fp16">,
+]>;
+
+def TT_DescriptorReduceKindAttr : I32EnumAttr<"DescriptorReduceKind",
+                                              "reduction of a descriptor store", [
+  I32EnumAttrCase<"ADD", 1, "add">, I32EnumAttrCase<"MIN", 2, "min">,
+  I32EnumAttrCase<"MAX", 3, "max">, I32EnumAttrCase<"INC", 4, "inc">,
+  I32EnumAttrCase<"DEC", 5, "dec">, I32EnumAttrCase<"AND", 6, "and">,
+  I32EnumAttrCase<"OR", 7, "or">, I32EnumAttrCase<"XOR", 8, "xor">,
 ]>;
 
 //===----------------------------------------------------------------------===//
@@ -507,6 +544,38 @@ def TT_DotOp : TT_Op<"dot", [Pure, TypesMatchWith<"result's type matches accumul
   }];
 }
 
+def TT_DotScaledOp : TT_Op<"dot_scaled", [
+    Pure, AttrSizedOperandSegments,
+    TypesMatchWith<"result's type matches accumulator's type", "d", "c", "$_self">]> {
+  let summary = "Matrix product of microscaled operands plus accumulator";
+  let description = [{
+    d = scale(a, a_scale) * scale(b, b_scale) + c, where each scale applies to a block of 16 or
+    32 elements along K (the microscaling formats). `a_elem_type`/`b_elem_type` say how the
+    operands' bits are read; e2m1 (fp4) values come packed in pairs into i8, along K unless
+    `lhs_k_pack`/`rhs_k_pack` is false.
+
+    ```mlir
+    %d = tt.dot_scaled %a scale %sa, %b scale %sb, %c lhs = e4m3 rhs = e4m3 {fastMath = false}
+        : tensor<128x64xf8E4M3FN>, tensor<128x2xi8> * tensor<64x128xf8E4M3FN>, tensor<128x2xi8>
+        -> tensor<128x128xf32>
+    ```
+  }];
+  let arguments = (ins
+    TT_ScaledDotOperand:$a, TT_ScaledDotOperand:$b, TT_FloatTensor:$c,
+    Optional<TT_ScaledDotOperand>:$a_scale, Optional<TT_ScaledDotOperand>:$b_scale,
+    TT_ScaleDotElemTypeAttr:$a_elem_type, TT_ScaleDotElemTypeAttr:$b_elem_type,
+    BoolAttr:$fastMath,
+    DefaultValuedAttr<BoolAttr, "True">:$lhs_k_pack,
+    DefaultValuedAttr<BoolAttr, "True">:$rhs_k_pack
+  );
+  let results = (outs TT_FloatTensor:$d);
+  let assemblyFormat = [{
+    $a (`scale` $a_scale^)? `,` $b (`scale` $b_scale^)? `,` $c
+    `lhs` `=` $a_elem_type `rhs` `=` $b_elem_type attr-dict
+    `:` type($a) (`,` type($a_scale)^)? `*` type($b) (`,` type($b_scale)^)? `->` type($d)
+  }];
+}
+
 def TT_ReduceOp : TT_Op<"reduce", [Pure, SameOperandsShape, SameOperandsEncoding,
                                    SingleBlock]> {
   let summary = "Reduces tensors along an axis with a combine region";
@@ -592,11 +661,34 @@ def TT_ElementwiseInlineAsmOp : TT_Op<"elementwise_inline_asm", [Elementwise]> {
   let assemblyFormat = "$asm_string attr-dict ($args^ `:` type($args))? `->` type($result)";
 }
 
-def TT_HistogramOp : TT_Op<"histogram", [Pure]> {
+def TT_HistogramOp : TT_Op<"histogram", [
+    Pure, OptionalTypesMatchWith<"mask type matches src type", "src", "mask", "i1_like($_self)">]> {
   let summary = "Counts the values 0 .. N-1 of an integer tensor into N bins";
-  let arguments = (ins TT_IntTensor:$src);
+  let description = [{
+    The result has one bin per element; elements whose `mask` is false are not counted:
+    `tt.histogram %x, %m : tensor<256xi32> -> tensor<8xi32>`.
+  }];
+  let arguments = (ins TT_IntTensor:$src, Optional<TT_BoolLike>:$mask);
   let results = (outs TT_IntTensor:$result);
-  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let assemblyFormat = "$src (`,` $mask^)? attr-dict `:` type($src) `->` type($result)";
+}
+
+def TT_GatherOp : TT_Op<"gather", [Pure]> {
+  let summary = "Gathers elements of a tensor along one axis at the given indices";
+  let description = [{
+    The result has the shape and encoding of `indices` and the element type of `src`; along
+    `axis` an index picks the element of `src`, and along every other dimension the indices
+    tensor has the size of `src`. `efficient_layout` marks layouts chosen on purpose.
+
+    ```mlir
+    %g = tt.gather %src[%idx] {axis = 0 : i32}
+        : (tensor<128x4xf32>, tensor<256x4xi32>) -> tensor<256x4xf32>
+    ```
+  }];
+  let arguments = (ins TT_Tensor:$src, TT_IntTensor:$indices, I32Attr:$axis,
+                       UnitAttr:$efficient_layout);
+  let results = (outs TT_Tensor:$result);
+  let assemblyFormat = "$src `[` $indices `]` attr-dict `:` functional-type(operands, results)";
 }
 
 def TT_PrintOp : TT_Op<"print", [SameVariadicOperandSize, MemWrite]> {
@@ -613,6 +705,114 @@ def TT_AssertOp : TT_Op<"assert", [MemWrite]> {
   let summary = "Aborts with a message when a condition is false";
   let arguments = (ins TT_BoolLike:$condition, StrAttr:$message);
   let assemblyFormat = "$condition `,` $message attr-dict `:` type($condition)";
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor descriptors
+//===----------------------------------------------------------------------===//
+
+def TT_MakeTensorDescOp : TT_Op<"make_tensor_descriptor", [Pure, SameVariadicOperandSize]> {
+  let summary = "A descriptor of blocks of the tensor at `base` with `shape` and `strides`";
+  let description = [{
+    One i32 size and one i64 stride per dimension; the block shape is the descriptor's.
+    `padding` says what out-of-bounds elements of a block read as.
+
+    ```mlir
+    %d = tt.make_tensor_descriptor %base, [%m, %n], [%sm, %c1_i64]
+        : !tt.ptr<f16>, !tt.tensordesc<128x64xf16>
+    ```
+  }];
+  let arguments = (ins TT_Ptr:$base, Variadic<I32>:$shape, Variadic<I64>:$strides,
+                       DefaultValuedAttr<TT_PaddingOptionAttr, "PaddingOption.PAD_ZERO">:$padding);
+  let results = (outs TT_TensorDesc:$result);
+  let assemblyFormat = [{
+    $base `,` `[` $shape `]` `,` `[` $strides `]` attr-dict `:` type($base) `,` type($result)
+  }];
+}
+
+def TT_DescriptorLoadOp : TT_Op<"descriptor_load", [MemRead]> {
+  let summary = "Loads the block of a descriptor at the given indices";
+  let description = [{
+    The result has the block's element type (signless) and number of elements; cache and
+    eviction hints follow the indices in any order, as for `tt.load`:
+
+    ```mlir
+    %x = tt.descriptor_load %desc[%i, %j] cacheModifier = ca
+        : !tt.tensordesc<128x64xf16> -> tensor<128x64xf16>
+    ```
+  }];
+  let arguments = (ins
+    TT_TensorDesc:$desc, Variadic<I32>:$indices,
+    DefaultValuedAttr<TT_CacheModifierAttr, "CacheModifier.NONE">:$cache,
+    DefaultValuedAttr<TT_EvictionPolicyAttr, "EvictionPolicy.NORMAL">:$evict
+  );
+  let results = (outs TT_Tensor:$result);
+  let hasCustomAssemblyFormat = 1;
+}
+
+def TT_DescriptorStoreOp : TT_Op<"descriptor_store", [MemRead, MemWrite]> {
+  let summary = "Stores a tensor into the block of a descriptor at the given indices";
+  let description = [{
+    ```mlir
+    tt.descriptor_store %desc[%i, %j], %x : !tt.tensordesc<128x64xf16>, tensor<128x64xf16>
+    ```
+  }];
+  let arguments = (ins TT_TensorDesc:$desc, TT_Tensor:$src, Variadic<I32>:$indices);
+  let assemblyFormat = [{
+    $desc `[` $indices `]` `,` $src attr-dict `:` qualified(type($desc)) `,` type($src)
+  }];
+}
+
+def TT_DescriptorReduceOp : TT_Op<"descriptor_reduce", [MemRead, MemWrite]> {
+  let summary = "Combines a tensor into the block of a descriptor (an atomic reducing store)";
+  let description = [{
+    ```mlir
+    tt.descriptor_reduce add, %desc[%i, %j], %x
+        : !tt.tensordesc<128x64xf32>, tensor<128x64xf32>
+    ```
+  }];
+  let arguments = (ins TT_DescriptorReduceKindAttr:$kind, TT_TensorDesc:$desc, TT_Tensor:$src,
+                       Variadic<I32>:$indices);
+  let assemblyFormat = [{
+    $kind `,` $desc `[` $indices `]` `,` $src attr-dict `:` qualified(type($desc)) `,`
+    type($src)
+  }];
+}
+
+def TT_DescriptorGatherOp : TT_Op<"descriptor_gather", [MemRead]> {
+  let summary = "Gathers rows of a descriptor into one tensor";
+  let description = [{
+    The descriptor's block is one row (`1xN`); row `x_offsets[i]` from column `y_offset` is row
+    `i` of the 2-D result.
+
+    ```mlir
+    %r = tt.descriptor_gather %desc[%rows, %col]
+        : (!tt.tensordesc<1x128xf32>, tensor<32xi32>, i32) -> tensor<32x128xf32>
+    ```
+  }];
+  let arguments = (ins TT_TensorDesc:$desc, TT_I32Tensor:$x_offsets, I32:$y_offset);
+  let results = (outs TT_Tensor:$result);
+  let assemblyFormat = [{
+    $desc `[` $x_offsets `,` $y_offset `]` attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def TT_DescriptorScatterOp : TT_Op<"descriptor_scatter", [MemRead, MemWrite]> {
+  let summary = "Scatters the rows of a tensor to rows of a descriptor";
+  let description = [{
+    The inverse of `tt.descriptor_gather`: row `i` of `src` goes to row `x_offsets[i]` from
+    column `y_offset`.
+
+    ```mlir
+    tt.descriptor_scatter %desc[%rows, %col], %x
+        : !tt.tensordesc<1x128xf32>, tensor<32xi32>, i32, tensor<32x128xf32>
+    ```
+  }];
+  let arguments = (ins TT_TensorDesc:$desc, TT_I32Tensor:$x_offsets, I32:$y_offset,
+                       TT_Tensor:$src);
+  let assemblyFormat = [{
+    $desc `[` $x_offsets `,` $y_offset `]` `,` $src attr-dict `:` type(operands)
+  }];
 }
 
 //===----------------------------------------------------------------------===//

@@ -247,6 +247,59 @@ _InputPrecision_KEYWORDS = {InputPrecision.TF32: 'tf32', InputPrecision.TF32x3: 
 _InputPrecision_CASES = {keyword: case for case, keyword in _InputPrecision_KEYWORDS.items()}
 
 
+class ScaleDotElemType(enum.IntEnum):
+    """element type of a scaled dot"""
+
+    E4M3 = 0
+    E5M2 = 1
+    E2M3 = 2
+    E3M2 = 3
+    E2M1 = 4
+    BF16 = 5
+    FP16 = 6
+
+    @property
+    def keyword(self) -> str:
+        """The case's spelling in the assembly format."""
+        return _ScaleDotElemType_KEYWORDS[self]
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ScaleDotElemType:
+        """Parse the keyword of a case."""
+        return parse_enum_keyword(parser, _ScaleDotElemType_CASES, 'ScaleDotElemType')
+
+
+_ScaleDotElemType_KEYWORDS = {ScaleDotElemType.E4M3: 'e4m3', ScaleDotElemType.E5M2: 'e5m2', ScaleDotElemType.E2M3: 'e2m3', ScaleDotElemType.E3M2: 'e3m2', ScaleDotElemType.E2M1: 'e2m1', ScaleDotElemType.BF16: 'bf16', ScaleDotElemType.FP16: 'fp16'}
+_ScaleDotElemType_CASES = {keyword: case for case, keyword in _ScaleDotElemType_KEYWORDS.items()}
+
+
+class DescriptorReduceKind(enum.IntEnum):
+    """reduction of a descriptor store"""
+
+    ADD = 1
+    MIN = 2
+    MAX = 3
+    INC = 4
+    DEC = 5
+    AND = 6
+    OR = 7
+    XOR = 8
+
+    @property
+    def keyword(self) -> str:
+        """The case's spelling in the assembly format."""
+        return _DescriptorReduceKind_KEYWORDS[self]
+
+    @classmethod
+    def parse(cls, parser: Parser) -> DescriptorReduceKind:
+        """Parse the keyword of a case."""
+        return parse_enum_keyword(parser, _DescriptorReduceKind_CASES, 'DescriptorReduceKind')
+
+
+_DescriptorReduceKind_KEYWORDS = {DescriptorReduceKind.ADD: 'add', DescriptorReduceKind.MIN: 'min', DescriptorReduceKind.MAX: 'max', DescriptorReduceKind.INC: 'inc', DescriptorReduceKind.DEC: 'dec', DescriptorReduceKind.AND: 'and', DescriptorReduceKind.OR: 'or', DescriptorReduceKind.XOR: 'xor'}
+_DescriptorReduceKind_CASES = {keyword: case for case, keyword in _DescriptorReduceKind_KEYWORDS.items()}
+
+
 @DIALECT.type
 class PointerType(DialectType):
     """A pointer to a scalar or to a tensor, in an address space
@@ -291,6 +344,39 @@ class PointerType(DialectType):
             values['addressSpace'] = parser.parse_integer()
         parser.parse_punct('>')
         return cls(pointee_type=values['pointeeType'], address_space=values.get('addressSpace', 1))
+
+
+@DIALECT.type
+class TensorDescType(DialectType):
+    """A descriptor of blocks of a tensor in global memory (a TMA descriptor)
+
+    `!tt.tensordesc<128x64xf16>` describes blocks of 128x64 f16 elements of a tensor whose
+    base, shape and strides `tt.make_tensor_descriptor` gives; `tt.descriptor_load` and
+    `tt.descriptor_store` move whole blocks. An integer element type may carry a signedness
+    (`si8`); the optional layout (`!tt.tensordesc<128x64xf16, #shared>`) is the shared-memory
+    encoding chosen when lowering. The element type must not be a tensor.
+    """
+
+    DIALECT = 'tt'
+    MNEMONIC = 'tensordesc'
+    PARAMETERS = ('shape', 'element_type', 'shared_layout', )
+    HOOKS = ('parse_parameters', 'print_parameters', 'verify', )
+    __slots__ = ()
+
+    def __new__(cls, shape: tuple[int, ...], element_type: Type, shared_layout: Attribute = None) -> TensorDescType:
+        return super().__new__(cls, tuple(int(_v) for _v in shape), element_type, shared_layout)
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self.parameters[0]
+
+    @property
+    def element_type(self) -> Type:
+        return self.parameters[1]
+
+    @property
+    def shared_layout(self) -> Attribute:
+        return self.parameters[2]
 
 
 def _type_constraint_0(type_) -> bool:
@@ -405,23 +491,47 @@ def _type_constraint_27(type_) -> bool:
     return bool((((isinstance(type_, RankedTensorType)) and ((type_.element_type.is_float() and type_.element_type.kind != 'tf32'))) or ((isinstance(type_, RankedTensorType)) and (((type_.element_type.is_signless_integer(1)) or (type_.element_type.is_signless_integer(8)) or (type_.element_type.is_signless_integer(16)) or (type_.element_type.is_signless_integer(32)) or (type_.element_type.is_signless_integer(64)))))))
 
 
-def _region_constraint_28(region) -> bool:
+def _attr_constraint_28(attr) -> bool:
+    return bool((isinstance(attr, IntegerAttr) and attr.type == IntegerType(32) and attr.value in ScaleDotElemType._value2member_map_))
+
+
+def _type_constraint_29(type_) -> bool:
+    return bool(((isinstance(type_, RankedTensorType)) and ((type_.element_type.is_float() and type_.element_type.kind != 'tf32') or (type_.element_type.is_signless_integer(8)))))
+
+
+def _type_constraint_30(type_) -> bool:
+    return bool(((isinstance(type_, RankedTensorType)) and ((type_.element_type.is_float() and type_.element_type.kind != 'tf32'))))
+
+
+def _region_constraint_31(region) -> bool:
     return bool((len(region.blocks) == 1))
 
 
-def _attr_constraint_29(attr) -> bool:
+def _attr_constraint_32(attr) -> bool:
     return bool((isinstance(attr, StringAttr)))
 
 
-def _attr_constraint_30(attr) -> bool:
+def _type_constraint_33(type_) -> bool:
+    return bool((isinstance(type_, TensorDescType)))
+
+
+def _attr_constraint_34(attr) -> bool:
+    return bool((isinstance(attr, IntegerAttr) and attr.type == IntegerType(32) and attr.value in DescriptorReduceKind._value2member_map_))
+
+
+def _type_constraint_35(type_) -> bool:
+    return bool(((isinstance(type_, RankedTensorType)) and ((type_.element_type.is_signless_integer(32)))))
+
+
+def _attr_constraint_36(attr) -> bool:
     return bool((isinstance(attr, TypeAttr) and isinstance(attr.value, FunctionType)))
 
 
-def _attr_constraint_31(attr) -> bool:
+def _attr_constraint_37(attr) -> bool:
     return bool(((isinstance(attr, ArrayAttr)) and (all((isinstance(_e, DictionaryAttr)) for _e in attr))))
 
 
-def _attr_constraint_32(attr) -> bool:
+def _attr_constraint_38(attr) -> bool:
     return bool((isinstance(attr, SymbolRefAttr) and not attr.nested))
 
 
@@ -3314,6 +3424,267 @@ class DotOp(DefinedOp):
 
 
 @DIALECT.op
+class DotScaledOp(DefinedOp):
+    """Matrix product of microscaled operands plus accumulator
+
+    d = scale(a, a_scale) * scale(b, b_scale) + c, where each scale applies to a block of 16 or
+    32 elements along K (the microscaling formats). `a_elem_type`/`b_elem_type` say how the
+    operands' bits are read; e2m1 (fp4) values come packed in pairs into i8, along K unless
+    `lhs_k_pack`/`rhs_k_pack` is false.
+
+    ```mlir
+    %d = tt.dot_scaled %a scale %sa, %b scale %sb, %c lhs = e4m3 rhs = e4m3 {fastMath = false}
+        : tensor<128x64xf8E4M3FN>, tensor<128x2xi8> * tensor<64x128xf8E4M3FN>, tensor<128x2xi8>
+        -> tensor<128x128xf32>
+    ```
+    """
+
+    OPERATION_NAME = 'tt.dot_scaled'
+    TRAITS = (Pure, AttrSizedOperandSegments, )
+    HOOKS = ('custom_verify', )
+    PROPERTY_NAMES = ('a_elem_type', 'b_elem_type', 'fastMath', 'lhs_k_pack', 'rhs_k_pack', 'operandSegmentSizes', )
+    DEFAULT_VALUED = (('lhs_k_pack', 'lhs_k_pack', True), ('rhs_k_pack', 'rhs_k_pack', True), )
+    OPERAND_GROUPS = ('single', 'single', 'single', 'optional', 'optional', )
+    RESULT_GROUPS = ('single', )
+    __slots__ = ()
+
+    @property
+    def a(self) -> Value:
+        return self.get_operand(0)
+
+    @property
+    def b(self) -> Value:
+        return self.get_operand(1)
+
+    @property
+    def c(self) -> Value:
+        return self.get_operand(2)
+
+    @property
+    def a_scale(self) -> Value | None:
+        group = self.operand_group(3)
+        return group[0] if group else None
+
+    @property
+    def b_scale(self) -> Value | None:
+        group = self.operand_group(4)
+        return group[0] if group else None
+
+    @property
+    def d(self) -> Value:
+        return self.results[0]
+
+    @property
+    def a_elem_type(self) -> ScaleDotElemType:
+        attr = self.properties.get('a_elem_type')
+        return None if attr is None else ScaleDotElemType(attr.value)
+
+    @property
+    def a_elem_type_attr(self) -> Attribute | None:
+        return self.properties.get('a_elem_type')
+
+    @property
+    def b_elem_type(self) -> ScaleDotElemType:
+        attr = self.properties.get('b_elem_type')
+        return None if attr is None else ScaleDotElemType(attr.value)
+
+    @property
+    def b_elem_type_attr(self) -> Attribute | None:
+        return self.properties.get('b_elem_type')
+
+    @property
+    def fast_math(self) -> bool:
+        attr = self.properties.get('fastMath')
+        return None if attr is None else bool(attr.value)
+
+    @property
+    def fast_math_attr(self) -> Attribute | None:
+        return self.properties.get('fastMath')
+
+    @property
+    def lhs_k_pack(self) -> bool:
+        attr = self.properties.get('lhs_k_pack')
+        return True if attr is None else bool(attr.value)
+
+    @property
+    def lhs_k_pack_attr(self) -> Attribute | None:
+        return self.properties.get('lhs_k_pack')
+
+    @property
+    def rhs_k_pack(self) -> bool:
+        attr = self.properties.get('rhs_k_pack')
+        return True if attr is None else bool(attr.value)
+
+    @property
+    def rhs_k_pack_attr(self) -> Attribute | None:
+        return self.properties.get('rhs_k_pack')
+
+    @classmethod
+    def build(
+        cls,
+        a: Value,
+        b: Value,
+        c: Value,
+        a_elem_type: ScaleDotElemType | Attribute,
+        b_elem_type: ScaleDotElemType | Attribute,
+        fast_math: bool | Attribute,
+        d_type: Type | None = None,
+        a_scale: Value | None = None,
+        b_scale: Value | None = None,
+        lhs_k_pack: bool | Attribute | None = None,
+        rhs_k_pack: bool | Attribute | None = None,
+        *,
+        attributes: dict[str, Attribute] | None = None,
+        location: Location | None = None,
+    ) -> DotScaledOp:
+        """Create a `tt.dot_scaled` op; results whose types the traits determine may be omitted."""
+        operands = [a] + [b] + [c] + ([] if a_scale is None else [a_scale]) + ([] if b_scale is None else [b_scale])
+        properties: dict[str, Attribute] = {}
+        properties['a_elem_type'] = (a_elem_type if isinstance(a_elem_type, Attribute) else IntegerAttr(int(a_elem_type), IntegerType(32)))
+        properties['b_elem_type'] = (b_elem_type if isinstance(b_elem_type, Attribute) else IntegerAttr(int(b_elem_type), IntegerType(32)))
+        properties['fastMath'] = (fast_math if isinstance(fast_math, Attribute) else BoolAttr(bool(fast_math)))
+        if lhs_k_pack is not None:
+            properties['lhs_k_pack'] = (lhs_k_pack if isinstance(lhs_k_pack, Attribute) else BoolAttr(bool(lhs_k_pack)))
+        if rhs_k_pack is not None:
+            properties['rhs_k_pack'] = (rhs_k_pack if isinstance(rhs_k_pack, Attribute) else BoolAttr(bool(rhs_k_pack)))
+        if d_type is None:
+            d_type = c.type
+        result_types = [d_type]
+        properties['operandSegmentSizes'] = DenseArrayAttr(i32, (len([a]), len([b]), len([c]), len(([] if a_scale is None else [a_scale])), len(([] if b_scale is None else [b_scale])),))
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0, successors=(), location=location,
+        )
+
+    def verify_invariants(self) -> None:
+        self.verify_groups()
+        attr = self.properties.get('a_elem_type')
+        if attr is None:
+            raise self.emit_error("requires attribute 'a_elem_type'")
+        if attr is not None and not _attr_constraint_28(attr):
+            raise self.attribute_error('a_elem_type', 'element type of a scaled dot')
+        attr = self.properties.get('b_elem_type')
+        if attr is None:
+            raise self.emit_error("requires attribute 'b_elem_type'")
+        if attr is not None and not _attr_constraint_28(attr):
+            raise self.attribute_error('b_elem_type', 'element type of a scaled dot')
+        attr = self.properties.get('fastMath')
+        if attr is None:
+            raise self.emit_error("requires attribute 'fastMath'")
+        if attr is not None and not _attr_constraint_11(attr):
+            raise self.attribute_error('fastMath', 'bool attribute')
+        attr = self.properties.get('lhs_k_pack')
+        if attr is not None and not _attr_constraint_11(attr):
+            raise self.attribute_error('lhs_k_pack', 'bool attribute')
+        attr = self.properties.get('rhs_k_pack')
+        if attr is not None and not _attr_constraint_11(attr):
+            raise self.attribute_error('rhs_k_pack', 'bool attribute')
+        value = self.get_operand(0)
+        if not _type_constraint_29(value.type):
+            raise self.type_error('operand', value, 'tensor of floating-point or 8-bit signless integer values')
+        value = self.get_operand(1)
+        if not _type_constraint_29(value.type):
+            raise self.type_error('operand', value, 'tensor of floating-point or 8-bit signless integer values')
+        value = self.get_operand(2)
+        if not _type_constraint_30(value.type):
+            raise self.type_error('operand', value, 'tensor of floating-point values')
+        for value in self.operand_group(3):
+            if not _type_constraint_29(value.type):
+                raise self.type_error('operand', value, 'tensor of floating-point or 8-bit signless integer values')
+        for value in self.operand_group(4):
+            if not _type_constraint_29(value.type):
+                raise self.type_error('operand', value, 'tensor of floating-point or 8-bit signless integer values')
+        value = self.results[0]
+        if not _type_constraint_30(value.type):
+            raise self.type_error('result', value, 'tensor of floating-point values')
+        if not ((self.d.type == self.c.type)):
+            raise self.emit_error("failed to verify that result's type matches accumulator's type")
+
+    def print(self, printer: Printer) -> None:
+        printer.write(" ")
+        printer.print_operand(self.a)
+        if self.a_scale is not None:
+            printer.write(' scale ')
+            printer.print_operand(self.a_scale)
+        printer.write(', ')
+        printer.print_operand(self.b)
+        if self.b_scale is not None:
+            printer.write(' scale ')
+            printer.print_operand(self.b_scale)
+        printer.write(', ')
+        printer.print_operand(self.c)
+        printer.write(' lhs = ')
+        attr = self.properties.get('a_elem_type')
+        if attr is not None:
+            printer.write(ScaleDotElemType(attr.value).keyword)
+        printer.write(' rhs = ')
+        attr = self.properties.get('b_elem_type')
+        if attr is not None:
+            printer.write(ScaleDotElemType(attr.value).keyword)
+        printer.print_attr_dict(self.all_attributes(), ('a_elem_type', 'b_elem_type', 'operandSegmentSizes') + self.attributes_at_default())
+        printer.write(' : ')
+        printer.print_type(self.a.type)
+        if self.a_scale is not None:
+            printer.write(', ')
+            printer.print_types([v.type for v in (self.a_scale,) if v is not None])
+        printer.write(' * ')
+        printer.print_type(self.b.type)
+        if self.b_scale is not None:
+            printer.write(', ')
+            printer.print_types([v.type for v in (self.b_scale,) if v is not None])
+        printer.write(' -> ')
+        printer.print_type(self.d.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Operation:
+        u_a: list = []
+        u_b: list = []
+        u_c: list = []
+        u_a_scale: list = []
+        u_b_scale: list = []
+        types: dict[str, list] = {}
+        attrs: dict[str, Attribute] = {}
+        u_a.append(parser.parse_operand())
+        if parser.parse_optional_keyword('scale'):
+            u_a_scale.append(parser.parse_operand())
+        parser.parse_punct(',')
+        u_b.append(parser.parse_operand())
+        if parser.parse_optional_keyword('scale'):
+            u_b_scale.append(parser.parse_operand())
+        parser.parse_punct(',')
+        u_c.append(parser.parse_operand())
+        parser.parse_keyword('lhs')
+        parser.parse_punct('=')
+        attrs['a_elem_type'] = IntegerAttr(ScaleDotElemType.parse(parser), IntegerType(32))
+        parser.parse_keyword('rhs')
+        parser.parse_punct('=')
+        attrs['b_elem_type'] = IntegerAttr(ScaleDotElemType.parse(parser), IntegerType(32))
+        attrs.update(parser.parse_optional_attr_dict())
+        parser.parse_punct(':')
+        types['a'] = parse_type_group(parser, True)
+        if parser.parse_optional_punct(','):
+            types['a_scale'] = parse_type_group(parser, False)
+        parser.parse_punct('*')
+        types['b'] = parse_type_group(parser, True)
+        if parser.parse_optional_punct(','):
+            types['b_scale'] = parse_type_group(parser, False)
+        parser.parse_punct('->')
+        types['d'] = parse_type_group(parser, True)
+        types['c'] = [(types['d'][0])] * len(u_c)
+        operands = parser.resolve_operands(u_a + u_b + u_c + u_a_scale + u_b_scale, types['a'] + types['b'] + types['c'] + types.get('a_scale', []) + types.get('b_scale', []))
+        result_types = types['d']
+        attrs['operandSegmentSizes'] = DenseArrayAttr(i32, (len(u_a), len(u_b), len(u_c), len(u_a_scale), len(u_b_scale),))
+        properties, attributes = cls.split_attributes(attrs)
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0,
+            successors=(),
+        )
+
+
+@DIALECT.op
 class ReduceOp(DefinedOp):
     """Reduces tensors along an axis with a combine region
 
@@ -3399,7 +3770,7 @@ class ReduceOp(DefinedOp):
             if not _type_constraint_2(value.type):
                 raise self.type_error('result', value, 'floating-point or tensor of floating-point values or integer or tensor of integer values or ptr or tensor of ptr values or ptr to tensor')
         for region in [self.regions[0]]:
-            if not _region_constraint_28(region):
+            if not _region_constraint_31(region):
                 raise self.region_error(region, 'combineOp', 'region with 1 blocks')
 
     def verify_regions(self) -> None:
@@ -3563,7 +3934,7 @@ class ScanOp(DefinedOp):
             if not _type_constraint_21(value.type):
                 raise self.type_error('result', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
         for region in [self.regions[0]]:
-            if not _region_constraint_28(region):
+            if not _region_constraint_31(region):
                 raise self.region_error(region, 'combineOp', 'region with 1 blocks')
 
     def verify_regions(self) -> None:
@@ -3726,17 +4097,17 @@ class ExternElementwiseOp(DefinedOp):
         attr = self.properties.get('libname')
         if attr is None:
             raise self.emit_error("requires attribute 'libname'")
-        if attr is not None and not _attr_constraint_29(attr):
+        if attr is not None and not _attr_constraint_32(attr):
             raise self.attribute_error('libname', 'string attribute')
         attr = self.properties.get('libpath')
         if attr is None:
             raise self.emit_error("requires attribute 'libpath'")
-        if attr is not None and not _attr_constraint_29(attr):
+        if attr is not None and not _attr_constraint_32(attr):
             raise self.attribute_error('libpath', 'string attribute')
         attr = self.properties.get('symbol')
         if attr is None:
             raise self.emit_error("requires attribute 'symbol'")
-        if attr is not None and not _attr_constraint_29(attr):
+        if attr is not None and not _attr_constraint_32(attr):
             raise self.attribute_error('symbol', 'string attribute')
         attr = self.properties.get('pure')
         if attr is None:
@@ -3878,12 +4249,12 @@ class ElementwiseInlineAsmOp(DefinedOp):
         attr = self.properties.get('asm_string')
         if attr is None:
             raise self.emit_error("requires attribute 'asm_string'")
-        if attr is not None and not _attr_constraint_29(attr):
+        if attr is not None and not _attr_constraint_32(attr):
             raise self.attribute_error('asm_string', 'string attribute')
         attr = self.properties.get('constraints')
         if attr is None:
             raise self.emit_error("requires attribute 'constraints'")
-        if attr is not None and not _attr_constraint_29(attr):
+        if attr is not None and not _attr_constraint_32(attr):
             raise self.attribute_error('constraints', 'string attribute')
         attr = self.properties.get('pure')
         if attr is None:
@@ -3943,19 +4314,28 @@ class ElementwiseInlineAsmOp(DefinedOp):
 
 @DIALECT.op
 class HistogramOp(DefinedOp):
-    """Counts the values 0 .. N-1 of an integer tensor into N bins"""
+    """Counts the values 0 .. N-1 of an integer tensor into N bins
+
+    The result has one bin per element; elements whose `mask` is false are not counted:
+    `tt.histogram %x, %m : tensor<256xi32> -> tensor<8xi32>`.
+    """
 
     OPERATION_NAME = 'tt.histogram'
     TRAITS = (Pure, )
     HOOKS = ('custom_verify', )
     PROPERTY_NAMES = ()
-    OPERAND_GROUPS = ('single', )
+    OPERAND_GROUPS = ('single', 'optional', )
     RESULT_GROUPS = ('single', )
     __slots__ = ()
 
     @property
     def src(self) -> Value:
         return self.get_operand(0)
+
+    @property
+    def mask(self) -> Value | None:
+        group = self.operand_group(1)
+        return group[0] if group else None
 
     @property
     def result_(self) -> Value:
@@ -3966,12 +4346,13 @@ class HistogramOp(DefinedOp):
         cls,
         result_type: Type,
         src: Value,
+        mask: Value | None = None,
         *,
         attributes: dict[str, Attribute] | None = None,
         location: Location | None = None,
     ) -> HistogramOp:
         """Create a `tt.histogram` op; results whose types the traits determine may be omitted."""
-        operands = [src]
+        operands = [src] + ([] if mask is None else [mask])
         properties: dict[str, Attribute] = {}
         result_types = [result_type]
         return cls.create(
@@ -3981,18 +4362,25 @@ class HistogramOp(DefinedOp):
         )
 
     def verify_invariants(self) -> None:
-        if self.num_operands != 1 or self.num_results != 1:
-            self.verify_groups()
+        self.verify_groups()
         value = self.get_operand(0)
         if not _type_constraint_25(value.type):
             raise self.type_error('operand', value, 'tensor of integer values')
+        for value in self.operand_group(1):
+            if not _type_constraint_13(value.type):
+                raise self.type_error('operand', value, '1-bit signless integer or tensor of 1-bit signless integer values')
         value = self.results[0]
         if not _type_constraint_25(value.type):
             raise self.type_error('result', value, 'tensor of integer values')
+        if not ((self.mask is None or i1_like(self.src.type) == self.mask.type)):
+            raise self.emit_error('failed to verify that mask type matches src type')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
         printer.print_operand(self.src)
+        if self.mask is not None:
+            printer.write(', ')
+            printer.print_operand(self.mask)
         printer.print_attr_dict(self.all_attributes(), ())
         printer.write(' : ')
         printer.print_type(self.src.type)
@@ -4001,16 +4389,161 @@ class HistogramOp(DefinedOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
+        start = parser.i
         u_src: list = []
+        u_mask: list = []
         types: dict[str, list] = {}
         attrs: dict[str, Attribute] = {}
         u_src.append(parser.parse_operand())
+        if parser.parse_optional_punct(','):
+            u_mask.append(parser.parse_operand())
         attrs.update(parser.parse_optional_attr_dict())
         parser.parse_punct(':')
         types['src'] = parse_type_group(parser, True)
         parser.parse_punct('->')
         types['result'] = parse_type_group(parser, True)
-        operands = parser.resolve_operands(u_src, types['src'])
+        try:
+            types['mask'] = [(i1_like(types['src'][0]))] * len(u_mask)
+        except (AttributeError, TypeError, ValueError, IndexError):
+            parser.error("cannot infer the type of '$mask' from the types given", start)
+        operands = parser.resolve_operands(u_src + u_mask, types['src'] + types.get('mask', []))
+        result_types = types['result']
+        properties, attributes = cls.split_attributes(attrs)
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0,
+            successors=(),
+        )
+
+
+@DIALECT.op
+class GatherOp(DefinedOp):
+    """Gathers elements of a tensor along one axis at the given indices
+
+    The result has the shape and encoding of `indices` and the element type of `src`; along
+    `axis` an index picks the element of `src`, and along every other dimension the indices
+    tensor has the size of `src`. `efficient_layout` marks layouts chosen on purpose.
+
+    ```mlir
+    %g = tt.gather %src[%idx] {axis = 0 : i32}
+        : (tensor<128x4xf32>, tensor<256x4xi32>) -> tensor<256x4xf32>
+    ```
+    """
+
+    OPERATION_NAME = 'tt.gather'
+    TRAITS = (Pure, )
+    HOOKS = ('custom_verify', )
+    PROPERTY_NAMES = ('axis', 'efficient_layout', )
+    DEFAULT_VALUED = (('efficient_layout', 'efficient_layout', False), )
+    OPERAND_GROUPS = ('single', 'single', )
+    RESULT_GROUPS = ('single', )
+    __slots__ = ()
+
+    @property
+    def src(self) -> Value:
+        return self.get_operand(0)
+
+    @property
+    def indices(self) -> Value:
+        return self.get_operand(1)
+
+    @property
+    def result_(self) -> Value:
+        return self.results[0]
+
+    @property
+    def axis(self) -> int:
+        attr = self.properties.get('axis')
+        return None if attr is None else attr.value
+
+    @property
+    def axis_attr(self) -> Attribute | None:
+        return self.properties.get('axis')
+
+    @property
+    def efficient_layout(self) -> bool:
+        attr = self.properties.get('efficient_layout')
+        return False if attr is None else True
+
+    @property
+    def efficient_layout_attr(self) -> Attribute | None:
+        return self.properties.get('efficient_layout')
+
+    @classmethod
+    def build(
+        cls,
+        result_type: Type,
+        src: Value,
+        indices: Value,
+        axis: int | Attribute,
+        efficient_layout: bool | Attribute | None = None,
+        *,
+        attributes: dict[str, Attribute] | None = None,
+        location: Location | None = None,
+    ) -> GatherOp:
+        """Create a `tt.gather` op; results whose types the traits determine may be omitted."""
+        operands = [src] + [indices]
+        properties: dict[str, Attribute] = {}
+        properties['axis'] = (axis if isinstance(axis, Attribute) else IntegerAttr(axis, IntegerType(32, 'signless')))
+        if efficient_layout is not None:
+            properties['efficient_layout'] = (efficient_layout if isinstance(efficient_layout, Attribute) else UnitAttr())
+        result_types = [result_type]
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0, successors=(), location=location,
+        )
+
+    def verify_invariants(self) -> None:
+        if self.num_operands != 2 or self.num_results != 1:
+            self.verify_groups()
+        attr = self.properties.get('axis')
+        if attr is None:
+            raise self.emit_error("requires attribute 'axis'")
+        if attr is not None and not _attr_constraint_22(attr):
+            raise self.attribute_error('axis', '32-bit signless integer attribute')
+        attr = self.properties.get('efficient_layout')
+        if attr is not None and not _attr_constraint_23(attr):
+            raise self.attribute_error('efficient_layout', 'unit attribute')
+        value = self.get_operand(0)
+        if not _type_constraint_21(value.type):
+            raise self.type_error('operand', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
+        value = self.get_operand(1)
+        if not _type_constraint_25(value.type):
+            raise self.type_error('operand', value, 'tensor of integer values')
+        value = self.results[0]
+        if not _type_constraint_21(value.type):
+            raise self.type_error('result', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
+
+    def print(self, printer: Printer) -> None:
+        printer.write(" ")
+        printer.print_operand(self.src)
+        printer.write('[')
+        printer.print_operand(self.indices)
+        printer.write(']')
+        printer.print_attr_dict(self.all_attributes(), () + self.attributes_at_default())
+        printer.write(' : ')
+        printer.print_functional_type([v.type for v in self.operands], [v.type for v in self.results])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Operation:
+        u_src: list = []
+        u_indices: list = []
+        types: dict[str, list] = {}
+        attrs: dict[str, Attribute] = {}
+        u_src.append(parser.parse_operand())
+        parser.parse_punct('[')
+        u_indices.append(parser.parse_operand())
+        parser.parse_punct(']')
+        attrs.update(parser.parse_optional_attr_dict())
+        parser.parse_punct(':')
+        ins, outs = parser.parse_functional_type()
+        types['*operands'] = ins
+        types['*results'] = outs
+        types.update(zip(('src', 'indices',), split_counts(types.pop('*operands'), (len(u_src), len(u_indices),))))
+        types.update(zip(('result',), split_groups(types.pop('*results'), ('single',))))
+        operands = parser.resolve_operands(u_src + u_indices, types['src'] + types['indices'])
         result_types = types['result']
         properties, attributes = cls.split_attributes(attrs)
         return cls.create(
@@ -4096,7 +4629,7 @@ class PrintOp(DefinedOp):
         attr = self.properties.get('prefix')
         if attr is None:
             raise self.emit_error("requires attribute 'prefix'")
-        if attr is not None and not _attr_constraint_29(attr):
+        if attr is not None and not _attr_constraint_32(attr):
             raise self.attribute_error('prefix', 'string attribute')
         attr = self.properties.get('hex')
         if attr is None:
@@ -4195,7 +4728,7 @@ class AssertOp(DefinedOp):
         attr = self.properties.get('message')
         if attr is None:
             raise self.emit_error("requires attribute 'message'")
-        if attr is not None and not _attr_constraint_29(attr):
+        if attr is not None and not _attr_constraint_32(attr):
             raise self.attribute_error('message', 'string attribute')
         value = self.get_operand(0)
         if not _type_constraint_13(value.type):
@@ -4222,6 +4755,706 @@ class AssertOp(DefinedOp):
         parser.parse_punct(':')
         types['condition'] = parse_type_group(parser, True)
         operands = parser.resolve_operands(u_condition, types['condition'])
+        result_types = []
+        properties, attributes = cls.split_attributes(attrs)
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0,
+            successors=(),
+        )
+
+
+@DIALECT.op
+class MakeTensorDescOp(DefinedOp):
+    """A descriptor of blocks of the tensor at `base` with `shape` and `strides`
+
+    One i32 size and one i64 stride per dimension; the block shape is the descriptor's.
+    `padding` says what out-of-bounds elements of a block read as.
+
+    ```mlir
+    %d = tt.make_tensor_descriptor %base, [%m, %n], [%sm, %c1_i64]
+        : !tt.ptr<f16>, !tt.tensordesc<128x64xf16>
+    ```
+    """
+
+    OPERATION_NAME = 'tt.make_tensor_descriptor'
+    TRAITS = (Pure, SameVariadicOperandSize, )
+    HOOKS = ('custom_verify', )
+    PROPERTY_NAMES = ('padding', )
+    DEFAULT_VALUED = (('padding', 'padding', PaddingOption.PAD_ZERO), )
+    OPERAND_GROUPS = ('single', 'variadic', 'variadic', )
+    RESULT_GROUPS = ('single', )
+    __slots__ = ()
+
+    @property
+    def base(self) -> Value:
+        return self.get_operand(0)
+
+    @property
+    def shape(self) -> list[Value]:
+        return self.operand_group(1)
+
+    @property
+    def strides(self) -> list[Value]:
+        return self.operand_group(2)
+
+    @property
+    def result_(self) -> Value:
+        return self.results[0]
+
+    @property
+    def padding(self) -> PaddingOption:
+        attr = self.properties.get('padding')
+        return PaddingOption.PAD_ZERO if attr is None else PaddingOption(attr.value)
+
+    @property
+    def padding_attr(self) -> Attribute | None:
+        return self.properties.get('padding')
+
+    @classmethod
+    def build(
+        cls,
+        result_type: Type,
+        base: Value,
+        shape: Sequence[Value] = (),
+        strides: Sequence[Value] = (),
+        padding: PaddingOption | Attribute | None = None,
+        *,
+        attributes: dict[str, Attribute] | None = None,
+        location: Location | None = None,
+    ) -> MakeTensorDescOp:
+        """Create a `tt.make_tensor_descriptor` op; results whose types the traits determine may be omitted."""
+        operands = [base] + list(shape) + list(strides)
+        properties: dict[str, Attribute] = {}
+        if padding is not None:
+            properties['padding'] = (padding if isinstance(padding, Attribute) else IntegerAttr(int(padding), IntegerType(32)))
+        result_types = [result_type]
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0, successors=(), location=location,
+        )
+
+    def verify_invariants(self) -> None:
+        self.verify_groups()
+        attr = self.properties.get('padding')
+        if attr is not None and not _attr_constraint_8(attr):
+            raise self.attribute_error('padding', 'padding of out-of-bounds loads')
+        value = self.get_operand(0)
+        if not _type_constraint_14(value.type):
+            raise self.type_error('operand', value, 'ptr')
+        for value in self.operand_group(1):
+            if not _type_constraint_16(value.type):
+                raise self.type_error('operand', value, '32-bit signless integer')
+        for value in self.operand_group(2):
+            if not _type_constraint_15(value.type):
+                raise self.type_error('operand', value, '64-bit signless integer')
+        value = self.results[0]
+        if not _type_constraint_33(value.type):
+            raise self.type_error('result', value, 'tensor descriptor type')
+
+    def print(self, printer: Printer) -> None:
+        printer.write(" ")
+        printer.print_operand(self.base)
+        printer.write(', [')
+        printer.print_operands(self.shape)
+        printer.write('], [')
+        printer.print_operands(self.strides)
+        printer.write(']')
+        printer.print_attr_dict(self.all_attributes(), () + self.attributes_at_default())
+        printer.write(' : ')
+        printer.print_type(self.base.type)
+        printer.write(', ')
+        printer.print_type(self.result_.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Operation:
+        u_base: list = []
+        u_shape: list = []
+        u_strides: list = []
+        types: dict[str, list] = {}
+        attrs: dict[str, Attribute] = {}
+        u_base.append(parser.parse_operand())
+        parser.parse_punct(',')
+        parser.parse_punct('[')
+        u_shape.extend(parser.parse_operand_list())
+        parser.parse_punct(']')
+        parser.parse_punct(',')
+        parser.parse_punct('[')
+        u_strides.extend(parser.parse_operand_list())
+        parser.parse_punct(']')
+        attrs.update(parser.parse_optional_attr_dict())
+        parser.parse_punct(':')
+        types['base'] = parse_type_group(parser, True)
+        parser.parse_punct(',')
+        types['result'] = parse_type_group(parser, True)
+        types['shape'] = [IntegerType(32)] * len(u_shape)
+        types['strides'] = [IntegerType(64)] * len(u_strides)
+        operands = parser.resolve_operands(u_base + u_shape + u_strides, types['base'] + types.get('shape', []) + types.get('strides', []))
+        result_types = types['result']
+        properties, attributes = cls.split_attributes(attrs)
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0,
+            successors=(),
+        )
+
+
+@DIALECT.op
+class DescriptorLoadOp(DefinedOp):
+    """Loads the block of a descriptor at the given indices
+
+    The result has the block's element type (signless) and number of elements; cache and
+    eviction hints follow the indices in any order, as for `tt.load`:
+
+    ```mlir
+    %x = tt.descriptor_load %desc[%i, %j] cacheModifier = ca
+        : !tt.tensordesc<128x64xf16> -> tensor<128x64xf16>
+    ```
+    """
+
+    OPERATION_NAME = 'tt.descriptor_load'
+    TRAITS = (MemRead, )
+    HOOKS = ('custom_verify', 'parse', 'print', )
+    PROPERTY_NAMES = ('cache', 'evict', )
+    DEFAULT_VALUED = (('cache', 'cache', CacheModifier.NONE), ('evict', 'evict', EvictionPolicy.NORMAL), )
+    OPERAND_GROUPS = ('single', 'variadic', )
+    RESULT_GROUPS = ('single', )
+    __slots__ = ()
+
+    @property
+    def desc(self) -> Value:
+        return self.get_operand(0)
+
+    @property
+    def indices(self) -> list[Value]:
+        return self.operand_group(1)
+
+    @property
+    def result_(self) -> Value:
+        return self.results[0]
+
+    @property
+    def cache(self) -> CacheModifier:
+        attr = self.properties.get('cache')
+        return CacheModifier.NONE if attr is None else CacheModifier(attr.value)
+
+    @property
+    def cache_attr(self) -> Attribute | None:
+        return self.properties.get('cache')
+
+    @property
+    def evict(self) -> EvictionPolicy:
+        attr = self.properties.get('evict')
+        return EvictionPolicy.NORMAL if attr is None else EvictionPolicy(attr.value)
+
+    @property
+    def evict_attr(self) -> Attribute | None:
+        return self.properties.get('evict')
+
+    @classmethod
+    def build(
+        cls,
+        result_type: Type,
+        desc: Value,
+        indices: Sequence[Value] = (),
+        cache: CacheModifier | Attribute | None = None,
+        evict: EvictionPolicy | Attribute | None = None,
+        *,
+        attributes: dict[str, Attribute] | None = None,
+        location: Location | None = None,
+    ) -> DescriptorLoadOp:
+        """Create a `tt.descriptor_load` op; results whose types the traits determine may be omitted."""
+        operands = [desc] + list(indices)
+        properties: dict[str, Attribute] = {}
+        if cache is not None:
+            properties['cache'] = (cache if isinstance(cache, Attribute) else IntegerAttr(int(cache), IntegerType(32)))
+        if evict is not None:
+            properties['evict'] = (evict if isinstance(evict, Attribute) else IntegerAttr(int(evict), IntegerType(32)))
+        result_types = [result_type]
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0, successors=(), location=location,
+        )
+
+    def verify_invariants(self) -> None:
+        self.verify_groups()
+        attr = self.properties.get('cache')
+        if attr is not None and not _attr_constraint_9(attr):
+            raise self.attribute_error('cache', 'cache modifier')
+        attr = self.properties.get('evict')
+        if attr is not None and not _attr_constraint_10(attr):
+            raise self.attribute_error('evict', 'eviction policy')
+        value = self.get_operand(0)
+        if not _type_constraint_33(value.type):
+            raise self.type_error('operand', value, 'tensor descriptor type')
+        for value in self.operand_group(1):
+            if not _type_constraint_16(value.type):
+                raise self.type_error('operand', value, '32-bit signless integer')
+        value = self.results[0]
+        if not _type_constraint_21(value.type):
+            raise self.type_error('result', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
+
+
+@DIALECT.op
+class DescriptorStoreOp(DefinedOp):
+    """Stores a tensor into the block of a descriptor at the given indices
+
+    ```mlir
+    tt.descriptor_store %desc[%i, %j], %x : !tt.tensordesc<128x64xf16>, tensor<128x64xf16>
+    ```
+    """
+
+    OPERATION_NAME = 'tt.descriptor_store'
+    TRAITS = (MemRead, MemWrite, )
+    HOOKS = ('custom_verify', )
+    PROPERTY_NAMES = ()
+    OPERAND_GROUPS = ('single', 'single', 'variadic', )
+    RESULT_GROUPS = ()
+    __slots__ = ()
+
+    @property
+    def desc(self) -> Value:
+        return self.get_operand(0)
+
+    @property
+    def src(self) -> Value:
+        return self.get_operand(1)
+
+    @property
+    def indices(self) -> list[Value]:
+        return self.operand_group(2)
+
+    @classmethod
+    def build(
+        cls,
+        desc: Value,
+        src: Value,
+        indices: Sequence[Value] = (),
+        *,
+        attributes: dict[str, Attribute] | None = None,
+        location: Location | None = None,
+    ) -> DescriptorStoreOp:
+        """Create a `tt.descriptor_store` op; results whose types the traits determine may be omitted."""
+        operands = [desc] + [src] + list(indices)
+        properties: dict[str, Attribute] = {}
+        result_types = []
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0, successors=(), location=location,
+        )
+
+    def verify_invariants(self) -> None:
+        self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_33(value.type):
+            raise self.type_error('operand', value, 'tensor descriptor type')
+        value = self.get_operand(1)
+        if not _type_constraint_21(value.type):
+            raise self.type_error('operand', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
+        for value in self.operand_group(2):
+            if not _type_constraint_16(value.type):
+                raise self.type_error('operand', value, '32-bit signless integer')
+
+    def print(self, printer: Printer) -> None:
+        printer.write(" ")
+        printer.print_operand(self.desc)
+        printer.write('[')
+        printer.print_operands(self.indices)
+        printer.write('], ')
+        printer.print_operand(self.src)
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.desc.type)
+        printer.write(', ')
+        printer.print_type(self.src.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Operation:
+        u_desc: list = []
+        u_src: list = []
+        u_indices: list = []
+        types: dict[str, list] = {}
+        attrs: dict[str, Attribute] = {}
+        u_desc.append(parser.parse_operand())
+        parser.parse_punct('[')
+        u_indices.extend(parser.parse_operand_list())
+        parser.parse_punct(']')
+        parser.parse_punct(',')
+        u_src.append(parser.parse_operand())
+        attrs.update(parser.parse_optional_attr_dict())
+        parser.parse_punct(':')
+        types['desc'] = parse_type_group(parser, True)
+        parser.parse_punct(',')
+        types['src'] = parse_type_group(parser, True)
+        types['indices'] = [IntegerType(32)] * len(u_indices)
+        operands = parser.resolve_operands(u_desc + u_src + u_indices, types['desc'] + types['src'] + types.get('indices', []))
+        result_types = []
+        properties, attributes = cls.split_attributes(attrs)
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0,
+            successors=(),
+        )
+
+
+@DIALECT.op
+class DescriptorReduceOp(DefinedOp):
+    """Combines a tensor into the block of a descriptor (an atomic reducing store)
+
+    ```mlir
+    tt.descriptor_reduce add, %desc[%i, %j], %x
+        : !tt.tensordesc<128x64xf32>, tensor<128x64xf32>
+    ```
+    """
+
+    OPERATION_NAME = 'tt.descriptor_reduce'
+    TRAITS = (MemRead, MemWrite, )
+    HOOKS = ('custom_verify', )
+    PROPERTY_NAMES = ('kind', )
+    OPERAND_GROUPS = ('single', 'single', 'variadic', )
+    RESULT_GROUPS = ()
+    __slots__ = ()
+
+    @property
+    def desc(self) -> Value:
+        return self.get_operand(0)
+
+    @property
+    def src(self) -> Value:
+        return self.get_operand(1)
+
+    @property
+    def indices(self) -> list[Value]:
+        return self.operand_group(2)
+
+    @property
+    def kind(self) -> DescriptorReduceKind:
+        attr = self.properties.get('kind')
+        return None if attr is None else DescriptorReduceKind(attr.value)
+
+    @property
+    def kind_attr(self) -> Attribute | None:
+        return self.properties.get('kind')
+
+    @classmethod
+    def build(
+        cls,
+        desc: Value,
+        src: Value,
+        kind: DescriptorReduceKind | Attribute,
+        indices: Sequence[Value] = (),
+        *,
+        attributes: dict[str, Attribute] | None = None,
+        location: Location | None = None,
+    ) -> DescriptorReduceOp:
+        """Create a `tt.descriptor_reduce` op; results whose types the traits determine may be omitted."""
+        operands = [desc] + [src] + list(indices)
+        properties: dict[str, Attribute] = {}
+        properties['kind'] = (kind if isinstance(kind, Attribute) else IntegerAttr(int(kind), IntegerType(32)))
+        result_types = []
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0, successors=(), location=location,
+        )
+
+    def verify_invariants(self) -> None:
+        self.verify_groups()
+        attr = self.properties.get('kind')
+        if attr is None:
+            raise self.emit_error("requires attribute 'kind'")
+        if attr is not None and not _attr_constraint_34(attr):
+            raise self.attribute_error('kind', 'reduction of a descriptor store')
+        value = self.get_operand(0)
+        if not _type_constraint_33(value.type):
+            raise self.type_error('operand', value, 'tensor descriptor type')
+        value = self.get_operand(1)
+        if not _type_constraint_21(value.type):
+            raise self.type_error('operand', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
+        for value in self.operand_group(2):
+            if not _type_constraint_16(value.type):
+                raise self.type_error('operand', value, '32-bit signless integer')
+
+    def print(self, printer: Printer) -> None:
+        printer.write(" ")
+        attr = self.properties.get('kind')
+        if attr is not None:
+            printer.write(DescriptorReduceKind(attr.value).keyword)
+        printer.write(', ')
+        printer.print_operand(self.desc)
+        printer.write('[')
+        printer.print_operands(self.indices)
+        printer.write('], ')
+        printer.print_operand(self.src)
+        printer.print_attr_dict(self.all_attributes(), ('kind',))
+        printer.write(' : ')
+        printer.print_type(self.desc.type)
+        printer.write(', ')
+        printer.print_type(self.src.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Operation:
+        u_desc: list = []
+        u_src: list = []
+        u_indices: list = []
+        types: dict[str, list] = {}
+        attrs: dict[str, Attribute] = {}
+        attrs['kind'] = IntegerAttr(DescriptorReduceKind.parse(parser), IntegerType(32))
+        parser.parse_punct(',')
+        u_desc.append(parser.parse_operand())
+        parser.parse_punct('[')
+        u_indices.extend(parser.parse_operand_list())
+        parser.parse_punct(']')
+        parser.parse_punct(',')
+        u_src.append(parser.parse_operand())
+        attrs.update(parser.parse_optional_attr_dict())
+        parser.parse_punct(':')
+        types['desc'] = parse_type_group(parser, True)
+        parser.parse_punct(',')
+        types['src'] = parse_type_group(parser, True)
+        types['indices'] = [IntegerType(32)] * len(u_indices)
+        operands = parser.resolve_operands(u_desc + u_src + u_indices, types['desc'] + types['src'] + types.get('indices', []))
+        result_types = []
+        properties, attributes = cls.split_attributes(attrs)
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0,
+            successors=(),
+        )
+
+
+@DIALECT.op
+class DescriptorGatherOp(DefinedOp):
+    """Gathers rows of a descriptor into one tensor
+
+    The descriptor's block is one row (`1xN`); row `x_offsets[i]` from column `y_offset` is row
+    `i` of the 2-D result.
+
+    ```mlir
+    %r = tt.descriptor_gather %desc[%rows, %col]
+        : (!tt.tensordesc<1x128xf32>, tensor<32xi32>, i32) -> tensor<32x128xf32>
+    ```
+    """
+
+    OPERATION_NAME = 'tt.descriptor_gather'
+    TRAITS = (MemRead, )
+    HOOKS = ('custom_verify', )
+    PROPERTY_NAMES = ()
+    OPERAND_GROUPS = ('single', 'single', 'single', )
+    RESULT_GROUPS = ('single', )
+    __slots__ = ()
+
+    @property
+    def desc(self) -> Value:
+        return self.get_operand(0)
+
+    @property
+    def x_offsets(self) -> Value:
+        return self.get_operand(1)
+
+    @property
+    def y_offset(self) -> Value:
+        return self.get_operand(2)
+
+    @property
+    def result_(self) -> Value:
+        return self.results[0]
+
+    @classmethod
+    def build(
+        cls,
+        result_type: Type,
+        desc: Value,
+        x_offsets: Value,
+        y_offset: Value,
+        *,
+        attributes: dict[str, Attribute] | None = None,
+        location: Location | None = None,
+    ) -> DescriptorGatherOp:
+        """Create a `tt.descriptor_gather` op; results whose types the traits determine may be omitted."""
+        operands = [desc] + [x_offsets] + [y_offset]
+        properties: dict[str, Attribute] = {}
+        result_types = [result_type]
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0, successors=(), location=location,
+        )
+
+    def verify_invariants(self) -> None:
+        if self.num_operands != 3 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_33(value.type):
+            raise self.type_error('operand', value, 'tensor descriptor type')
+        value = self.get_operand(1)
+        if not _type_constraint_35(value.type):
+            raise self.type_error('operand', value, 'tensor of 32-bit signless integer values')
+        value = self.get_operand(2)
+        if not _type_constraint_16(value.type):
+            raise self.type_error('operand', value, '32-bit signless integer')
+        value = self.results[0]
+        if not _type_constraint_21(value.type):
+            raise self.type_error('result', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
+
+    def print(self, printer: Printer) -> None:
+        printer.write(" ")
+        printer.print_operand(self.desc)
+        printer.write('[')
+        printer.print_operand(self.x_offsets)
+        printer.write(', ')
+        printer.print_operand(self.y_offset)
+        printer.write(']')
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_functional_type([v.type for v in self.operands], [v.type for v in self.results])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Operation:
+        u_desc: list = []
+        u_x_offsets: list = []
+        u_y_offset: list = []
+        types: dict[str, list] = {}
+        attrs: dict[str, Attribute] = {}
+        u_desc.append(parser.parse_operand())
+        parser.parse_punct('[')
+        u_x_offsets.append(parser.parse_operand())
+        parser.parse_punct(',')
+        u_y_offset.append(parser.parse_operand())
+        parser.parse_punct(']')
+        attrs.update(parser.parse_optional_attr_dict())
+        parser.parse_punct(':')
+        ins, outs = parser.parse_functional_type()
+        types['*operands'] = ins
+        types['*results'] = outs
+        types.update(zip(('desc', 'x_offsets', 'y_offset',), split_counts(types.pop('*operands'), (len(u_desc), len(u_x_offsets), len(u_y_offset),))))
+        types.update(zip(('result',), split_groups(types.pop('*results'), ('single',))))
+        operands = parser.resolve_operands(u_desc + u_x_offsets + u_y_offset, types['desc'] + types['x_offsets'] + types['y_offset'])
+        result_types = types['result']
+        properties, attributes = cls.split_attributes(attrs)
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0,
+            successors=(),
+        )
+
+
+@DIALECT.op
+class DescriptorScatterOp(DefinedOp):
+    """Scatters the rows of a tensor to rows of a descriptor
+
+    The inverse of `tt.descriptor_gather`: row `i` of `src` goes to row `x_offsets[i]` from
+    column `y_offset`.
+
+    ```mlir
+    tt.descriptor_scatter %desc[%rows, %col], %x
+        : !tt.tensordesc<1x128xf32>, tensor<32xi32>, i32, tensor<32x128xf32>
+    ```
+    """
+
+    OPERATION_NAME = 'tt.descriptor_scatter'
+    TRAITS = (MemRead, MemWrite, )
+    HOOKS = ('custom_verify', )
+    PROPERTY_NAMES = ()
+    OPERAND_GROUPS = ('single', 'single', 'single', 'single', )
+    RESULT_GROUPS = ()
+    __slots__ = ()
+
+    @property
+    def desc(self) -> Value:
+        return self.get_operand(0)
+
+    @property
+    def x_offsets(self) -> Value:
+        return self.get_operand(1)
+
+    @property
+    def y_offset(self) -> Value:
+        return self.get_operand(2)
+
+    @property
+    def src(self) -> Value:
+        return self.get_operand(3)
+
+    @classmethod
+    def build(
+        cls,
+        desc: Value,
+        x_offsets: Value,
+        y_offset: Value,
+        src: Value,
+        *,
+        attributes: dict[str, Attribute] | None = None,
+        location: Location | None = None,
+    ) -> DescriptorScatterOp:
+        """Create a `tt.descriptor_scatter` op; results whose types the traits determine may be omitted."""
+        operands = [desc] + [x_offsets] + [y_offset] + [src]
+        properties: dict[str, Attribute] = {}
+        result_types = []
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0, successors=(), location=location,
+        )
+
+    def verify_invariants(self) -> None:
+        if self.num_operands != 4 or self.num_results != 0:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_33(value.type):
+            raise self.type_error('operand', value, 'tensor descriptor type')
+        value = self.get_operand(1)
+        if not _type_constraint_35(value.type):
+            raise self.type_error('operand', value, 'tensor of 32-bit signless integer values')
+        value = self.get_operand(2)
+        if not _type_constraint_16(value.type):
+            raise self.type_error('operand', value, '32-bit signless integer')
+        value = self.get_operand(3)
+        if not _type_constraint_21(value.type):
+            raise self.type_error('operand', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
+
+    def print(self, printer: Printer) -> None:
+        printer.write(" ")
+        printer.print_operand(self.desc)
+        printer.write('[')
+        printer.print_operand(self.x_offsets)
+        printer.write(', ')
+        printer.print_operand(self.y_offset)
+        printer.write('], ')
+        printer.print_operand(self.src)
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_types([v.type for v in self.operands])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Operation:
+        u_desc: list = []
+        u_x_offsets: list = []
+        u_y_offset: list = []
+        u_src: list = []
+        types: dict[str, list] = {}
+        attrs: dict[str, Attribute] = {}
+        u_desc.append(parser.parse_operand())
+        parser.parse_punct('[')
+        u_x_offsets.append(parser.parse_operand())
+        parser.parse_punct(',')
+        u_y_offset.append(parser.parse_operand())
+        parser.parse_punct(']')
+        parser.parse_punct(',')
+        u_src.append(parser.parse_operand())
+        attrs.update(parser.parse_optional_attr_dict())
+        parser.parse_punct(':')
+        types['*operands'] = parse_type_group(parser, False)
+        types.update(zip(('desc', 'x_offsets', 'y_offset', 'src',), split_counts(types.pop('*operands'), (len(u_desc), len(u_x_offsets), len(u_y_offset), len(u_src),))))
+        operands = parser.resolve_operands(u_desc + u_x_offsets + u_y_offset + u_src, types['desc'] + types['x_offsets'] + types['y_offset'] + types['src'])
         result_types = []
         properties, attributes = cls.split_attributes(attrs)
         return cls.create(
@@ -4340,21 +5573,21 @@ class FuncOp(DefinedOp):
         attr = self.properties.get('sym_name')
         if attr is None:
             raise self.emit_error("requires attribute 'sym_name'")
-        if attr is not None and not _attr_constraint_29(attr):
+        if attr is not None and not _attr_constraint_32(attr):
             raise self.attribute_error('sym_name', 'symbol name')
         attr = self.properties.get('function_type')
         if attr is None:
             raise self.emit_error("requires attribute 'function_type'")
-        if attr is not None and not _attr_constraint_30(attr):
+        if attr is not None and not _attr_constraint_36(attr):
             raise self.attribute_error('function_type', 'type attribute of function type')
         attr = self.properties.get('sym_visibility')
-        if attr is not None and not _attr_constraint_29(attr):
+        if attr is not None and not _attr_constraint_32(attr):
             raise self.attribute_error('sym_visibility', 'optional string attribute')
         attr = self.properties.get('arg_attrs')
-        if attr is not None and not _attr_constraint_31(attr):
+        if attr is not None and not _attr_constraint_37(attr):
             raise self.attribute_error('arg_attrs', 'optional array of dictionary attributes')
         attr = self.properties.get('res_attrs')
-        if attr is not None and not _attr_constraint_31(attr):
+        if attr is not None and not _attr_constraint_37(attr):
             raise self.attribute_error('res_attrs', 'optional array of dictionary attributes')
 
 
@@ -4437,13 +5670,13 @@ class CallOp(DefinedOp):
         attr = self.properties.get('callee')
         if attr is None:
             raise self.emit_error("requires attribute 'callee'")
-        if attr is not None and not _attr_constraint_32(attr):
+        if attr is not None and not _attr_constraint_38(attr):
             raise self.attribute_error('callee', 'flat symbol reference attribute')
         attr = self.properties.get('arg_attrs')
-        if attr is not None and not _attr_constraint_31(attr):
+        if attr is not None and not _attr_constraint_37(attr):
             raise self.attribute_error('arg_attrs', 'optional array of dictionary attributes')
         attr = self.properties.get('res_attrs')
-        if attr is not None and not _attr_constraint_31(attr):
+        if attr is not None and not _attr_constraint_37(attr):
             raise self.attribute_error('res_attrs', 'optional array of dictionary attributes')
 
     def print(self, printer: Printer) -> None:

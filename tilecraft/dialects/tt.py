@@ -1,6 +1,6 @@
 """Hooks of the tt (Triton) dialect: Triton's verifiers, and the custom assembly formats of
-`tt.load`, `tt.store` (MLIR's ``oilist`` of cache and eviction hints) and `tt.func` (MLIR's
-function syntax with argument attributes).
+`tt.load`, `tt.store`, `tt.descriptor_load` (MLIR's ``oilist`` of cache and eviction hints),
+`tt.func` (MLIR's function syntax with argument attributes) and `!tt.tensordesc`.
 
 Every tt op gets a `custom_verify` that checks Triton's tensor size rule and then the op's own
 rules from `_RULES`; the messages are Triton's (or MLIR's, for functions and calls).
@@ -284,23 +284,32 @@ def _verify_advance(op) -> None:
 # -- dot, reduce, scan ---------------------------------------------------------------------------
 
 
-@rule(gen.DotOp)
-def _verify_dot(op) -> None:
+def _verify_dot_shapes(op, extents: Callable[[], tuple[int, int, int, int]]) -> None:
+    """Triton's DotOpInterface rules. ``extents`` gives the K extents of `a` and `b` and the M
+    and N extents of the product once the ranks are known to be right (what `tt.dot_scaled`
+    reads of packed fp4 operands differs from their shapes)."""
     a, b, c = op.a.type, op.b.type, op.c.type
     if a.rank not in (2, 3):
         raise op.emit_error("expected operands to be 2d or 3d")
     if a.rank != b.rank or a.rank != c.rank:
         raise op.emit_error("expected all operands to have the same rank")
+    k_a, k_b, m, n = extents()
+    if k_a != k_b:
+        raise op.emit_error("expected the last dimension of the first operand to be equal to "
+                            "the second-to-last dimension of the second operand")
     if a.rank == 3 and (a.shape[0] != c.shape[0] or b.shape[0] != c.shape[0]):
         raise op.emit_error("expected the first dimension of the first operand to be equal to "
                             "the first dimension of the result")
-    if c.shape[-2] != a.shape[-2] or c.shape[-1] != b.shape[-1]:
+    if c.shape[-2] != m or c.shape[-1] != n:
         raise op.emit_error("expected the output shape to be the concatenation of the last "
                             "dimension of the first operand and the last dimension of the "
                             "second")
-    if a.shape[-1] != b.shape[-2]:
-        raise op.emit_error("expected the last dimension of the first operand to be equal to "
-                            "the second-to-last dimension of the second operand")
+
+
+@rule(gen.DotOp)
+def _verify_dot(op) -> None:
+    a, b, c = op.a.type, op.b.type, op.c.type
+    _verify_dot_shapes(op, lambda: (a.shape[-1], b.shape[-2], a.shape[-2], b.shape[-1]))
     if bit_width(a.element_type) != bit_width(b.element_type):
         raise op.emit_error("element types of operands A and B must have same bit width")
     if a.encoding is None and b.encoding is None:
@@ -309,6 +318,54 @@ def _verify_dot(op) -> None:
         raise op.emit_error("mismatching encoding between A and B operands")
     if c.encoding is None:
         raise op.emit_error("miss encoding of C operand")
+
+
+def _scale_factor(op, operand, scale, k_dim: int, unpack: int) -> int:
+    """The number of elements along K that one scale of ``operand`` covers (16 or 32), or 0
+    when there is no scale or a single one."""
+    if scale is None or scale.type.num_elements == 1:
+        return 0
+    per_row = scale.type.shape[-1]
+    factor = operand.type.shape[k_dim] * unpack // per_row if per_row else 0
+    if factor not in (16, 32):
+        raise op.emit_error(f"scale factor must be 16 or 32. Got {factor}")
+    return factor
+
+
+@rule(gen.DotScaledOp)
+def _verify_dot_scaled(op) -> None:
+    """Triton's DotScaledOp rules: e2m1 operands hold two values per i8 (along K when packed
+    along K, else along M or N); scales cover 16 or 32 elements of K, the same for both."""
+    a, b, c = op.a.type, op.b.type, op.c.type
+    e2m1 = gen.ScaleDotElemType.E2M1
+    a_unpack = 2 if op.a_elem_type == e2m1 else 1
+    b_unpack = 2 if op.b_elem_type == e2m1 else 1
+    k_pack_a = a_unpack if op.lhs_k_pack else 1
+    k_pack_b = b_unpack if op.rhs_k_pack else 1
+    _verify_dot_shapes(op, lambda: (
+        a.shape[-1] * k_pack_a, b.shape[-2] * k_pack_b,
+        a.shape[-2] * (1 if op.lhs_k_pack else a_unpack),
+        b.shape[-1] * (1 if op.rhs_k_pack else b_unpack)))
+    k = a.shape[-1] * k_pack_a
+    factor_a = _scale_factor(op, op.a, op.a_scale, -1, k_pack_a)
+    factor_b = _scale_factor(op, op.b, op.b_scale, -2, k_pack_b)
+    if factor_a and factor_b and factor_a != factor_b:
+        raise op.emit_error(f"Operands must have the same scale factor; (lhs: {factor_a} vs "
+                            f"rhs: {factor_b})")
+    factor = factor_a or factor_b or 32
+    for scale, extent, name in ((op.a_scale, c.shape[-2], "M"), (op.b_scale, c.shape[-1], "N")):
+        if scale is None:
+            continue
+        shape = scale.type.shape
+        if len(shape) != a.rank:
+            raise op.emit_error(f"scales must have the rank of the operands, but got "
+                                f"{scale.type}")
+        if shape[-2] != extent:
+            raise op.emit_error(f"scales {name} dimension must match the operand {name} "
+                                "dimension")
+        if shape[-1] != k // factor:
+            raise op.emit_error("scales K dimension must match the operand K divided by the "
+                                "scale factor")
 
 
 def _verify_reduce_scan(op) -> None:
@@ -421,6 +478,185 @@ def _verify_inline_asm(op) -> None:
     if count % op.packed_element:
         raise op.emit_error(f"number of input elements {count} must be a multiple of the op's "
                             f"packed_element attribute, {op.packed_element}")
+
+
+# -- gathers and tensor descriptors -------------------------------------------------------------
+
+
+@rule(gen.GatherOp)
+def _verify_gather(op) -> None:
+    src, indices, result = op.src.type, op.indices.type, op.result_.type
+    if indices.shape != result.shape:
+        raise op.emit_error("indices and output shapes must match")
+    if indices.encoding is not result.encoding:
+        raise op.emit_error("indices and output encodings must match")
+    if src.element_type is not result.element_type:
+        raise op.emit_error("input and output element types must match")
+    if src.rank != indices.rank:
+        raise op.emit_error("input and indices ranks must match")
+    if op.axis >= src.rank:
+        raise op.emit_error("gather dimension must be less than the input rank")
+    for dim in range(indices.rank):
+        if dim != op.axis and indices.shape[dim] != src.shape[dim]:
+            raise op.emit_error(f"indices dimension {dim} must match the corresponding input "
+                                "dimension")
+
+
+@implements(gen.TensorDescType)
+def print_parameters(self, printer) -> None:
+    """``<128x64xf16>``, or ``<128x64xf16, #layout>`` with a shared layout."""
+    printer.write("<" + "".join(f"{d}x" for d in self.shape))
+    printer.print_type(self.element_type)
+    if self.shared_layout is not None:
+        printer.write(", ")
+        printer.print_attribute(self.shared_layout)
+    printer.write(">")
+
+
+@implements(gen.TensorDescType)
+@classmethod
+def parse_parameters(cls, parser):
+    """Read what `print_parameters` writes, then Triton's check of the element type."""
+    parser.parse_punct("<")
+    start = parser.i
+    shape = tuple(parser.parse_dimension_list())
+    element_type = parser.parse_type()
+    layout = parser.parse_attribute() if parser.parse_optional_punct(",") else None
+    parser.parse_punct(">")
+    result = cls(shape, element_type, layout)
+    message = result.verify()
+    if message is not None:
+        parser.error(message, start)
+    return result
+
+
+@implements(gen.TensorDescType)
+def verify(self) -> str | None:  # noqa: F811 - one hook per class
+    """A descriptor's element type is a scalar type; its shape is the block's."""
+    if isinstance(self.element_type, RankedTensorType):
+        return ("tensor descriptors must not wrap tensor types; use "
+                "!tt.tensordesc<shape x element-type[, layout]> instead")
+    return None
+
+
+def block_type(desc_type) -> RankedTensorType:
+    """The block a tensor descriptor moves, as a tensor of its signless element type."""
+    element = desc_type.element_type
+    if isinstance(element, IntegerType):
+        element = IntegerType(element.width)
+    return RankedTensorType(desc_type.shape, element)
+
+
+def _verify_descriptor_access(op, tensor) -> None:
+    """Triton's rule for loads, stores and reducing stores of whole blocks."""
+    block = block_type(op.desc.type)
+    if block.element_type is not tensor.element_type:
+        raise op.emit_error("descriptor block and tensor element types must match, but got "
+                            f"descriptor element type '{block.element_type}' and tensor "
+                            f"element type '{tensor.element_type}'")
+    if block.num_elements != tensor.num_elements:
+        raise op.emit_error("descriptor block and tensor must have the same number of elements, "
+                            f"but got descriptor block with {block.num_elements} elements tensor "
+                            f"with {tensor.num_elements} elements")
+
+
+@rule(gen.DescriptorLoadOp)
+def _verify_descriptor_load(op) -> None:
+    _verify_descriptor_access(op, op.result_.type)
+
+
+@rule(gen.DescriptorStoreOp)
+def _verify_descriptor_store(op) -> None:
+    _verify_descriptor_access(op, op.src.type)
+
+
+@rule(gen.DescriptorReduceOp)
+def _verify_descriptor_reduce(op) -> None:
+    _verify_descriptor_access(op, op.src.type)
+
+
+def _verify_gather_scatter(op, tensor) -> None:
+    """Triton's rules for `tt.descriptor_gather`/`tt.descriptor_scatter` on NVIDIA's TMA: rows
+    of a one-row 2-D block, at least 8 of them and 32 bytes of each, elements of at most
+    32 bits."""
+    block = block_type(op.desc.type)
+    indices = op.x_offsets.type
+    if block.rank != 2:
+        raise op.emit_error(f"descriptor block must be a 2D tensor, but got '{block}'")
+    if block.shape[0] != 1:
+        raise op.emit_error(f"descriptor block must have exactly 1 row, but got '{block}'")
+    if indices.rank != 1:
+        raise op.emit_error(f"x offsets must be a 1D tensor, but got '{indices}'")
+    if tensor.rank != 2:
+        raise op.emit_error(f"result must be a 2D tensor, but got '{tensor}'")
+    rows, cols = tensor.shape
+    if rows < 8:
+        raise op.emit_error(f"must have at least 8 rows, but got {rows}")
+    element = tensor.element_type
+    width = bit_width(element)
+    if width > 32:
+        raise op.emit_error("TMA dtype cannot be greater than 32 bits")
+    min_cols = 32 // width * 8
+    if cols < min_cols:
+        raise op.emit_error(f"must have at least {min_cols} columns for '{element}', but got "
+                            f"{cols}")
+    if rows != indices.shape[0]:
+        raise op.emit_error(f"result tensor must have as many rows as indices "
+                            f"({indices.shape[0]}), but got '{tensor}'")
+    if cols != block.shape[1]:
+        raise op.emit_error(f"result tensor number of columns must match block "
+                            f"({block.shape[1]}), but got '{tensor}'")
+    if element is not block.element_type:
+        raise op.emit_error(f"result tensor element type must match block "
+                            f"('{block.element_type}'), but got '{tensor}'")
+
+
+@rule(gen.DescriptorGatherOp)
+def _verify_descriptor_gather(op) -> None:
+    _verify_gather_scatter(op, op.result_.type)
+
+
+@rule(gen.DescriptorScatterOp)
+def _verify_descriptor_scatter(op) -> None:
+    _verify_gather_scatter(op, op.src.type)
+
+
+@implements(gen.DescriptorLoadOp)
+@classmethod
+def parse(cls, parser):  # noqa: F811 - one hook per class
+    """``%desc[%i, ...] [cacheModifier = ..] [evictionPolicy = ..] {attrs} : desc-type ->
+    tensor-type``."""
+    desc = parser.parse_operand()
+    parser.parse_punct("[")
+    indices = parser.parse_operand_list()
+    parser.parse_punct("]")
+    attrs = {}
+    _parse_clauses(parser, attrs)
+    attrs.update(parser.parse_optional_attr_dict())
+    parser.parse_punct(":")
+    desc_type = parser.parse_type()
+    parser.parse_punct("->")
+    result_type = parser.parse_type()
+    operands = [parser.resolve_operand(desc, desc_type),
+                *parser.resolve_operands(indices, i32)]
+    properties, attributes = cls.split_attributes(attrs)
+    return cls.create(cls.OPERATION_NAME, operands=operands, result_types=[result_type],
+                      properties=properties, attributes=attributes)
+
+
+@implements(gen.DescriptorLoadOp)
+def print(self, printer) -> None:  # noqa: A001,F811 - the hook's name
+    printer.write(" ")
+    printer.print_operand(self.desc)
+    printer.write("[")
+    printer.print_operands(self.indices)
+    printer.write("]")
+    _print_clauses(self, printer)
+    printer.print_attr_dict(self.all_attributes(), ["cache", "evict"])
+    printer.write(" : ")
+    printer.print_type(self.desc.type)
+    printer.write(" -> ")
+    printer.print_type(self.result_.type)
 
 
 # -- functions, calls, returns -------------------------------------------------------------------
