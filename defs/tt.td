@@ -423,6 +423,15 @@ def TT_SplatOp : TT_Op<"splat", [Pure, SameOperandsAndResultElementType,
   let hasFolder = 1;
 }
 
+def TT_UnsplatOp : TT_Op<"unsplat", [
+    Pure, TypesMatchWith<"result is the element type of src", "src", "result",
+                         "$_self.element_type">]> {
+  let summary = "The element of a tensor with exactly one element, as a scalar";
+  let arguments = (ins TT_Tensor:$src);
+  let results = (outs TT_Type:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src)";
+}
+
 def TT_ExpandDimsOp : TT_Op<"expand_dims", [Pure, SameOperandsAndResultElementType]> {
   let summary = "Inserts a dimension of size 1 at `axis`";
   let arguments = (ins TT_Tensor:$src, I32Attr:$axis);

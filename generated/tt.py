@@ -2317,6 +2317,91 @@ class SplatOp(DefinedOp):
 
 
 @DIALECT.op
+class UnsplatOp(DefinedOp):
+    """The element of a tensor with exactly one element, as a scalar"""
+
+    OPERATION_NAME = 'tt.unsplat'
+    TRAITS = (Pure, )
+    HOOKS = ('custom_verify', )
+    PROPERTY_NAMES = ()
+    OPERAND_GROUPS = ('single', )
+    RESULT_GROUPS = ('single', )
+    __slots__ = ()
+
+    @property
+    def src(self) -> Value:
+        return self.get_operand(0)
+
+    @property
+    def result_(self) -> Value:
+        return self.results[0]
+
+    @classmethod
+    def build(
+        cls,
+        src: Value,
+        result_type: Type | None = None,
+        *,
+        attributes: dict[str, Attribute] | None = None,
+        location: Location | None = None,
+    ) -> UnsplatOp:
+        """Create a `tt.unsplat` op; results whose types the traits determine may be omitted."""
+        operands = [src]
+        properties: dict[str, Attribute] = {}
+        if result_type is None:
+            result_type = (src.type.element_type)
+        result_types = [result_type]
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0, successors=(), location=location,
+        )
+
+    def verify_invariants(self) -> None:
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_21(value.type):
+            raise self.type_error('operand', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
+        value = self.results[0]
+        if not _type_constraint_2(value.type):
+            raise self.type_error('result', value, 'floating-point or tensor of floating-point values or integer or tensor of integer values or ptr or tensor of ptr values or ptr to tensor')
+        if not ((self.src.type.element_type == self.result_.type)):
+            raise self.emit_error('failed to verify that result is the element type of src')
+
+    def print(self, printer: Printer) -> None:
+        printer.write(" ")
+        printer.print_operand(self.src)
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.src.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Operation:
+        start = parser.i
+        u_src: list = []
+        types: dict[str, list] = {}
+        attrs: dict[str, Attribute] = {}
+        u_src.append(parser.parse_operand())
+        attrs.update(parser.parse_optional_attr_dict())
+        parser.parse_punct(':')
+        types['src'] = parse_type_group(parser, True)
+        try:
+            types['result'] = [(types['src'][0].element_type)]
+        except (AttributeError, TypeError, ValueError, IndexError):
+            parser.error("cannot infer the type of '$result' from the types given", start)
+        operands = parser.resolve_operands(u_src, types['src'])
+        result_types = types['result']
+        properties, attributes = cls.split_attributes(attrs)
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0,
+            successors=(),
+        )
+
+
+@DIALECT.op
 class ExpandDimsOp(DefinedOp):
     """Inserts a dimension of size 1 at `axis`"""
 

@@ -1,4 +1,4 @@
-"""Verifiers of tt.gather, tt.histogram's mask, tt.dot_scaled and the tensor descriptor ops
+"""Verifiers of tt.unsplat, tt.gather, tt.histogram's mask, tt.dot_scaled and the tensor descriptor ops
 (Triton's messages), and the parsing of `!tt.tensordesc`, `ub` and `llvm` types."""
 
 from __future__ import annotations
@@ -33,6 +33,14 @@ def test_tensordesc_must_not_wrap_a_tensor():
     text = func("  tt.return", "%d: !tt.tensordesc<tensor<4x4xf16>>")
     assert parse_error(text) == ("tensor descriptors must not wrap tensor types; use "
                                  "!tt.tensordesc<shape x element-type[, layout]> instead")
+
+
+# -- tt.unsplat
+
+
+def test_unsplat_needs_one_element():
+    assert check("  %0 = tt.unsplat %t : tensor<2xf32>", "%t: tensor<2xf32>") == (
+        "'tt.unsplat' op source tensor must have exactly one element")
 
 
 # -- tt.gather

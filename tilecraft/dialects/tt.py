@@ -177,6 +177,12 @@ def _verify_splat(op) -> None:
         raise op.emit_error(f"source must be a scalar or a 0-d tensor, but got {src}")
 
 
+@rule(gen.UnsplatOp)
+def _verify_unsplat(op) -> None:
+    if op.src.type.num_elements != 1:
+        raise op.emit_error("source tensor must have exactly one element")
+
+
 @rule(gen.ExpandDimsOp)
 def _verify_expand_dims(op) -> None:
     src, dst = op.src.type, op.result_.type

@@ -1,5 +1,5 @@
-// tt.gather, tt.histogram with a mask, tt.dot_scaled, and tensor descriptors with their loads,
-// stores, reductions, gathers and scatters.
+// tt.unsplat, tt.gather, tt.histogram with a mask, tt.dot_scaled, and tensor descriptors with
+// their loads, stores, reductions, gathers and scatters.
 #shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
 module {
   tt.func @gathers(%src: tensor<128x4xf32>, %idx: tensor<256x4xi32>, %x: tensor<256xi32>, %m: tensor<256xi1>) {
@@ -8,6 +8,10 @@ module {
     %2 = tt.histogram %x : tensor<256xi32> -> tensor<8xi32>
     %3 = tt.histogram %x, %m : tensor<256xi32> -> tensor<8xi32>
     tt.return
+  }
+  tt.func @unsplat(%t: tensor<1x1xf32>) -> f32 {
+    %0 = tt.unsplat %t : tensor<1x1xf32>
+    tt.return %0 : f32
   }
   tt.func @dot_scaled(%a: tensor<128x64xf8E4M3FN>, %b: tensor<64x128xf8E4M3FN>, %a4: tensor<128x32xi8>, %sa: tensor<128x2xi8>, %sb: tensor<128x2xi8>, %c: tensor<128x128xf32>) {
     %0 = tt.dot_scaled %a scale %sa, %b scale %sb, %c lhs = e4m3 rhs = e4m3 {fastMath = false} : tensor<128x64xf8E4M3FN>, tensor<128x2xi8> * tensor<64x128xf8E4M3FN>, tensor<128x2xi8> -> tensor<128x128xf32>
