@@ -39,18 +39,13 @@ import networkx as nx
 from tilecraft.analysis.callgraph import CallGraph, is_call, resolve_callee
 from tilecraft.analysis.cfg import ancestor_in_region, successor_operands
 from tilecraft.analysis.liveness import Liveness
-from tilecraft.generated.ttg import (BlockedEncodingAttr, DotOperandEncodingAttr,
-                                     LinearEncodingAttr, MemDescType, NvidiaMmaEncodingAttr,
-                                     NVMMASharedEncodingAttr, SharedMemorySpaceAttr,
-                                     SliceEncodingAttr)
-from tilecraft.ir import (Attribute, Block, BlockArgument, IntegerAttr, Operation,
-                          RankedTensorType, Type, Value)
+from tilecraft.dialects.ttg_layouts import encoding_layout
 from tilecraft.generated.tt import PointerType
+from tilecraft.generated.ttg import (BlockedEncodingAttr, MemDescType, NVMMASharedEncodingAttr,
+                                     SharedMemorySpaceAttr)
+from tilecraft.ir import (Block, BlockArgument, IntegerAttr, Operation, RankedTensorType,
+                          Type, Value)
 from tilecraft.layouts.conversion import conversion_plan, contiguous_registers
-from tilecraft.layouts.distributed import (Blocked, blocked_layout, fma_dot_operand_layout,
-                                           nvidia_mma_v2_dot_operand_layout,
-                                           nvidia_mma_v2_layout, slice_layout,
-                                           standard_out_dims)
 from tilecraft.layouts.linear import LinearLayout
 
 __all__ = ["Buffer", "Interval", "FunctionAllocation", "ModuleAllocation", "ScratchSizeFn",
@@ -143,35 +138,7 @@ def _explicit_alignment(op: Operation, memdesc: MemDescType) -> int:
 
 def _layout(type_: RankedTensorType) -> LinearLayout | None:
     """The linear layout of a tensor type's encoding, None for encodings not mapped here."""
-    return _encoding_layout(type_.encoding, tuple(type_.shape))
-
-
-def _blocked(encoding: BlockedEncodingAttr) -> Blocked:
-    return Blocked(encoding.size_per_thread, encoding.threads_per_warp,
-                   encoding.warps_per_cta, encoding.order)
-
-
-def _encoding_layout(encoding: Attribute | None, shape: tuple[int, ...]) -> LinearLayout | None:
-    if isinstance(encoding, BlockedEncodingAttr):
-        return blocked_layout(shape, *_blocked(encoding))
-    if isinstance(encoding, SliceEncodingAttr):
-        parent = _encoding_layout(encoding.parent,
-                                  shape[:encoding.dim] + (1,) + shape[encoding.dim:])
-        return None if parent is None else slice_layout(parent, encoding.dim)
-    if isinstance(encoding, NvidiaMmaEncodingAttr) and encoding.version_major == 2:
-        return nvidia_mma_v2_layout(shape, encoding.warps_per_cta, encoding.instr_shape)
-    if isinstance(encoding, DotOperandEncodingAttr):
-        parent = encoding.parent
-        if isinstance(parent, BlockedEncodingAttr):
-            return fma_dot_operand_layout(_blocked(parent), encoding.op_idx, shape)
-        if isinstance(parent, NvidiaMmaEncodingAttr) and parent.version_major == 2:
-            return nvidia_mma_v2_dot_operand_layout(shape, parent.warps_per_cta,
-                                                    encoding.op_idx, encoding.k_width)
-    if isinstance(encoding, LinearEncodingAttr):
-        bases = {"register": encoding.register, "lane": encoding.lane, "warp": encoding.warp}
-        return LinearLayout({k: [tuple(v) for v in vs] for k, vs in bases.items()},
-                            dict(zip(standard_out_dims(len(shape)), shape)))
-    return None
+    return encoding_layout(type_.encoding, tuple(type_.shape))
 
 
 def _moving_along(layout: LinearLayout, in_dim: str, axis: int) -> int:

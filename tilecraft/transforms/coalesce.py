@@ -23,7 +23,9 @@ from tilecraft.generated.tt import PointerType
 from tilecraft.generated.ttg import BlockedEncodingAttr
 from tilecraft.ir import Builder, Operation, RankedTensorType, Value
 
-__all__ = ["TritonGPUCoalescePass", "blocked_encoding", "coalesce_module"]
+from .triton_to_tritongpu import default_blocked
+
+__all__ = ["TritonGPUCoalescePass", "coalesce_module"]
 
 MEMORY_OPS = ("tt.load", "tt.store", "tt.atomic_rmw", "tt.atomic_cas")
 
@@ -34,30 +36,6 @@ def _convert_layout_axis_info(ctx: RuleContext) -> AxisInfo:
     operand (as Triton's AxisInfo treats it), so accesses through converted pointers keep
     their width."""
     return ctx.ins[0]
-
-
-def blocked_encoding(shape: Sequence[int], size_per_thread: Sequence[int], order: Sequence[int],
-                     num_warps: int, threads_per_warp: int = 32) -> BlockedEncodingAttr:
-    """Triton's blocked layout of ``shape`` with ``size_per_thread`` and ``order``: lanes, then
-    warps, spread along the dims in ``order`` as far as the shape allows; the last dim in
-    ``order`` takes the lanes and warps that remain."""
-    rank = len(shape)
-    lanes, warps = [1] * rank, [1] * rank
-    remaining_lanes, remaining_warps = threads_per_warp, num_warps
-    remaining_threads = threads_per_warp * num_warps
-    used_lanes = used_warps = 1
-    for dim in order[:-1]:
-        threads = max(1, min(remaining_threads, max(1, shape[dim] // size_per_thread[dim])))
-        lanes[dim] = max(1, min(threads, remaining_lanes))
-        warps[dim] = max(1, min(threads // lanes[dim], remaining_warps))
-        remaining_warps //= warps[dim]
-        remaining_lanes //= lanes[dim]
-        remaining_threads //= threads
-        used_lanes *= lanes[dim]
-        used_warps *= warps[dim]
-    lanes[order[-1]] = threads_per_warp // used_lanes
-    warps[order[-1]] = num_warps // used_warps
-    return BlockedEncodingAttr(tuple(size_per_thread), tuple(lanes), tuple(warps), tuple(order))
 
 
 def _pointer(op: Operation) -> Value | None:
@@ -99,6 +77,7 @@ def coalesce_module(module: Operation) -> None:
     """Gives every memory access in ``module`` its coalesced layout (see the module doc)."""
     num_warps = ttg_hooks.num_warps(module)
     threads_per_warp = ttg_hooks.threads_per_warp(module)
+    num_ctas = ttg_hooks.num_ctas(module)
     info = AxisInfoAnalysis(module)
     accesses = [(op, ptr) for op in module.walk() if (ptr := _pointer(op)) is not None]
     orders = {op: _order(info.contiguity(ptr)) for op, ptr in accesses}
@@ -122,7 +101,8 @@ def coalesce_module(module: Operation) -> None:
             per_thread = min(per_thread, own)
         size_per_thread = [1] * len(shape)
         size_per_thread[order[0]] = per_thread
-        chosen[op] = blocked_encoding(shape, size_per_thread, order, num_warps, threads_per_warp)
+        chosen[op] = default_blocked(shape, num_warps, threads_per_warp, num_ctas,
+                                     size_per_thread, order)
     for op, encoding in chosen.items():
         _retype_access(op, encoding)
 

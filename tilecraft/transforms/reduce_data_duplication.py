@@ -15,57 +15,23 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tilecraft.generated.passes import TritonGPUReduceDataDuplicationPassBase
-from tilecraft.generated.ttg import (BlockedEncodingAttr, DotOperandEncodingAttr,
-                                     LinearEncodingAttr, MemDescType, NvidiaMmaEncodingAttr,
-                                     SharedMemorySpaceAttr, SliceEncodingAttr,
-                                     SwizzledSharedEncodingAttr)
+from tilecraft.dialects.ttg_layouts import encoding_layout
+from tilecraft.generated.ttg import (BlockedEncodingAttr, DotOperandEncodingAttr, MemDescType,
+                                     NvidiaMmaEncodingAttr, SharedMemorySpaceAttr,
+                                     SliceEncodingAttr, SwizzledSharedEncodingAttr)
 from tilecraft.ir import Attribute, Builder, Operation, RankedTensorType
 from tilecraft.layouts.conversion import conversion_plan
-from tilecraft.layouts.distributed import (Blocked, blocked_layout, fma_dot_operand_layout,
-                                           nvidia_mma_v2_dot_operand_layout,
-                                           nvidia_mma_v2_layout, slice_layout,
-                                           standard_out_dims)
-from tilecraft.layouts.linear import LinearLayout
 
 __all__ = ["TritonGPUReduceDataDuplicationPass", "memory_order", "needs_shared_memory",
            "reduce_data_duplication", "swizzled_shared_for_dot_operand"]
-
-
-def _blocked(encoding: BlockedEncodingAttr) -> Blocked:
-    return Blocked(encoding.size_per_thread, encoding.threads_per_warp, encoding.warps_per_cta,
-                   encoding.order)
-
-
-def _layout(encoding: Attribute, shape: tuple[int, ...]) -> LinearLayout | None:
-    """The linear map of ``encoding`` over ``shape``; None for an encoding without one here."""
-    if isinstance(encoding, BlockedEncodingAttr):
-        return blocked_layout(shape, *_blocked(encoding))
-    if isinstance(encoding, SliceEncodingAttr):
-        dim = encoding.dim
-        parent = _layout(encoding.parent, shape[:dim] + (1,) + shape[dim:])
-        return None if parent is None else slice_layout(parent, dim)
-    if isinstance(encoding, NvidiaMmaEncodingAttr) and encoding.version_major == 2:
-        return nvidia_mma_v2_layout(shape, encoding.warps_per_cta, encoding.instr_shape)
-    if isinstance(encoding, DotOperandEncodingAttr):
-        parent = encoding.parent
-        if isinstance(parent, BlockedEncodingAttr):
-            return fma_dot_operand_layout(_blocked(parent), encoding.op_idx, shape)
-        if isinstance(parent, NvidiaMmaEncodingAttr) and parent.version_major == 2:
-            return nvidia_mma_v2_dot_operand_layout(shape, parent.warps_per_cta,
-                                                    encoding.op_idx, encoding.k_width)
-        return None
-    if isinstance(encoding, LinearEncodingAttr):
-        bases = {"register": encoding.register, "lane": encoding.lane, "warp": encoding.warp}
-        return LinearLayout({k: [tuple(v) for v in vs] for k, vs in bases.items()},
-                            dict(zip(standard_out_dims(len(shape)), shape)))
-    return None
 
 
 def needs_shared_memory(src: RankedTensorType, dst: RankedTensorType) -> bool:
     """Whether converting ``src`` to ``dst`` moves elements between threads (True also when
     either layout has no map here)."""
     shape = tuple(src.shape)
-    src_layout, dst_layout = _layout(src.encoding, shape), _layout(dst.encoding, shape)
+    src_layout = encoding_layout(src.encoding, shape)
+    dst_layout = encoding_layout(dst.encoding, shape)
     if src_layout is None or dst_layout is None:
         return True
     return conversion_plan(src_layout, dst_layout).kind not in ("none", "register")

@@ -52,15 +52,15 @@ Bases = tuple[tuple[int, ...], ...]
 
 
 def default_blocked(shape: Sequence[int], num_warps: int, threads_per_warp: int = 32,
-                    num_ctas: int = 1,
-                    size_per_thread: Sequence[int] | None = None) -> BlockedEncodingAttr:
+                    num_ctas: int = 1, size_per_thread: Sequence[int] | None = None,
+                    order: Sequence[int] | None = None) -> BlockedEncodingAttr:
     """Triton's blocked layout of ``shape`` for ``size_per_thread`` (default: one element per
-    thread in every dim), ``order`` fastest-last: CTAs split the slowest dims first; then, from
-    the fastest dim, threads of a warp and then warps cover the dim as far as its size allows,
-    and the slowest dim takes the lanes and warps that remain."""
+    thread in every dim) and ``order`` (default: the last dim fastest): CTAs split the slowest
+    dims first; then, from the fastest dim, threads of a warp and then warps cover the dim as
+    far as its size allows, and the slowest dim takes the lanes and warps that remain."""
     rank = len(shape)
     size_per_thread = tuple(size_per_thread or (1,) * rank)
-    order = tuple(range(rank - 1, -1, -1))
+    order = tuple(order) if order is not None else tuple(range(rank - 1, -1, -1))
     ctas_per_cga, split_num = _cta_split(shape, size_per_thread, order, num_ctas)
     shape_per_cta = [size // min(size, split) for size, split in zip(shape, split_num)]
     lanes = [1] * rank

@@ -3,12 +3,12 @@ at O3 into an object file. Every stage's text is kept (``ttir``, ``llir``, ``asm
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
 from tilecraft.ir import Operation, print_op
 
+from ..fingerprint import fingerprint, package_folders, python_files
 from ..ttir import make_ttir
 from .lowering import KernelInfo, lower_kernel
 
@@ -59,24 +59,14 @@ _STAGE_FILES = {"ttir": "ttir", "llir": "llir", "asm": "s"}
 
 
 def fingerprinted_sources() -> list[Path]:
-    """The files whose contents `backend_fingerprint` hashes: this backend's modules and the
-    passes and dialect hooks it runs."""
-    package = Path(__file__).resolve().parents[2]  # the tilecraft package
-    return [path for folder in ("backends/cpu", "transforms", "dialects")
-            for path in sorted((package / folder).glob("*.py"))]
+    """The files whose contents `backend_fingerprint` hashes: this backend's modules, the tile
+    pipeline it shares (backends/ttir.py), the passes, the dialect hooks and the generated
+    dialects."""
+    return python_files(package_folders("backends/cpu", "backends", "transforms", "dialects",
+                                        "generated"))
 
 
 def backend_fingerprint() -> str:
     """A hash of this backend's source (and the passes it runs), so that cached objects are not
     reused across changes of the compiler."""
-    global _FINGERPRINT
-    if _FINGERPRINT is None:
-        digest = hashlib.sha256()
-        for path in fingerprinted_sources():
-            digest.update(path.name.encode())
-            digest.update(path.read_bytes())
-        _FINGERPRINT = digest.hexdigest()
-    return _FINGERPRINT
-
-
-_FINGERPRINT: str | None = None
+    return fingerprint(tuple(fingerprinted_sources()))

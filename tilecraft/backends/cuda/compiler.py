@@ -6,12 +6,12 @@ from the layout maps) â†’ ``make_ptx`` (LLVM's NVPTX backend, with libdevice) â†
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from tilecraft.ir import Operation, print_op
 
+from ..fingerprint import fingerprint, package_folders, python_files
 from ..ttir import make_ttir
 from . import toolchain
 
@@ -112,26 +112,12 @@ def binary_from_cache(files: dict, metadata: dict) -> CUDABinary:
 
 
 def fingerprinted_sources() -> list[Path]:
-    """The files whose contents `backend_fingerprint` hashes."""
-    import tilecraft.generated
-
-    package = Path(__file__).resolve().parents[2]
-    folders = [package / name for name in ("backends/cuda", "backends/cpu", "backends",
-                                           "transforms", "dialects", "layouts")]
-    folders.append(Path(tilecraft.generated.__file__).resolve().parent)
-    return [path for folder in folders for path in sorted(folder.glob("*.py"))]
+    """The files whose contents `backend_fingerprint` hashes: this backend's and the scalar
+    emitters it shares with the CPU backend, the passes, the dialects and the layouts."""
+    return python_files(package_folders("backends/cuda", "backends/cpu", "backends",
+                                        "transforms", "dialects", "layouts", "generated"))
 
 
 def backend_fingerprint() -> str:
     """A hash of the compiler's source that this backend runs."""
-    global _FINGERPRINT
-    if _FINGERPRINT is None:
-        digest = hashlib.sha256()
-        for path in fingerprinted_sources():
-            digest.update(path.name.encode())
-            digest.update(path.read_bytes())
-        _FINGERPRINT = digest.hexdigest()
-    return _FINGERPRINT
-
-
-_FINGERPRINT: str | None = None
+    return fingerprint(tuple(fingerprinted_sources()))
