@@ -142,9 +142,10 @@ def _scan(fl: FunctionLowering, op: Operation) -> None:
 
 @lowers("tt.histogram")
 def _histogram(fl: FunctionLowering, op: Operation) -> None:
-    """Counts of each value of a 1-D integer tile in ``[0, bins)``; other values are not
-    counted."""
+    """Counts of each value of a 1-D integer tile in ``[0, bins)``; other values, and those
+    whose mask (the optional second operand) is false, are not counted."""
     source = fl.tile(op.src)
+    mask = fl.as_tile(op.operands[1]) if len(op.operands) > 1 else None
     result = op.results[0]
     bins = result.type.shape[0]
     counts = fl.new_buffer((bins,), ir.IntType(result.type.element_type.width))
@@ -156,6 +157,8 @@ def _histogram(fl: FunctionLowering, op: Operation) -> None:
         value = source.emit(fl, idx)
         inside = b.and_(b.icmp_signed(">=", value, ir.Constant(value.type, 0)),
                         b.icmp_signed("<", value, ir.Constant(value.type, bins)))
+        if mask is not None:
+            inside = b.and_(inside, mask.emit(fl, idx))
         with fl.if_then(inside):
             slot = (b.trunc(value, I32) if value.type.width > 32 else
                     b.sext(value, I32) if value.type.width < 32 else value,)
