@@ -17,8 +17,9 @@ import llvmlite.ir as ir
 from tilecraft.ir import Operation, RankedTensorType
 from tilecraft.layouts.linear import LinearLayout
 
-from .lowering import I32, I64, Distributed, GPULowering, error_at, lowers
+from .lowering import I32, Distributed, GPULowering, error_at, lowers
 from . import scratch
+from .shuffles import shuffle_xor
 from .scratch import Storage
 
 Key = tuple[int, ...]
@@ -31,26 +32,6 @@ def combine(fl: GPULowering, op: Operation, left: Sequence, right: Sequence) -> 
         return fl.lower_block(op.regions[0].blocks[0], [*left, *right])
     finally:
         fl.reduction_depth -= 1
-
-
-def shuffle_xor(fl: GPULowering, value: ir.Value, lane_mask: int) -> ir.Value:
-    """``value`` of the lane whose index differs from this one's by ``lane_mask`` (xor)."""
-    b = fl.builder
-    ty = value.type
-    if isinstance(ty, ir.PointerType):
-        return b.inttoptr(shuffle_xor(fl, b.ptrtoint(value, I64), lane_mask), ty)
-    if ty == ir.DoubleType():
-        return b.bitcast(shuffle_xor(fl, b.bitcast(value, I64), lane_mask), ty)
-    if isinstance(ty, ir.IntType) and ty.width == 64:
-        low = shuffle_xor(fl, b.trunc(value, I32), lane_mask)
-        high = shuffle_xor(fl, b.trunc(b.lshr(value, ir.Constant(I64, 32)), I32), lane_mask)
-        return b.or_(b.zext(low, I64), b.shl(b.zext(high, I64), ir.Constant(I64, 32)))
-    if isinstance(ty, ir.IntType) and ty.width < 32:
-        return b.trunc(shuffle_xor(fl, b.zext(value, I32), lane_mask), ty)
-    suffix = "f32" if ty == ir.FloatType() else "i32"
-    fn = fl.declare(f"llvm.nvvm.shfl.sync.bfly.{suffix}", ty, [I32, ty, I32, I32])
-    return b.call(fn, [ir.Constant(I32, -1), value, ir.Constant(I32, lane_mask),
-                       ir.Constant(I32, fl.threads_per_warp - 1)])
 
 
 def axis_bits(layout: LinearLayout, in_dim: str, axis: int) -> list[int]:

@@ -13,6 +13,7 @@ from .layouts import layout_of
 from .reductions import axis_bits
 from .scratch import Storage, packed
 from .shapes import PROJECTIONS, register_selection
+from .shuffles import shuffle_plan
 
 # the ops that always move their elements through shared memory, with their buffer's numel
 _THROUGH_SHARED = {
@@ -35,8 +36,10 @@ def scratch_bytes(op: Operation) -> int:
     name = op.name
     if name in PROJECTIONS:
         source, result = op.operands[0].type, op.results[0].type
-        if register_selection(layout_of(source), layout_of(result),
-                              PROJECTIONS[name](op)) is not None:
+        src_layout, dst_layout = layout_of(source), layout_of(result)
+        if register_selection(src_layout, dst_layout, PROJECTIONS[name](op)) is not None:
+            return 0
+        if name == "ttg.convert_layout" and shuffle_plan(src_layout, dst_layout) is not None:
             return 0
         return _numel(source if name == "tt.broadcast" else result) * Storage.of(result).size
     if name in _THROUGH_SHARED:

@@ -4,7 +4,8 @@
 
 Moving elements is computed from the two layouts. When every element a thread needs is already
 in one of its own registers (the lane and warp parts of both maps agree), the result is a
-selection of registers; otherwise the tensor goes through shared memory: every thread writes its
+selection of registers; when a conversion stays within warps, warp shuffles move the elements
+(`shuffles`); otherwise the tensor goes through shared memory: every thread writes its
 registers at their coordinates, and after a barrier reads the elements of its new registers.
 """
 
@@ -20,6 +21,7 @@ from tilecraft.layouts.linear import LinearLayout
 from ..cpu.shapes import scalar_constant
 from .lowering import I32, Distributed, GPULowering, error_at, lowers, reg_type
 from .scratch import Storage, row_major
+from .shuffles import convert_by_shuffles, shuffle_plan
 
 Coordinates = tuple[int, ...]
 # Maps a coordinate of the result to the coordinate of the source that holds its element; it
@@ -172,6 +174,11 @@ def move(fl: GPULowering, op: Operation, project: Projection) -> None:
     selection = register_selection(source.layout, layout, project)
     if selection is not None:
         fl.set(result, Distributed(layout, [source.values[j] for j in selection],
+                                   tuple(result.type.shape)))
+        return
+    plan = shuffle_plan(source.layout, layout) if op.name == "ttg.convert_layout" else None
+    if plan is not None:
+        fl.set(result, Distributed(layout, convert_by_shuffles(fl, source, layout, plan),
                                    tuple(result.type.shape)))
         return
     src_shape = tuple(op.operands[0].type.shape)
