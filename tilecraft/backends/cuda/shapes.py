@@ -226,6 +226,8 @@ def through_shared(fl: GPULowering, sources: Sequence[tuple[Distributed, Project
     for size in buffer_shape:
         numel *= size
     base = fl.shared_base(numel * storage.size)
+    # a reshape reads by row-major position: the buffer stays unswizzled there
+    swizzle = read_shape is None
     for source, place in sources:
         written: set[Coordinates] = set()
         for register, value in enumerate(source.values):
@@ -234,18 +236,32 @@ def through_shared(fl: GPULowering, sources: Sequence[tuple[Distributed, Project
                 continue
             written.add(coordinate)
             placed = _apply(fl, fl.coordinates(source.layout, register), place)
-            storage.store(fl, base, row_major(fl, placed, buffer_shape), value)
+            storage.store(fl, base, _buffer_index(fl, placed, buffer_shape, swizzle), value)
     fl.barrier()
     layout = fl.layout(result_type)
     values = []
     for register in range(layout.in_dim_size("register")):
         coordinates = fl.coordinates(layout, register)
         if read_shape is None:
-            index = row_major(fl, _apply(fl, coordinates, project), buffer_shape)
+            index = _buffer_index(fl, _apply(fl, coordinates, project), buffer_shape, swizzle)
         else:
             index = row_major(fl, coordinates, read_shape)
         values.append(storage.load(fl, base, index))
     return Distributed(layout, values, tuple(result_type.shape))
+
+
+def _buffer_index(fl: GPULowering, coordinates: list[ir.Value], shape: Sequence[int],
+                  swizzle: bool) -> ir.Value:
+    """The position of ``coordinates`` in a scratch buffer of ``shape``: row-major, with the
+    column xor-ed with the row (modulo the row length, at most 32) when ``swizzle``, so that a
+    warp reading or writing one column of consecutive rows hits 32 different banks as a warp
+    reading along a row does."""
+    if swizzle and len(shape) >= 2 and shape[-1] > 1 and shape[-2] > 1:
+        b = fl.builder
+        period = min(shape[-1], 32)
+        row_bits = b.and_(coordinates[-2], ir.Constant(I32, period - 1))
+        coordinates = [*coordinates[:-1], b.xor(coordinates[-1], row_bits)]
+    return row_major(fl, coordinates, shape)
 
 
 def _apply(fl: GPULowering, coordinates: list[ir.Value], place: Projection) -> list[ir.Value]:
