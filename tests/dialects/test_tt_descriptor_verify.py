@@ -68,10 +68,11 @@ def test_gather_encodings_must_match():
     blocked = ("#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], "
                "warpsPerCTA = [4, 1], order = [0, 1]}>")
     other = blocked.replace("order = [0, 1]", "order = [1, 0]")
-    text = (f"#a = {blocked}\n#b = {other}\n" + func(
-        "  %0 = tt.gather %s[%i] {axis = 1 : i32} : (tensor<32x8xf16, #a>, tensor<32x4xi32, #a>)"
-        " -> tensor<32x4xf16, #b>\n  tt.return",
-        "%s: tensor<32x8xf16, #a>, %i: tensor<32x4xi32, #a>"))
+    text = (f"#a = {blocked}\n#b = {other}\n"
+            'module attributes {"ttg.num-warps" = 4 : i32} {\n' + func(
+                "  %0 = tt.gather %s[%i] {axis = 1 : i32} : (tensor<32x8xf16, #a>, "
+                "tensor<32x4xi32, #a>) -> tensor<32x4xf16, #b>\n  tt.return",
+                "%s: tensor<32x8xf16, #a>, %i: tensor<32x4xi32, #a>") + "}\n")
     assert verify_error(text) == "'tt.gather' op indices and output encodings must match"
 
 

@@ -13,11 +13,16 @@ ARGS = ("%p: !tt.ptr<f32>, %i: i32, %l: i64, %f: f32, %h: f16, %t: tensor<16xf32
         "%ti: tensor<16xi32>, %m: tensor<16xi1>, %ps: tensor<16x!tt.ptr<f32>>")
 BLOCKED = ("#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], "
            "order = [0]}>")
+BLOCKED2 = ("#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], "
+            "warpsPerCTA = [4, 1], order = [0, 1]}>")
 
 
 def body(text: str, args: str = ARGS) -> str:
-    """``text`` in a function with ``args``; ``#blocked`` names a TritonGPU-style layout."""
-    return f"#blocked = {BLOCKED}\n" + func(text + "\n  tt.return", args)
+    """``text`` in a function with ``args``, in a module of 4 warps; ``#blocked`` and
+    ``#blocked2`` name TritonGPU layouts of rank 1 and 2 that fit it."""
+    return (f"#blocked = {BLOCKED}\n#blocked2 = {BLOCKED2}\n"
+            'module attributes {"ttg.num-warps" = 4 : i32} {\n'
+            + func(text + "\n  tt.return", args) + "}\n")
 
 
 def error(text: str, args: str = ARGS) -> str:
@@ -111,11 +116,11 @@ def test_expand_dims_result():
 @pytest.mark.parametrize("text", [
     "%0 = tt.expand_dims %e {axis = 0 : i32} : tensor<16xf32, #blocked> -> tensor<1x16xf32>",
     '%0 = "tt.reduce"(%e2) <{axis = 0 : i32}> ({\n  ^bb0(%x: f32, %y: f32):\n'
-    "    tt.reduce.return %x : f32\n  }) : (tensor<2x8xf32, #blocked>) -> tensor<8xf32>",
-    "%0 = tt.trans %e2 {order = array<i32: 1, 0>} : tensor<2x8xf32, #blocked> -> tensor<8x2xf32>",
+    "    tt.reduce.return %x : f32\n  }) : (tensor<2x8xf32, #blocked2>) -> tensor<8xf32>",
+    "%0 = tt.trans %e2 {order = array<i32: 1, 0>} : tensor<2x8xf32, #blocked2> -> tensor<8x2xf32>",
 ])
 def test_inferred_results_keep_having_an_encoding(text):
-    args = "%e: tensor<16xf32, #blocked>, %e2: tensor<2x8xf32, #blocked>"
+    args = "%e: tensor<16xf32, #blocked>, %e2: tensor<2x8xf32, #blocked2>"
     assert error("  " + text, args).endswith(
         "op requires that either (a) the operand and the result both have encodings, or (b) "
         "neither does")
@@ -127,7 +132,7 @@ def test_reshape_element_count():
 
 
 def test_reshape_encodings():
-    assert error(f"  %0 = tt.reshape %t : tensor<16xf32> -> tensor<4x4xf32, {BLOCKED}>") == (
+    assert error(f"  %0 = tt.reshape %t : tensor<16xf32> -> tensor<4x4xf32, {BLOCKED2}>") == (
         "'tt.reshape' op Op requires that either (a) src and dst both have encodings, or (b) "
         "neither does.")
 
@@ -281,7 +286,7 @@ def test_load_store_defaults_are_elided():
 DOT_ARGS = ("%a: tensor<16x32xf16>, %b: tensor<32x16xf16>, %c: tensor<16x16xf32>, "
             "%v: tensor<16xf32>, %a3: tensor<2x16x32xf16>, %b3: tensor<2x32x16xf16>, "
             "%c3: tensor<4x16x16xf32>, %bf: tensor<32x16xf32>, %a2: tensor<16x16xf16>, "
-            "%ae: tensor<16x32xf16, #blocked>, %be: tensor<32x16xf16, #blocked>")
+            "%ae: tensor<16x32xf16, #blocked2>, %be: tensor<32x16xf16, #blocked2>")
 
 
 @pytest.mark.parametrize("operands,types,message", [
@@ -300,9 +305,9 @@ DOT_ARGS = ("%a: tensor<16x32xf16>, %b: tensor<32x16xf16>, %c: tensor<16x16xf32>
      "dimension of the second operand"),
     ("%a, %bf, %c", "tensor<16x32xf16> * tensor<32x16xf32> -> tensor<16x16xf32>",
      "element types of operands A and B must have same bit width"),
-    ("%ae, %b, %c", f"tensor<16x32xf16, #blocked> * tensor<32x16xf16> -> tensor<16x16xf32>",
+    ("%ae, %b, %c", "tensor<16x32xf16, #blocked2> * tensor<32x16xf16> -> tensor<16x16xf32>",
      "mismatching encoding between A and B operands"),
-    ("%ae, %be, %c", "tensor<16x32xf16, #blocked> * tensor<32x16xf16, #blocked> -> "
+    ("%ae, %be, %c", "tensor<16x32xf16, #blocked2> * tensor<32x16xf16, #blocked2> -> "
      "tensor<16x16xf32>", "miss encoding of C operand"),
 ])
 def test_dot(operands, types, message):

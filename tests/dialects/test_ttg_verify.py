@@ -17,8 +17,13 @@ BLOCKED = ("#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8
            "warpsPerCTA = [4], order = [0]}>\n")
 
 
+def in_module(text: str, attributes: str = '"ttg.num-warps" = 4 : i32') -> str:
+    """``text`` in a module with the given attributes (the layouts above fit the defaults)."""
+    return f"module attributes {{{attributes}}} {{\n{text}}}\n"
+
+
 def error(body: str, args: str) -> str:
-    return verify_error(BLOCKED + func(body + "\n  tt.return", args))
+    return verify_error(BLOCKED + in_module(func(body + "\n  tt.return", args)))
 
 
 # -- layouts
@@ -145,7 +150,7 @@ MEM_ARGS = f"%buf: {BUF}, %view: {VIEW}, %t: {TENSOR}, %i: i32"
 
 
 def mem_error(body: str) -> str:
-    return verify_error(BLOCKED + SHARED + func(body + "\n  tt.return", MEM_ARGS))
+    return verify_error(BLOCKED + SHARED + in_module(func(body + "\n  tt.return", MEM_ARGS)))
 
 
 def test_memdesc_type():

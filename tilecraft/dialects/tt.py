@@ -2,8 +2,9 @@
 `tt.load`, `tt.store`, `tt.descriptor_load` (MLIR's ``oilist`` of cache and eviction hints),
 `tt.func` (MLIR's function syntax with argument attributes) and `!tt.tensordesc`.
 
-Every tt op gets a `custom_verify` that checks Triton's tensor size rule and then the op's own
-rules from `_RULES`; the messages are Triton's (or MLIR's, for functions and calls).
+Every tt op gets a `custom_verify` that checks Triton's tensor size rule, the layouts of its
+tensors against the module (the ``tensor_layout_error`` hook of their encodings), and then the
+op's own rules from `_RULES`; the messages are Triton's (or MLIR's, for functions and calls).
 """
 
 from __future__ import annotations
@@ -11,10 +12,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from tilecraft.ir import (
-    ArrayAttr, DenseArrayAttr, DictionaryAttr, FunctionType, IntegerAttr, IntegerType,
-    RankedTensorType, StringAttr, SymbolTable, TypeAttr, i32,
+    ArrayAttr, BlockArgument, DenseArrayAttr, DictionaryAttr, FunctionType, IntegerAttr,
+    IntegerType, Operation, RankedTensorType, StringAttr, SymbolTable, Type, TypeAttr, Value,
+    VerificationError, i32,
 )
 from tilecraft.ir.ods import implements, parse_enum_keyword
+from tilecraft.ir.printer import print_op
 
 from . import generated_module
 
@@ -108,12 +111,61 @@ def verify_tensor_sizes(op) -> None:
                                 f"{count}")
 
 
+def plain_error(op: Operation, message: str) -> VerificationError:
+    """An error at ``op``'s location without the ``'name' op`` prefix (MLIR's ``emitError``
+    rather than ``emitOpError``)."""
+    loc, source = op.location.diagnostic_position()
+    return VerificationError(message, loc, source, op=op)
+
+
+# What is wrong with the layout of a value of the given type used by the op (None when nothing
+# is).
+LayoutCheck = Callable[[Operation, Type], str | None]
+
+
+def tensor_layout_message(op: Operation, type_: Type) -> str | None:
+    """What the ``tensor_layout_error(op, tensor)`` hook of a ranked tensor's encoding finds
+    wrong with it in ``op`` (ttg gives every one of its attributes the hook: Triton's
+    DialectVerifyTensorLayoutInterface); None for other types, tensors without an encoding and
+    encodings without the hook."""
+    if not isinstance(type_, RankedTensorType) or type_.encoding is None:
+        return None
+    check = getattr(type_.encoding, "tensor_layout_error", None)
+    return None if check is None else check(op, type_)
+
+
+def value_text(value: Value) -> str:
+    """A value as MLIR's diagnostics print it: ``<block argument> of type '...' at index: N``,
+    or the op that defines it (here with the alias definitions it uses)."""
+    if isinstance(value, BlockArgument):
+        return f"<block argument> of type '{value.type}' at index: {value.index}"
+    return print_op(value.defining_op).rstrip("\n")
+
+
+def verify_layouts(op: Operation, message_of: LayoutCheck) -> None:
+    """Triton's VerifyTensorLayoutsTrait (and VerifyMemDescLayoutsTrait) with ``message_of`` as
+    the check: the operands in order, then the results; the first bad layout is an error."""
+    for index, operand in enumerate(op.operands):
+        message = message_of(op, operand.type)
+        if message is not None:
+            raise plain_error(op, f"Operand {index} ({value_text(operand)}) has an invalid "
+                                  f"layout: {message}")
+    results = op.results
+    for index, result in enumerate(results):
+        message = message_of(op, result.type)
+        if message is not None:
+            which = "Result" if len(results) == 1 else f"Result {index}"
+            raise plain_error(op, f"{which} has an invalid layout: {message}")
+
+
 def _make_verifier(own: Callable | None) -> Callable:
     """The op's `custom_verify` (the IR verifier runs it after the op's traits, as MLIR does):
-    Triton's tensor size rule, then the op's rules."""
+    Triton's tensor size rule, the tensors' layouts against the module (Triton's traits run in
+    that order, after the op's other traits), then the op's rules."""
 
     def custom_verify(self) -> None:
         verify_tensor_sizes(self)
+        verify_layouts(self, tensor_layout_message)
         if own is not None:
             own(self)
 

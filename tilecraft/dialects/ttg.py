@@ -1,22 +1,31 @@
 """Hooks of the ttg (TritonGPU) dialect: the custom formats that Triton's printer writes by hand,
 Triton's verifier rules, and typed readers of the module attributes (``ttg.num-warps``, ...).
+
+Every ttg op gets a `custom_verify` that checks the layouts of its tensors and memory
+descriptors against the module (Triton's VerifyTensorLayoutsTrait and VerifyMemDescLayoutsTrait)
+and then the op's own rules from `_OWN_RULES`; every ttg attribute gets the
+``tensor_layout_error`` hook with which tt and ttg ops check the tensors they encode.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from math import prod
 
 from tilecraft.ir import (
-    Block, DenseArrayAttr, IntegerAttr, Operation, Region, StringAttr, VerificationError, i32,
+    Block, DenseArrayAttr, IntegerAttr, Operation, RankedTensorType, Region, StringAttr, Type,
+    i32,
 )
 from tilecraft.ir.lexer import token_loc
 from tilecraft.ir.ods import i1_like, implements, parse_int_list, parse_struct
 from tilecraft.ir.patterns import RewritePattern
 
 from . import generated_module
-from .tt import _parse_clauses, _print_clauses, pointee_type
+from .tt import (
+    _parse_clauses, _print_clauses, plain_error, pointee_type,
+    tensor_layout_message, verify_layouts,
+)
 
 gen = generated_module(__name__, "ttg")
 
@@ -58,13 +67,6 @@ def target(module: Operation) -> str | None:
     """The module's ``ttg.target`` (``"cuda:90"``), None when it has none."""
     attr = module.attributes.get(TARGET)
     return attr.value if isinstance(attr, StringAttr) else None
-
-
-def plain_error(op: Operation, message: str) -> VerificationError:
-    """An error at ``op``'s location without the ``'name' op`` prefix (MLIR's ``emitError``
-    rather than ``emitOpError``)."""
-    loc, source = op.location.diagnostic_position()
-    return VerificationError(message, loc, source, op=op)
 
 
 def context_num_warps(op: Operation) -> int | None:
@@ -301,6 +303,126 @@ def verify(self) -> str | None:  # noqa: F811 - one hook per class
         self.order)
 
 
+# -- layouts against the module (Triton's TritonGPUVerifyTensorLayoutInterface) -----------------
+
+_DISTRIBUTED = (gen.BlockedEncodingAttr, gen.SliceEncodingAttr, gen.DotOperandEncodingAttr,
+                gen.NvidiaMmaEncodingAttr, gen.LinearEncodingAttr)
+
+
+def enclosing_module(op: Operation) -> Operation | None:
+    """The nearest ``builtin.module`` holding ``op`` (``op`` itself when it is one)."""
+    while op is not None and op.name != "builtin.module":
+        op = op.parent_op
+    return op
+
+
+def layout_num_ctas(layout) -> int:
+    """The CTAs a layout spreads over (Triton's ``getNumCTAs``): 2 to the number of its block
+    bases (``CGALayout``, or ``block`` for linear layouts); a slice or dot operand has its
+    parent's."""
+    if isinstance(layout, (gen.SliceEncodingAttr, gen.DotOperandEncodingAttr)):
+        return layout_num_ctas(layout.parent)
+    if isinstance(layout, (gen.LinearEncodingAttr, gen.SharedLinearEncodingAttr)):
+        return 1 << len(layout.block)
+    return 1 << len(layout.cga_layout)
+
+
+def warps_and_lanes(layout) -> tuple[int, int]:
+    """The warps per CTA and threads per warp of a distributed layout: the sizes of the
+    ``warp`` and ``lane`` inputs of its linear layout (`ttg_layouts.encoding_layout`), which do
+    not depend on the shape, read off the parameters (a slice or dot operand has its
+    parent's; an NVIDIA mma layout uses 32 lanes)."""
+    if isinstance(layout, (gen.SliceEncodingAttr, gen.DotOperandEncodingAttr)):
+        return warps_and_lanes(layout.parent)
+    if isinstance(layout, gen.BlockedEncodingAttr):
+        return prod(layout.warps_per_cta), prod(layout.threads_per_warp)
+    if isinstance(layout, gen.NvidiaMmaEncodingAttr):
+        return prod(layout.warps_per_cta), 32
+    return 1 << len(layout.warp), 1 << len(layout.lane)
+
+
+def _module_ctas_message(op: Operation, layout) -> str | None:
+    """Triton's ``verifyCTAs``: the layout's CTAs are the module's ``ttg.num-ctas``."""
+    module = enclosing_module(op)
+    expected = 1 if module is None else num_ctas(module)
+    ctas = layout_num_ctas(layout)
+    if ctas != expected:
+        return (f"{layout}.\nLayout has {ctas} CTAs per CGA, but the context requires "
+                f"{expected} CTAs per CGA.")
+    return None
+
+
+def tensor_layout_error(layout, op: Operation, tensor: RankedTensorType) -> str | None:
+    """The hook of every ttg attribute that `tt.tensor_layout_message` calls on a tensor's
+    encoding: Triton's ``verifyTensorLayout`` of ``layout`` on a tensor of ``op``, its checks in
+    its order: the layout's rank is the tensor's, its CTAs are the module's ``ttg.num-ctas``,
+    it is distributed, the shape is made of powers of two, and its threads per warp and warps
+    per CTA are the module's ``ttg.threads-per-warp`` and the context's number of warps
+    (`context_num_warps`). Outside a module the module attributes take their defaults."""
+    rank = layout_rank(layout)
+    if rank is not None:
+        if rank != tensor.rank:
+            return (f"Layout has rank {rank}, but the tensor it's attached to has rank "
+                    f"{tensor.rank}.")
+        message = _module_ctas_message(op, layout)
+        if message is not None:
+            return message
+    if not isinstance(layout, _DISTRIBUTED):
+        return "Non-distributed layout is not allowed in tensor type."
+    if not all(_is_power_of_two(d) for d in tensor.shape):
+        shape = ", ".join(map(str, tensor.shape))
+        return (f"Layout has shape {shape}, but the tensor it's attached to has shape {shape} "
+                f"which is not a power of two.")
+    warps, lanes = warps_and_lanes(layout)
+    module = enclosing_module(op)
+    module_lanes = 32 if module is None else threads_per_warp(module)
+    if lanes != module_lanes:
+        return (f"{layout}.\nLayout has {lanes} threads per warp, but the module specifies "
+                f"{module_lanes} threads per warp.")
+    context_warps = context_num_warps(op)
+    if context_warps is None:
+        return ("Could not determine the number of warps per CTA. Operation is not in a "
+                "context with `ttg.num-warps`.")
+    if warps != context_warps:
+        return (f"{layout}.\nLayout has {warps} warps per CTA, but the context requires "
+                f"{context_warps} warps per CTA.")
+    return None
+
+
+def _linear_out_sizes(bases) -> tuple[int, ...]:
+    """The output sizes of a linear layout given by its bases: each dimension the power of two
+    just above its largest coordinate."""
+    return tuple(1 << max(b[d] for b in bases).bit_length() for d in range(len(bases[0])))
+
+
+def memdesc_layout_message(op: Operation, type_: Type) -> str | None:
+    """Triton's ``verifyMemDescLayout`` of a memory descriptor of ``op`` (None for other types
+    and when nothing is wrong): its layout's rank is the descriptor's or one less (a multibuffer),
+    its CTAs are the module's, and a ``#ttg.shared_linear`` layout covers the trailing
+    dimensions of the allocation."""
+    if not isinstance(type_, gen.MemDescType):
+        return None
+    layout = type_.encoding
+    rank = layout_rank(layout)
+    if rank is None:
+        return None
+    memdesc_rank = len(type_.shape)
+    if memdesc_rank not in (rank, rank + 1):
+        return (f"Layout has rank {rank}, but the memdesc it's attached to has rank "
+                f"{memdesc_rank}. Memdesc rank must equal the layout rank or be exactly one "
+                f"greater for multibuffering.")
+    message = _module_ctas_message(op, layout)
+    if message is not None:
+        return message
+    if isinstance(layout, gen.SharedLinearEncodingAttr) and rank:
+        shape = tuple(alloc_shape(type_)[-rank:])
+        layout_shape = _linear_out_sizes([*layout.offset, *layout.block])
+        if shape != layout_shape:
+            return (f"{layout}.\nLayout has shape {', '.join(map(str, layout_shape))}, but the "
+                    f"memdesc type has shape {', '.join(map(str, shape))}.")
+    return None
+
+
 # -- #ttg.nvidia_mma -----------------------------------------------------------------------------
 
 
@@ -404,6 +526,22 @@ def alloc_shape(memdesc) -> tuple[int, ...]:
     return memdesc.alloc_shape or memdesc.shape
 
 
+# -- the verifier of every ttg op -----------------------------------------------------------------
+
+# The op-specific rules of ttg ops, run by their `custom_verify` after the layout checks.
+_OWN_RULES: dict[type, Callable[[Operation], None]] = {}
+
+
+def rule(cls: type) -> Callable:
+    """Register the op-specific verifier of ``cls``."""
+
+    def register(function: Callable[[Operation], None]) -> Callable[[Operation], None]:
+        _OWN_RULES[cls] = function
+        return function
+
+    return register
+
+
 # -- ops -----------------------------------------------------------------------------------------
 
 
@@ -417,8 +555,8 @@ def _same_shape_and_element(op, tensor, memdesc, tensor_name: str) -> None:
                             f"shape {list(memdesc.shape)}")
 
 
-@implements(gen.LocalAllocOp)
-def custom_verify(self) -> None:
+@rule(gen.LocalAllocOp)
+def _verify_local_alloc(self) -> None:
     """A buffer without an initializer must be mutable; an initializer has its shape and
     element type."""
     result = self.result.type
@@ -429,22 +567,22 @@ def custom_verify(self) -> None:
     _same_shape_and_element(self, self.src.type, result, "source")
 
 
-@implements(gen.LocalLoadOp)
-def custom_verify(self) -> None:  # noqa: F811 - one hook per class
+@rule(gen.LocalLoadOp)
+def _verify_local_load(self) -> None:
     """The result has the buffer's shape and element type."""
     _same_shape_and_element(self, self.result.type, self.src.type, "result")
 
 
-@implements(gen.LocalStoreOp)
-def custom_verify(self) -> None:  # noqa: F811 - one hook per class
+@rule(gen.LocalStoreOp)
+def _verify_local_store(self) -> None:
     """The destination is mutable and has the stored tensor's shape and element type."""
     if not self.dst.type.mutable_memory:
         raise self.emit_error("Cannot store into immutable memory")
     _same_shape_and_element(self, self.src.type, self.dst.type, "source")
 
 
-@implements(gen.MemDescIndexOp)
-def custom_verify(self) -> None:  # noqa: F811 - one hook per class
+@rule(gen.MemDescIndexOp)
+def _verify_mem_desc_index(self) -> None:
     """The result is one whole buffer of a whole allocation: its shape is the source's without
     the leading dimension, and neither views a larger allocation."""
     src, result = self.src.type, self.result.type
@@ -458,8 +596,8 @@ def custom_verify(self) -> None:  # noqa: F811 - one hook per class
         raise self.emit_error("alloc shape must match shape for both result and src")
 
 
-@implements(gen.MemDescSubsliceOp)
-def custom_verify(self) -> None:  # noqa: F811 - one hook per class
+@rule(gen.MemDescSubsliceOp)
+def _verify_mem_desc_subslice(self) -> None:
     """One offset per dimension; the result has the source's rank and element type and fits
     in it at the offsets."""
     src, result = self.src.type, self.result.type
@@ -504,16 +642,16 @@ def print(self, printer) -> None:  # noqa: A001 - the hook's name
     printer.print_type(self.result.type)
 
 
-@implements(gen.MemDescReshapeOp)
-def custom_verify(self) -> None:  # noqa: F811 - one hook per class
+@rule(gen.MemDescReshapeOp)
+def _verify_mem_desc_reshape(self) -> None:
     """The view keeps the number of elements."""
     src, result = self.src.type, self.result.type
     if prod(src.shape) != prod(result.shape):
         raise self.emit_error("number of src and result elements must match")
 
 
-@implements(gen.AsyncCopyGlobalToLocalOp)
-def custom_verify(self) -> None:  # noqa: F811 - one hook per class
+@rule(gen.AsyncCopyGlobalToLocalOp)
+def _verify_async_copy_global_to_local(self) -> None:
     """The destination is mutable and has the pointers' shape."""
     if not self.result_.type.mutable_memory:
         raise self.emit_error("Cannot store into immutable memory")
@@ -699,8 +837,8 @@ def print(self, printer) -> None:  # noqa: A001,F811 - the hook's name
                                   [r.type for r in self.results])
 
 
-@implements(gen.WarpSpecializeOp)
-def custom_verify(self) -> None:  # noqa: F811 - one hook per class
+@rule(gen.WarpSpecializeOp)
+def _verify_warp_specialize(self) -> None:
     """Triton's rules: the partitions op is there, one power-of-two warp count per partition,
     as many start ids as partitions, no nesting, and num_warps a multiple of 4."""
     holder = self.partition_op_holder.blocks[0].first_op
@@ -730,8 +868,8 @@ def custom_verify(self) -> None:  # noqa: F811 - one hook per class
                                 "of 4")
 
 
-@implements(gen.WarpSpecializePartitionsOp)
-def custom_verify(self) -> None:  # noqa: F811 - one hook per class
+@rule(gen.WarpSpecializePartitionsOp)
+def _verify_warp_specialize_partitions(self) -> None:
     """Each partition region takes the captures as its arguments."""
     capture_types = [v.type for v in self.operands]
     for number, region in enumerate(self.regions):
@@ -746,8 +884,8 @@ def custom_verify(self) -> None:  # noqa: F811 - one hook per class
                                       f"'{capture}'")
 
 
-@implements(gen.WarpYieldOp)
-def custom_verify(self) -> None:  # noqa: F811 - one hook per class
+@rule(gen.WarpYieldOp)
+def _verify_warp_yield(self) -> None:
     """The yielded values match the results of the `ttg.warp_specialize`."""
     expected = [r.type for r in self.parent_op.results]
     if len(self.operands) != len(expected):
@@ -859,3 +997,24 @@ def _patterns(cls, *pattern_classes) -> None:
 _patterns(gen.WarpSpecializeOp, WarpSpecializeUnusedResults)
 _patterns(gen.WarpSpecializePartitionsOp, PartitionsUnusedCaptures)
 _patterns(gen.MemDescSubsliceOp, SubsliceOfSubslice)
+
+
+def _with_layout_checks(own: Callable[[Operation], None] | None) -> Callable[[Operation], None]:
+    """The `custom_verify` of a ttg op: Triton's VerifyTensorLayoutsTrait and
+    VerifyMemDescLayoutsTrait (after the op's other traits, as in Triton), then the op's own
+    rules ``own``."""
+
+    def custom_verify(self) -> None:
+        verify_layouts(self, tensor_layout_message)
+        verify_layouts(self, memdesc_layout_message)
+        if own is not None:
+            own(self)
+
+    return custom_verify
+
+
+for _cls in gen.DIALECT.ops.values():
+    implements(_cls)(_with_layout_checks(_OWN_RULES.get(_cls)))
+for _cls in gen.DIALECT.attributes.values():
+    implements(_cls)(tensor_layout_error)
+del _cls

@@ -9,16 +9,16 @@
 #shared2 = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = true, elementBitWidth = 8, fp4Padded = true, rank = 3}>
 #shared3 = #ttg.shared_linear<{offset = [[0, 1], [0, 2], [1, 0]], block = [[2, 0]]}, alignment = 16>
 #smem = #ttg.shared_memory
-module attributes {"ttg.num-ctas" = 2 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+// Layouts on one CTA; those spread over two CTAs are in the second module, whose ttg.num-ctas
+// they match.
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @layouts(%arg0: tensor<64x64xf16, #blocked>, %arg1: tensor<64xf32, #ttg.slice<{dim = 1, parent = #blocked}>>) {
-    %0 = ttg.convert_layout %arg0 : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #blocked1>
-    %1 = ttg.convert_layout %arg0 : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
-    %2 = ttg.convert_layout %arg0 {allocation.offset = 0 : i32} : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>
-    %3 = ttg.convert_layout %arg0 : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #mma1>
-    %4 = ttg.convert_layout %arg1 : tensor<64xf32, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<64xf32, #ttg.slice<{dim = 0, parent = #mma}>>
+    %0 = ttg.convert_layout %arg0 : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+    %1 = ttg.convert_layout %arg0 {allocation.offset = 0 : i32} : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>
+    %2 = ttg.convert_layout %arg1 : tensor<64xf32, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<64xf32, #ttg.slice<{dim = 0, parent = #mma}>>
     tt.return
   }
-  tt.func public @memory(%sl: !ttg.memdesc<4x4xf32, #shared3, #smem>, %arg0: tensor<32x16xf16, #blocked>, %arg1: tensor<32x16x!tt.ptr<f16>, #blocked>, %arg2: tensor<32x16xi1, #blocked>, %i: i32) {
+  tt.func public @memory(%arg0: tensor<32x16xf16, #blocked>, %arg1: tensor<32x16x!tt.ptr<f16>, #blocked>, %arg2: tensor<32x16xi1, #blocked>, %i: i32) {
     %0 = ttg.local_alloc : () -> !ttg.memdesc<2x32x16xf16, #shared, #smem, mutable>
     %1 = ttg.memdesc_index %0[%i] : !ttg.memdesc<2x32x16xf16, #shared, #smem, mutable> -> !ttg.memdesc<32x16xf16, #shared, #smem, mutable>
     ttg.local_store %arg0, %1 : tensor<32x16xf16, #blocked> -> !ttg.memdesc<32x16xf16, #shared, #smem, mutable>
@@ -52,5 +52,12 @@ module attributes {"ttg.num-ctas" = 2 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
       ttg.warp_return
     } : (i32) -> i64
     tt.return %0 : i64
+  }
+}
+module attributes {"ttg.num-ctas" = 2 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @two_ctas(%arg0: tensor<64x64xf16, #blocked1>, %arg1: !ttg.memdesc<4x4xf32, #shared3, #smem>) {
+    %0 = ttg.convert_layout %arg0 : tensor<64x64xf16, #blocked1> -> tensor<64x64xf16, #mma1>
+    %1 = ttg.local_load %arg1 : !ttg.memdesc<4x4xf32, #shared3, #smem> -> tensor<4x4xf32, #blocked1>
+    tt.return
   }
 }
