@@ -1,7 +1,7 @@
 // convert-triton-to-tritongpu: Triton's default blocked layouts for the options, the layouts
 // that ops infer (reduce, expand_dims, broadcast, trans, join, split, cat, dot), the converts
 // where a user reads another layout, structured and unstructured control flow, signatures,
-// and a module already in ttg form, which it leaves as it is.
+// (a module already in ttg form: convert-triton-to-tritongpu-legal.mlir).
 // RUN: tilecraft-opt %s --split-input-file -convert-triton-to-tritongpu='target=cuda:90' | filecheck %s
 // RUN: tilecraft-opt %s --split-input-file -convert-triton-to-tritongpu='target=cuda:80 num-warps=2 threads-per-warp=16' \
 // RUN:   | filecheck %s --check-prefix=W2
@@ -284,27 +284,4 @@ tt.func @atomics(%p: !tt.ptr<i32>, %x: tensor<128xi32>) -> (tensor<128xi32>, ten
   %old = tt.atomic_rmw add, relaxed, gpu, %ptrs, %x : (tensor<128x!tt.ptr<i32>>, tensor<128xi32>) -> tensor<128xi32>
   %h = tt.histogram %x : tensor<128xi32> -> tensor<8xi32>
   tt.return %old, %h : tensor<128xi32>, tensor<8xi32>
-}
-
-// -----
-
-// Must not fire: every op of a module in ttg form is legal, even where its layouts are not
-// the defaults, so nothing is converted; only the module attributes are set from the options.
-// CHECK-DAG:   #[[T:.+]] = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 4], order = [0, 1]}>
-// CHECK-DAG:   #[[ACC:.+]] = #ttg.blocked<{sizePerThread = [2, 2], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
-// CHECK:       module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32}
-// CHECK-NEXT:    tt.func @already(%arg0: tensor<32x32xf32, #[[T]]>, %arg1: tensor<32x16xf16, #ttg.dot_op<{opIdx = 0, parent = #[[ACC]]}>>, %arg2: tensor<16x32xf16, #ttg.dot_op<{opIdx = 1, parent = #[[ACC]]}>>) -> tensor<32x32xf32, #[[ACC]]>
-// CHECK-NEXT:      %[[S:.+]] = arith.addf %arg0, %arg0 : tensor<32x32xf32, #[[T]]>
-// CHECK-NEXT:      %[[C:.+]] = ttg.convert_layout %[[S]] : tensor<32x32xf32, #[[T]]> -> tensor<32x32xf32, #[[ACC]]>
-// CHECK-NEXT:      %[[D:.+]] = tt.dot %arg1, %arg2, %[[C]] : {{.+}} -> tensor<32x32xf32, #[[ACC]]>
-// CHECK-NEXT:      tt.return %[[D]] : tensor<32x32xf32, #[[ACC]]>
-#t = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 4], order = [0, 1]}>
-#acc = #ttg.blocked<{sizePerThread = [2, 2], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
-module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, "ttg.threads-per-warp" = 32 : i32} {
-  tt.func @already(%x: tensor<32x32xf32, #t>, %a: tensor<32x16xf16, #ttg.dot_op<{opIdx = 0, parent = #acc}>>, %b: tensor<16x32xf16, #ttg.dot_op<{opIdx = 1, parent = #acc}>>) -> tensor<32x32xf32, #acc> {
-    %s = arith.addf %x, %x : tensor<32x32xf32, #t>
-    %c = ttg.convert_layout %s : tensor<32x32xf32, #t> -> tensor<32x32xf32, #acc>
-    %d = tt.dot %a, %b, %c : tensor<32x16xf16, #ttg.dot_op<{opIdx = 0, parent = #acc}>> * tensor<16x32xf16, #ttg.dot_op<{opIdx = 1, parent = #acc}>> -> tensor<32x32xf32, #acc>
-    tt.return %d : tensor<32x32xf32, #acc>
-  }
 }

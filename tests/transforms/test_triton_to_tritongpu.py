@@ -78,7 +78,7 @@ def test_second_run_changes_nothing(index: int, options: str) -> None:
 
 
 @pytest.mark.parametrize("options", OPTIONS[:2])
-@pytest.mark.parametrize("index", range(len(PIECES) - 1))  # the last piece has its own layouts
+@pytest.mark.parametrize("index", range(len(PIECES)))
 def test_layouts_map_every_lane_and_warp(index: int, options: str) -> None:
     num_warps = 8 if "num-warps=8" in options else 4
     module = parse_module(_convert(PIECES[index], options), "converted.mlir")
