@@ -176,7 +176,9 @@ def _all_hold(fl: FunctionLowering, mask) -> ir.Value:
 # -- block pointers (tt.make_tensor_ptr, tt.advance) ---------------------------------------------
 
 @lowers("tt.make_tensor_ptr")
-def _make_tensor_ptr(fl: FunctionLowering, op: Operation) -> None:
+def make_tensor_ptr(fl: FunctionLowering, op: Operation) -> None:
+    """A block pointer as a tuple of scalars: the base, then per dim the shape (i64), the
+    strides (i64) and the offsets (i32). The CUDA backend holds block pointers the same way."""
     b = fl.builder
 
     def widen(value: ir.Value, ty: ir.IntType) -> ir.Value:
@@ -193,7 +195,8 @@ def _make_tensor_ptr(fl: FunctionLowering, op: Operation) -> None:
 
 
 @lowers("tt.advance")
-def _advance(fl: FunctionLowering, op: Operation) -> None:
+def advance(fl: FunctionLowering, op: Operation) -> None:
+    """The block pointer with its offsets moved."""
     pointer = fl.get(op.ptr)
     rank = len(op.offsets)
     moved = [fl.builder.add(offset, fl.get(delta))

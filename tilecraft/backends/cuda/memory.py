@@ -17,6 +17,7 @@ import llvmlite.ir as ir
 from tilecraft.ir import Operation, RankedTensorType
 from tilecraft.layouts.conversion import contiguous_registers
 
+from ..cpu import memory as cpu_memory
 from ..cpu import types as T
 from ..cpu.shapes import scalar_constant
 from .lowering import GLOBAL, I1, I32, Distributed, GPULowering, lowers
@@ -266,32 +267,10 @@ def _store(fl: GPULowering, op: Operation) -> None:
 # -- block pointers ---------------------------------------------------------------------------
 
 
-@lowers("tt.make_tensor_ptr")
-def _make_tensor_ptr(fl: GPULowering, op: Operation) -> None:
-    """A block pointer in registers: base, then per dim the shape (i64), the strides (i64) and
-    the offsets (i32)."""
-    b = fl.builder
-
-    def widen(value: ir.Value, ty: ir.IntType) -> ir.Value:
-        if value.type.width == ty.width:
-            return value
-        return b.sext(value, ty) if value.type.width < ty.width else b.trunc(value, ty)
-
-    fl.set(op.results[0], (
-        fl.get(op.base),
-        *(widen(fl.get(v), T.I64) for v in op.shape),
-        *(widen(fl.get(v), T.I64) for v in op.strides),
-        *(widen(fl.get(v), I32) for v in op.offsets),
-    ))
-
-
-@lowers("tt.advance")
-def _advance(fl: GPULowering, op: Operation) -> None:
-    pointer = fl.get(op.ptr)
-    rank = len(op.offsets)
-    moved = [fl.builder.add(offset, fl.get(delta))
-             for offset, delta in zip(pointer[1 + 2 * rank:], op.offsets)]
-    fl.set(op.results[0], (*pointer[:1 + 2 * rank], *moved))
+# A block pointer is held as on the CPU: base, then per dim the shape (i64), the strides (i64)
+# and the offsets (i32); the CPU backend's lowerings of these two ops only touch scalars.
+lowers("tt.make_tensor_ptr")(cpu_memory.make_tensor_ptr)
+lowers("tt.advance")(cpu_memory.advance)
 
 
 def _block_pointer_elements(fl: GPULowering, op: Operation, t: RankedTensorType
