@@ -23,21 +23,33 @@ the last barrier, each with the ops that accessed them (`BlockInfo`):
 
 Functions are processed callees first (`ModuleMembar`); what a function leaves pending at its
 returns is what its calls bring in.
+
+A backend may pass a *filter* (Triton's ``MembarFilterFn``): when two accesses conflict, the
+barrier is left out if the filter says, for every pair of an earlier and a later op behind
+them, that the pair needs none. Without a filter every conflict gets its barrier.
+`amd_membar_filter` is AMD's (Triton's ``triton::AMD::membarFilter``): a ``ttg.local_load``
+whose token comes from a ``ttg.async_wait`` needs no barrier against the asynchronous copies
+into the same allocation. It relies, as Triton says, on software pipelining using at least two
+buffers, so that such a copy fills another slot than the one the load reads: with a single
+buffer it would drop a needed barrier. It reads the ``ttg.amdg.syncedViaAsyncWait`` attribute
+that `annotate_synced_via_async_wait` sets.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from tilecraft.analysis.allocation import (FunctionAllocation, Interval, ModuleAllocation)
 from tilecraft.analysis.callgraph import resolve_callee
-from tilecraft.analysis.cfg import PARENT, region_successors
-from tilecraft.generated.ttg import BarrierOp
-from tilecraft.ir import Block, Operation, Value
+from tilecraft.analysis.cfg import PARENT, region_successors, successor_operands
+from tilecraft.generated.ttg import BarrierOp, LocalLoadOp
+from tilecraft.ir import Block, BlockArgument, BoolAttr, Operation, Value
 
-__all__ = ["BlockInfo", "FunctionMembar", "ModuleMembar", "shared_effects", "LOCAL"]
+__all__ = ["BlockInfo", "FunctionMembar", "MembarFilter", "ModuleMembar", "shared_effects",
+           "LOCAL", "SYNCED_VIA_ASYNC_WAIT", "amd_membar_filter",
+           "annotate_synced_via_async_wait"]
 
 #: The ``local`` bit of ``ttg.barrier``'s address space.
 LOCAL = 1
@@ -45,6 +57,10 @@ _REGION_BRANCH = ("scf.for", "scf.if", "scf.while")
 _WAITS = ("ttg.async_wait",)
 
 Accesses = dict[Interval, frozenset[Operation]]
+
+#: ``filter(earlier, later, earlier_reads, later_reads, allocation)``: True when the two ops
+#: need no barrier between them although their accesses overlap and one of them writes.
+MembarFilter = Callable[[Operation, Operation, bool, bool, FunctionAllocation], bool]
 
 
 @dataclass
@@ -70,10 +86,14 @@ class BlockInfo:
         self.reads.clear()
         self.writes.clear()
 
-    def conflicts(self, other: BlockInfo) -> bool:
-        """Whether ``other``'s accesses need a barrier after ours (one of the two writes)."""
-        return (_overlap(self.writes, other.reads) or _overlap(self.reads, other.writes)
-                or _overlap(self.writes, other.writes))
+    def conflicts(self, other: BlockInfo, filter: MembarFilter | None = None,
+                  allocation: FunctionAllocation | None = None) -> bool:
+        """Whether ``other``'s accesses need a barrier after ours (one of the two writes): read
+        after write, write after read, write after write; with a ``filter``, only when some
+        pair of ops behind overlapping accesses is not filtered out (given ``allocation``)."""
+        return (_overlap(self.writes, other.reads, False, True, filter, allocation)
+                or _overlap(self.reads, other.writes, True, False, filter, allocation)
+                or _overlap(self.writes, other.writes, False, False, filter, allocation))
 
     def shifted(self, offset: int) -> BlockInfo:
         """The same accesses ``offset`` bytes further (a callee's, seen from its call)."""
@@ -82,8 +102,18 @@ class BlockInfo:
         return BlockInfo(move(self.reads), move(self.writes))
 
 
-def _overlap(a: Accesses, b: Accesses) -> bool:
-    return any(x.intersects(y) for x in a for y in b)
+def _overlap(a: Accesses, b: Accesses, a_reads: bool, b_reads: bool,
+             filter: MembarFilter | None, allocation: FunctionAllocation | None) -> bool:
+    """Whether an access of ``a`` overlaps one of ``b`` and, with a filter, some pair of their
+    ops is not filtered out."""
+    for x, x_ops in a.items():
+        for y, y_ops in b.items():
+            if not x.intersects(y):
+                continue
+            if filter is None or any(not filter(p, q, a_reads, b_reads, allocation)
+                                     for p in x_ops for q in y_ops):
+                return True
+    return False
 
 
 def shared_effects(op: Operation) -> list[tuple[Value, bool]]:
@@ -116,10 +146,12 @@ class FunctionMembar:
     """Barrier insertion in one function; ``exit_info`` is what it leaves pending."""
 
     def __init__(self, func: Operation, allocation: FunctionAllocation,
-                 callee_infos: dict[Operation, BlockInfo]) -> None:
+                 callee_infos: dict[Operation, BlockInfo],
+                 filter: MembarFilter | None = None) -> None:
         self.func = func
         self.allocation = allocation
         self.callee_infos = callee_infos
+        self.filter = filter
         self.barriers: list[Operation] = []
         self.exit_info = BlockInfo()
 
@@ -213,11 +245,11 @@ class FunctionMembar:
             scratch = self.allocation.op_scratch(op)
         if scratch is not None:
             current.add(scratch.interval, op, True)
-            if info.conflicts(current):
+            if info.conflicts(current, self.filter, self.allocation):
                 self._insert_barrier(op)
             info.sync()
             current.add(scratch.interval, op, False)
-        elif info.conflicts(current):
+        elif info.conflicts(current, self.filter, self.allocation):
             self._insert_barrier(op)
             info.sync()
         info.join(current)
@@ -230,8 +262,10 @@ def _position(op: Operation) -> int:
 class ModuleMembar:
     """Barrier insertion in every function of a module, callees first."""
 
-    def __init__(self, module: Operation, allocation: ModuleAllocation | None = None) -> None:
+    def __init__(self, module: Operation, allocation: ModuleAllocation | None = None,
+                 filter: MembarFilter | None = None) -> None:
         self.allocation = allocation if allocation is not None else ModuleAllocation(module)
+        self.filter = filter
         self.infos: dict[Operation, BlockInfo] = {}
         self.barriers: list[Operation] = []
 
@@ -240,8 +274,87 @@ class ModuleMembar:
         for func, data in self.allocation.functions.items():
             if not func.regions or not func.regions[0].blocks:
                 continue
-            analysis = FunctionMembar(func, data, self.infos)
+            analysis = FunctionMembar(func, data, self.infos, self.filter)
             analysis.run()
             self.infos[func] = analysis.exit_info
             self.barriers.extend(analysis.barriers)
         return self.barriers
+
+
+#: The attribute `annotate_synced_via_async_wait` puts on each ``ttg.local_load`` (Triton's name).
+SYNCED_VIA_ASYNC_WAIT = "ttg.amdg.syncedViaAsyncWait"
+_ASYNC_WAITS = ("ttg.async_wait",)
+_ASYNC_LOADS = ("ttg.async_copy_global_to_local",)
+
+
+def _comes_from_async_wait(token: Value, visiting: set[BlockArgument]) -> bool:
+    """Whether every definition reaching ``token`` is an async wait: its defining op, or, for a
+    block argument, the value each predecessor's branch passes to it (all predecessors must be
+    branches with known forwarded operands). A block argument without predecessors (an entry
+    block's, so also an scf loop's carried token: Triton's tests lower scf to cf first) counts
+    as coming from a wait, as in Triton; one already being followed (a cycle of
+    branches) adds no other definition."""
+    op = token.defining_op
+    if op is not None:
+        return op.name in _ASYNC_WAITS
+    if not isinstance(token, BlockArgument):
+        return False
+    if token in visiting:
+        return True
+    visiting.add(token)
+    block = token.owner
+    for pred in block.predecessors:
+        term = pred.terminator
+        for index, succ in enumerate(term.successors):
+            if succ is not block:
+                continue
+            forwarded = successor_operands(term, index)
+            if forwarded is None or token.index >= len(forwarded) \
+                    or not _comes_from_async_wait(forwarded[token.index], visiting):
+                return False
+    return True
+
+
+def annotate_synced_via_async_wait(module: Operation) -> None:
+    """Mark each ``ttg.local_load`` of ``module`` with `SYNCED_VIA_ASYNC_WAIT`: true when it has
+    a token and that token comes from async waits only (Triton's
+    ``annotateLocalLoadsSyncedViaAsyncWait``); a load already marked keeps its mark."""
+    for op in module.walk():
+        if not isinstance(op, LocalLoadOp) or SYNCED_VIA_ASYNC_WAIT in op.attributes:
+            continue
+        token = op.token
+        synced = token is not None and _comes_from_async_wait(token, set())
+        op.attributes[SYNCED_VIA_ASYNC_WAIT] = BoolAttr(synced)
+
+
+def _async_memdesc(op: Operation) -> Value | None:
+    """The descriptor an async copy writes or a local load reads (None for other ops)."""
+    if op.name in _ASYNC_LOADS:
+        return op.operands[1]
+    if isinstance(op, LocalLoadOp):
+        return op.src
+    return None
+
+
+def _synced_local_load(op: Operation) -> bool:
+    attr = op.get_attr(SYNCED_VIA_ASYNC_WAIT)
+    return isinstance(op, LocalLoadOp) and isinstance(attr, BoolAttr) and attr.value
+
+
+def amd_membar_filter(first: Operation, second: Operation, first_reads: bool,
+                      second_reads: bool, allocation: FunctionAllocation) -> bool:
+    """AMD's barrier filter (Triton's ``triton::AMD::membarFilter``): True when exactly one of
+    the two ops is an asynchronous copy into shared memory, the other a ``ttg.local_load``
+    marked synced via an async wait (`annotate_synced_via_async_wait`; unmarked counts as not
+    synced), and the two may use the same buffer. Whether each op reads is not looked at.
+    (Triton's other cases, AMD's buffer/TDM copies and LDS barrier ops, concern ops tilecraft
+    does not have.)"""
+    if (first.name in _ASYNC_LOADS) == (second.name in _ASYNC_LOADS):
+        return False
+    first_desc, second_desc = _async_memdesc(first), _async_memdesc(second)
+    if first_desc is None or second_desc is None:
+        return False
+    first_buffers = allocation.buffers_of(first_desc)
+    if not any(b in first_buffers for b in allocation.buffers_of(second_desc)):
+        return False
+    return _synced_local_load(first) or _synced_local_load(second)

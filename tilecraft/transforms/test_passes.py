@@ -12,14 +12,15 @@ from __future__ import annotations
 
 from tilecraft.analysis.allocation import ModuleAllocation, scratch_size
 from tilecraft.analysis.axisinfo import AxisInfoAnalysis
-from tilecraft.analysis.membar import ModuleMembar
+from tilecraft.analysis.membar import (ModuleMembar, amd_membar_filter,
+                                       annotate_synced_via_async_wait)
 from tilecraft.ir import Operation
 from tilecraft.ir.pass_base import Pass, PassOption
 
 from .diagnostics import emit_remark
 from .pass_registry import register_pass
 
-__all__ = ["TestPrintAlignmentPass", "TestPrintAllocationPass",
+__all__ = ["TestAMDGPUMembarPass", "TestPrintAlignmentPass", "TestPrintAllocationPass",
            "TestPrintMembarPass"]
 
 
@@ -98,3 +99,19 @@ class TestPrintMembarPass(Pass):
 
     def run_on_operation(self, op: Operation) -> None:
         ModuleMembar(op).run()
+
+
+@register_pass
+class TestAMDGPUMembarPass(Pass):
+    """Insert the shared-memory barriers as AMD's backend does (Triton's
+    ``TestAMDGPUMembarPass``): mark each ``ttg.local_load`` with whether its token comes from an
+    async wait (`annotate_synced_via_async_wait`), then run the barrier analysis with AMD's
+    filter (`amd_membar_filter`)."""
+
+    ARGUMENT = "test-tritonamdgpu-membar"
+    SUMMARY = "Insert the barriers the shared-memory barrier analysis finds with AMD's filter"
+    ANCHOR = "builtin.module"
+
+    def run_on_operation(self, op: Operation) -> None:
+        annotate_synced_via_async_wait(op)
+        ModuleMembar(op, filter=amd_membar_filter).run()
