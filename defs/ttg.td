@@ -231,6 +231,7 @@ def TTG_ConvertLayoutOp : TTG_Op<"convert_layout", [SameOperandsAndResultShape,
   let arguments = (ins TT_Tensor:$src);
   let results = (outs TT_Tensor:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasCanonicalizer = 1;
 }
 
 def TTG_AsyncWaitOp : TTG_Op<"async_wait"> {
@@ -271,6 +272,8 @@ def TTG_LocalAllocOp : TTG_Op<"local_alloc", [MemAlloc]> {
   let results = (outs TTG_MemDesc:$result);
   let assemblyFormat = "($src^)? attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
 }
 
 def TTG_LocalDeallocOp : TTG_Op<"local_dealloc", [MemFree]> {
@@ -338,6 +341,7 @@ def TTG_LocalStoreOp : TTG_Op<"local_store", [MemWrite]> {
   let arguments = (ins TT_Tensor:$src, TTG_MemDesc:$dst);
   let assemblyFormat = "$src `,` $dst attr-dict `:` type($src) `->` qualified(type($dst))";
   let hasVerifier = 1;
+  let hasCanonicalizer = 1;
 }
 
 def TTG_BarrierOp : TTG_Op<"barrier"> {

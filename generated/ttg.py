@@ -735,7 +735,7 @@ class ConvertLayoutOp(DefinedOp):
 
     OPERATION_NAME = 'ttg.convert_layout'
     TRAITS = (SameOperandsAndResultShape, SameOperandsAndResultElementType, Pure, )
-    HOOKS = ()
+    HOOKS = ('get_canonicalization_patterns', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -1131,7 +1131,7 @@ class LocalAllocOp(DefinedOp):
 
     OPERATION_NAME = 'ttg.local_alloc'
     TRAITS = (MemAlloc, )
-    HOOKS = ('custom_verify', )
+    HOOKS = ('custom_verify', 'fold', 'get_canonicalization_patterns', )
     PROPERTY_NAMES = ('alignment', )
     OPERAND_GROUPS = ('optional', )
     RESULT_GROUPS = ('single', )
@@ -1813,7 +1813,7 @@ class LocalStoreOp(DefinedOp):
 
     OPERATION_NAME = 'ttg.local_store'
     TRAITS = (MemWrite, )
-    HOOKS = ('custom_verify', )
+    HOOKS = ('custom_verify', 'get_canonicalization_patterns', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', 'single', )
     RESULT_GROUPS = ()

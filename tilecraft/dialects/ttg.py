@@ -14,14 +14,16 @@ from collections.abc import Callable, Sequence
 from math import prod
 
 from tilecraft.ir import (
-    Block, DenseArrayAttr, IntegerAttr, Operation, RankedTensorType, Region, StringAttr, Type,
-    i32,
+    Block, DenseArrayAttr, DenseElementsAttr, IntegerAttr, Operation, RankedTensorType, Region,
+    StringAttr, Type, i1, i32,
 )
 from tilecraft.ir.lexer import token_loc
 from tilecraft.ir.ods import i1_like, implements, parse_int_list, parse_struct
 from tilecraft.ir.patterns import RewritePattern
 
 from . import generated_module
+from .arith import gen as arith_gen
+from .tt import gen as _tt
 from .tt import (
     _parse_clauses, _print_clauses, plain_error, pointee_type,
     tensor_layout_message, verify_layouts,
@@ -985,6 +987,289 @@ class SubsliceOfSubslice(RewritePattern):
         return True
 
 
+# -- convert_layout canonicalization (Triton's CanonicalizeConvertFrom* patterns) ---------------
+
+def _layout_map(type_: RankedTensorType):
+    """The linear layout of a tensor type's encoding over its shape (None when unmapped)."""
+    from .ttg_layouts import encoding_layout
+
+    return encoding_layout(type_.encoding, tuple(type_.shape))
+
+
+def _same_layout(src: RankedTensorType, dst: RankedTensorType) -> bool:
+    """Whether two encodings of one shape are the same map (Triton's ``isConvertTrivial``,
+    ``verifyLayoutsAreEqual``): then a conversion between them moves nothing."""
+    if src.encoding is dst.encoding:
+        return True
+    if layout_num_ctas(src.encoding) != 1 or layout_num_ctas(dst.encoding) != 1:
+        return False
+    src_map, dst_map = _layout_map(src), _layout_map(dst)
+    return src_map is not None and src_map == dst_map
+
+
+def _registers(type_: RankedTensorType) -> int | None:
+    """The elements each thread holds of a tensor (Triton's ``getTotalElemsPerThread``)."""
+    layout = _layout_map(type_)
+    return None if layout is None else layout.in_dim_size("register")
+
+
+def _is_expensive_view(src: RankedTensorType, dst: RankedTensorType) -> bool:
+    """Triton's ``isExpensiveView``: a reshape from ``src`` to ``dst`` must move data across
+    threads when the layouts replicate differently (other free bits of the register, lane and
+    warp inputs) or hold a different number of elements per thread. Layouts without a map
+    count as expensive."""
+    src_map, dst_map = _layout_map(src), _layout_map(dst)
+    if src_map is None or dst_map is None:
+        return True
+    src_free, dst_free = src_map.free_variable_masks(), dst_map.free_variable_masks()
+    if any(src_free.get(d, 0) != dst_free.get(d, 0) for d in {*src_free, *dst_free}):
+        return True
+    return src_map.in_dim_size("register") != dst_map.in_dim_size("register")
+
+
+def _has_dot_operand(type_) -> bool:
+    return isinstance(getattr(type_, "encoding", None), gen.DotOperandEncodingAttr)
+
+
+def _convert_of(value) -> Operation | None:
+    op = value.defining_op
+    return op if isinstance(op, gen.ConvertLayoutOp) else None
+
+
+class ConvertFromProducer(RewritePattern):
+    """``convert_layout`` of an op that can produce the target layout itself (Triton's
+    CanonicalizeConvertFromConvert):
+
+    - to its own type -> its source;
+    - of a ``convert_layout`` -> one conversion from the first source;
+    - of ``tt.reshape`` -> the reshape with the target layout (only a reordering reshape
+      without ``efficient_layout``, not an expensive view, no dot operand layout around it);
+    - of ``tt.histogram`` -> the histogram with the target layout;
+    - of ``ttg.local_load`` -> the load in the target layout, where the load was;
+    - of ``tt.cat`` -> the cat in the target layout, unless that holds fewer elements per
+      thread (Triton's ``isExpensiveCat``);
+    - of ``tt.splat``, ``tt.make_range`` or a splat ``arith.constant`` -> that op in the target
+      layout.
+
+    Conversions from an NVIDIA mma layout to a dot operand stay (Triton's fused-attention
+    heuristic)."""
+
+    ROOT = "ttg.convert_layout"
+
+    def match_and_rewrite(self, op, rewriter) -> bool:
+        src_type, dst_type = op.src.type, op.result_.type
+        if src_type is dst_type:
+            rewriter.replace_op(op, [op.src])
+            return True
+        if isinstance(dst_type.encoding, gen.DotOperandEncodingAttr) and \
+                isinstance(src_type.encoding, gen.NvidiaMmaEncodingAttr):
+            return False
+        arg = op.src.defining_op
+        if isinstance(arg, _tt.ReshapeOp):
+            if not arg.allow_reorder or arg.efficient_layout or \
+                    _is_expensive_view(arg.src.type, dst_type) or \
+                    _has_dot_operand(src_type) or _has_dot_operand(dst_type):
+                return False
+            rewriter.replace_op_with_new_op(op, _tt.ReshapeOp, dst_type, arg.src, True)
+            return True
+        if isinstance(arg, _tt.HistogramOp):
+            rewriter.replace_op_with_new_op(op, _tt.HistogramOp, dst_type, arg.src, arg.mask)
+            return True
+        if isinstance(arg, gen.LocalLoadOp):
+            new = gen.LocalLoadOp.build(dst_type, arg.src, arg.token, location=op.location)
+            rewriter.set_insertion_point(arg)  # effects between the load and the conversion
+            rewriter.insert(new)
+            rewriter.replace_op(op, [new.result_])
+            return True
+        if isinstance(arg, _tt.CatOp):
+            before, after = _registers(src_type), _registers(dst_type)
+            if before is None or after is None or after < before:
+                return False
+            rewriter.replace_op_with_new_op(op, _tt.CatOp, dst_type, arg.lhs, arg.rhs)
+            return True
+        if isinstance(arg, gen.ConvertLayoutOp):
+            rewriter.replace_op_with_new_op(op, gen.ConvertLayoutOp, dst_type, arg.src)
+            return True
+        if isinstance(arg, _tt.SplatOp):
+            rewriter.replace_op_with_new_op(op, _tt.SplatOp, dst_type, arg.src)
+            return True
+        if isinstance(arg, _tt.MakeRangeOp):
+            rewriter.replace_op_with_new_op(op, _tt.MakeRangeOp, dst_type, arg.start, arg.end)
+            return True
+        if isinstance(arg, arith_gen.ConstantOp) and isinstance(arg.value, DenseElementsAttr) and \
+                arg.value.is_splat:
+            rewriter.replace_op_with_new_op(
+                op, arith_gen.ConstantOp, DenseElementsAttr(dst_type, arg.value.splat_value), dst_type)
+            return True
+        return False
+
+
+class _IntoUser(RewritePattern):
+    """A conversion folded into the ops that read it as their source: for each user of the
+    ``convert_layout`` that is a ``USER`` reading it as ``src``, `rewrite_user` may rebuild
+    the user on the conversion's source. (Triton roots these patterns at the users; here they
+    are the conversion's, so that every op's patterns start at it.)"""
+
+    ROOT = "ttg.convert_layout"
+    USER: type
+
+    def match_and_rewrite(self, op, rewriter) -> bool:
+        changed = False
+        for user in op.result_.users:
+            if isinstance(user, self.USER) and user.src is op.result_:
+                rewriter.set_insertion_point(user)
+                changed |= self.rewrite_user(op, user, rewriter)
+        return changed
+
+    def rewrite_user(self, convert, user, rewriter) -> bool:
+        """Rebuild ``user`` on ``convert``'s source; whether it did."""
+        raise NotImplementedError
+
+
+class ReshapeOfConvert(_IntoUser):
+    """``reshape(convert_layout(x))`` -> ``reshape(x)`` when the conversion moves nothing, or
+    when the reshape may reorder and is not an expensive view from ``x``'s layout (Triton's
+    CanonicalizeConvertFromReshape); the reshape keeps its flags."""
+
+    USER = _tt.ReshapeOp
+
+    def rewrite_user(self, convert, user, rewriter) -> bool:
+        if not _same_layout(convert.src.type, convert.result_.type) and (
+                _is_expensive_view(convert.src.type, user.result_.type)
+                or not user.allow_reorder):
+            return False
+        rewriter.replace_op_with_new_op(user, _tt.ReshapeOp, user.result_.type, convert.src,
+                                        user.allow_reorder or None,
+                                        user.efficient_layout or None)
+        return True
+
+
+class TransOfConvert(_IntoUser):
+    """``trans(convert_layout(x))`` -> ``trans(x)`` when the conversion moves nothing (Triton's
+    CanonicalizeConvertFromTranspose)."""
+
+    USER = _tt.TransOp
+
+    def rewrite_user(self, convert, user, rewriter) -> bool:
+        if not _same_layout(convert.src.type, convert.result_.type):
+            return False
+        rewriter.replace_op_with_new_op(user, _tt.TransOp, user.result_.type, convert.src,
+                                        user.order)
+        return True
+
+
+class GatherSourceOfConvert(_IntoUser):
+    """``gather(convert_layout(x), i)`` -> ``gather(x, i)``: the source of a gather without
+    ``efficient_layout`` goes through shared memory, so its layout does not matter (Triton's
+    CanonicalizeConvertFromGatherSource)."""
+
+    USER = _tt.GatherOp
+
+    def rewrite_user(self, convert, user, rewriter) -> bool:
+        if user.efficient_layout:
+            return False
+        rewriter.replace_op_with_new_op(user, _tt.GatherOp, user.result_.type, convert.src,
+                                        user.indices, user.axis)
+        return True
+
+
+class HistogramOfConvert(_IntoUser):
+    """``histogram(convert_layout(x), m)`` -> ``histogram(x, convert_layout(m))``: the bins do
+    not depend on the source's layout; the mask follows the source's (Triton's
+    CanonicalizeConvertFromHistogram)."""
+
+    USER = _tt.HistogramOp
+
+    def rewrite_user(self, convert, user, rewriter) -> bool:
+        src = convert.src
+        mask = user.mask
+        if mask is not None:
+            mask_type = RankedTensorType(src.type.shape, i1, src.type.encoding)
+            mask = rewriter.insert(gen.ConvertLayoutOp.build(
+                mask_type, mask, location=user.location)).result_
+        rewriter.replace_op_with_new_op(user, _tt.HistogramOp, user.result_.type, src, mask)
+        return True
+
+
+def _split_result_layout(type_: RankedTensorType):
+    """The layout ``tt.split`` gives its results from a source of ``type_`` (Triton's split
+    layout inference, on linear layouts): the last dimension, of size 2, must be one register
+    bit that no other input bit touches; the results drop it. None otherwise."""
+    from tilecraft.layouts.linear import LinearLayout
+
+    layout = _layout_map(type_)
+    if layout is None:
+        return None
+    last = type_.rank - 1
+    unit = tuple(int(d == last) for d in range(type_.rank))
+    bases = layout.bases
+    if bases.get("register", []).count(unit) != 1 or any(
+            vec[last] and not (in_dim == "register" and vec == unit)
+            for in_dim, vecs in bases.items() for vec in vecs):
+        return None
+    kept = {in_dim: [vec[:last] for vec in vecs if not (in_dim == "register" and vec == unit)]
+            for in_dim, vecs in bases.items()}
+    return LinearLayout(kept, dict(list(layout.out_dims.items())[:last]))
+
+
+class SplitOfConvert(_IntoUser):
+    """``split(convert_layout(x))`` -> ``split(x)`` when splitting ``x`` gives the results'
+    layout already (Triton's CanonicalizeConvertFromSplit)."""
+
+    USER = _tt.SplitOp
+
+    def rewrite_user(self, convert, user, rewriter) -> bool:
+        inferred = _split_result_layout(convert.src.type)
+        if inferred is None or inferred != _layout_map(user.out_lhs.type):
+            return False
+        rewriter.replace_op_with_new_op(user, _tt.SplitOp, user.out_lhs.type,
+                                        user.out_rhs.type, convert.src)
+        return True
+
+
+class LocalAllocOfConvert(RewritePattern):
+    """``local_alloc(convert_layout(x))`` -> ``local_alloc(x)``: storing to shared memory takes
+    any layout (Triton's CanonicalizeConvertFromAlloc; the alignment is kept)."""
+
+    ROOT = "ttg.local_alloc"
+
+    def match_and_rewrite(self, op, rewriter) -> bool:
+        convert = None if op.src is None else _convert_of(op.src)
+        if convert is None:
+            return False
+        rewriter.replace_op_with_new_op(op, gen.LocalAllocOp, op.result_.type, convert.src,
+                                        op.properties.get("alignment"),
+                                        attributes=dict(op.attributes))
+        return True
+
+
+class LocalStoreOfConvert(RewritePattern):
+    """``local_store(convert_layout(x), d)`` -> ``local_store(x, d)`` (Triton's
+    CanonicalizeConvertFromLocalStore)."""
+
+    ROOT = "ttg.local_store"
+
+    def match_and_rewrite(self, op, rewriter) -> bool:
+        convert = _convert_of(op.src)
+        if convert is None:
+            return False
+        rewriter.replace_op_with_new_op(op, gen.LocalStoreOp, convert.src, op.dst,
+                                        attributes=dict(op.attributes))
+        return True
+
+
+@implements(gen.LocalAllocOp)
+def fold(self, operand_constants):
+    """``local_alloc(local_load(b))`` -> ``b`` for an immutable buffer of ``b``'s type (Triton's
+    ``LocalAllocOp::fold``)."""
+    if self.result_.type.mutable_memory or self.src is None:
+        return None
+    load = self.src.defining_op
+    if not isinstance(load, gen.LocalLoadOp) or load.src.type is not self.result_.type:
+        return None
+    return [load.src]
+
+
 def _patterns(cls, *pattern_classes) -> None:
     """Give ``cls`` its canonicalization patterns."""
 
@@ -997,6 +1282,10 @@ def _patterns(cls, *pattern_classes) -> None:
 _patterns(gen.WarpSpecializeOp, WarpSpecializeUnusedResults)
 _patterns(gen.WarpSpecializePartitionsOp, PartitionsUnusedCaptures)
 _patterns(gen.MemDescSubsliceOp, SubsliceOfSubslice)
+_patterns(gen.ConvertLayoutOp, ConvertFromProducer, ReshapeOfConvert, TransOfConvert,
+          GatherSourceOfConvert, HistogramOfConvert, SplitOfConvert)
+_patterns(gen.LocalAllocOp, LocalAllocOfConvert)
+_patterns(gen.LocalStoreOp, LocalStoreOfConvert)
 
 
 def _with_layout_checks(own: Callable[[Operation], None] | None) -> Callable[[Operation], None]:
