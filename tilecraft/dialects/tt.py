@@ -1276,7 +1276,8 @@ class ReshapeOfReshapeOrSplat(RewritePattern):
 
 class TransOfTrans(RewritePattern):
     """The transpose-chain peephole: trans(trans(x)) -> x when the orders compose to the
-    identity (and the types agree), else one trans with the composed order."""
+    identity (a ``ttg.convert_layout`` of x when only the layouts differ, as Triton's
+    canonicalization gives), else one trans with the composed order."""
 
     ROOT = "tt.trans"
 
@@ -1289,8 +1290,19 @@ class TransOfTrans(RewritePattern):
         if _is_iota(composed) and inner.src.type is op.result_.type:
             rewriter.replace_op(op, [inner.src])
             return True
+        if _is_iota(composed) and _same_but_layout(inner.src.type, op.result_.type):
+            from tilecraft.generated.ttg import ConvertLayoutOp
+
+            rewriter.replace_op_with_new_op(op, ConvertLayoutOp, op.result_.type, inner.src)
+            return True
         rewriter.replace_op_with_new_op(op, gen.TransOp, op.result_.type, inner.src, composed)
         return True
+
+
+def _same_but_layout(a, b) -> bool:
+    """Tensor types of one shape and element type (their layouts may differ)."""
+    return isinstance(a, RankedTensorType) and isinstance(b, RankedTensorType) and \
+        tuple(a.shape) == tuple(b.shape) and a.element_type is b.element_type
 
 
 class TransOfSplat(RewritePattern):
