@@ -15,14 +15,15 @@ from . import types as T
 from .lowering import FunctionLowering, is_tensor, lowers
 from .shapes import scalar_constant
 
-_ORDERING = {"RELAXED": "monotonic", "ACQUIRE": "acquire", "RELEASE": "release",
+ORDERINGS = {"RELAXED": "monotonic", "ACQUIRE": "acquire", "RELEASE": "release",
              "ACQUIRE_RELEASE": "acq_rel"}
-_RMW = {"AND": "and", "OR": "or", "XOR": "xor", "ADD": "add", "FADD": "fadd", "MAX": "max",
+RMW_KINDS = {"AND": "and", "OR": "or", "XOR": "xor", "ADD": "add", "FADD": "fadd", "MAX": "max",
         "MIN": "min", "UMAX": "umax", "UMIN": "umin", "XCHG": "xchg"}
 
 
-def _ordering(op: Operation) -> str:
-    return _ORDERING.get(op.sem.name, "acq_rel")
+def llvm_ordering(op: Operation) -> str:
+    """The LLVM ordering of an atomic op's ``sem`` (acq_rel by default)."""
+    return ORDERINGS.get(op.sem.name, "acq_rel")
 
 
 def _elements(fl: FunctionLowering, op: Operation, operands: list, compute) -> None:
@@ -53,8 +54,8 @@ def _elements(fl: FunctionLowering, op: Operation, operands: list, compute) -> N
 @lowers("tt.atomic_rmw")
 def _atomic_rmw(fl: FunctionLowering, op: Operation) -> None:
     elem = T.element_type(op.val.type)
-    kind = _RMW[op.atomic_rmw_op.name]
-    ordering = _ordering(op)
+    kind = RMW_KINDS[op.atomic_rmw_op.name]
+    ordering = llvm_ordering(op)
     b = fl.builder
 
     def compute(values: list) -> ir.Value:
@@ -98,7 +99,7 @@ def _half_rmw(fl: FunctionLowering, kind: str, pointer: ir.Value, value: ir.Valu
 @lowers("tt.atomic_cas")
 def _atomic_cas(fl: FunctionLowering, op: Operation) -> None:
     elem = T.element_type(op.val.type)
-    ordering = _ordering(op)
+    ordering = llvm_ordering(op)
     b = fl.builder
     failure = "monotonic" if ordering in ("release", "monotonic") else "acquire"
 

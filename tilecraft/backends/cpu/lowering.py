@@ -142,8 +142,7 @@ class FunctionLowering:
     def intrinsic(self, name: str, result: ir.Type, params: list) -> ir.Function:
         """The LLVM intrinsic ``name`` overloaded on ``result`` and ``params`` (mangled as LLVM
         does: ``llvm.fptosi.sat.i32.f32``), declared once per module."""
-        overloads = [result, params[0]] if name in _CONVERSIONS else [result]
-        full = ".".join([name, *(_mangle(t) for t in overloads)])
+        full = intrinsic_name(name, result, params)
         existing = self.module.globals.get(full)
         if existing is None:
             existing = ir.Function(self.module, ir.FunctionType(result, params), full)
@@ -450,6 +449,12 @@ def _grid_function(module: ir.Module, program: ir.Function, info: KernelInfo) ->
 
 
 _CONVERSIONS = {"llvm.fptosi.sat", "llvm.fptoui.sat"}  # mangled by result and source types
+
+
+def intrinsic_name(name: str, result: ir.Type, params: list) -> str:
+    """The full name of the overloaded LLVM intrinsic ``name`` (``llvm.fptosi.sat.i32.f32``)."""
+    overloads = [result, params[0]] if name in _CONVERSIONS else [result]
+    return ".".join([name, *(_mangle(t) for t in overloads)])
 
 
 def _mangle(ty: ir.Type) -> str:

@@ -13,19 +13,10 @@ import llvmlite.ir as ir
 from tilecraft.ir import Operation, RankedTensorType
 
 from ..cpu import types as T
+from ..cpu.atomics import RMW_KINDS, llvm_ordering
 from ..cpu.shapes import scalar_constant
 from .lowering import I32, Distributed, GPULowering, lowers, reg_type
 from .scratch import Storage, row_major
-
-_ORDERING = {"RELAXED": "monotonic", "ACQUIRE": "acquire", "RELEASE": "release",
-             "ACQUIRE_RELEASE": "acq_rel"}
-_RMW = {"AND": "and", "OR": "or", "XOR": "xor", "ADD": "add", "FADD": "fadd", "MAX": "max",
-        "MIN": "min", "UMAX": "umax", "UMIN": "umin", "XCHG": "xchg"}
-
-
-def _ordering(op: Operation) -> str:
-    return _ORDERING.get(op.sem.name, "acq_rel")
-
 
 def _global(fl: GPULowering, pointer: ir.Value) -> ir.Value:
     if pointer.type.addrspace == 1:
@@ -122,8 +113,8 @@ def _from_representatives(fl: GPULowering, tensor: Distributed,
 @lowers("tt.atomic_rmw")
 def _atomic_rmw(fl: GPULowering, op: Operation) -> None:
     elem = T.element_type(op.val.type)
-    kind = _RMW[op.atomic_rmw_op.name]
-    ordering = _ordering(op)
+    kind = RMW_KINDS[op.atomic_rmw_op.name]
+    ordering = llvm_ordering(op)
     b = fl.builder
 
     def compute(values: list) -> ir.Value:
@@ -170,7 +161,7 @@ def _half_by_cas(fl: GPULowering, kind: str, pointer: ir.Value, value: ir.Value,
 @lowers("tt.atomic_cas")
 def _atomic_cas(fl: GPULowering, op: Operation) -> None:
     elem = T.element_type(op.val.type)
-    ordering = _ordering(op)
+    ordering = llvm_ordering(op)
     failure = "monotonic" if ordering in ("release", "monotonic") else "acquire"
     b = fl.builder
 

@@ -23,13 +23,13 @@ from typing import Callable, Sequence
 
 import llvmlite.ir as ir
 
-from tilecraft.frontend.errors import CompilationError
 from tilecraft.generated.tt import PointerType
 from tilecraft.ir import Block, Operation, RankedTensorType, Type, Value
 from tilecraft.analysis.allocation import FunctionAllocation
 from tilecraft.layouts.linear import LinearLayout
 
 from ..cpu import types as T
+from ..cpu.lowering import error_at, intrinsic_name
 from . import mathlib
 from .layouts import layout_of
 
@@ -51,12 +51,6 @@ def lowers(*names: str) -> Callable[[Lowering], Lowering]:
         return fn
 
     return register
-
-
-def error_at(op: Operation, message: str) -> CompilationError:
-    """A `CompilationError` at ``op``'s source line (the kernel's Python line)."""
-    loc, source = op.location.diagnostic_position()
-    return CompilationError(message, loc, source)
 
 
 def pointer_type(address_space: int = GLOBAL) -> ir.PointerType:
@@ -200,8 +194,7 @@ class GPULowering:
     def intrinsic(self, name: str, result: ir.Type, params: list) -> ir.Function:
         """The LLVM intrinsic ``name`` overloaded on ``result`` (and on the source type for
         conversions), as the CPU backend's scalar emitters ask for it."""
-        overloads = [result, params[0]] if name in _CONVERSIONS else [result]
-        return self.declare(".".join([name, *(_mangle(t) for t in overloads)]), result, params)
+        return self.declare(intrinsic_name(name, result, params), result, params)
 
     def math(self, name: str, args: list) -> ir.Value:
         """The math function ``name`` (`mathlib.MATH_FUNCTIONS`) of scalar ``args``."""
@@ -295,19 +288,6 @@ class GPULowering:
 
 
 TERMINATORS = frozenset({"scf.yield", "scf.condition", "tt.reduce.return", "tt.scan.return"})
-
-_CONVERSIONS = {"llvm.fptosi.sat", "llvm.fptoui.sat"}
-
-
-def _mangle(ty: ir.Type) -> str:
-    if isinstance(ty, ir.IntType):
-        return f"i{ty.width}"
-    if isinstance(ty, ir.FloatType):
-        return "f32"
-    if isinstance(ty, ir.DoubleType):
-        return "f64"
-    raise TypeError(f"no intrinsic overload for {ty}")
-
 
 def _round_up(value: int, multiple: int) -> int:
     return (value + multiple - 1) // multiple * multiple
