@@ -270,6 +270,20 @@ def test_parse_errors(text, message, line, col):
     assert rendered[2] == " " * (col - 1) + "^"
 
 
+@pytest.mark.parametrize("text,prior", [
+    ("%0 = tst.constant 1 : i32\n%1 = tst.add %0, %0 : f32", (1, 1)),
+    ('"tst.func"() ({\n^bb0(%a: i32):\n  %b = tst.add %a, %a : f32\n}) : () -> ()', (2, 6)),
+    ('"tst.scope"() ({\n  "tst.add"(%x) : (i32) -> i32\n  "tst.add"(%x) : (f32) -> f32\n'
+     '  %x = tst.constant 1 : i32\n}) : () -> ()', (2, 13)),
+])
+def test_type_mismatch_notes_the_prior_use(text, prior):
+    """As MLIR, the note points at the definition, or at the first use of a forward reference."""
+    error = error_of(text)
+    assert error.message.startswith("use of value ")
+    [(loc, note)] = error.notes
+    assert note == "prior use here" and (loc.line, loc.col) == prior
+
+
 def test_unregistered_ops_parse_when_allowed():
     op = parse_op('%0 = "foo.bar"() : () -> !foo.t', allow_unregistered=True)
     assert type(op) is Operation and op.name == "foo.bar" and str(op.result.type) == "!foo.t"

@@ -21,6 +21,7 @@ from typing import Iterable, Sequence
 from tilecraft.ir.attr_parser import _SIMPLE_TYPES, AttrParser
 from tilecraft.ir.attributes import Attribute
 from tilecraft.ir.block import Block, Region
+from tilecraft.ir.errors import ParseError
 from tilecraft.ir.lexer import EOF, token_loc
 from tilecraft.ir.location import FileLineColLoc, Location
 from tilecraft.ir.operation import Operation
@@ -73,6 +74,7 @@ class Parser(AttrParser):
     def __init__(self, text: str, filename: str | None = None, *, allow_unregistered: bool = False):
         super().__init__(text, filename, allow_unregistered=allow_unregistered)
         self._defs: dict[str, Value] = {}
+        self._def_tokens: dict[Value, int] = {}
         self._forward: dict[str, _ForwardRef] = {}
         self._local_names: list[str] = []
         self._blocks: dict[str, list] = {}
@@ -173,7 +175,8 @@ class Parser(AttrParser):
         if single is not None:
             defs = self._defs
             if len(op.results) == 1 and single not in defs:
-                defs[single] = op.results[0]
+                defs[single] = result = op.results[0]
+                self._def_tokens[result] = start
                 self._local_names.append(single)
             else:
                 self._bind_results(op, [(single, 1, start)])
@@ -403,6 +406,7 @@ class Parser(AttrParser):
                            f"previously used with type {placeholder.type}", token)
             placeholder.replace_all_uses_with(value)
         defs[name] = value
+        self._def_tokens[value] = token
         self._local_names.append(name)
 
     def _resolve(self, name: str, type_: Type, token: int, value: Value | None = None) -> Value:
@@ -416,8 +420,11 @@ class Parser(AttrParser):
                 self.error(f"reference to invalid result number in '{name}'", token)
             value = self._defs[name] = self._forward[name] = _ForwardRef(type_, token)
         elif value.type is not type_:
-            self.error(f"use of value '{name}' expects different type than prior uses: "
-                       f"'{type_}' vs '{value.type}'", token)
+            prior = value.token if isinstance(value, _ForwardRef) else self._def_tokens[value]
+            raise ParseError(f"use of value '{name}' expects different type than prior uses: "
+                             f"'{type_}' vs '{value.type}'", self.source.source_loc(token),
+                             self.source.text,
+                             [(self.source.source_loc(prior), "prior use here")])
         return value
 
     def _check_forward_references(self) -> None:
