@@ -85,4 +85,21 @@ def AllocateSharedMemory : Pass<"allocate-shared-memory", "builtin.module"> {
   let implModule = "tilecraft.transforms.allocate_shared_memory";
 }
 
+def TritonGPUAccelerateMatmul : Pass<"tritongpu-accelerate-matmul", "builtin.module"> {
+  let summary = "Put tt.dot on tensor cores: accumulators and operands in mma layouts";
+  let description = [{
+    On a `cuda:80` or newer target (`ttg.target`), each `tt.dot` whose operand types the
+    tensor cores take (f16, bf16, f32 with `inputPrecision = tf32`, f64, i8, fp8) gets an
+    `#ttg.nvidia_mma` accumulator (version 2: `mma.sync`, 16x8 tiles) with warps spread to
+    balance the operand registers (all along one dim for chained dots), its operands converted
+    to `#ttg.dot_op` layouts of it (kWidth from the narrowest type the operands were loaded
+    as), and its result converted back. fp8 operands are widened to f16 where the target has
+    no fp8 `mma.sync`. A dot left on CUDA cores with operands narrower than its result gets
+    them widened (`arith.extf`, `tt.fp_to_fp`). Targets before sm_80 keep every dot on CUDA
+    cores.
+  }];
+  let dependentDialects = ["ttg"];
+  let implModule = "tilecraft.transforms.accelerate_matmul";
+}
+
 #endif // TILECRAFT_TRITONGPU_PASSES_TD

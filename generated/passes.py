@@ -284,6 +284,31 @@ class TritonReorderBroadcastPassBase(Pass):
     )
 
 
+class TritonGPUAccelerateMatmulPassBase(Pass):
+    """Put tt.dot on tensor cores: accumulators and operands in mma layouts
+
+    On a `cuda:80` or newer target (`ttg.target`), each `tt.dot` whose operand types the
+    tensor cores take (f16, bf16, f32 with `inputPrecision = tf32`, f64, i8, fp8) gets an
+    `#ttg.nvidia_mma` accumulator (version 2: `mma.sync`, 16x8 tiles) with warps spread to
+    balance the operand registers (all along one dim for chained dots), its operands converted
+    to `#ttg.dot_op` layouts of it (kWidth from the narrowest type the operands were loaded
+    as), and its result converted back. fp8 operands are widened to f16 where the target has
+    no fp8 `mma.sync`. A dot left on CUDA cores with operands narrower than its result gets
+    them widened (`arith.extf`, `tt.fp_to_fp`). Targets before sm_80 keep every dot on CUDA
+    cores.
+    """
+
+    ARGUMENT = 'tritongpu-accelerate-matmul'
+    SUMMARY = 'Put tt.dot on tensor cores: accumulators and operands in mma layouts'
+    ANCHOR = 'builtin.module'
+    DEPENDENT_DIALECTS = ('ttg', )
+    IMPL_MODULE = 'tilecraft.transforms.accelerate_matmul'
+    OPTIONS = (
+    )
+    STATISTICS = (
+    )
+
+
 class TritonGPUCoalescePassBase(Pass):
     """Give global memory accesses layouts that coalesce them
 
@@ -363,6 +388,7 @@ PASSES: dict[str, type[Pass]] = {
     'triton-loop-aware-cse': TritonLoopAwareCSEPassBase,
     'triton-loop-unroll': TritonLoopUnrollPassBase,
     'triton-reorder-broadcast': TritonReorderBroadcastPassBase,
+    'tritongpu-accelerate-matmul': TritonGPUAccelerateMatmulPassBase,
     'tritongpu-coalesce': TritonGPUCoalescePassBase,
     'tritongpu-reduce-data-duplication': TritonGPUReduceDataDuplicationPassBase,
     'tritongpu-remove-layout-conversions': TritonGPURemoveLayoutConversionsPassBase,

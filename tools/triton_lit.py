@@ -25,6 +25,7 @@ import argparse
 import contextlib
 import io
 import multiprocessing
+import os
 import re
 import shlex
 import signal
@@ -72,6 +73,7 @@ class Stage:
     args: list[str]
     negate: bool = False
     merge_stderr: bool = False
+    environment: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -128,7 +130,13 @@ def parse_run_line(command: str) -> RunLine:
             current = current[1:]
         merge = "2>&1" in current
         current = [w for w in current if w != "2>&1"]
-        stages.append(Stage(current[0], current[1:], negate, merge))
+        environment = {}
+        if current[0] == "env":  # env NAME=VALUE ... TOOL ARGS
+            current = current[1:]
+            while current and re.fullmatch(r"[A-Za-z_]\w*=.*", current[0]):
+                name, _, value = current.pop(0).partition("=")
+                environment[name] = value
+        stages.append(Stage(current[0], current[1:], negate, merge, environment))
         current = []
     return RunLine(command, stages)
 
@@ -284,6 +292,21 @@ def _opt_reason(stderr: str, piece_text: str, piece_path: Path, allow_unregister
     return "error: " + _first_error(stderr)
 
 
+@contextlib.contextmanager
+def _environment(variables: dict[str, str]):
+    """``os.environ`` with ``variables`` set, as ``env NAME=VALUE`` runs a command."""
+    saved = {name: os.environ.get(name) for name in variables}
+    os.environ.update(variables)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
 def _run_line_on_piece(run: RunLine, piece_text: str, piece_path: Path,
                        scratch: Path) -> tuple[str | None, str]:
     """Run one RUN line on a piece: (reason, details); reason None when it passed."""
@@ -291,7 +314,8 @@ def _run_line_on_piece(run: RunLine, piece_text: str, piece_path: Path,
     for stage in run.stages:
         args = _substitute(stage.args, piece_path)
         if stage.tool in _OPT_TOOLS:
-            status, out, err = _run_opt(args, data, stage.merge_stderr)
+            with _environment(stage.environment):
+                status, out, err = _run_opt(args, data, stage.merge_stderr)
             failed = (status != 0) != stage.negate
             if failed:
                 if stage.negate:

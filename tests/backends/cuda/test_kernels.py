@@ -33,6 +33,14 @@ SIGNATURES = {
     "dot": (K.dot_kernel, {"a_ptr": "*fp32", "b_ptr": "*fp32", "c_ptr": "*fp32",
                            "M": "constexpr", "N": "constexpr", "K": "constexpr"},
             {"M": 32, "N": 32, "K": 16}),
+    "matmul_f16": (K.matmul_kernel,
+                   {**{name: "*fp16:16" for name in ("a_ptr", "b_ptr")}, "c_ptr": "*fp32:16",
+                    **{name: "i32" for name in ("M", "N", "K", "stride_am", "stride_bk",
+                                                "stride_cm")},
+                    **{name: "constexpr" for name in ("stride_ak", "stride_bn", "stride_cn", "BM",
+                                                      "BN", "BK", "PRECISION", "OUT")}},
+                   {"stride_ak": 1, "stride_bn": 1, "stride_cn": 1, "BM": 64, "BN": 64,
+                    "BK": 32, "PRECISION": "tf32", "OUT": tl.float32}),
     "loop": (K.loop_kernel, {"x_ptr": "*fp32:16", "out_ptr": "*fp32:16", "n_rows": "i32",
                              "BLOCK": "constexpr"}, {"BLOCK": 256}),
 }
@@ -54,6 +62,20 @@ def test_compiles_to_a_cubin(name: str, capability: int) -> None:
     assert f".target sm_{capability}" in kernel.asm["ptx"]
     assert kernel.metadata["registers"] > 0
     assert kernel.metadata["num_warps"] == 4
+
+
+@needs_ptxas
+@pytest.mark.parametrize("capability", [80, 90])
+def test_fp16_matmul_runs_on_tensor_cores(capability: int) -> None:
+    kernel = compiled("matmul_f16", capability)
+    assert "#ttg.nvidia_mma<{versionMajor = 2" in kernel.asm["ttgir"]
+    assert "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32" in kernel.asm["ptx"]
+
+
+@needs_ptxas
+def test_ieee_fp32_dot_stays_on_cuda_cores() -> None:
+    ptx = compiled("dot", 80).asm["ptx"]
+    assert "mma.sync" not in ptx and "fma.rn.f32" in ptx
 
 
 @needs_ptxas
@@ -145,6 +167,47 @@ def test_dot_on_cuda_cores() -> None:
     K.dot_kernel[(1,)](_cuda(a), _cuda(b), c, M=32, N=32, K=16)
     np.testing.assert_allclose(c.cpu().numpy(), a.astype(np.float64) @ b, rtol=1e-4,
                                atol=1e-4)
+
+
+MATMUL_CASES = {  # name: (torch dtype, precision, out dtype, rtol)
+    "fp16": ("float16", "tf32", tl.float32, 1e-3),
+    "fp16-acc16": ("float16", "tf32", tl.float16, 1e-2),
+    "bf16": ("bfloat16", "tf32", tl.float32, 1e-3),
+    "tf32": ("float32", "tf32", tl.float32, 5e-3),
+    "ieee": ("float32", "ieee", tl.float32, 1e-5),
+    "int8": ("int8", "tf32", tl.int32, 0),
+    "fp64": ("float64", "tf32", tl.float64, 1e-12),
+}
+
+
+@needs_gpu
+@pytest.mark.parametrize("shape", [(128, 128, 64), (100, 72, 50), (33, 130, 200)])
+@pytest.mark.parametrize("case", sorted(MATMUL_CASES))
+def test_matmul_against_torch(case: str, shape: tuple[int, int, int]) -> None:
+    """Tensor-core (mma.sync) and CUDA-core dots, masked edges included, against float64."""
+    dtype_name, precision, out, rtol = MATMUL_CASES[case]
+    dtype = getattr(torch, dtype_name)
+    m, n, k = shape
+    if dtype == torch.int8:
+        a = torch.randint(-128, 128, (m, k), dtype=dtype, device="cuda")
+        b = torch.randint(-128, 128, (k, n), dtype=dtype, device="cuda")
+    else:
+        a = torch.randn((m, k), device="cuda").to(dtype)
+        b = torch.randn((k, n), device="cuda").to(dtype)
+    out_dtype = {tl.float32: torch.float32, tl.float16: torch.float16, tl.int32: torch.int32,
+                 tl.float64: torch.float64}[out]
+    c = torch.full((m, n), 7, dtype=out_dtype, device="cuda")
+    bm, bn, bk = 64, 64, 32
+    K.matmul_kernel[(tc.cdiv(m, bm), tc.cdiv(n, bn))](
+        a, b, c, m, n, k, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0),
+        c.stride(1), BM=bm, BN=bn, BK=bk, PRECISION=precision, OUT=out)
+    ref = a.double() @ b.double()
+    if rtol == 0:
+        assert torch.equal(c.long(), ref.long())
+    else:
+        scale = (a.double().abs() @ b.double().abs()).max()
+        error = ((c.double() - ref).abs().max() / scale).item()
+        assert error < rtol, f"{case} {shape}: relative error {error:.2e}"
 
 
 @needs_gpu

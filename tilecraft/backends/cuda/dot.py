@@ -1,17 +1,20 @@
 """``tt.dot`` on CUDA cores: each thread computes the accumulator elements of its registers as
 a chain of multiply-adds over K, with both operands in ``#ttg.dot_op`` layouts whose parent is
 the accumulator's layout (every thread holds the whole K extent of the rows and columns of its
-elements, so no data moves during the product). Tensor cores come with the next lowering.
+elements, so no data moves during the product). Dots with ``#ttg.nvidia_mma`` results run on
+tensor cores (`mma`).
 """
 
 from __future__ import annotations
 
 import llvmlite.ir as ir
 
+from tilecraft.generated.ttg import NvidiaMmaEncodingAttr
 from tilecraft.ir import FloatType, IntegerType, Operation
 
 from ..cpu import types as T
 from .lowering import Distributed, GPULowering, error_at, lowers
+from .mma import lower_mma_v2
 
 Key = tuple[int, ...]
 
@@ -41,6 +44,13 @@ def _multiply_add(fl: GPULowering, op: Operation, a: ir.Value, b: ir.Value,
 
 @lowers("tt.dot")
 def _dot(fl: GPULowering, op: Operation) -> None:
+    encoding = op.results[0].type.encoding
+    if isinstance(encoding, NvidiaMmaEncodingAttr):
+        if encoding.version_major != 2:
+            raise error_at(op, f"the CUDA backend has no lowering for mma version "
+                           f"{encoding.version_major}")
+        lower_mma_v2(fl, op)
+        return
     a, b, c = (fl.dist(v) for v in op.operands[:3])
     shape_k = op.operands[0].type.shape[-1]
     a_index, b_index = _by_coordinate(a), _by_coordinate(b)

@@ -97,6 +97,9 @@ class GPULowering:
     (LLVM scalars, `Distributed` tensors, tuples for block pointers), the thread's indices and
     the per-layout coordinate offsets."""
 
+    # f16 converts with cvt instructions (fpext/fptrunc), not the CPU's integer emulation
+    native_f16 = True
+
     def __init__(self, module: ir.Module, func: ir.Function, info: KernelInfo,
                  threads_per_warp: int, capability: int) -> None:
         self.module = module

@@ -1,0 +1,291 @@
+"""`tritongpu-accelerate-matmul`: ``tt.dot`` onto tensor cores, as Triton's AccelerateMatmul
+pass does for NVIDIA targets.
+
+For a target of compute capability 80 or more (the module's ``ttg.target``), a dot whose
+operand types ``mma.sync`` takes gets an ``#ttg.nvidia_mma`` version 2 accumulator:
+
+* **Warps** (`warps_per_tile`): spread so that the operand registers per warp balance (an A
+  tile of 16 rows costs twice a B tile of 8 columns), or all along one dim when the dot feeds or
+  is fed by another dot of the same region (the second dot of attention reuses the first's
+  layout); batched (rank 3) dots put every warp on the batch.
+* **Operands** become ``#ttg.dot_op<{opIdx, parent = #mma, kWidth}>`` with ``kWidth = 32 /
+  bits``, bits being the narrowest element type the operand was loaded as (`loaded_bit_width`:
+  an fp8 load widened to f16 keeps fp8's 4 elements per 32-bit register).
+* The accumulator is converted in, the result converted back; fp8 operands are widened to f16
+  where ``mma.sync`` has no fp8 form (all but sm_89 and sm_12x).
+
+Dots that stay on CUDA cores (targets before sm_80, f32 with ``inputPrecision = ieee``, types
+the tensor cores do not take, shapes smaller than one instruction) get operands narrower than
+their result widened to it. Hopper's ``wgmma`` (mma version 3) is not chosen yet: sm_90 gets
+version 2 as sm_80 does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from tilecraft.dialects import ttg
+from tilecraft.generated.passes import TritonGPUAccelerateMatmulPassBase
+from tilecraft.generated.tt import InputPrecision
+from tilecraft.generated.ttg import (BlockedEncodingAttr, DotOperandEncodingAttr,
+                                     NvidiaMmaEncodingAttr, SliceEncodingAttr)
+from tilecraft.ir import (Builder, FloatType, IntegerType, Operation, RankedTensorType, Type,
+                          Value)
+from tilecraft.ir.traits import Elementwise
+from tilecraft.transforms.effects import is_memory_effect_free
+
+__all__ = ["TritonGPUAccelerateMatmulPass", "accelerate_matmul", "capability_of",
+           "k_width_of", "loaded_bit_width", "mma_v2_supported", "warps_per_tile"]
+
+FP8_KINDS = frozenset({"f8E4M3FN", "f8E5M2", "f8E4M3FNUZ", "f8E5M2FNUZ"})
+# operand types with an mma.sync form (fp8 through f16 where it has none)
+_MMA_OPERAND_KINDS = frozenset({"f16", "bf16"}) | FP8_KINDS
+# where a layout-only or element-wise op lets the loaded element width show through
+_VIEW_OPS = frozenset({"tt.broadcast", "tt.expand_dims", "tt.reshape", "tt.trans", "tt.join",
+                       "tt.split", "tt.cat", "ttg.convert_layout", "tt.fp_to_fp", "tt.load",
+                       "tt.descriptor_load", "ttg.fp4_to_fp"})
+
+
+def capability_of(module: Operation) -> int | None:
+    """The compute capability of the module's ``ttg.target`` (``"cuda:90"`` -> 90), None for
+    other targets or none."""
+    target = ttg.target(module)
+    if target is None or not target.startswith("cuda:"):
+        return None
+    digits = target[len("cuda:"):].rstrip("a")
+    return int(digits) if digits.isdigit() else None
+
+
+def _kind(t: Type) -> str:
+    element = t.element_type if isinstance(t, RankedTensorType) else t
+    if isinstance(element, IntegerType):
+        return f"i{element.width}"
+    return element.kind if isinstance(element, FloatType) else str(element)
+
+
+def _bits(t: Type) -> int:
+    element = t.element_type if isinstance(t, RankedTensorType) else t
+    return getattr(element, "width", 32)
+
+
+def mma_v2_supported(dot: Operation) -> bool:
+    """Whether ``mma.sync`` takes the dot's operand and result types and shapes (one 16x8 tile
+    of the result and one instruction's K at least)."""
+    a_type: RankedTensorType = dot.operands[0].type
+    b_type: RankedTensorType = dot.operands[1].type
+    d_type: RankedTensorType = dot.results[0].type
+    a, b, d = _kind(a_type), _kind(b_type), _kind(d_type)
+    if d_type.rank not in (2, 3):
+        return False
+    if a in ("f32", "f64") or b in ("f32", "f64"):
+        if a != b or d != a:
+            return False
+        if a == "f32" and dot.input_precision != InputPrecision.TF32:
+            return False
+    elif a == "i8" or b == "i8":
+        if a != b or d != "i32":
+            return False
+    elif a in _MMA_OPERAND_KINDS and b in _MMA_OPERAND_KINDS:
+        if d not in ("f32", "f16") or (d == "f16" and (a, b) != ("f16", "f16")):
+            return False
+        if (a == "bf16") != (b == "bf16"):
+            return False
+    else:
+        return False
+    *_, m, n = d_type.shape
+    return m >= 16 and n >= 8 and _fills_instructions(a, a_type.shape[-1], k_width_of(dot))
+
+
+def _fills_instructions(kind: str, shape_k: int, k_width: int) -> bool:
+    """Whether K splits into whole ``mma.sync`` instructions: lanes cover ``4 * kWidth`` of K,
+    a thread holds ``kWidth`` elements per half tile (two halves when K reaches ``8 *
+    kWidth``), and an instruction takes two runs of ``32 / bits`` of them (one f64)."""
+    if shape_k % (4 * k_width):
+        return False
+    per_thread = k_width * (2 if shape_k >= 8 * k_width else 1)
+    if kind == "f64":
+        return True
+    per_register = {"f32": 1, "i8": 4}.get(kind, 2)  # f16, bf16 and fp8 (widened to f16)
+    return per_thread % (2 * per_register) == 0
+
+
+def k_width_of(dot: Operation) -> int:
+    """The ``kWidth`` of the dot's mma v2 operands: the 32-bit register's share of the
+    narrowest type the operands were loaded as."""
+    bits = min(loaded_bit_width(dot.operands[0]), loaded_bit_width(dot.operands[1]))
+    return max(32 // bits, 1)
+
+
+def _same_region_neighbours(op: Operation) -> Iterator[Operation]:
+    for operand in op.operands:
+        owner = operand.owner if isinstance(operand.owner, Operation) else None
+        if owner is not None:
+            yield owner
+    for result in op.results:
+        for use in result.uses:
+            yield use.owner
+
+
+def _connected_dots(dot: Operation) -> list[Operation]:
+    """The other dots connected to ``dot`` through def-use chains in its region that do not go
+    through ``tt.trans`` (Triton's slice of the dot)."""
+    region = dot.parent_region
+    seen, stack, dots = {dot}, [dot], []
+    while stack:
+        for neighbour in _same_region_neighbours(stack.pop()):
+            if (neighbour in seen or neighbour.parent_region is not region
+                    or neighbour.name == "tt.trans"):
+                continue
+            seen.add(neighbour)
+            stack.append(neighbour)
+            if neighbour.name in ("tt.dot", "tt.dot_scaled"):
+                dots.append(neighbour)
+    return dots
+
+
+def warps_per_tile(dot: Operation, shape: tuple[int, ...], num_warps: int) -> tuple[int, ...]:
+    """The ``warpsPerCTA`` of the dot's mma v2 accumulator (see the module docstring)."""
+    rank = len(shape)
+    if rank == 3:
+        return (num_warps, 1, 1)
+    chained = False
+    for other in _connected_dots(dot):
+        other_type: RankedTensorType = other.results[0].type
+        if other_type.rank != rank:
+            continue
+        if isinstance(other_type.encoding, NvidiaMmaEncodingAttr):
+            return tuple(other_type.encoding.warps_per_cta)
+        chained = True
+    if chained:
+        return (num_warps, 1) if shape[0] >= shape[1] else (1, num_warps)
+    warps = [1, 1]
+    # instructions per warp along M (16 rows) and N (8 columns): an A tile takes 4 registers
+    # per K step, a B tile 2, so halve the larger count first, M on ties
+    reps = [-(-shape[0] // 16), -(-shape[1] // 8)]
+    while warps[0] * warps[1] < num_warps:
+        if reps[0] >= reps[1]:
+            warps[0] *= 2
+            if reps[0] != 1:
+                reps[0] //= 2
+        else:
+            warps[1] *= 2
+            reps[1] //= 2
+    return tuple(warps)
+
+
+def loaded_bit_width(value: Value) -> int:
+    """The narrowest element width among the loads ``value`` is computed from through views,
+    conversions and pure element-wise ops (4 after ``ttg.fp4_to_fp``), or ``value``'s own."""
+    width = _bits(value.type)
+    seen: set[Operation] = set()
+    stack = [value]
+    while stack:
+        owner = stack.pop().owner
+        if not isinstance(owner, Operation) or owner in seen:
+            continue
+        seen.add(owner)
+        if not (owner.name in _VIEW_OPS or _is_pure_elementwise(owner)):
+            continue
+        if owner.name == "ttg.fp4_to_fp":
+            return 4
+        if owner.name in ("tt.load", "tt.descriptor_load"):
+            result = owner.results[0].type
+            if isinstance(result, RankedTensorType):
+                width = min(width, _bits(result))
+            continue
+        stack.extend(owner.operands)
+    return width
+
+
+def _is_pure_elementwise(op: Operation) -> bool:
+    return type(op).has_trait(Elementwise) and is_memory_effect_free(op)
+
+
+def _with_encoding(t: RankedTensorType, encoding) -> RankedTensorType:
+    return RankedTensorType(t.shape, t.element_type, encoding)
+
+
+def _convert(builder: Builder, value: Value, t: RankedTensorType) -> Value:
+    if value.type == t:
+        return value
+    op = builder.create("ttg.convert_layout", operands=[value], result_types=[t],
+                        location=value.owner.location if isinstance(value.owner, Operation)
+                        else builder.location)
+    return op.results[0]
+
+
+def _widen(builder: Builder, value: Value, element: Type) -> Value:
+    """``value`` widened to ``element``: ``tt.fp_to_fp`` from fp8, ``arith.extf`` otherwise."""
+    t: RankedTensorType = value.type
+    if t.element_type == element:
+        return value
+    name = "tt.fp_to_fp" if _kind(t) in FP8_KINDS else "arith.extf"
+    op = builder.create(name, operands=[value],
+                        result_types=[RankedTensorType(t.shape, element, t.encoding)])
+    return op.results[0]
+
+
+def _to_mma_v2(dot: Operation, num_warps: int, capability: int) -> None:
+    d_type: RankedTensorType = dot.results[0].type
+    rank = d_type.rank
+    instr_shape = (16, 8) if rank == 2 else (1, 16, 8)
+    mma = NvidiaMmaEncodingAttr(2, 1 if capability == 75 else 0,
+                                warps_per_tile(dot, tuple(d_type.shape), num_warps), instr_shape)
+    builder = Builder.before(dot, dot.location)
+    new_type = _with_encoding(d_type, mma)
+    k_width = k_width_of(dot)
+    for index in (0, 1):
+        operand = dot.operands[index]
+        encoding = DotOperandEncodingAttr(index, mma, k_width)
+        dot.set_operand(index, _convert(builder, operand, _with_encoding(operand.type, encoding)))
+    dot.set_operand(2, _convert(builder, dot.operands[2], new_type))
+    old_type = d_type
+    dot.results[0].type = new_type
+    after = Builder.after(dot, dot.location)
+    back = after.create("ttg.convert_layout", operands=[dot.results[0]], result_types=[old_type])
+    for use in list(dot.results[0].uses):
+        if use.owner is not back:
+            use.owner.set_operand(use.index, back.results[0])
+    if _kind(dot.operands[0].type) in FP8_KINDS and not (capability == 89 or capability // 10 == 12):
+        f16 = FloatType("f16")
+        for index in (0, 1):
+            dot.set_operand(index, _widen(builder, dot.operands[index], f16))
+
+
+def _widen_fma_operands(dot: Operation) -> None:
+    result: RankedTensorType = dot.results[0].type
+    if _kind(dot.operands[0].type) == _kind(result) or not isinstance(result.element_type, FloatType):
+        return
+    builder = Builder.before(dot, dot.location)
+    for index in (0, 1):
+        dot.set_operand(index, _widen(builder, dot.operands[index], result.element_type))
+
+
+def _is_blocked_like(encoding) -> bool:
+    return isinstance(encoding, (BlockedEncodingAttr, SliceEncodingAttr))
+
+
+def accelerate_matmul(module: Operation) -> None:
+    """Rewrites the module's dots as the module docstring says."""
+    capability = capability_of(module)
+    if capability is None:
+        return
+    dots = [op for op in module.walk() if op.name == "tt.dot"]
+    # later dots first, as Triton's pattern driver visits them: a chained dot's layout is
+    # chosen from the dot that consumes it
+    for dot in reversed(dots):
+        d_type = dot.results[0].type
+        if not isinstance(d_type, RankedTensorType) or not _is_blocked_like(d_type.encoding):
+            continue
+        num_warps = ttg.context_num_warps(dot)
+        if capability >= 80 and num_warps is not None and mma_v2_supported(dot):
+            _to_mma_v2(dot, num_warps, capability)
+        else:
+            _widen_fma_operands(dot)
+
+
+class TritonGPUAccelerateMatmulPass(TritonGPUAccelerateMatmulPassBase):
+    """See the module docstring."""
+
+    def run_on_operation(self, op: Operation) -> None:
+        accelerate_matmul(op)
