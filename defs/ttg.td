@@ -127,6 +127,48 @@ def TTG_LinearEncodingAttr : TTG_Attr<"LinearEncodingAttr", "linear"> {
   let genVerifyDecl = 1;
 }
 
+def TTG_AMDMfmaEncodingAttr : TTG_Attr<"AMDMfmaEncodingAttr", "amd_mfma"> {
+  let summary = "The accumulator layout of AMD's MFMA instructions (CDNA GPUs)";
+  let description = [{
+    `#ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [32, 32, 8], isTransposed = false}>`:
+    `version` is the CDNA generation (1: gfx908 ... 4: gfx950), `instrShape` the (M, N, K) of
+    one instruction, `isTransposed` whether each thread holds a row instead of a column of the
+    result. `tilesPerWarp` (printed unless all ones) lets a warp compute adjacent tiles and
+    `elementBitWidth` (printed unless 32) is that of the result elements. Layout queries that
+    need its linear map are not supported yet.
+  }];
+  let alias = "mma";
+  let parameters = (ins IntParameter:$version, IntArrayParameter:$warpsPerCTA,
+                        IntArrayParameter:$instrShape, BoolParameter:$isTransposed,
+                        TTG_CGALayoutParameter:$CGALayout,
+                        DefaultValuedParameter<IntArrayParameter, "()">:$tilesPerWarp,
+                        DefaultValuedParameter<IntParameter, "32">:$elementBitWidth);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
+def TTG_AMDWmmaEncodingAttr : TTG_Attr<"AMDWmmaEncodingAttr", "amd_wmma"> {
+  let summary = "The accumulator layout of AMD's WMMA instructions (RDNA GPUs, gfx1250)";
+  let description = [{
+    `#ttg.amd_wmma<{version = 2, isTranspose = false, ctaLayout = {warp = [[0, 1], [1, 0]]}}>`:
+    `version` is 1 (RDNA3), 2 (RDNA4) or 3 (gfx1250); `ctaLayout` gives the tile coordinates
+    (in units of one instruction's tile) of the bases of the `register` and `warp` indices,
+    the empty ones left out of the text; `instrShape` (printed unless 16x16x16) is the (M, N, K)
+    of one instruction. `rank` is read and printed only when no basis gives the rank (default
+    2). Layout queries that need its linear map are not supported yet.
+  }];
+  let alias = "mma";
+  let parameters = (ins IntParameter:$version,
+                        DefaultValuedParameter<TTG_BasesParameter, "()">:$ctaRegister,
+                        DefaultValuedParameter<TTG_BasesParameter, "()">:$ctaWarp,
+                        DefaultValuedParameter<BoolParameter, "False">:$isTransposed,
+                        TTG_CGALayoutParameter:$CGALayout,
+                        DefaultValuedParameter<IntArrayParameter, "(16, 16, 16)">:$instrShape,
+                        DefaultValuedParameter<IntParameter, "2">:$rank);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Shared memory encodings and memory spaces
 //===----------------------------------------------------------------------===//
@@ -160,6 +202,23 @@ def TTG_NVMMASharedEncodingAttr : TTG_Attr<"NVMMASharedEncodingAttr", "nvmma_sha
   let assemblyFormat = "`<` struct(params) `>`";
 }
 
+def TTG_PaddedSharedEncodingAttr : TTG_Attr<"PaddedSharedEncodingAttr", "padded_shared"> {
+  let summary = "Shared memory with padding after fixed intervals and a linear element order";
+  let description = [{
+    `#ttg.padded_shared<[32:+4, 64:+8] {offset = [[0, 1], [0, 2], [1, 0]], block = []}>`: the
+    element at linear offset `i` (of the `offset` bases' map; `block` for the CTA index) is
+    stored at `i + sum_k (i / interval_k) * padding_k`. An identity map is written in the
+    short form `{order = [1, 0], shape = [16, 32]}`. `shape` holds the sizes of the map's
+    output dimensions (each the power of two just above its largest coordinate).
+  }];
+  let alias = "shared";
+  let parameters = (ins IntArrayParameter:$intervals, IntArrayParameter:$paddings,
+                        TTG_BasesParameter:$offset, TTG_CGALayoutParameter:$block,
+                        IntArrayParameter:$shape);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
 def TTG_SharedLinearEncodingAttr : TTG_Attr<"SharedLinearEncodingAttr", "shared_linear"> {
   let summary = "A shared memory layout given as a linear map from (offset, block) to coordinates";
   let description = [{
@@ -170,7 +229,7 @@ def TTG_SharedLinearEncodingAttr : TTG_Attr<"SharedLinearEncodingAttr", "shared_
   let alias = "shared";
   let parameters = (ins TTG_BasesParameter:$offset, TTG_CGALayoutParameter:$block,
                         IntParameter:$layoutAlignment);
-  let assemblyFormat = "`<` struct($offset, $block) `,` `alignment` `=` $layoutAlignment `>`";
+  let hasCustomAssemblyFormat = 1;
 }
 
 def TTG_SharedMemorySpaceAttr : TTG_Attr<"SharedMemorySpaceAttr", "shared_memory"> {
@@ -232,6 +291,21 @@ def TTG_ConvertLayoutOp : TTG_Op<"convert_layout", [SameOperandsAndResultShape,
   let results = (outs TT_Tensor:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
   let hasCanonicalizer = 1;
+}
+
+def TTG_Fp4ToFpOp : TTG_Op<"fp4_to_fp", [Pure]> {
+  let summary = "Unpacks fp4 (e2m1) pairs held in i8 elements into bf16 or f16";
+  let description = [{
+    Each i8 of `src` holds two e2m1 values, the first in its low four bits; they become two
+    consecutive elements of the result along `axis`, which is twice as long there:
+    `%1 = ttg.fp4_to_fp %0 {axis = 1 : i32} : tensor<64x32xi8, #blocked> -> tensor<64x64xbf16, #blocked1>`.
+    With layouts, the result's layout is the source's with each thread's two halves of an i8
+    side by side along `axis`.
+  }];
+  let arguments = (ins TensorOf<[I8]>:$src, I32Attr:$axis);
+  let results = (outs TT_FloatTensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
 }
 
 def TTG_AsyncWaitOp : TTG_Op<"async_wait"> {

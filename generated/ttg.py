@@ -364,6 +364,108 @@ class LinearEncodingAttr(DialectAttribute):
 
 
 @DIALECT.attribute
+class AMDMfmaEncodingAttr(DialectAttribute):
+    """The accumulator layout of AMD's MFMA instructions (CDNA GPUs)
+
+    `#ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [32, 32, 8], isTransposed = false}>`:
+    `version` is the CDNA generation (1: gfx908 ... 4: gfx950), `instrShape` the (M, N, K) of
+    one instruction, `isTransposed` whether each thread holds a row instead of a column of the
+    result. `tilesPerWarp` (printed unless all ones) lets a warp compute adjacent tiles and
+    `elementBitWidth` (printed unless 32) is that of the result elements. Layout queries that
+    need its linear map are not supported yet.
+    """
+
+    DIALECT = 'ttg'
+    MNEMONIC = 'amd_mfma'
+    PARAMETERS = ('version', 'warps_per_cta', 'instr_shape', 'is_transposed', 'cga_layout', 'tiles_per_warp', 'element_bit_width', )
+    HOOKS = ('parse_parameters', 'print_parameters', 'verify', )
+    ALIAS = 'mma'
+    __slots__ = ()
+
+    def __new__(cls, version: int, warps_per_cta: tuple[int, ...], instr_shape: tuple[int, ...], is_transposed: bool, cga_layout: tuple[tuple[int, ...], ...] = (), tiles_per_warp: tuple[int, ...] = (), element_bit_width: int = 32) -> AMDMfmaEncodingAttr:
+        return super().__new__(cls, int(version), tuple(int(_v) for _v in warps_per_cta), tuple(int(_v) for _v in instr_shape), bool(is_transposed), tuple(tuple(int(_v) for _v in _b) for _b in cga_layout), tuple(int(_v) for _v in tiles_per_warp), int(element_bit_width))
+
+    @property
+    def version(self) -> int:
+        return self.parameters[0]
+
+    @property
+    def warps_per_cta(self) -> tuple[int, ...]:
+        return self.parameters[1]
+
+    @property
+    def instr_shape(self) -> tuple[int, ...]:
+        return self.parameters[2]
+
+    @property
+    def is_transposed(self) -> bool:
+        return self.parameters[3]
+
+    @property
+    def cga_layout(self) -> tuple[tuple[int, ...], ...]:
+        return self.parameters[4]
+
+    @property
+    def tiles_per_warp(self) -> tuple[int, ...]:
+        return self.parameters[5]
+
+    @property
+    def element_bit_width(self) -> int:
+        return self.parameters[6]
+
+
+@DIALECT.attribute
+class AMDWmmaEncodingAttr(DialectAttribute):
+    """The accumulator layout of AMD's WMMA instructions (RDNA GPUs, gfx1250)
+
+    `#ttg.amd_wmma<{version = 2, isTranspose = false, ctaLayout = {warp = [[0, 1], [1, 0]]}}>`:
+    `version` is 1 (RDNA3), 2 (RDNA4) or 3 (gfx1250); `ctaLayout` gives the tile coordinates
+    (in units of one instruction's tile) of the bases of the `register` and `warp` indices,
+    the empty ones left out of the text; `instrShape` (printed unless 16x16x16) is the (M, N, K)
+    of one instruction. `rank` is read and printed only when no basis gives the rank (default
+    2). Layout queries that need its linear map are not supported yet.
+    """
+
+    DIALECT = 'ttg'
+    MNEMONIC = 'amd_wmma'
+    PARAMETERS = ('version', 'cta_register', 'cta_warp', 'is_transposed', 'cga_layout', 'instr_shape', 'rank', )
+    HOOKS = ('parse_parameters', 'print_parameters', 'verify', )
+    ALIAS = 'mma'
+    __slots__ = ()
+
+    def __new__(cls, version: int, cta_register: tuple[tuple[int, ...], ...] = (), cta_warp: tuple[tuple[int, ...], ...] = (), is_transposed: bool = False, cga_layout: tuple[tuple[int, ...], ...] = (), instr_shape: tuple[int, ...] = (16, 16, 16), rank: int = 2) -> AMDWmmaEncodingAttr:
+        return super().__new__(cls, int(version), tuple(tuple(int(_v) for _v in _b) for _b in cta_register), tuple(tuple(int(_v) for _v in _b) for _b in cta_warp), bool(is_transposed), tuple(tuple(int(_v) for _v in _b) for _b in cga_layout), tuple(int(_v) for _v in instr_shape), int(rank))
+
+    @property
+    def version(self) -> int:
+        return self.parameters[0]
+
+    @property
+    def cta_register(self) -> tuple[tuple[int, ...], ...]:
+        return self.parameters[1]
+
+    @property
+    def cta_warp(self) -> tuple[tuple[int, ...], ...]:
+        return self.parameters[2]
+
+    @property
+    def is_transposed(self) -> bool:
+        return self.parameters[3]
+
+    @property
+    def cga_layout(self) -> tuple[tuple[int, ...], ...]:
+        return self.parameters[4]
+
+    @property
+    def instr_shape(self) -> tuple[int, ...]:
+        return self.parameters[5]
+
+    @property
+    def rank(self) -> int:
+        return self.parameters[6]
+
+
+@DIALECT.attribute
 class SwizzledSharedEncodingAttr(DialectAttribute):
     """Shared memory rows whose vec-element groups are XOR-swizzled by phase
 
@@ -514,6 +616,48 @@ class NVMMASharedEncodingAttr(DialectAttribute):
 
 
 @DIALECT.attribute
+class PaddedSharedEncodingAttr(DialectAttribute):
+    """Shared memory with padding after fixed intervals and a linear element order
+
+    `#ttg.padded_shared<[32:+4, 64:+8] {offset = [[0, 1], [0, 2], [1, 0]], block = []}>`: the
+    element at linear offset `i` (of the `offset` bases' map; `block` for the CTA index) is
+    stored at `i + sum_k (i / interval_k) * padding_k`. An identity map is written in the
+    short form `{order = [1, 0], shape = [16, 32]}`. `shape` holds the sizes of the map's
+    output dimensions (each the power of two just above its largest coordinate).
+    """
+
+    DIALECT = 'ttg'
+    MNEMONIC = 'padded_shared'
+    PARAMETERS = ('intervals', 'paddings', 'offset', 'block', 'shape', )
+    HOOKS = ('parse_parameters', 'print_parameters', 'verify', )
+    ALIAS = 'shared'
+    __slots__ = ()
+
+    def __new__(cls, intervals: tuple[int, ...], paddings: tuple[int, ...], offset: tuple[tuple[int, ...], ...], shape: tuple[int, ...], block: tuple[tuple[int, ...], ...] = ()) -> PaddedSharedEncodingAttr:
+        return super().__new__(cls, tuple(int(_v) for _v in intervals), tuple(int(_v) for _v in paddings), tuple(tuple(int(_v) for _v in _b) for _b in offset), tuple(tuple(int(_v) for _v in _b) for _b in block), tuple(int(_v) for _v in shape))
+
+    @property
+    def intervals(self) -> tuple[int, ...]:
+        return self.parameters[0]
+
+    @property
+    def paddings(self) -> tuple[int, ...]:
+        return self.parameters[1]
+
+    @property
+    def offset(self) -> tuple[tuple[int, ...], ...]:
+        return self.parameters[2]
+
+    @property
+    def block(self) -> tuple[tuple[int, ...], ...]:
+        return self.parameters[3]
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self.parameters[4]
+
+
+@DIALECT.attribute
 class SharedLinearEncodingAttr(DialectAttribute):
     """A shared memory layout given as a linear map from (offset, block) to coordinates
 
@@ -525,7 +669,7 @@ class SharedLinearEncodingAttr(DialectAttribute):
     DIALECT = 'ttg'
     MNEMONIC = 'shared_linear'
     PARAMETERS = ('offset', 'block', 'layout_alignment', )
-    HOOKS = ()
+    HOOKS = ('parse_parameters', 'print_parameters', )
     ALIAS = 'shared'
     __slots__ = ()
 
@@ -543,38 +687,6 @@ class SharedLinearEncodingAttr(DialectAttribute):
     @property
     def layout_alignment(self) -> int:
         return self.parameters[2]
-
-    def print_parameters(self, printer: Printer) -> None:
-        printer.write('<')
-        printer.write('{')
-        printer.write('offset = ')
-        printer.write('[' + ', '.join('[' + ', '.join(map(str, _b)) + ']' for _b in self.offset) + ']')
-        if self.block != ():
-            printer.write(', block = ')
-            printer.write('[' + ', '.join('[' + ', '.join(map(str, _b)) + ']' for _b in self.block) + ']')
-        printer.write('}')
-        printer.write(',')
-        printer.write(' alignment')
-        printer.write(' =')
-        printer.write(" ")
-        printer.write(str(self.layout_alignment))
-        printer.write('>')
-
-    @classmethod
-    def parse_parameters(cls, parser: Parser) -> SharedLinearEncodingAttr:
-        values: dict[str, object] = {}
-        parser.parse_punct('<')
-        start = parser.i
-        values.update(parse_struct(parser, {'offset': lambda: (lambda _a: tuple(tuple(_v.value for _v in _b.elements) for _b in _a.elements) if isinstance(_a, ArrayAttr) and all(isinstance(_b, ArrayAttr) and all(type(_v) is IntegerAttr for _v in _b.elements) for _b in _a.elements) else parser.error('expected a list of integer lists'))(parser.parse_attribute()), 'block': lambda: (lambda _a: tuple(tuple(_v.value for _v in _b.elements) for _b in _a.elements) if isinstance(_a, ArrayAttr) and all(isinstance(_b, ArrayAttr) and all(type(_v) is IntegerAttr for _v in _b.elements) for _b in _a.elements) else parser.error('expected a list of integer lists'))(parser.parse_attribute())}))
-        for name in ('offset',):
-            if name not in values:
-                parser.error('struct is missing required parameter: ' + name, start)
-        parser.parse_punct(',')
-        parser.parse_keyword('alignment')
-        parser.parse_punct('=')
-        values['layoutAlignment'] = parser.parse_integer()
-        parser.parse_punct('>')
-        return cls(offset=values['offset'], block=values.get('block', ()), layout_alignment=values['layoutAlignment'])
 
 
 @DIALECT.attribute
@@ -678,50 +790,58 @@ def _attr_constraint_1(attr) -> bool:
 
 
 def _type_constraint_2(type_) -> bool:
+    return bool(((isinstance(type_, RankedTensorType)) and ((type_.element_type.is_signless_integer(8)))))
+
+
+def _type_constraint_3(type_) -> bool:
+    return bool(((isinstance(type_, RankedTensorType)) and ((type_.element_type.is_float() and type_.element_type.kind != 'tf32'))))
+
+
+def _type_constraint_4(type_) -> bool:
     return bool((isinstance(type_, AsyncTokenType)))
 
 
-def _attr_constraint_3(attr) -> bool:
+def _attr_constraint_5(attr) -> bool:
     return bool((isinstance(attr, IntegerAttr) and attr.type == IntegerType(32) and attr.value in CacheModifier._value2member_map_))
 
 
-def _attr_constraint_4(attr) -> bool:
+def _attr_constraint_6(attr) -> bool:
     return bool((isinstance(attr, IntegerAttr) and attr.type == IntegerType(32) and attr.value in EvictionPolicy._value2member_map_))
 
 
-def _attr_constraint_5(attr) -> bool:
+def _attr_constraint_7(attr) -> bool:
     return bool((isinstance(attr, IntegerAttr) and attr.type == i1))
 
 
-def _type_constraint_6(type_) -> bool:
+def _type_constraint_8(type_) -> bool:
     return bool(((isinstance(type_, RankedTensorType)) and ((isinstance(type_.element_type, PointerType)))))
 
 
-def _type_constraint_7(type_) -> bool:
+def _type_constraint_9(type_) -> bool:
     return bool((isinstance(type_, MemDescType)))
 
 
-def _type_constraint_8(type_) -> bool:
+def _type_constraint_10(type_) -> bool:
     return bool(((isinstance(type_, RankedTensorType)) and ((type_.element_type.is_signless_integer(1)))))
 
 
-def _type_constraint_9(type_) -> bool:
+def _type_constraint_11(type_) -> bool:
     return bool((((type_.is_float() and type_.kind != 'tf32') or ((isinstance(type_, RankedTensorType)) and ((type_.element_type.is_float() and type_.element_type.kind != 'tf32')))) or (((type_.is_signless_integer(1)) or (type_.is_signless_integer(8)) or (type_.is_signless_integer(16)) or (type_.is_signless_integer(32)) or (type_.is_signless_integer(64))) or ((isinstance(type_, RankedTensorType)) and (((type_.element_type.is_signless_integer(1)) or (type_.element_type.is_signless_integer(8)) or (type_.element_type.is_signless_integer(16)) or (type_.element_type.is_signless_integer(32)) or (type_.element_type.is_signless_integer(64)))))) or ((isinstance(type_, PointerType)) or ((isinstance(type_, RankedTensorType)) and ((isinstance(type_.element_type, PointerType))))) or (isinstance(type_, PointerType) and isinstance(type_.pointee_type, RankedTensorType))))
 
 
-def _type_constraint_10(type_) -> bool:
+def _type_constraint_12(type_) -> bool:
     return bool((type_.is_signless_integer(32)))
 
 
-def _attr_constraint_11(attr) -> bool:
+def _attr_constraint_13(attr) -> bool:
     return bool((isinstance(attr, DenseArrayAttr) and attr.element_type == IntegerType(32)))
 
 
-def _region_constraint_12(region) -> bool:
+def _region_constraint_14(region) -> bool:
     return bool((len(region.blocks) >= 1))
 
 
-def _region_constraint_13(region) -> bool:
+def _region_constraint_15(region) -> bool:
     return bool((len(region.blocks) == 1))
 
 
@@ -777,6 +897,109 @@ class ConvertLayoutOp(DefinedOp):
         value = self.results[0]
         if not _type_constraint_0(value.type):
             raise self.type_error('result', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
+
+    def print(self, printer: Printer) -> None:
+        printer.write(" ")
+        printer.print_operand(self.src)
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.src.type)
+        printer.write(' -> ')
+        printer.print_type(self.result_.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Operation:
+        u_src: list = []
+        types: dict[str, list] = {}
+        attrs: dict[str, Attribute] = {}
+        u_src.append(parser.parse_operand())
+        attrs.update(parser.parse_optional_attr_dict())
+        parser.parse_punct(':')
+        types['src'] = parse_type_group(parser, True)
+        parser.parse_punct('->')
+        types['result'] = parse_type_group(parser, True)
+        operands = parser.resolve_operands(u_src, types['src'])
+        result_types = types['result']
+        properties, attributes = cls.split_attributes(attrs)
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0,
+            successors=(),
+        )
+
+
+@DIALECT.op
+class Fp4ToFpOp(DefinedOp):
+    """Unpacks fp4 (e2m1) pairs held in i8 elements into bf16 or f16
+
+    Each i8 of `src` holds two e2m1 values, the first in its low four bits; they become two
+    consecutive elements of the result along `axis`, which is twice as long there:
+    `%1 = ttg.fp4_to_fp %0 {axis = 1 : i32} : tensor<64x32xi8, #blocked> -> tensor<64x64xbf16, #blocked1>`.
+    With layouts, the result's layout is the source's with each thread's two halves of an i8
+    side by side along `axis`.
+    """
+
+    OPERATION_NAME = 'ttg.fp4_to_fp'
+    TRAITS = (Pure, )
+    HOOKS = ('custom_verify', )
+    PROPERTY_NAMES = ('axis', )
+    OPERAND_GROUPS = ('single', )
+    RESULT_GROUPS = ('single', )
+    __slots__ = ()
+
+    @property
+    def src(self) -> Value:
+        return self.get_operand(0)
+
+    @property
+    def result_(self) -> Value:
+        return self.results[0]
+
+    @property
+    def axis(self) -> int:
+        attr = self.properties.get('axis')
+        return None if attr is None else attr.value
+
+    @property
+    def axis_attr(self) -> Attribute | None:
+        return self.properties.get('axis')
+
+    @classmethod
+    def build(
+        cls,
+        result_type: Type,
+        src: Value,
+        axis: int | Attribute,
+        *,
+        attributes: dict[str, Attribute] | None = None,
+        location: Location | None = None,
+    ) -> Fp4ToFpOp:
+        """Create a `ttg.fp4_to_fp` op; results whose types the traits determine may be omitted."""
+        operands = [src]
+        properties: dict[str, Attribute] = {}
+        properties['axis'] = (axis if isinstance(axis, Attribute) else IntegerAttr(axis, IntegerType(32, 'signless')))
+        result_types = [result_type]
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0, successors=(), location=location,
+        )
+
+    def verify_invariants(self) -> None:
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        attr = self.properties.get('axis')
+        if attr is None:
+            raise self.emit_error("requires attribute 'axis'")
+        if attr is not None and not _attr_constraint_1(attr):
+            raise self.attribute_error('axis', '32-bit signless integer attribute')
+        value = self.get_operand(0)
+        if not _type_constraint_2(value.type):
+            raise self.type_error('operand', value, 'tensor of 8-bit signless integer values')
+        value = self.results[0]
+        if not _type_constraint_3(value.type):
+            raise self.type_error('result', value, 'tensor of floating-point values')
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -869,10 +1092,10 @@ class AsyncWaitOp(DefinedOp):
         if attr is not None and not _attr_constraint_1(attr):
             raise self.attribute_error('num', '32-bit signless integer attribute')
         for value in self.operand_group(0):
-            if not _type_constraint_2(value.type):
+            if not _type_constraint_4(value.type):
                 raise self.type_error('operand', value, 'async token type')
         value = self.results[0]
-        if not _type_constraint_2(value.type):
+        if not _type_constraint_4(value.type):
             raise self.type_error('result', value, 'async token type')
 
     def print(self, printer: Printer) -> None:
@@ -949,10 +1172,10 @@ class AsyncCommitGroupOp(DefinedOp):
     def verify_invariants(self) -> None:
         self.verify_groups()
         for value in self.operand_group(0):
-            if not _type_constraint_2(value.type):
+            if not _type_constraint_4(value.type):
                 raise self.type_error('operand', value, 'async token type')
         value = self.results[0]
-        if not _type_constraint_2(value.type):
+        if not _type_constraint_4(value.type):
             raise self.type_error('result', value, 'async token type')
 
     def print(self, printer: Printer) -> None:
@@ -1097,31 +1320,31 @@ class AsyncCopyGlobalToLocalOp(DefinedOp):
     def verify_invariants(self) -> None:
         self.verify_groups()
         attr = self.properties.get('cache')
-        if attr is not None and not _attr_constraint_3(attr):
+        if attr is not None and not _attr_constraint_5(attr):
             raise self.attribute_error('cache', 'cache modifier')
         attr = self.properties.get('evict')
-        if attr is not None and not _attr_constraint_4(attr):
+        if attr is not None and not _attr_constraint_6(attr):
             raise self.attribute_error('evict', 'eviction policy')
         attr = self.properties.get('isVolatile')
-        if attr is not None and not _attr_constraint_5(attr):
+        if attr is not None and not _attr_constraint_7(attr):
             raise self.attribute_error('isVolatile', 'bool attribute')
         attr = self.properties.get('contiguity')
         if attr is not None and not _attr_constraint_1(attr):
             raise self.attribute_error('contiguity', '32-bit signless integer attribute')
         value = self.get_operand(0)
-        if not _type_constraint_6(value.type):
+        if not _type_constraint_8(value.type):
             raise self.type_error('operand', value, 'tensor of ptr values')
         value = self.get_operand(1)
-        if not _type_constraint_7(value.type):
+        if not _type_constraint_9(value.type):
             raise self.type_error('operand', value, 'memory descriptor type')
         for value in self.operand_group(2):
-            if not _type_constraint_8(value.type):
+            if not _type_constraint_10(value.type):
                 raise self.type_error('operand', value, 'tensor of 1-bit signless integer values')
         for value in self.operand_group(3):
-            if not _type_constraint_9(value.type):
+            if not _type_constraint_11(value.type):
                 raise self.type_error('operand', value, 'floating-point or tensor of floating-point values or integer or tensor of integer values or ptr or tensor of ptr values or ptr to tensor')
         value = self.results[0]
-        if not _type_constraint_2(value.type):
+        if not _type_constraint_4(value.type):
             raise self.type_error('result', value, 'async token type')
 
 
@@ -1186,7 +1409,7 @@ class LocalAllocOp(DefinedOp):
             if not _type_constraint_0(value.type):
                 raise self.type_error('operand', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
         value = self.results[0]
-        if not _type_constraint_7(value.type):
+        if not _type_constraint_9(value.type):
             raise self.type_error('result', value, 'memory descriptor type')
 
     def print(self, printer: Printer) -> None:
@@ -1261,7 +1484,7 @@ class LocalDeallocOp(DefinedOp):
         if self.num_operands != 1 or self.num_results != 0:
             self.verify_groups()
         value = self.get_operand(0)
-        if not _type_constraint_7(value.type):
+        if not _type_constraint_9(value.type):
             raise self.type_error('operand', value, 'memory descriptor type')
 
     def print(self, printer: Printer) -> None:
@@ -1339,13 +1562,13 @@ class MemDescIndexOp(DefinedOp):
         if self.num_operands != 2 or self.num_results != 1:
             self.verify_groups()
         value = self.get_operand(0)
-        if not _type_constraint_7(value.type):
+        if not _type_constraint_9(value.type):
             raise self.type_error('operand', value, 'memory descriptor type')
         value = self.get_operand(1)
-        if not _type_constraint_10(value.type):
+        if not _type_constraint_12(value.type):
             raise self.type_error('operand', value, '32-bit signless integer')
         value = self.results[0]
-        if not _type_constraint_7(value.type):
+        if not _type_constraint_9(value.type):
             raise self.type_error('result', value, 'memory descriptor type')
 
     def print(self, printer: Printer) -> None:
@@ -1446,13 +1669,13 @@ class MemDescSubsliceOp(DefinedOp):
         attr = self.properties.get('offsets')
         if attr is None:
             raise self.emit_error("requires attribute 'offsets'")
-        if attr is not None and not _attr_constraint_11(attr):
+        if attr is not None and not _attr_constraint_13(attr):
             raise self.attribute_error('offsets', 'i32 dense array attribute')
         value = self.get_operand(0)
-        if not _type_constraint_7(value.type):
+        if not _type_constraint_9(value.type):
             raise self.type_error('operand', value, 'memory descriptor type')
         value = self.results[0]
-        if not _type_constraint_7(value.type):
+        if not _type_constraint_9(value.type):
             raise self.type_error('result', value, 'memory descriptor type')
 
 
@@ -1512,13 +1735,13 @@ class MemDescTransOp(DefinedOp):
         attr = self.properties.get('order')
         if attr is None:
             raise self.emit_error("requires attribute 'order'")
-        if attr is not None and not _attr_constraint_11(attr):
+        if attr is not None and not _attr_constraint_13(attr):
             raise self.attribute_error('order', 'i32 dense array attribute')
         value = self.get_operand(0)
-        if not _type_constraint_7(value.type):
+        if not _type_constraint_9(value.type):
             raise self.type_error('operand', value, 'memory descriptor type')
         value = self.results[0]
-        if not _type_constraint_7(value.type):
+        if not _type_constraint_9(value.type):
             raise self.type_error('result', value, 'memory descriptor type')
 
     def print(self, printer: Printer) -> None:
@@ -1595,10 +1818,10 @@ class MemDescReshapeOp(DefinedOp):
         if self.num_operands != 1 or self.num_results != 1:
             self.verify_groups()
         value = self.get_operand(0)
-        if not _type_constraint_7(value.type):
+        if not _type_constraint_9(value.type):
             raise self.type_error('operand', value, 'memory descriptor type')
         value = self.results[0]
-        if not _type_constraint_7(value.type):
+        if not _type_constraint_9(value.type):
             raise self.type_error('result', value, 'memory descriptor type')
 
     def print(self, printer: Printer) -> None:
@@ -1675,10 +1898,10 @@ class MemDescReinterpretOp(DefinedOp):
         if self.num_operands != 1 or self.num_results != 1:
             self.verify_groups()
         value = self.get_operand(0)
-        if not _type_constraint_7(value.type):
+        if not _type_constraint_9(value.type):
             raise self.type_error('operand', value, 'memory descriptor type')
         value = self.results[0]
-        if not _type_constraint_7(value.type):
+        if not _type_constraint_9(value.type):
             raise self.type_error('result', value, 'memory descriptor type')
 
     def print(self, printer: Printer) -> None:
@@ -1760,10 +1983,10 @@ class LocalLoadOp(DefinedOp):
     def verify_invariants(self) -> None:
         self.verify_groups()
         value = self.get_operand(0)
-        if not _type_constraint_7(value.type):
+        if not _type_constraint_9(value.type):
             raise self.type_error('operand', value, 'memory descriptor type')
         for value in self.operand_group(1):
-            if not _type_constraint_2(value.type):
+            if not _type_constraint_4(value.type):
                 raise self.type_error('operand', value, 'async token type')
         value = self.results[0]
         if not _type_constraint_0(value.type):
@@ -1853,7 +2076,7 @@ class LocalStoreOp(DefinedOp):
         if not _type_constraint_0(value.type):
             raise self.type_error('operand', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
         value = self.get_operand(1)
-        if not _type_constraint_7(value.type):
+        if not _type_constraint_9(value.type):
             raise self.type_error('operand', value, 'memory descriptor type')
 
     def print(self, printer: Printer) -> None:
@@ -2060,22 +2283,22 @@ class WarpSpecializeOp(DefinedOp):
         attr = self.properties.get('partitionNumWarps')
         if attr is None:
             raise self.emit_error("requires attribute 'partitionNumWarps'")
-        if attr is not None and not _attr_constraint_11(attr):
+        if attr is not None and not _attr_constraint_13(attr):
             raise self.attribute_error('partitionNumWarps', 'i32 dense array attribute')
         attr = self.properties.get('warpGroupStartIds')
-        if attr is not None and not _attr_constraint_11(attr):
+        if attr is not None and not _attr_constraint_13(attr):
             raise self.attribute_error('warpGroupStartIds', 'optional i32 dense array attribute')
         attr = self.properties.get('requestedRegisters')
-        if attr is not None and not _attr_constraint_11(attr):
+        if attr is not None and not _attr_constraint_13(attr):
             raise self.attribute_error('requestedRegisters', 'optional i32 dense array attribute')
         attr = self.properties.get('actualRegisters')
-        if attr is not None and not _attr_constraint_11(attr):
+        if attr is not None and not _attr_constraint_13(attr):
             raise self.attribute_error('actualRegisters', 'optional i32 dense array attribute')
         for region in [self.regions[0]]:
-            if not _region_constraint_12(region):
+            if not _region_constraint_14(region):
                 raise self.region_error(region, 'defaultRegion', 'region with at least 1 blocks')
         for region in [self.regions[1]]:
-            if not _region_constraint_13(region):
+            if not _region_constraint_15(region):
                 raise self.region_error(region, 'partitionOpHolder', 'region with 1 blocks')
 
 
@@ -2125,7 +2348,7 @@ class WarpSpecializePartitionsOp(DefinedOp):
     def verify_invariants(self) -> None:
         self.verify_groups()
         for region in self.regions[0:]:
-            if not _region_constraint_12(region):
+            if not _region_constraint_14(region):
                 raise self.region_error(region, 'partitionRegions', 'region with at least 1 blocks')
 
 

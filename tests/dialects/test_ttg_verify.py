@@ -205,8 +205,14 @@ def test_memdesc_index_rules():
 def test_memdesc_subslice_rules():
     assert mem_error(f"  %0 = ttg.memdesc_subslice %view[0] : {VIEW} -> {VIEW}") == (
         "'ttg.memdesc_subslice' op offsets must have the same rank as input")
-    assert mem_error(f"  %0 = ttg.memdesc_subslice %view[8, 0] : {VIEW} -> {VIEW}") == (
-        "'ttg.memdesc_subslice' op result shape cannot exceed input shape at the given offsets")
+    half = "!ttg.memdesc<8x16xf16, #shared, #smem, mutable, 2x16x16>"
+    assert mem_error(f"  %0 = ttg.memdesc_subslice %view[8, 4] : {VIEW} -> {half}") == (
+        "'ttg.memdesc_subslice' op A non zero offset found in a dimension that is not being "
+        "split")
+    assert mem_error(f"  %0 = ttg.memdesc_subslice %view[4, 0] : {VIEW} -> {half}") == (
+        "'ttg.memdesc_subslice' op The split offset may not touch the tile")
+    assert mem_error(f"  %0 = ttg.memdesc_subslice %view[16, 0] : {VIEW} -> {half}") == (
+        "'ttg.memdesc_subslice' op The split offset may not exceed the source shape")
 
 
 def test_memdesc_reshape_elements():

@@ -20,6 +20,7 @@ from tilecraft.ir import (
 from tilecraft.ir.lexer import token_loc
 from tilecraft.ir.ods import i1_like, implements, parse_int_list, parse_struct
 from tilecraft.ir.patterns import RewritePattern
+from tilecraft.layouts.distributed import unjoin_registers
 
 from . import generated_module
 from .arith import gen as arith_gen
@@ -28,8 +29,17 @@ from .tt import (
     _parse_clauses, _print_clauses, plain_error, pointee_type,
     tensor_layout_message, verify_layouts,
 )
+from .ttg_syntax import (
+    LEGACY_CTA_FIELDS, bases_rank, format_ints, is_power_of_two,
+    parse_bases, parse_cga_layout, permutation_message, print_bases, require_fields,
+)
+from .ttg_syntax import cga_layout_from_split_params  # noqa: F401 - re-exported for passes
 
 gen = generated_module(__name__, "ttg")
+
+# The hooks of the other ttg attributes attach themselves; imported once ``gen`` exists.
+from . import ttg_amd  # noqa: E402,F401 - imported for its hooks
+from .ttg_shared import memdesc_type_message  # noqa: E402
 
 # -- module attributes ---------------------------------------------------------------------------
 
@@ -89,101 +99,7 @@ def context_num_warps(op: Operation) -> int | None:
     return None
 
 
-# -- CTA layouts ---------------------------------------------------------------------------------
-
-
-def _log2(value: int) -> int:
-    return value.bit_length() - 1
-
-
-def cga_layout_from_split_params(ctas_per_cga: Sequence[int], cta_split_num: Sequence[int],
-                                 cta_order: Sequence[int]) -> tuple[tuple[int, ...], ...]:
-    """The block bases (``CGALayout``) of Triton's older CTA-layout fields, as Triton converts
-    them: along each dimension in ``cta_order``, the CTAs that split it (1, 2, 4, ... in that
-    dimension), then the ones that repeat it (zero vectors)."""
-    rank = len(cta_order)
-    bases: list[tuple[int, ...]] = []
-    for dim in cta_order:
-        split, ctas = cta_split_num[dim], ctas_per_cga[dim]
-        for bit in range(_log2(split)):
-            bases.append(tuple(1 << bit if d == dim else 0 for d in range(rank)))
-        bases += [(0,) * rank] * _log2(ctas // split)
-    return tuple(bases)
-
-
-def _print_bases(printer, bases: Sequence[Sequence[int]]) -> None:
-    printer.write("[" + ", ".join("[" + ", ".join(map(str, b)) + "]" for b in bases) + "]")
-
-
-def _parse_bases(parser) -> tuple[tuple[int, ...], ...]:
-    parser.parse_punct("[")
-    bases: list[tuple[int, ...]] = []
-    if not parser.parse_optional_punct("]"):
-        bases.append(parse_int_list(parser))
-        while parser.parse_optional_punct(","):
-            bases.append(parse_int_list(parser))
-        parser.parse_punct("]")
-    return tuple(bases)
-
-
-def _print_ints(values: Sequence[int]) -> str:
-    return "[" + ", ".join(map(str, values)) + "]"
-
-
-_LEGACY_CTA_FIELDS = ("CTAsPerCGA", "CTASplitNum", "CTAOrder")
-
-
-def _cga_layout(parser, values: dict, start: int) -> tuple[tuple[int, ...], ...]:
-    """``CGALayout`` from the parsed fields, or from Triton's older ``CTAsPerCGA``,
-    ``CTASplitNum`` and ``CTAOrder`` (all three, and not with ``CGALayout``)."""
-    legacy = [name for name in _LEGACY_CTA_FIELDS if name in values]
-    if not legacy:
-        return values.get("CGALayout", ())
-    if "CGALayout" in values or len(legacy) != len(_LEGACY_CTA_FIELDS):
-        parser.error("CTAsPerCGA, CTASplitNum and CTAOrder go together, without CGALayout",
-                     start)
-    return cga_layout_from_split_params(*(values[name] for name in _LEGACY_CTA_FIELDS))
-
-
-def _missing(parser, values: dict, names: Sequence[str], start: int) -> None:
-    for name in names:
-        if name not in values:
-            parser.error(f"struct is missing required parameter: {name}", start)
-
-
 # -- layout verifiers (Triton's ``verify`` of each encoding, with its messages) -----------------
-
-
-def _is_power_of_two(value: int) -> bool:
-    return value > 0 and value & (value - 1) == 0
-
-
-def _bases_rank(bases: Sequence[Sequence[int]], default: int) -> int:
-    return len(bases[0]) if bases else default
-
-
-def _permutation_message(bases: Sequence[Sequence[int]], subject: str) -> str | None:
-    """Triton's ``verifyDistributedLinearLayout``: with the input and output dimensions
-    flattened (dim 0 fastest, each output dimension as large as the next power of two above its
-    largest coordinate) and the zero bases removed, the bases are distinct powers of two
-    covering every output bit."""
-    if not bases:
-        return None
-    rank = len(bases[0])
-    sizes = [1 << max(b[d] for b in bases).bit_length() for d in range(rank)]
-    flat: list[int] = []
-    for basis in bases:
-        value, stride = 0, 1
-        for coordinate, size in zip(basis, sizes):
-            value += coordinate * stride
-            stride *= size
-        if value:
-            flat.append(value)
-    total = prod(sizes)
-    if (any(not _is_power_of_two(v) for v in flat) or len(set(flat)) != len(flat)
-            or 1 << len(flat) != total):
-        return f"After removing the zero bases {subject} must be a permutation matrix"
-    return None
 
 
 def _order_message(order: Sequence[int]) -> str | None:
@@ -202,24 +118,28 @@ def layout_rank(layout) -> int | None:
         return None if parent is None else parent - 1
     if isinstance(layout, gen.DotOperandEncodingAttr):
         return layout_rank(layout.parent)
-    if isinstance(layout, gen.NvidiaMmaEncodingAttr):
+    if isinstance(layout, (gen.NvidiaMmaEncodingAttr, gen.AMDMfmaEncodingAttr)):
         return len(layout.warps_per_cta)
+    if isinstance(layout, gen.AMDWmmaEncodingAttr):
+        return layout.rank
     if isinstance(layout, gen.LinearEncodingAttr):
         for bases in (layout.register, layout.lane, layout.warp, layout.block):
             if bases:
                 return len(bases[0])
         return None
     if isinstance(layout, gen.NVMMASharedEncodingAttr):
-        return layout.rank
+        return bases_rank(layout.cga_layout, layout.rank)
     if isinstance(layout, gen.SharedLinearEncodingAttr):
-        return _bases_rank(layout.offset, 0)
+        return bases_rank(layout.offset, 0)
+    if isinstance(layout, gen.PaddedSharedEncodingAttr):
+        return len(layout.shape)
     return None
 
 
 def _cga_message(cga: Sequence[Sequence[int]], rank: int, owner: str) -> str | None:
     if cga and len(cga[0]) != rank:
         return owner
-    return _permutation_message(cga, "the CGA encoding")
+    return permutation_message(cga, "the CGA encoding")
 
 
 @implements(gen.BlockedEncodingAttr)
@@ -233,7 +153,7 @@ def verify(self) -> str | None:
     for name, values in (("sizePerThread", self.size_per_thread),
                          ("threadsPerWarp", self.threads_per_warp),
                          ("warpsPerCTA", self.warps_per_cta)):
-        if not all(_is_power_of_two(v) for v in values):
+        if not all(is_power_of_two(v) for v in values):
             return f"Every element in {name} must be a power of two."
     message = _cga_message(self.cga_layout, len(self.order),
                            "BlockedEncodingAttr and CGALayout's fields must have the same rank.")
@@ -256,7 +176,8 @@ def verify(self) -> str | None:  # noqa: F811 - one hook per class
 @implements(gen.DotOperandEncodingAttr)
 def verify(self) -> str | None:  # noqa: F811 - one hook per class
     """opIdx is 0 or 1; kWidth is given exactly for Ampere and Hopper MMA parents, and a
-    Hopper parent takes only operand A in registers."""
+    Hopper parent takes only operand A in registers; AMD parents take the kWidths of their
+    instructions."""
     if self.op_idx not in (0, 1):
         return f"ttg.dot_op opIdx parameter can be 0 or 1, got: {self.op_idx}"
     parent = self.parent
@@ -270,6 +191,20 @@ def verify(self) -> str | None:  # noqa: F811 - one hook per class
         if self.op_idx != 0 and parent.version_major == 3:
             return ("ttg.dot_op opIdx parameter must be 0 for Hopper MMA parent, since Hopper "
                     "WGMMA only allows first operand to be in registers")
+        return None
+    if isinstance(parent, gen.AMDWmmaEncodingAttr):
+        if parent.version == 1 and self.k_width not in (8, 16):
+            return ("ttg.dot_op kWidth parameter must be 8/16 for WMMA v1 (including packed "
+                    "cases for `scaled_dot`)")
+        if parent.version == 2 and self.k_width not in (4, 8, 16):
+            return ("ttg.dot_op kWidth parameter must be 4/8/16 for WMMA v2 (including packed "
+                    "cases for `scaled_dot`)")
+        if parent.version == 3 and self.k_width == 0:
+            return "ttg.dot_op kWidth parameter is mandatory for WMMA v3 "
+        return None
+    if isinstance(parent, gen.AMDMfmaEncodingAttr):
+        if self.k_width == 0:
+            return "ttg.dot_op kWidth parameter is mandatory for MFMA parent"
         return None
     if isinstance(parent, gen.BlockedEncodingAttr):
         if self.k_width != 0:
@@ -292,23 +227,24 @@ def verify(self) -> str | None:  # noqa: F811 - one hook per class
     bases = [*self.register, *self.lane, *self.warp, *self.block]
     if len({len(b) for b in bases}) > 1:
         return "Expected all bases to have the same rank"
-    return _permutation_message(bases, "the layout")
+    return permutation_message(bases, "the layout")
 
 
 @implements(gen.SwizzledSharedEncodingAttr)
 def verify(self) -> str | None:  # noqa: F811 - one hook per class
     """The CGA layout has the order's rank, and the order is a permutation."""
-    rank = _bases_rank(self.cga_layout, len(self.order))
+    rank = bases_rank(self.cga_layout, len(self.order))
     if rank != len(self.order):
         return f"order size ({len(self.order)}) must match CGALayout rank ({rank})"
-    return _permutation_message(self.cga_layout, "the CGA encoding") or _order_message(
+    return permutation_message(self.cga_layout, "the CGA encoding") or _order_message(
         self.order)
 
 
 # -- layouts against the module (Triton's TritonGPUVerifyTensorLayoutInterface) -----------------
 
 _DISTRIBUTED = (gen.BlockedEncodingAttr, gen.SliceEncodingAttr, gen.DotOperandEncodingAttr,
-                gen.NvidiaMmaEncodingAttr, gen.LinearEncodingAttr)
+                gen.NvidiaMmaEncodingAttr, gen.AMDMfmaEncodingAttr, gen.AMDWmmaEncodingAttr,
+                gen.LinearEncodingAttr)
 
 
 def enclosing_module(op: Operation) -> Operation | None:
@@ -324,7 +260,8 @@ def layout_num_ctas(layout) -> int:
     parent's."""
     if isinstance(layout, (gen.SliceEncodingAttr, gen.DotOperandEncodingAttr)):
         return layout_num_ctas(layout.parent)
-    if isinstance(layout, (gen.LinearEncodingAttr, gen.SharedLinearEncodingAttr)):
+    if isinstance(layout, (gen.LinearEncodingAttr, gen.SharedLinearEncodingAttr,
+                           gen.PaddedSharedEncodingAttr)):
         return 1 << len(layout.block)
     return 1 << len(layout.cga_layout)
 
@@ -333,13 +270,17 @@ def warps_and_lanes(layout) -> tuple[int, int]:
     """The warps per CTA and threads per warp of a distributed layout: the sizes of the
     ``warp`` and ``lane`` inputs of its linear layout (`ttg_layouts.encoding_layout`), which do
     not depend on the shape, read off the parameters (a slice or dot operand has its
-    parent's; an NVIDIA mma layout uses 32 lanes)."""
+    parent's; NVIDIA mma and AMD wmma layouts use 32 lanes, AMD mfma ones 64)."""
     if isinstance(layout, (gen.SliceEncodingAttr, gen.DotOperandEncodingAttr)):
         return warps_and_lanes(layout.parent)
     if isinstance(layout, gen.BlockedEncodingAttr):
         return prod(layout.warps_per_cta), prod(layout.threads_per_warp)
     if isinstance(layout, gen.NvidiaMmaEncodingAttr):
         return prod(layout.warps_per_cta), 32
+    if isinstance(layout, gen.AMDMfmaEncodingAttr):
+        return prod(layout.warps_per_cta), 64
+    if isinstance(layout, gen.AMDWmmaEncodingAttr):
+        return 1 << len(layout.cta_warp), 32
     return 1 << len(layout.warp), 1 << len(layout.lane)
 
 
@@ -371,7 +312,7 @@ def tensor_layout_error(layout, op: Operation, tensor: RankedTensorType) -> str 
             return message
     if not isinstance(layout, _DISTRIBUTED):
         return "Non-distributed layout is not allowed in tensor type."
-    if not all(_is_power_of_two(d) for d in tensor.shape):
+    if not all(is_power_of_two(d) for d in tensor.shape):
         shape = ", ".join(map(str, tensor.shape))
         return (f"Layout has shape {shape}, but the tensor it's attached to has shape {shape} "
                 f"which is not a power of two.")
@@ -433,11 +374,11 @@ def print_parameters(self, printer) -> None:  # noqa: F811 - one hook per class
     """``<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [..], instrShape = [..]}>``, with
     ``CGALayout`` before ``instrShape`` when it is not trivial."""
     printer.write(f"<{{versionMajor = {self.version_major}, versionMinor = {self.version_minor}, "
-                  f"warpsPerCTA = {_print_ints(self.warps_per_cta)}")
+                  f"warpsPerCTA = {format_ints(self.warps_per_cta)}")
     if self.cga_layout:
         printer.write(", CGALayout = ")
-        _print_bases(printer, self.cga_layout)
-    printer.write(f", instrShape = {_print_ints(self.instr_shape)}}}>")
+        print_bases(printer, self.cga_layout)
+    printer.write(f", instrShape = {format_ints(self.instr_shape)}}}>")
 
 
 @implements(gen.NvidiaMmaEncodingAttr)
@@ -448,15 +389,15 @@ def parse_parameters(cls, parser):  # noqa: F811 - one hook per class
     start = parser.i
     fields = {"versionMajor": parser.parse_integer, "versionMinor": parser.parse_integer,
               "warpsPerCTA": lambda: parse_int_list(parser),
-              "CGALayout": lambda: _parse_bases(parser),
+              "CGALayout": lambda: parse_bases(parser),
               "instrShape": lambda: parse_int_list(parser)}
-    fields.update({name: (lambda: parse_int_list(parser)) for name in _LEGACY_CTA_FIELDS})
+    fields.update({name: (lambda: parse_int_list(parser)) for name in LEGACY_CTA_FIELDS})
     values = parse_struct(parser, fields)
     parser.parse_punct(">")
-    _missing(parser, values, ("versionMajor", "warpsPerCTA", "instrShape"), start)
+    require_fields(parser, values, ("versionMajor", "warpsPerCTA", "instrShape"), start)
     result = cls(version_major=values["versionMajor"],
                  version_minor=values.get("versionMinor", 0), warps_per_cta=values["warpsPerCTA"],
-                 instr_shape=values["instrShape"], cga_layout=_cga_layout(parser, values, start))
+                 instr_shape=values["instrShape"], cga_layout=parse_cga_layout(parser, values, start))
     message = result.verify()
     if message is not None:
         parser.error(message, start)
@@ -518,6 +459,9 @@ def parse_parameters(cls, parser):  # noqa: F811 - one hook per class
             else:
                 alloc_shape = _parse_shape(parser)
     parser.parse_punct(">")
+    message = memdesc_type_message(shape, alloc_shape or shape, encoding, layout_rank(encoding))
+    if message is not None:
+        parser.error(message, token)
     return cls(shape, element_type, encoding, memory_space, mutable,
                () if alloc_shape == shape else alloc_shape)
 
@@ -600,19 +544,63 @@ def _verify_mem_desc_index(self) -> None:
 
 @rule(gen.MemDescSubsliceOp)
 def _verify_mem_desc_subslice(self) -> None:
-    """One offset per dimension; the result has the source's rank and element type and fits
-    in it at the offsets."""
+    """Triton's rules: the result has the source's element type, layout and rank, one offset
+    per dimension; the dimensions that shrink are split at multiples of the result's size,
+    the others not offset; and the split moves along whole tiles of the layout: not along its
+    swizzling pattern nor across CTAs (nor with CTAs that hold copies)."""
     src, result = self.src.type, self.result.type
     offsets = self.offsets
     if src.element_type != result.element_type:
         raise self.emit_error("result element type must match desc element type")
+    if src.encoding != result.encoding:
+        raise self.emit_error("src and result must have the same encoding")
     if len(offsets) != len(src.shape):
         raise self.emit_error("offsets must have the same rank as input")
     if len(result.shape) != len(src.shape):
         raise self.emit_error("result rank must equal to input rank")
-    for offset, size, whole in zip(offsets, result.shape, src.shape):
-        if offset < 0 or offset + size > whole:
-            raise self.emit_error("result shape cannot exceed input shape at the given offsets")
+    split = [d for d, (a, b) in enumerate(zip(src.shape, result.shape)) if a != b]
+    if not split:
+        return
+    for dim, offset in enumerate(offsets):
+        if dim not in split:
+            if offset != 0:
+                raise self.emit_error("A non zero offset found in a dimension that is not being "
+                                      "split")
+        elif offset & (result.shape[dim] - 1):
+            raise self.emit_error("The split offset may not touch the tile")
+        elif not 0 <= offset < src.shape[dim]:
+            raise self.emit_error("The split offset may not exceed the source shape")
+    encoding = src.encoding
+    if (isinstance(encoding, gen.PaddedSharedEncodingAttr)
+            and len(encoding.shape) < len(src.shape)):
+        raise self.emit_error("SubSlice of low rank PaddedSharedEncoding from higher rank "
+                              "tensors is not supported yet")
+    _check_split_along_tiles(self, split)
+
+
+def _check_split_along_tiles(op, split: Sequence[int]) -> None:
+    """The layout part of the subslice rules, for the shared layouts that have a map."""
+    from .ttg_layouts import shared_layout
+
+    src, result = op.src.type, op.result.type
+    layout = shared_layout(src.encoding, tuple(alloc_shape(src)[-len(src.shape):]))
+    if layout is None:
+        return
+    if layout.free_variable_masks().get("block", 0):
+        raise op.emit_error("We don't support splitting with broadcasted CTA outputs")
+    if not layout.is_invertible():
+        return
+    inverse = layout.invert()
+    in_dims = inverse.out_dim_names
+    for dim in split:
+        size = result.shape[dim]
+        while size < src.shape[dim]:
+            owner = dict(zip(in_dims, inverse.apply(**{f"dim{dim}": size})))
+            if owner.get("offset", 0) and not is_power_of_two(owner["offset"]):
+                raise op.emit_error("We don't support splitting along the swizzling pattern")
+            if owner.get("block", 0):
+                raise op.emit_error("We don't support splitting along CTA dimensions")
+            size *= 2
 
 
 @implements(gen.MemDescSubsliceOp)
@@ -650,6 +638,38 @@ def _verify_mem_desc_reshape(self) -> None:
     src, result = self.src.type, self.result.type
     if prod(src.shape) != prod(result.shape):
         raise self.emit_error("number of src and result elements must match")
+
+
+@rule(gen.Fp4ToFpOp)
+def _verify_fp4_to_fp(self) -> None:
+    """Triton's rules: a bf16 or f16 result twice as long as the source along ``axis`` and
+    equal elsewhere, and layouts on both or neither, the source's being the result's with each
+    register pair along ``axis`` merged into one element."""
+    src, result, axis = self.src.type, self.result.type, self.axis
+    if str(result.element_type) not in ("bf16", "f16"):
+        raise self.emit_error(f"only bf16 or f16 is supported for now, got "
+                              f"{result.element_type}")
+    if src.rank != result.rank:
+        raise self.emit_error(f"source rank {src.rank} != result rank {result.rank}")
+    if not 0 <= axis < src.rank:
+        raise self.emit_error(f"axis {axis} out of range for rank {src.rank}")
+    for dim, (have, want) in enumerate(zip(src.shape, result.shape)):
+        if dim == axis and want != 2 * have:
+            raise self.emit_error(f"axis {axis} dimension must be 2x source dimension "
+                                  f"(src={have}, dst={want})")
+        if dim != axis and want != have:
+            raise self.emit_error(f"dimension {dim} mismatch (src={have}, dst={want}, "
+                                  f"axis={axis})")
+    if (src.encoding is None) != (result.encoding is None):
+        raise self.emit_error("source and result must both have an encoding, or neither")
+    src_map, result_map = _layout_map(src), _layout_map(result)
+    if src_map is None or result_map is None:
+        return
+    expected = unjoin_registers(result_map, axis)
+    if expected is None:
+        raise self.emit_error("failed to infer encoding")
+    if expected != src_map:
+        raise self.emit_error(f"Src and Dst encodings are not compatible:\n{expected}\n{src_map}")
 
 
 @rule(gen.AsyncCopyGlobalToLocalOp)

@@ -8,15 +8,17 @@ import functools
 
 from tilecraft.generated.ttg import (BlockedEncodingAttr, DotOperandEncodingAttr,
                                      LinearEncodingAttr, NvidiaMmaEncodingAttr,
-                                     SliceEncodingAttr)
+                                     PaddedSharedEncodingAttr, SharedLinearEncodingAttr,
+                                     SliceEncodingAttr, SwizzledSharedEncodingAttr)
 from tilecraft.ir import Attribute
 from tilecraft.layouts.distributed import (Blocked, blocked_layout, fma_dot_operand_layout,
                                            nvidia_mma_v2_dot_operand_layout,
                                            nvidia_mma_v2_layout, slice_layout,
-                                           standard_out_dims)
+                                           standard_out_dims, swizzled_shared_layout)
 from tilecraft.layouts.linear import LinearLayout
+from tilecraft.layouts.shared import per_cta_shape, with_cta_layout
 
-__all__ = ["blocked_parameters", "encoding_layout"]
+__all__ = ["blocked_parameters", "encoding_layout", "shared_layout"]
 
 
 def blocked_parameters(encoding: BlockedEncodingAttr) -> Blocked:
@@ -49,4 +51,23 @@ def encoding_layout(encoding: Attribute | None, shape: tuple[int, ...]) -> Linea
         bases = {"register": encoding.register, "lane": encoding.lane, "warp": encoding.warp}
         return LinearLayout({k: [tuple(v) for v in vs] for k, vs in bases.items()},
                             dict(zip(standard_out_dims(len(shape)), shape)))
+    return None
+
+
+def shared_layout(encoding: Attribute | None, shape: tuple[int, ...]) -> LinearLayout | None:
+    """The (``offset``, ``block``) map of a shared ``encoding`` over an allocation of ``shape``
+    (a padded layout's map, before padding, is its own and ignores ``shape``): swizzled,
+    padded and linear shared layouts; None for the others."""
+    if isinstance(encoding, SwizzledSharedEncodingAttr):
+        cta = swizzled_shared_layout(per_cta_shape(encoding.cga_layout, shape), encoding.vec,
+                                     encoding.per_phase, encoding.max_phase, encoding.order)
+        return with_cta_layout(cta, encoding.cga_layout, shape)
+    if isinstance(encoding, PaddedSharedEncodingAttr):
+        bases = {"offset": encoding.offset, "block": encoding.block}
+        return LinearLayout(bases, dict(zip(standard_out_dims(len(shape)), encoding.shape)))
+    if isinstance(encoding, SharedLinearEncodingAttr):
+        bases = {"offset": encoding.offset, "block": encoding.block}
+        sizes = [1 << max((b[d] for b in (*encoding.offset, *encoding.block)), default=0).bit_length()
+                 for d in range(len(shape))]
+        return LinearLayout(bases, dict(zip(standard_out_dims(len(shape)), sizes)))
     return None

@@ -3,7 +3,8 @@ GF(2)-linear maps (DESIGN.md principle 3). Pure Python; nothing here depends on 
 tilecraft.
 
 `linear` holds the `LinearLayout` class and its algebra, `distributed` the layouts of Triton's
-encodings (blocked, slice, FMA and mma dot operands, swizzled shared), `conversion` what a layout
+encodings (blocked, slice, FMA and mma dot operands, swizzled shared), `shared` the shared
+layouts over CTAs and with padding, `conversion` what a layout
 conversion needs (vector widths, register maps, the kind of data movement).
 """
 
@@ -25,6 +26,15 @@ from tilecraft.layouts.distributed import (
     slice_layout,
     standard_out_dims,
     swizzled_shared_layout,
+    unjoin_registers,
+)
+from tilecraft.layouts.shared import (
+    basis_order,
+    identity_bases,
+    padded_offset,
+    padded_size,
+    per_cta_shape,
+    with_cta_layout,
 )
 from tilecraft.layouts.linear import LinearLayout, identity_1d, identity_nd, zeros_1d
 
@@ -32,18 +42,25 @@ __all__ = [
     "Blocked",
     "ConversionPlan",
     "LinearLayout",
+    "basis_order",
     "blocked_layout",
     "contiguous_registers",
     "conversion_plan",
     "fma_dot_operand_layout",
     "identity_1d",
+    "identity_bases",
     "identity_nd",
     "insert_out_dim",
     "nvidia_mma_v2_dot_operand_layout",
     "nvidia_mma_v2_layout",
+    "padded_offset",
+    "padded_size",
+    "per_cta_shape",
     "register_map",
     "slice_layout",
     "standard_out_dims",
     "swizzled_shared_layout",
+    "unjoin_registers",
+    "with_cta_layout",
     "zeros_1d",
 ]

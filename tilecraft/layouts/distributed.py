@@ -72,7 +72,7 @@ def _identity_standard(in_dim: str, sizes: Sequence[int], order: Sequence[int]) 
     return layout
 
 
-def _fit_to_shape(layout: LinearLayout, shape: Sequence[int], repeat_dim: str) -> LinearLayout:
+def fit_to_shape(layout: LinearLayout, shape: Sequence[int], repeat_dim: str) -> LinearLayout:
     """Repeat (over `repeat_dim`) or broadcast the tile `layout` to exactly `shape`; the result
     has the standard out dims in order."""
     names = standard_out_dims(len(shape))
@@ -123,7 +123,7 @@ def blocked_layout(
         * _identity_standard("lane", threads_per_warp, order)
         * _identity_standard("warp", warps_per_cta, order)
     )
-    return _fit_to_shape(tile, shape, "register")
+    return fit_to_shape(tile, shape, "register")
 
 
 def slice_layout(parent: LinearLayout, dim: int) -> LinearLayout:
@@ -198,7 +198,7 @@ def fma_dot_operand_layout(parent: Blocked, op_idx: int, shape: Sequence[int]) -
         * _broadcast_standard("lane", parent.threads_per_warp, parent.order, k_dim)
         * _broadcast_standard("warp", parent.warps_per_cta, parent.order, k_dim)
     )
-    return _fit_to_shape(tile, shape, "register")
+    return fit_to_shape(tile, shape, "register")
 
 
 def _matrix_order(rank: int, row_major: bool) -> list[int]:
@@ -243,7 +243,7 @@ def nvidia_mma_v2_layout(
     order = _matrix_order(rank, row_major=True)
     tile = _mma_tile(tile_shape, 2, order)
     warps = _identity_standard("warp", warps_per_cta, order).transpose_outs(tile.out_dim_names)
-    return _fit_to_shape(tile * warps, shape, "register")
+    return fit_to_shape(tile * warps, shape, "register")
 
 
 def nvidia_mma_v2_dot_operand_layout(
@@ -270,7 +270,7 @@ def nvidia_mma_v2_dot_operand_layout(
     warps = _broadcast_standard(
         "warp", warps_per_cta, _matrix_order(rank, row_major=True), k_dim
     ).transpose_outs(tile.out_dim_names)
-    return _fit_to_shape(tile * warps, shape, "register")
+    return fit_to_shape(tile * warps, shape, "register")
 
 
 def swizzled_shared_layout(
@@ -288,7 +288,7 @@ def swizzled_shared_layout(
     _check_rank(shape, order=order)
     _check_order(order, rank)
     if rank == 1:
-        return _fit_to_shape(identity_1d(shape[0], "offset", "dim0"), shape, "offset")
+        return fit_to_shape(identity_1d(shape[0], "offset", "dim0"), shape, "offset")
     col_dim, row_dim = order[0], order[1]
     cols, rows = shape[col_dim], shape[row_dim]
     _log2(cols, "column count")
@@ -301,4 +301,22 @@ def swizzled_shared_layout(
     layout = LinearLayout({"offset": offsets}, {f"dim{row_dim}": rows, f"dim{col_dim}": cols})
     for d in order[2:]:
         layout = layout * identity_1d(shape[d], "offset", f"dim{d}")
-    return _fit_to_shape(layout, shape, "offset")
+    return fit_to_shape(layout, shape, "offset")
+
+
+def unjoin_registers(layout: LinearLayout, dim: int) -> LinearLayout | None:
+    """The layout of a tensor half as long along output dim number ``dim`` whose elements each
+    hold a pair of ``layout``'s neighbours along it (Triton's backward ``tryJoinOnAxis``, as
+    for unpacking fp4 pairs): a register basis stepping by 1 along ``dim`` is dropped and the
+    other bases' coordinates along ``dim`` halved. None when no register holds such a pair."""
+    registers = layout.bases.get("register", [])
+    pair = next((i for i, basis in enumerate(registers) if basis[dim] == 1), None)
+    if pair is None:
+        return None
+    bases = {
+        in_dim: [tuple(c // 2 if k == dim else c for k, c in enumerate(basis))
+                 for i, basis in enumerate(vectors) if in_dim != "register" or i != pair]
+        for in_dim, vectors in layout.bases.items()
+    }
+    name = layout.out_dim_names[dim]
+    return LinearLayout(bases, {n: s // 2 if n == name else s for n, s in layout.out_dims.items()})

@@ -1,0 +1,88 @@
+"""Shared memory layouts over CTAs and with padding: the (``offset``, ``block``) maps that
+Triton's shared encodings describe, and where padding puts each element.
+
+A shared layout maps ``offset`` (the element's index in the CTA's buffer, before padding) and
+``block`` (the CTA) to tensor coordinates. A padded layout (``#ttg.padded_shared``) then stores
+the element at offset ``i`` at ``i + sum_k (i // interval_k) * padding_k``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tilecraft.layouts.distributed import fit_to_shape, standard_out_dims
+from tilecraft.layouts.linear import LinearLayout
+
+__all__ = ["basis_order", "identity_bases", "padded_offset", "padded_size", "per_cta_shape",
+           "with_cta_layout"]
+
+
+def identity_bases(shape: Sequence[int], order: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+    """The ``offset`` bases of the row-major-in-``order`` identity over ``shape``: every bit of
+    ``order[0]`` first, then those of ``order[1]``, ... (Triton's ``identityStandardND``)."""
+    rank = len(shape)
+    bases: list[tuple[int, ...]] = []
+    for dim in order:
+        step = 1
+        while step < shape[dim]:
+            bases.append(tuple(step if d == dim else 0 for d in range(rank)))
+            step *= 2
+    return tuple(bases)
+
+
+def basis_order(bases: Sequence[Sequence[int]], rank: int) -> tuple[int, ...]:
+    """The dimensions in the order the bases first move along them (zero bases skipped), then
+    the dimensions they never move along, from the last to the first."""
+    order: list[int] = []
+    for basis in bases:
+        moved = next((d for d, c in enumerate(basis) if c), None)
+        if moved is not None and moved not in order:
+            order.append(moved)
+    order += [d for d in reversed(range(rank)) if d not in order]
+    return tuple(order)
+
+
+def padded_offset(offset: int, intervals: Sequence[int], paddings: Sequence[int]) -> int:
+    """Where the element at unpadded ``offset`` lives once ``paddings[k]`` elements follow
+    every ``intervals[k]`` elements."""
+    return offset + sum((offset // interval) * padding
+                        for interval, padding in zip(intervals, paddings))
+
+
+def padded_size(elements: int, intervals: Sequence[int], paddings: Sequence[int]) -> int:
+    """The elements a padded buffer of ``elements`` elements takes, with no padding after the
+    last element (Triton's ``getPaddedSize``)."""
+    size = elements
+    for interval, padding in zip(intervals, paddings):
+        size += (elements // interval) * padding
+        if elements % interval == 0:
+            size -= padding
+    return size
+
+
+def _fitted_cga(cga_bases: Sequence[Sequence[int]], shape: Sequence[int]) -> LinearLayout:
+    """The ``block`` layout of ``cga_bases`` with the coordinates beyond ``shape`` zeroed
+    (those CTAs hold copies)."""
+    fitted = [tuple(c if c < size else 0 for c, size in zip(basis, shape)) for basis in cga_bases]
+    sizes = [1] * len(shape)
+    for basis in fitted:
+        for d, coordinate in enumerate(basis):
+            sizes[d] = max(sizes[d], 1 << coordinate.bit_length())
+    return LinearLayout({"block": fitted}, dict(zip(standard_out_dims(len(shape)), sizes)))
+
+
+def per_cta_shape(cga_bases: Sequence[Sequence[int]], shape: Sequence[int]) -> tuple[int, ...]:
+    """The part of ``shape`` that each CTA holds under the ``block`` bases ``cga_bases``."""
+    cga = _fitted_cga(cga_bases, shape)
+    return tuple(max(1, size // cga.out_dim_size(name))
+                 for name, size in zip(cga.out_dim_names, shape))
+
+
+def with_cta_layout(cta_layout: LinearLayout, cga_bases: Sequence[Sequence[int]],
+                    shape: Sequence[int]) -> LinearLayout:
+    """The layout over a whole ``shape`` of a CTA's ``cta_layout`` (over ``offset``, any out-dim
+    order) repeated over the CTAs whose ``block`` bases are ``cga_bases`` (Triton's
+    ``combineCtaCgaWithShape``): CTA bases beyond ``shape`` broadcast, and the CTA's layout is
+    fitted to the part of ``shape`` each CTA holds. Out dims are ``dim0``, ``dim1``, ..."""
+    cta = fit_to_shape(cta_layout, per_cta_shape(cga_bases, shape), "offset")
+    return (cta * _fitted_cga(cga_bases, shape)).transpose_outs(standard_out_dims(len(shape)))
