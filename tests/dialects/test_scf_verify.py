@@ -61,9 +61,19 @@ def test_for_region_argument_type():
 
 
 def test_for_terminator():
-    text = body('  scf.for %i = %lb to %ub step %s {\n    "test.end"() : () -> ()\n  }')
+    text = body('  "scf.for"(%lb, %ub, %s) ({\n  ^bb0(%i: index):\n'
+                '    "test.end"() : () -> ()\n  }) : (index, index, index) -> ()')
     assert verify_error(text) == "'scf.for' op expects regions to end with 'scf.yield', found " \
                                  "'test.end'"
+
+
+def test_for_unregistered_last_op_gets_implicit_yield():
+    # As MLIR's ensureRegionTerminator: an unregistered op is not known to be a terminator.
+    text = body('  scf.for %i = %lb to %ub step %s {\n    "test.keep"(%x) : (i32) -> ()\n  }')
+    module = parse_module(text, allow_unregistered=True)
+    module.verify()
+    loop = [op for op in module.walk() if op.name == "scf.for"][0]
+    assert loop.body.last_op.name == "scf.yield"
 
 
 def test_for_yield_count():

@@ -21,13 +21,13 @@ gen = generated_module(__name__, "scf")
 
 def ensure_terminator(region: Region, location) -> None:
     """Give ``region`` one block ending with a terminator: an empty region gets an empty block,
-    and a block whose last op is a registered non-terminator gets an `scf.yield` (MLIR's
-    SingleBlockImplicitTerminator)."""
+    and a block whose last op is not known to be a terminator (an unregistered op is not) gets
+    an `scf.yield` (MLIR's ensureRegionTerminator)."""
     if not region.blocks:
         region.add_block(Block())
     block = region.blocks[0]
     last = block.last_op
-    if last is None or (last.is_registered and not last.has_trait(Terminator)):
+    if last is None or not last.has_trait(Terminator):
         block.append(gen.YieldOp.build(location=location))
 
 
