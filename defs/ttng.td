@@ -1,0 +1,167 @@
+//===- ttng.td - the TritonNvidiaGPU (ttng) dialect -------------------------===//
+//
+// Triton's NVIDIA-specific GPU dialect with Triton's names and textual forms: Hopper's
+// asynchronous warp-group MMA (wgmma) and its wait, the TMA copy from global into shared memory,
+// and Blackwell's tensor memory (its encoding, its memory space and the ops that allocate, load
+// and store it). Only what IR printed by Triton needs to parse, verify and analyse is modelled;
+// nothing here is lowered yet.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILECRAFT_TTNG_TD
+#define TILECRAFT_TTNG_TD
+
+include "base/OpBase.td"
+include "base/AttrTypeBase.td"
+include "tt.td"
+include "ttg.td"
+
+def TTNG_Dialect : Dialect {
+  let name = "ttng";
+  let summary = "TritonNvidiaGPU: NVIDIA-specific ops (wgmma, TMA, tensor memory)";
+  let description = [{
+    Ops that only NVIDIA targets have: `ttng.warp_group_dot` (Hopper's wgmma, reading its
+    operands from shared memory), `ttng.warp_group_dot_wait`, `ttng.async_tma_copy_global_to_local`,
+    and Blackwell's tensor memory (`#ttng.tensor_memory`, `ttng.tmem_alloc`, `ttng.tmem_load`,
+    `ttng.tmem_store`). Shared-memory effects of these ops are what the barrier analysis
+    (`tilecraft.analysis.membar.shared_effects`) reads.
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Attributes
+//===----------------------------------------------------------------------===//
+
+def TTNG_TensorMemorySpaceAttr : AttrDef<TTNG_Dialect, "TensorMemorySpaceAttr"> {
+  let mnemonic = "tensor_memory";
+  let summary = "The memory space of a memory descriptor in tensor memory";
+  let description = [{
+    `!ttg.memdesc<128x64xf32, #tmem, #ttng.tensor_memory, mutable>`: a buffer in Blackwell's
+    tensor memory, laid out in blocks of `blockM x blockN` over its 128 lanes.
+  }];
+}
+
+def TTNG_TensorMemoryEncodingAttr : AttrDef<TTNG_Dialect, "TensorMemoryEncodingAttr"> {
+  let mnemonic = "tensor_memory_encoding";
+  let summary = "How a buffer is laid out in tensor memory";
+  let description = [{
+    `#ttng.tensor_memory_encoding<blockM = 128, blockN = 64, colStride = 1>`: blocks of
+    `blockM` (64 or 128) rows by `blockN` (a power of two up to 512) columns, `colStride`
+    (1, 2 or 4) columns between two elements of a row (1: packed), `twoCTAs` for the layout of
+    MMAs spanning two CTAs; `CGALayout` (bases of the CTA index) is printed when there is more
+    than one CTA. Triton's printer gives it the alias `tmem`; its fields are not in braces.
+  }];
+  let alias = "tmem";
+  let parameters = (ins IntParameter:$blockM, IntParameter:$blockN, IntParameter:$colStride,
+                        TTG_CGALayoutParameter:$CGALayout,
+                        DefaultValuedParameter<BoolParameter, "False">:$twoCTAs);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Ops
+//===----------------------------------------------------------------------===//
+
+def TTNG_TensorOrMemDesc : AnyTypeOf<[TT_Tensor, TTG_MemDesc], "tensor or memory descriptor">;
+
+class TTNG_Op<string mnemonic, list<Trait> traits = []> : Op<TTNG_Dialect, mnemonic, traits>;
+
+def TTNG_WarpGroupDotOp : TTNG_Op<"warp_group_dot", [
+    MemRead, TypesMatchWith<"result's type matches accumulator's type", "d", "c", "$_self">]> {
+  let summary = "Hopper's warp-group matrix product (wgmma): d = a * b + c";
+  let description = [{
+    `a` is a tensor in a dot-operand layout or a shared-memory descriptor, `b` a shared-memory
+    descriptor, `c` and `d` tensors in a Hopper `#ttg.nvidia_mma` layout. The op reads its
+    descriptor operands from shared memory; with `isAsync` it only starts the product, and
+    `ttng.warp_group_dot_wait` waits for it. `useC` (optional) says whether `c` is added.
+    ```mlir
+    %d = ttng.warp_group_dot %a, %b, %c {isAsync = true} : !ttg.memdesc<128x64xf16, #shared, #smem> * !ttg.memdesc<64x64xf16, #shared1, #smem> -> tensor<128x64xf32, #mma>
+    ```
+  }];
+  let arguments = (ins
+    TTNG_TensorOrMemDesc:$a, TTG_MemDesc:$b, TT_FpIntTensor:$c, Optional<I1>:$useC,
+    DefaultValuedAttr<TT_InputPrecisionAttr, "InputPrecision.IEEE">:$inputPrecision,
+    DefaultValuedAttr<I32Attr, "0">:$maxNumImpreciseAcc,
+    DefaultValuedAttr<BoolAttr, "False">:$isAsync
+  );
+  let results = (outs TT_FpIntTensor:$d);
+  let assemblyFormat = [{
+    $a `,` $b `,` $c (`,` $useC^)? attr-dict `:` type($a) `*` qualified(type($b)) `->` type($d)
+  }];
+  let hasVerifier = 1;
+}
+
+def TTNG_WarpGroupDotWaitOp : TTNG_Op<"warp_group_dot_wait"> {
+  let summary = "Waits until at most pendings asynchronous warp-group dots are outstanding";
+  let description = [{
+    `inputs` are the results of the dots waited for and the descriptors they read; the outputs
+    are the same values (of the same types), to be used once the wait is over:
+    `%0:2 = ttng.warp_group_dot_wait %d, %a {pendings = 0 : i32} : tensor<128x64xf32, #mma>, !ttg.memdesc<128x64xf16, #shared, #smem>`.
+  }];
+  let arguments = (ins Variadic<TTNG_TensorOrMemDesc>:$inputs, I32Attr:$pendings);
+  let results = (outs Variadic<TTNG_TensorOrMemDesc>:$outputs);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
+def TTNG_AsyncTMACopyGlobalToLocalOp : TTNG_Op<"async_tma_copy_global_to_local", [
+    AttrSizedOperandSegments, MemRead, MemWrite]> {
+  let summary = "Copies a box of a tensor descriptor into shared memory with the TMA unit";
+  let description = [{
+    Starts the copy of the box at `coord` of `desc` into the buffer `result`; the mbarrier
+    `barrier` counts the bytes as they arrive. `pred` false skips the copy.
+    ```mlir
+    ttng.async_tma_copy_global_to_local %desc[%x, %y] %buf, %bar, %true : !tt.tensordesc<64x64xf16, #shared>, !ttg.memdesc<1xi64, #shared1, #smem, mutable> -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+    ```
+  }];
+  let arguments = (ins
+    TT_TensorDesc:$desc, Variadic<I32>:$coord, Variadic<I16>:$offsets,
+    TTG_MemDesc:$barrier, TTG_MemDesc:$result, I1:$pred, UnitAttr:$multicast,
+    DefaultValuedAttr<TT_CacheModifierAttr, "CacheModifier.NONE">:$cache,
+    DefaultValuedAttr<TT_EvictionPolicyAttr, "EvictionPolicy.NORMAL">:$evict,
+    DefaultValuedAttr<BoolAttr, "False">:$isVolatile
+  );
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
+def TTNG_TMEMAllocOp : TTNG_Op<"tmem_alloc", [MemAlloc]> {
+  let summary = "Allocates a buffer in tensor memory, initialized from src when given";
+  let description = [{
+    As `ttg.local_alloc`, in tensor memory; the optional token orders later accesses:
+    `%buf, %tok = ttng.tmem_alloc : () -> (!ttg.memdesc<128x128xf32, #tmem, #ttng.tensor_memory, mutable>, !ttg.async.token)`.
+  }];
+  let arguments = (ins Optional<TT_Tensor>:$src);
+  let results = (outs TTG_MemDesc:$result, Optional<TTG_AsyncToken>:$token);
+  let assemblyFormat = "($src^)? attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def TTNG_TMEMLoadOp : TTNG_Op<"tmem_load", [MemRead]> {
+  let summary = "Loads a tensor-memory buffer into a distributed tensor";
+  let description = [{
+    `%t = ttng.tmem_load %buf : !ttg.memdesc<128x128xf32, #tmem, #ttng.tensor_memory, mutable> -> tensor<128x128xf32, #blocked>`;
+    with tokens, `%t, %tok2 = ttng.tmem_load %buf[%tok] : ...` (`[]`: a token result
+    without a dependency). Triton's optional reduction of the loaded rows (`redOp`) is not
+    modelled.
+  }];
+  let arguments = (ins TTG_MemDesc:$src, Optional<TTG_AsyncToken>:$dep);
+  let results = (outs TT_Tensor:$result, Optional<TTG_AsyncToken>:$token);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
+def TTNG_TMEMStoreOp : TTNG_Op<"tmem_store", [MemWrite]> {
+  let summary = "Stores a distributed tensor into a tensor-memory buffer where pred holds";
+  let description = [{
+    `ttng.tmem_store %t, %buf, %true : tensor<128x64xbf16, #blocked> -> !ttg.memdesc<128x64xbf16, #tmem, #ttng.tensor_memory, mutable>`;
+    with tokens, `%tok2 = ttng.tmem_store %t, %buf[%tok], %true : ...`.
+  }];
+  let arguments = (ins TTG_MemDesc:$dst, Optional<TTG_AsyncToken>:$dep, TT_Tensor:$src, I1:$pred);
+  let results = (outs Optional<TTG_AsyncToken>:$token);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
+#endif // TILECRAFT_TTNG_TD

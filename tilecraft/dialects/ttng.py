@@ -1,0 +1,431 @@
+"""Hooks of the ttng (TritonNvidiaGPU) dialect: the formats Triton writes by hand (the optional
+``[%token]`` of the tensor-memory ops, the TMA copy's operand list, the wait's result types) and
+Triton's verifier rules.
+
+Every ttng op's `custom_verify` first checks the layouts of its tensors and memory descriptors
+against the module, as ttg ops do, then the op's own rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from tilecraft.ir import (ArrayAttr, DenseArrayAttr, IntegerAttr, Operation, RankedTensorType, i1,
+                          i16, i32)
+from tilecraft.ir.ods import implements
+
+from . import generated_module
+from .tt import _parse_clauses, _print_clauses, tensor_layout_message, verify_layouts
+from .ttg import context_num_warps, gen as _ttg, memdesc_layout_message
+
+gen = generated_module(__name__, "ttng")
+
+_FP8 = ("f8E5M2", "f8E4M3FN")
+
+
+# -- attributes ----------------------------------------------------------------------------------
+
+
+@implements(gen.TensorMemoryEncodingAttr)
+def verify(self) -> str | None:
+    """blockM is 64 or 128, blockN a power of two up to 512, colStride 1, 2 or 4."""
+    if self.block_m not in (64, 128):
+        return f"blockM must be 64 or 128 but got {self.block_m}"
+    if self.block_n <= 0 or self.block_n & (self.block_n - 1):
+        return f"blockN must be a power of 2 but got {self.block_n}"
+    if self.block_n > 512:
+        return f"blockN must be less than or equal to 512 but got {self.block_n}"
+    if self.col_stride not in (1, 2, 4):
+        return f"colStride must be 1, 2, or 4 but got {self.col_stride}"
+    return None
+
+
+@implements(gen.TensorMemoryEncodingAttr)
+def print_parameters(self, printer) -> None:
+    """``<blockM = 128, blockN = 64, colStride = 1>``, then ``CGALayout = [[..]]`` with more
+    than one CTA and ``twoCTAs = true`` when set."""
+    printer.write(f"<blockM = {self.block_m}, blockN = {self.block_n}, "
+                  f"colStride = {self.col_stride}")
+    if self.cga_layout:
+        printer.write(", CGALayout = [" + ", ".join(
+            "[" + ", ".join(map(str, basis)) + "]" for basis in self.cga_layout) + "]")
+    if self.two_ct_as:
+        printer.write(", twoCTAs = true")
+    printer.write(">")
+
+
+def _parse_bases(parser) -> tuple[tuple[int, ...], ...]:
+    token = parser.i
+    attr = parser.parse_attribute()
+    if not isinstance(attr, ArrayAttr) or not all(
+            isinstance(b, ArrayAttr) and all(type(v) is IntegerAttr for v in b.elements)
+            for b in attr.elements):
+        parser.error("expected a list of integer lists", token)
+    return tuple(tuple(v.value for v in b.elements) for b in attr.elements)
+
+
+def _parse_bool(parser) -> bool:
+    word = parser.parse_optional_keyword(("true", "false"))
+    if word is None:
+        parser.error("expected 'true' or 'false'")
+    return word == "true"
+
+
+@implements(gen.TensorMemoryEncodingAttr)
+@classmethod
+def parse_parameters(cls, parser):
+    """Read what `print_parameters` writes (the fields in any order, each at most once) and
+    verify the attribute."""
+    fields = {"blockM": parser.parse_integer, "blockN": parser.parse_integer,
+              "colStride": parser.parse_integer, "CGALayout": lambda: _parse_bases(parser),
+              "twoCTAs": lambda: _parse_bool(parser)}
+    values: dict[str, object] = {}
+    at = parser.i
+    parser.parse_punct("<")
+    while True:
+        token = parser.i
+        name = parser.parse_optional_keyword(tuple(fields))
+        if name is None:
+            parser.error(f"expected one of the fields {', '.join(fields)}", token)
+        if name in values:
+            parser.error(f"duplicate field '{name}'", token)
+        parser.parse_punct("=")
+        values[name] = fields[name]()
+        if not parser.parse_optional_punct(","):
+            break
+    parser.parse_punct(">")
+    for required in ("blockM", "blockN", "colStride"):
+        if required not in values:
+            parser.error(f"struct is missing required parameter: {required}")
+    result = cls(values["blockM"], values["blockN"], values["colStride"],
+                 values.get("CGALayout", ()), values.get("twoCTAs", False))
+    message = result.verify()
+    if message is not None:
+        parser.error(message, at)
+    return result
+
+
+# -- the optional token of tensor-memory accesses ------------------------------------------------
+
+
+def _parse_token(parser):
+    """``[%dep]``, ``[]`` or nothing: (the dependency operand or None, whether a token result
+    is there)."""
+    if not parser.parse_optional_punct("["):
+        return None, False
+    if parser.parse_optional_punct("]"):
+        return None, True
+    dep = parser.parse_operand()
+    parser.parse_punct("]")
+    return dep, True
+
+
+def _print_token(printer, dep, has_token: bool) -> None:
+    if not has_token:
+        return
+    printer.write("[")
+    if dep is not None:
+        printer.print_operand(dep)
+    printer.write("]")
+
+
+# -- ops: formats --------------------------------------------------------------------------------
+
+
+@implements(gen.WarpGroupDotWaitOp)
+@classmethod
+def parse(cls, parser):
+    """``%a, %b {pendings = N : i32} : type-a, type-b``: the results have the inputs' types."""
+    inputs = parser.parse_operand_list()
+    attrs = parser.parse_optional_attr_dict()
+    parser.parse_punct(":")
+    types = parser.parse_type_list()
+    operands = parser.resolve_operands(inputs, types)
+    properties, attributes = cls.split_attributes(attrs)
+    return cls.create(cls.OPERATION_NAME, operands=operands, result_types=types,
+                      properties=properties, attributes=attributes)
+
+
+@implements(gen.WarpGroupDotWaitOp)
+def print(self, printer) -> None:  # noqa: A001 - the hook's name
+    printer.write(" ")
+    printer.print_operands(self.inputs)
+    printer.print_attr_dict(self.all_attributes())
+    printer.write(" : ")
+    printer.print_types(v.type for v in self.inputs)
+
+
+@implements(gen.AsyncTMACopyGlobalToLocalOp)
+@classmethod
+def parse(cls, parser):  # noqa: F811 - one hook per class
+    """``%desc[%c0, %c1] [offsets = [%o]] %buf, %barrier, %pred [cacheModifier = ..]
+    [evictionPolicy = ..] {attrs} : desc-type, barrier-type -> buffer-type``."""
+    desc = parser.parse_operand()
+    parser.parse_punct("[")
+    coord = [] if parser.parse_optional_punct("]") else parser.parse_operand_list()
+    if coord:
+        parser.parse_punct("]")
+    offsets = []
+    if parser.parse_optional_keyword("offsets"):
+        parser.parse_punct("=")
+        parser.parse_punct("[")
+        offsets = parser.parse_operand_list()
+        parser.parse_punct("]")
+    result = parser.parse_operand()
+    parser.parse_punct(",")
+    barrier = parser.parse_operand()
+    parser.parse_punct(",")
+    pred = parser.parse_operand()
+    attrs: dict = {}
+    _parse_clauses(parser, attrs)
+    attrs.update(parser.parse_optional_attr_dict())
+    parser.parse_punct(":")
+    desc_type = parser.parse_type()
+    parser.parse_punct(",")
+    barrier_type = parser.parse_type()
+    parser.parse_punct("->")
+    result_type = parser.parse_type()
+    operands = [parser.resolve_operand(desc, desc_type),
+                *parser.resolve_operands(coord, [i32] * len(coord)),
+                *parser.resolve_operands(offsets, [i16] * len(offsets)),
+                parser.resolve_operand(barrier, barrier_type),
+                parser.resolve_operand(result, result_type),
+                parser.resolve_operand(pred, i1)]
+    attrs["operandSegmentSizes"] = DenseArrayAttr(i32, (1, len(coord), len(offsets), 1, 1, 1))
+    properties, attributes = cls.split_attributes(attrs)
+    return cls.create(cls.OPERATION_NAME, operands=operands, properties=properties,
+                      attributes=attributes)
+
+
+@implements(gen.AsyncTMACopyGlobalToLocalOp)
+def print(self, printer) -> None:  # noqa: A001,F811 - the hook's name
+    printer.write(" ")
+    printer.print_operand(self.desc)
+    printer.write("[")
+    printer.print_operands(self.coord)
+    printer.write("]")
+    if self.offsets:
+        printer.write(" offsets = [")
+        printer.print_operands(self.offsets)
+        printer.write("]")
+    printer.write(" ")
+    printer.print_operands([self.result_, self.barrier, self.pred])
+    _print_clauses(self, printer)
+    elided = ["operandSegmentSizes", "cache", "evict"]
+    if not self.is_volatile:
+        elided.append("isVolatile")
+    printer.print_attr_dict(self.all_attributes(), elided)
+    printer.write(" : ")
+    printer.print_type(self.desc.type)
+    printer.write(", ")
+    printer.print_type(self.barrier.type)
+    printer.write(" -> ")
+    printer.print_type(self.result_.type)
+
+
+@implements(gen.TMEMLoadOp)
+@classmethod
+def parse(cls, parser):  # noqa: F811 - one hook per class
+    """``%buf[%dep] {attrs} : memdesc-type -> tensor-type`` (``[%dep]`` optional)."""
+    src = parser.parse_operand()
+    dep, has_token = _parse_token(parser)
+    attrs = parser.parse_optional_attr_dict()
+    parser.parse_punct(":")
+    src_type = parser.parse_type()
+    parser.parse_punct("->")
+    result_type = parser.parse_type()
+    operands = [parser.resolve_operand(src, src_type)]
+    if dep is not None:
+        operands.append(parser.resolve_operand(dep, _ttg.AsyncTokenType()))
+    result_types = [result_type] + ([_ttg.AsyncTokenType()] if has_token else [])
+    properties, attributes = cls.split_attributes(attrs)
+    return cls.create(cls.OPERATION_NAME, operands=operands, result_types=result_types,
+                      properties=properties, attributes=attributes)
+
+
+@implements(gen.TMEMLoadOp)
+def print(self, printer) -> None:  # noqa: A001,F811 - the hook's name
+    printer.write(" ")
+    printer.print_operand(self.src)
+    _print_token(printer, self.dep, self.token is not None)
+    printer.print_attr_dict(self.all_attributes())
+    printer.write(" : ")
+    printer.print_type(self.src.type)
+    printer.write(" -> ")
+    printer.print_type(self.result_.type)
+
+
+@implements(gen.TMEMStoreOp)
+@classmethod
+def parse(cls, parser):  # noqa: F811 - one hook per class
+    """``%src, %buf[%dep], %pred {attrs} : tensor-type -> memdesc-type``."""
+    src = parser.parse_operand()
+    parser.parse_punct(",")
+    dst = parser.parse_operand()
+    dep, has_token = _parse_token(parser)
+    parser.parse_punct(",")
+    pred = parser.parse_operand()
+    attrs = parser.parse_optional_attr_dict()
+    parser.parse_punct(":")
+    src_type = parser.parse_type()
+    parser.parse_punct("->")
+    dst_type = parser.parse_type()
+    operands = [parser.resolve_operand(dst, dst_type)]
+    if dep is not None:
+        operands.append(parser.resolve_operand(dep, _ttg.AsyncTokenType()))
+    operands += [parser.resolve_operand(src, src_type), parser.resolve_operand(pred, i1)]
+    properties, attributes = cls.split_attributes(attrs)
+    return cls.create(cls.OPERATION_NAME, operands=operands,
+                      result_types=[_ttg.AsyncTokenType()] if has_token else [],
+                      properties=properties, attributes=attributes)
+
+
+@implements(gen.TMEMStoreOp)
+def print(self, printer) -> None:  # noqa: A001,F811 - the hook's name
+    printer.write(" ")
+    printer.print_operands([self.src, self.dst])
+    _print_token(printer, self.dep, self.token is not None)
+    printer.write(", ")
+    printer.print_operand(self.pred)
+    printer.print_attr_dict(self.all_attributes())
+    printer.write(" : ")
+    printer.print_type(self.src.type)
+    printer.write(" -> ")
+    printer.print_type(self.dst.type)
+
+
+# -- ops: verifiers ------------------------------------------------------------------------------
+
+_OWN_RULES: dict[type, Callable[[Operation], None]] = {}
+
+
+def _rule(cls: type) -> Callable:
+    def register(function: Callable[[Operation], None]) -> Callable[[Operation], None]:
+        _OWN_RULES[cls] = function
+        return function
+
+    return register
+
+
+@_rule(gen.WarpGroupDotOp)
+def _verify_warp_group_dot(self) -> None:
+    """Triton's wgmma rules: a Hopper MMA result of rank 2 with M a multiple of 64 and N of 8,
+    NVMMA-shared (or dot-operand for A) operands, warps in groups of 4, fp8 inputs with an f32
+    accumulator only with maxNumImpreciseAcc >= 32, and an A in registers of kWidth 32/bits."""
+    result = self.d.type
+    mma = result.encoding
+    if not isinstance(mma, _ttg.NvidiaMmaEncodingAttr) or mma.version_major != 3:
+        raise self.emit_error("WGMMA result layout must be Hopper NVMMA")
+    shared = (_ttg.NVMMASharedEncodingAttr, _ttg.SharedLinearEncodingAttr)
+    a_type, b_type = self.a.type, self.b.type
+    if not isinstance(a_type.encoding, (*shared, _ttg.DotOperandEncodingAttr)):
+        raise self.emit_error("WGMMA A operand must have NVMMA shared or dot layout")
+    if not isinstance(b_type.encoding, shared):
+        raise self.emit_error("WGMMA B operand must have NVMMA shared layout")
+    warps = context_num_warps(self)
+    if warps is not None and warps % 4:
+        raise self.emit_error("WGMMA requires num_warps to be divisible by 4")
+    if len(result.shape) != 2:
+        raise self.emit_error("WGMMA result shape must be 2D")
+    if result.shape[0] % 64:
+        raise self.emit_error("WGMMA result M dimension must be divisible by 64")
+    if result.shape[1] % 8:
+        raise self.emit_error("WGMMA result N dimension must be divisible by 8")
+    if self.max_num_imprecise_acc < 32 and str(a_type.element_type) in _FP8 \
+            and str(result.element_type) == "f32":
+        raise self.emit_error("Cannot use F32 as the accumulator element type when the "
+                              "max_num_imprecise_acc is less than 32")
+    if isinstance(a_type, RankedTensorType):
+        k_width = 32 // a_type.element_type.width
+        if a_type.encoding.k_width != k_width:
+            raise self.emit_error(f"in-register LHS operand must have a kWidth of {k_width} but "
+                                  f"got {a_type.encoding.k_width}")
+
+
+@_rule(gen.WarpGroupDotWaitOp)
+def _verify_warp_group_dot_wait(self) -> None:
+    """The outputs have the inputs' types, and the op waits on something."""
+    if [v.type for v in self.inputs] != [v.type for v in self.outputs]:
+        raise self.emit_error("failed to verify that all of {inputs, outputs} have same type")
+    if not self.inputs:
+        raise self.emit_error("expected to be waiting on at least one dependency")
+
+
+@_rule(gen.AsyncTMACopyGlobalToLocalOp)
+def _verify_async_tma_copy(self) -> None:
+    """The destination is a mutable buffer."""
+    if not self.result_.type.mutable_memory:
+        raise self.emit_error("Cannot store into immutable memory")
+
+
+def _same_shape_and_element(op, tensor, memdesc, tensor_name: str) -> None:
+    if tensor.element_type != memdesc.element_type:
+        raise op.emit_error(f"{tensor_name} element type {tensor.element_type} does not match the "
+                            f"buffer element type {memdesc.element_type}")
+    if tuple(tensor.shape) != tuple(memdesc.shape):
+        raise op.emit_error(f"{tensor_name} shape {list(tensor.shape)} does not match the buffer "
+                            f"shape {list(memdesc.shape)}")
+
+
+def _check_tmem_tensor(op, tensor, name: str) -> None:
+    if len(tensor.shape) != 2:
+        raise op.emit_error(f"{name} must be a 2D tensor")
+
+
+@_rule(gen.TMEMAllocOp)
+def _verify_tmem_alloc(self) -> None:
+    """A tensor-memory encoding; an initializer is a 2-D tensor of the buffer's shape, and a
+    buffer without one is mutable."""
+    memdesc = self.result_.type
+    if not isinstance(memdesc.encoding, gen.TensorMemoryEncodingAttr):
+        raise self.emit_error("should use tensor memory encoding")
+    if self.src is None:
+        if not memdesc.mutable_memory:
+            raise self.emit_error("Only mutable memory can be allocated without an initializer")
+        return
+    _check_tmem_tensor(self, self.src.type, "source")
+    _same_shape_and_element(self, self.src.type, memdesc, "source")
+
+
+@_rule(gen.TMEMLoadOp)
+def _verify_tmem_load(self) -> None:
+    """The source is a buffer in tensor memory with a tensor-memory encoding, read into a 2-D
+    tensor of its shape."""
+    memdesc = self.src.type
+    if not isinstance(memdesc.memory_space, gen.TensorMemorySpaceAttr):
+        raise self.emit_error("source must be a tensor memory buffer.")
+    if not isinstance(memdesc.encoding, gen.TensorMemoryEncodingAttr):
+        raise self.emit_error("should use tensor memory encoding.")
+    _check_tmem_tensor(self, self.result_.type, "result")
+    _same_shape_and_element(self, self.result_.type, memdesc, "result")
+
+
+@_rule(gen.TMEMStoreOp)
+def _verify_tmem_store(self) -> None:
+    """The destination is a mutable buffer with a tensor-memory encoding, written from a 2-D
+    tensor of its shape."""
+    memdesc = self.dst.type
+    if not isinstance(memdesc.encoding, gen.TensorMemoryEncodingAttr):
+        raise self.emit_error("should use tensor memory encoding.")
+    if not memdesc.mutable_memory:
+        raise self.emit_error("Cannot store into an immutable alloc")
+    _check_tmem_tensor(self, self.src.type, "source")
+    _same_shape_and_element(self, self.src.type, memdesc, "source")
+
+
+def _with_layout_checks(own: Callable[[Operation], None] | None) -> Callable[[Operation], None]:
+    """The `custom_verify` of a ttng op: the layouts of its tensors and memory descriptors
+    against the module, then the op's own rules ``own``."""
+
+    def custom_verify(self) -> None:
+        verify_layouts(self, tensor_layout_message)
+        verify_layouts(self, memdesc_layout_message)
+        if own is not None:
+            own(self)
+
+    return custom_verify
+
+
+for _cls in gen.DIALECT.ops.values():
+    implements(_cls)(_with_layout_checks(_OWN_RULES.get(_cls)))
+del _cls
