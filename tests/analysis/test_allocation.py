@@ -124,3 +124,38 @@ tt.func @caller() {
     assert virtual.kind == "virtual" and virtual.size == 1024
     _assert_no_overlap(data)
     assert allocation.shared_memory_size == data.shared_memory_size == 1536
+
+
+def test_warp_specialize_buffers() -> None:
+    module, allocation = _alloc("""
+tt.func @f(%x: i64, %b: i1) {
+  %a = ttg.local_alloc : () -> !ttg.memdesc<16x16xf16, #sh, #smem, mutable> loc("a")
+  ttg.warp_specialize(%a, %x, %b)
+  default {
+    ttg.warp_yield
+  }
+  partition0(%m: !ttg.memdesc<16x16xf16, #sh, #smem, mutable>, %y: i64, %c: i1) num_warps(4) {
+    %p = ttg.local_alloc : () -> !ttg.memdesc<16x16xf16, #sh, #smem, mutable> loc("p")
+    ttg.warp_return
+  }
+  partition1(%m: !ttg.memdesc<16x16xf16, #sh, #smem, mutable>, %y: i64, %c: i1) num_warps(2) {
+    %q = ttg.local_alloc : () -> !ttg.memdesc<16x16xf16, #sh, #smem, mutable> loc("q")
+    ttg.warp_return
+  } : (!ttg.memdesc<16x16xf16, #sh, #smem, mutable>, i64, i1) -> () loc("ws")
+  tt.return
+}""")
+    fn = func(module, "f")
+    data = allocation.of(fn)
+    captures = data.op_scratch(op_named(module, "ws"))
+    assert (captures.size, captures.alignment) == (8 + 2 * 4 + 8 + 1, 8)
+    warp_indices = data.op_scratch(fn)
+    assert (warp_indices.size, warp_indices.alignment) == (6, 4)
+    # the partitions' buffers are never live together, but their regions run concurrently
+    p, q = _buffer(module, data, "p"), _buffer(module, data, "q")
+    assert not data.ranges[p].intersects(data.ranges[q])
+    assert not p.interval.intersects(q.interval)
+    # the partition arguments alias the captured buffer
+    partitions = op_named(module, "ws").regions[1].blocks[0].first_op
+    for region in partitions.regions:
+        assert data.buffers_of(region.blocks[0].arguments[0]) == [_buffer(module, data, "a")]
+    _assert_no_overlap(data)

@@ -160,3 +160,31 @@ def test_structured_control_flow_between_regions():
     assert is_loop(loop) and is_loop(wh)
     assert not is_loop(if1) and not is_loop(if2)
     assert not is_loop(op_named(module, "for").parent.ops[0])  # no regions
+
+
+def test_warp_specialize_control_flow():
+    module = parse("""
+    module attributes {"ttg.num-warps" = 4 : i32} {
+    tt.func @w() {
+      ttg.warp_specialize()
+      default {
+        ttg.warp_yield
+      }
+      partition0() num_warps(4) {
+        ttg.warp_return
+      }
+      partition1() num_warps(4) {
+        ttg.warp_return
+      } : () -> () loc("ws")
+      tt.return
+    }
+    }""")
+    ws = op_named(module, "ws")
+    partitions = ws.regions[1].blocks[0].first_op
+    # the default region runs and leaves; the holder region runs the partitions op
+    assert region_successors(ws, None) == [0, 1]
+    assert region_successors(ws, 0) == [PARENT] and region_successors(ws, 1) == []
+    # which runs every partition; nothing flows out of a partition
+    assert region_successors(partitions, None) == [0, 1]
+    assert region_successors(partitions, 0) == [] and region_successors(partitions, 1) == []
+    assert not is_loop(ws)

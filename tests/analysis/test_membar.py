@@ -3,7 +3,8 @@ branches, scratch buffers and existing barriers are taken into account."""
 
 from __future__ import annotations
 
-from tilecraft.analysis.membar import ModuleMembar
+from tilecraft.analysis.allocation import Interval
+from tilecraft.analysis.membar import ModuleMembar, Slice
 
 from .util import op_named, parse
 
@@ -78,3 +79,17 @@ tt.func @f(%t: tensor<32x32xf16, #blk>, %c: i1) {
   tt.return
 }""")
     assert names == []
+
+
+def test_slices_of_disjoint_boxes_do_not_intersect() -> None:
+    whole = Interval(0, 2048)
+    top = Slice(whole, (0, 0), (16, 32), "enc")
+    bottom = Slice(whole, (16, 0), (16, 32), "enc")
+    left = Slice(whole, (0, 0), (32, 16), "enc")
+    assert not top.intersects(bottom)
+    assert top.intersects(left) and bottom.intersects(left)
+    # unknown boxes, other layouts and other intervals
+    assert top.intersects(Slice(whole)) and Slice(whole).intersects(bottom)
+    assert top.intersects(Slice(whole, (16, 0), (16, 32), "other"))
+    assert not Slice(Interval(0, 16)).intersects(Slice(Interval(16, 32)))
+    assert bottom.shifted(64).interval == Interval(64, 2112)

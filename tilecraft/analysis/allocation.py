@@ -8,10 +8,14 @@ As Triton's ``Allocation`` analysis (``lib/Analysis/Allocation.cpp``):
   buffers are the temporary memory of ops that exchange data between threads (`scratch_size`:
   ``ttg.convert_layout`` between layouts that need shared memory, ``tt.reduce`` across warps,
   ``tt.scan`` across warps, atomics whose value is used, ``tt.histogram``, ``tt.gather``).
-  *Virtual* buffers stand for what a called function allocates (its whole size).
+  *Virtual* buffers stand for what a called function allocates (its whole size). A
+  ``ttg.warp_specialize`` packs its explicit captures into a scratch buffer, and a function
+  holding such ops owns a buffer of one byte per partition warp, live over the whole function.
 - **Aliases.** Views (``ttg.memdesc_index``, ``_subslice``, ``_trans``, ``_reshape``,
   ``_reinterpret``), ``arith.select`` and values carried by ``scf.for``/``scf.if``/
-  ``scf.while``/branches refer to the allocations they may come from (`alias_sets`).
+  ``scf.while``/branches, ``ttg.warp_specialize`` (captures into partitions, default-region
+  results) and ``ttng.warp_group_dot_wait`` refer to the allocations they may come from
+  (`alias_sets`).
 - **Liveness.** Ops are numbered in post-order (an op after everything nested in it). A value
   is live at the ops MLIR's ``Liveness::resolveLiveness`` returns (from the block live-in/out
   sets of `tilecraft.analysis.liveness.Liveness`); its interval is ``[first, last + 1)`` of
@@ -20,8 +24,9 @@ As Triton's ``Allocation`` analysis (``lib/Analysis/Allocation.cpp``):
 - **Offsets.** Buffers are sorted by size (largest first), given starting offsets by the
   triple-based first fit of "Algorithms for Compile-Time Memory Optimization", then, until no
   two buffers that are live together overlap, colored first-fit on the interference graph
-  (``networkx``: an edge between buffers live at the same time whose bytes overlap), buffers of
-  color 0 staying put and the others moved past their neighbors.
+  (``networkx``: an edge between buffers whose bytes overlap and that are live at the same
+  time or owned in different regions of one ``ttg.warp_specialize``, which run concurrently),
+  buffers of color 0 staying put and the others moved past their neighbors.
 
 `ModuleAllocation` analyses the functions callees first, so a call's virtual buffer has the
 callee's size; the module's size is the largest size of a function that nobody calls.
@@ -40,7 +45,7 @@ from tilecraft.analysis.callgraph import CallGraph, is_call, resolve_callee
 from tilecraft.analysis.cfg import ancestor_in_region, successor_operands
 from tilecraft.analysis.liveness import Liveness
 from tilecraft.dialects.ttg_layouts import encoding_layout
-from tilecraft.generated.tt import PointerType
+from tilecraft.generated.tt import PointerType, TensorDescType
 from tilecraft.generated.ttg import (BlockedEncodingAttr, MemDescType, NVMMASharedEncodingAttr,
                                      SharedMemorySpaceAttr)
 from tilecraft.ir import (Block, BlockArgument, IntegerAttr, Operation, RankedTensorType,
@@ -56,6 +61,11 @@ BufferKind = Literal["explicit", "scratch", "virtual"]
 ScratchSizeFn = Callable[[Operation], int]
 #: Alignment of scratch and virtual buffers, in bytes.
 SCRATCH_ALIGNMENT = 128
+#: Alignment of the explicit captures of ``ttg.warp_specialize`` (packed like a struct).
+_CAPTURE_ALIGNMENT = 8
+#: Alignment of the function's buffer of one byte per warp of its ``ttg.warp_specialize``
+#: partitions (their warp indices).
+_WARP_INDEX_ALIGNMENT = 4
 _DEFAULT_ALIGNMENT = 16
 _VIEW_OPS = ("ttg.memdesc_index", "ttg.memdesc_subslice", "ttg.memdesc_trans",
              "ttg.memdesc_reshape", "ttg.memdesc_reinterpret")
@@ -229,9 +239,24 @@ def _threads_per_warp(op: Operation) -> int:
     return 32
 
 
+def _capture_size(type_: Type) -> int:
+    """Bytes of one explicit capture of ``ttg.warp_specialize`` in shared memory (the captures
+    are packed like a struct without padding): a scalar's bytes, 8 for a pointer, a tensor
+    descriptor or a descriptor of tensor memory, 8 plus 4 per dimension for a shared-memory
+    descriptor (its base and offsets)."""
+    if isinstance(type_, MemDescType):
+        return 8 + 4 * len(type_.shape) if _is_shared(type_) else 8
+    if isinstance(type_, (PointerType, TensorDescType)):
+        return 8
+    return -(-_bits(type_) // 8)
+
+
 def scratch_size(op: Operation) -> int:
     """Bytes of scratch shared memory ``op`` needs (Triton's default scratch-size rules)."""
     name = op.name
+    if name == "ttg.warp_specialize":
+        holder = op.regions[1].blocks[0].first_op if op.regions[1].blocks else None
+        return sum(_capture_size(v.type) for v in holder.operands) if holder is not None else 0
     if name == "ttg.convert_layout":
         return _convert_scratch(op)
     if name == "tt.reduce":
@@ -312,6 +337,19 @@ def _carried(op: Operation) -> list[tuple[Value, list[Value]]]:
             for i, val in enumerate(cond.operands[1:]):
                 pairs.append((after.arguments[i], [val]))
                 pairs.append((op.results[i], [val]))
+    elif name == "ttg.warp_specialize":
+        default = op.regions[0].blocks[0] if op.regions[0].blocks else None
+        if default is not None and default.terminator is not None:
+            for res, val in zip(op.results, default.terminator.operands):
+                pairs.append((res, [val]))
+    elif name == "ttg.warp_specialize.partitions":
+        for region in op.regions:
+            if region.blocks:
+                for arg, val in zip(region.blocks[0].arguments, op.operands):
+                    pairs.append((arg, [val]))
+    elif name == "ttng.warp_group_dot_wait":
+        for res, val in zip(op.results, op.operands):
+            pairs.append((res, [val]))
     for index, succ in enumerate(op.successors):
         forwarded = successor_operands(op, index) or []
         for arg, val in zip(succ.arguments, forwarded):
@@ -347,14 +385,7 @@ class FunctionAllocation:
     def interference_graph(self) -> nx.Graph:
         """Buffers as nodes, an edge between two buffers that are live at the same time and
         whose bytes overlap (empty of edges once offsets are final)."""
-        graph = nx.Graph()
-        graph.add_nodes_from(self.buffers)
-        for i, x in enumerate(self.buffers):
-            for y in self.buffers[i + 1:]:
-                if self.ranges[x].intersects(self.ranges[y]) and \
-                        x.interval.intersects(y.interval):
-                    graph.add_edge(x, y)
-        return graph
+        return _interference_graph(self.buffers, self.ranges)
 
 
 class _Builder:
@@ -379,6 +410,11 @@ class _Builder:
 
     def _collect(self) -> None:
         func = self.result.func
+        warp_indices = max((sum(op.get_attr("partitionNumWarps").values) for op in func.walk()
+                            if op.name == "ttg.warp_specialize"), default=0)
+        if warp_indices:
+            self.result.op_buffer[func] = self._add("scratch", func, warp_indices,
+                                                    _WARP_INDEX_ALIGNMENT)
         for op in func.walk():
             if op is func:
                 continue
@@ -397,7 +433,9 @@ class _Builder:
                 continue
             size = self.scratch_fn(op)
             if size > 0:
-                self.result.op_buffer[op] = self._add("scratch", op, size, SCRATCH_ALIGNMENT)
+                alignment = _CAPTURE_ALIGNMENT if op.name == "ttg.warp_specialize" \
+                    else SCRATCH_ALIGNMENT
+                self.result.op_buffer[op] = self._add("scratch", op, size, alignment)
         self.result.aliases = alias_sets(func)
 
     def _resolve_liveness(self) -> None:
@@ -425,7 +463,7 @@ class _Builder:
                 old = ranges[buffer]
                 ranges[buffer] = Interval(min(old.start, span.start), max(old.end, span.end))
         for op, buffer in self.result.op_buffer.items():
-            ranges[buffer] = Interval(ids[op], ids[op] + 1)
+            ranges[buffer] = _EVERYTHING if op is func else Interval(ids[op], ids[op] + 1)
 
     def _compute_offsets(self) -> None:
         buffers = sorted(self.result.buffers, key=lambda b: -b.size)
@@ -466,14 +504,7 @@ class _Builder:
                 sequence += 1
 
     def _interference(self, buffers: list[Buffer]) -> nx.Graph:
-        graph = nx.Graph()
-        graph.add_nodes_from(buffers)
-        ranges = self.result.ranges
-        for i, x in enumerate(buffers):
-            for y in buffers[i + 1:]:
-                if ranges[x].intersects(ranges[y]) and x.interval.intersects(y.interval):
-                    graph.add_edge(x, y)
-        return graph
+        return _interference_graph(buffers, self.result.ranges)
 
     def _allocate(self, buffers: list[Buffer], graph: nx.Graph) -> None:
         """First-fit coloring in size order; buffers of color ``c > 0`` move past their
@@ -486,6 +517,34 @@ class _Builder:
                                          default=0))
             size = max(size, x.offset + x.size)
         self.result.shared_memory_size = size
+
+
+def _enclosing_warp_specialize(op: Operation) -> Operation | None:
+    parent = op.parent_op
+    while parent is not None and parent.name != "ttg.warp_specialize":
+        parent = parent.parent_op
+    return parent
+
+
+def _run_concurrently(x: Buffer, y: Buffer) -> bool:
+    """Whether the owners of ``x`` and ``y`` sit in different regions of the same
+    ``ttg.warp_specialize`` (regions that run at the same time, whatever their liveness says)."""
+    ws = _enclosing_warp_specialize(x.owner)
+    return ws is not None and ws is _enclosing_warp_specialize(y.owner) and \
+        x.owner.parent_region is not y.owner.parent_region
+
+
+def _interference_graph(buffers: list[Buffer], ranges: dict[Buffer, Interval]) -> nx.Graph:
+    """Buffers as nodes, an edge between two buffers whose bytes overlap and that are live at
+    the same time or owned in regions of one ``ttg.warp_specialize`` that run concurrently."""
+    graph = nx.Graph()
+    graph.add_nodes_from(buffers)
+    for i, x in enumerate(buffers):
+        for y in buffers[i + 1:]:
+            if x.interval.intersects(y.interval) and \
+                    (ranges[x].intersects(ranges[y]) or _run_concurrently(x, y)):
+                graph.add_edge(x, y)
+    return graph
 
 
 def _live_operations(liveness: Liveness, value: Value) -> list[Operation]:

@@ -2,8 +2,9 @@
 
 A region's CFG is an ``nx.DiGraph`` whose nodes are the region's blocks and whose edges go from
 a block to each successor of its terminator (``cf.br``, ``cf.cond_br``, or any op with
-successors). Control flow *between* regions (``scf.for``/``scf.if``/``scf.while`` running their
-regions) is not part of these graphs: each region has its own CFG, as in MLIR.
+successors). Control flow *between* regions (``scf.for``/``scf.if``/``scf.while``/
+``ttg.warp_specialize`` running their regions) is not part of these graphs: each region has its
+own CFG, as in MLIR.
 `region_successors` describes it per op (MLIR's ``RegionBranchOpInterface``) and
 `region_flow_graph` joins an op's regions into one graph with the op as entry and exit node.
 
@@ -130,8 +131,10 @@ PARENT = -1
 def region_successors(op: Operation, point: int | None) -> list[int] | None:
     """Where structured control flow goes next, as MLIR's ``getSuccessorRegions``: from the op
     itself (``point`` None) or from the end of its region ``point``, the indices of the regions
-    that may run next, `PARENT` for leaving to the op's results. None for ops whose regions are
-    not known (their regions may run any number of times, in any order)."""
+    that may run next, `PARENT` for leaving to the op's results. ``ttg.warp_specialize`` runs
+    its default region (then leaves) and the region holding its partitions op, which runs each
+    partition region; nothing flows out of a partition. None for ops whose regions are not
+    known (their regions may run any number of times, in any order)."""
     name = op.name
     if name == "scf.for":
         return [0, PARENT]
@@ -144,6 +147,10 @@ def region_successors(op: Operation, point: int | None) -> list[int] | None:
         return {None: [0], 0: [1, PARENT], 1: [0]}.get(point)
     if name in ("tt.reduce", "tt.scan"):
         return [0] if point is None else [0, PARENT]
+    if name == "ttg.warp_specialize":
+        return {None: [0, 1], 0: [PARENT]}.get(point, [])
+    if name == "ttg.warp_specialize.partitions":
+        return list(range(len(op.regions))) if point is None else []
     return None
 
 

@@ -4,7 +4,9 @@ Threads of a CTA write and read shared memory independently; a ``ttg.barrier loc
 separate two accesses to overlapping bytes when one of them writes (read after write, write
 after read, write after write). The analysis walks each function's control flow and keeps, per
 program point, the byte intervals (from `tilecraft.analysis.allocation`) read and written since
-the last barrier, each with the ops that accessed them (`BlockInfo`):
+the last barrier, each with the ops that accessed them (`BlockInfo`). An access is a `Slice`:
+a buffer's bytes, narrowed to a box of elements when the descriptor is a
+``ttg.memdesc_subslice`` of the whole buffer, so that views of disjoint boxes do not conflict.
 
 - an op's accesses are its shared-memory effects on the buffers its operands may refer to
   (`shared_effects`), or, for a call, the callee's pending accesses shifted to the call's
@@ -15,11 +17,14 @@ the last barrier, each with the ops that accessed them (`BlockInfo`):
   ``ttg.async_wait`` is followed by a barrier (the copies it waited for were issued by other
   threads);
 - control flow is a graph of *virtual blocks*: a block, or the rest of a block after an op
-  with regions (``scf.for``/``scf.if``/``scf.while``), with edges along branches, into the
+  with regions (``scf.for``/``scf.if``/``scf.while``/``ttg.warp_specialize``), with edges
+  along branches, into the
   regions an op may run (`tilecraft.analysis.cfg.region_successors`) and from a region's end
   to the regions that may run next or back after the op. A worklist runs to a fixpoint, the
   input of a virtual block being the join of its predecessors' outputs, so a loop's back edge
-  brings the accesses of the end of its body to its start.
+  brings the accesses of the end of its body to its start. ``ttg.warp_specialize`` runs its
+  default region in line; its partitions start after the ``ttg.warp_specialize.partitions``
+  op, which synchronizes like a barrier, and nothing flows out of them.
 
 Functions are processed callees first (`ModuleMembar`); what a function leaves pending at its
 returns is what its calls bring in.
@@ -44,19 +49,65 @@ from dataclasses import dataclass, field
 from tilecraft.analysis.allocation import (FunctionAllocation, Interval, ModuleAllocation)
 from tilecraft.analysis.callgraph import resolve_callee
 from tilecraft.analysis.cfg import PARENT, region_successors, successor_operands
-from tilecraft.generated.ttg import BarrierOp, LocalLoadOp
+from tilecraft.generated.ttg import BarrierOp, LocalLoadOp, MemDescType
 from tilecraft.ir import Block, BlockArgument, BoolAttr, Operation, Value
 
-__all__ = ["BlockInfo", "FunctionMembar", "MembarFilter", "ModuleMembar", "shared_effects",
+__all__ = ["BlockInfo", "FunctionMembar", "MembarFilter", "ModuleMembar", "Slice",
+           "access_slice", "shared_effects",
            "LOCAL", "SYNCED_VIA_ASYNC_WAIT", "amd_membar_filter",
            "annotate_synced_via_async_wait"]
 
 #: The ``local`` bit of ``ttg.barrier``'s address space.
 LOCAL = 1
-_REGION_BRANCH = ("scf.for", "scf.if", "scf.while")
+_REGION_BRANCH = ("scf.for", "scf.if", "scf.while", "ttg.warp_specialize",
+                  "ttg.warp_specialize.partitions")
 _WAITS = ("ttg.async_wait",)
 
-Accesses = dict[Interval, frozenset[Operation]]
+
+
+@dataclass(frozen=True)
+class Slice:
+    """The bytes an access may touch (Triton's ``AllocationSlice``): an interval of a buffer
+    and, for a ``ttg.memdesc_subslice`` of a whole buffer, the box of elements it views
+    (its ``offsets`` and ``shape``, in the buffer's ``encoding``); ``offsets`` is None when the
+    box is unknown (the whole interval is touched)."""
+
+    interval: Interval
+    offsets: tuple[int, ...] | None = None
+    shape: tuple[int, ...] = ()
+    encoding: object = None
+
+    def intersects(self, other: Slice) -> bool:
+        """Whether the two accesses may touch a common byte: their intervals overlap and,
+        when both boxes are known in the same encoding, the boxes overlap in every
+        dimension."""
+        if not self.interval.intersects(other.interval):
+            return False
+        if self.offsets is None or other.offsets is None or self.encoding != other.encoding:
+            return True
+        return all(a < b + m and b < a + n for a, n, b, m in
+                   zip(self.offsets, self.shape, other.offsets, other.shape))
+
+    def shifted(self, offset: int) -> Slice:
+        """The same access ``offset`` bytes further."""
+        moved = Interval(self.interval.start + offset, self.interval.end + offset)
+        return Slice(moved, self.offsets, self.shape, self.encoding)
+
+
+def access_slice(value: Value, interval: Interval) -> Slice:
+    """The slice of ``interval`` (a buffer ``value`` may refer to) that ``value`` views: a box
+    when ``value`` is a ``ttg.memdesc_subslice`` of a whole buffer, else the whole interval."""
+    op = value.defining_op
+    if op is not None and op.name == "ttg.memdesc_subslice":
+        src = op.operands[0].type
+        view = value.type
+        if tuple(view.alloc_shape or view.shape) == tuple(src.shape):
+            return Slice(interval, tuple(op.get_attr("offsets").values), tuple(view.shape),
+                         view.encoding)
+    return Slice(interval)
+
+
+Accesses = dict[Slice, frozenset[Operation]]
 
 #: ``filter(earlier, later, earlier_reads, later_reads, allocation)``: True when the two ops
 #: need no barrier between them although their accesses overlap and one of them writes.
@@ -73,9 +124,9 @@ class BlockInfo:
     def copy(self) -> BlockInfo:
         return BlockInfo(dict(self.reads), dict(self.writes))
 
-    def add(self, interval: Interval, op: Operation, write: bool) -> None:
+    def add(self, access: Slice, op: Operation, write: bool) -> None:
         target = self.writes if write else self.reads
-        target[interval] = target.get(interval, frozenset()) | {op}
+        target[access] = target.get(access, frozenset()) | {op}
 
     def join(self, other: BlockInfo) -> None:
         for mine, theirs in ((self.reads, other.reads), (self.writes, other.writes)):
@@ -98,7 +149,7 @@ class BlockInfo:
     def shifted(self, offset: int) -> BlockInfo:
         """The same accesses ``offset`` bytes further (a callee's, seen from its call)."""
         def move(accesses: Accesses) -> Accesses:
-            return {Interval(i.start + offset, i.end + offset): ops for i, ops in accesses.items()}
+            return {a.shifted(offset): ops for a, ops in accesses.items()}
         return BlockInfo(move(self.reads), move(self.writes))
 
 
@@ -127,13 +178,17 @@ def shared_effects(op: Operation) -> list[tuple[Value, bool]]:
         return [(op.operands[1], True)]
     if name == "ttg.async_copy_global_to_local":
         return [(op.operands[1], True)]
+    if name == "ttng.warp_group_dot":
+        return [(v, False) for v in op.operands[:2] if isinstance(v.type, MemDescType)]
+    if name == "ttng.async_tma_copy_global_to_local":
+        return [(op.barrier, True), (op.result_, True)]
     return []
 
 
 def _is_local_barrier(op: Operation | None) -> bool:
     if op is None:
         return False
-    if op.name == "gpu.barrier":
+    if op.name in ("gpu.barrier", "ttg.warp_specialize.partitions"):
         return True
     return op.name == "ttg.barrier" and bool(op.get_attr("addrSpace").value & LOCAL)
 
@@ -241,14 +296,14 @@ class FunctionMembar:
         else:
             for value, write in shared_effects(op):
                 for buffer in self.allocation.buffers_of(value):
-                    current.add(buffer.interval, op, write)
+                    current.add(access_slice(value, buffer.interval), op, write)
             scratch = self.allocation.op_scratch(op)
         if scratch is not None:
-            current.add(scratch.interval, op, True)
+            current.add(Slice(scratch.interval), op, True)
             if info.conflicts(current, self.filter, self.allocation):
                 self._insert_barrier(op)
             info.sync()
-            current.add(scratch.interval, op, False)
+            current.add(Slice(scratch.interval), op, False)
         elif info.conflicts(current, self.filter, self.allocation):
             self._insert_barrier(op)
             info.sync()

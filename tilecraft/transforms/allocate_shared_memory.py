@@ -1,9 +1,11 @@
 """``allocate-shared-memory``: record the shared-memory allocation on the IR, as Triton's pass.
 
-Every op inside a function that owns a buffer of `tilecraft.analysis.allocation` gets
-``allocation.offset = N : i32``: an op with scratch memory or a call (its scratch or virtual
-buffer), else an op with one result that is an allocation (``ttg.local_alloc``). The module
-gets ``ttg.shared = N : i32``, the bytes the kernel needs (`ModuleAllocation`).
+Every op of a function (the function included) that owns a buffer of
+`tilecraft.analysis.allocation` gets ``allocation.offset = N : i32``: an op with scratch memory
+or a call (its scratch or virtual buffer; a function's own buffer holds the warp indices of its
+``ttg.warp_specialize`` ops), else an op with one result that is an allocation
+(``ttg.local_alloc``). The module gets ``ttg.shared = N : i32``, the bytes the kernel needs
+(`ModuleAllocation`).
 """
 
 from __future__ import annotations
@@ -26,8 +28,6 @@ class AllocateSharedMemoryPass(AllocateSharedMemoryPassBase):
         allocation = ModuleAllocation(op)
         for func, data in allocation.functions.items():
             for inner in func.walk():
-                if inner is func:
-                    continue
                 buffer = data.op_scratch(inner)
                 if buffer is None and inner.num_results == 1:
                     buffer = data.value_buffer.get(inner.results[0])

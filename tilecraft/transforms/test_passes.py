@@ -54,7 +54,8 @@ def _constant_scratch_128(op: Operation) -> int:
 class TestPrintAllocationPass(Pass):
     """Remarks with the shared-memory buffers of every ``tt.func`` (Triton's
     ``TestAllocationPass``): the function's name, ``scratch|virtual offset = O, size = S`` at
-    ops with scratch or call buffers, ``offset = O, size = S`` at allocations, and the
+    ops with scratch or call buffers (and at the function for its own buffer, the warp indices
+    of its ``ttg.warp_specialize`` ops), ``offset = O, size = S`` at allocations, and the
     function's total ``size = S``."""
 
     ARGUMENT = "test-print-allocation"
@@ -75,8 +76,6 @@ class TestPrintAllocationPass(Pass):
             data = allocation.of(func)
             emit_remark(func, func.get_attr("sym_name").value)
             for inner in func.walk(post_order=True):
-                if inner is func:
-                    continue
                 buffer = data.op_scratch(inner)
                 if buffer is not None:
                     kind = "virtual" if buffer.kind == "virtual" else "scratch"

@@ -89,3 +89,83 @@ tt.func @caller() {
 }
 
 }
+
+// -----
+
+// ttg.warp_specialize: the function keeps one byte per partition warp (the largest total of
+// its warp_specialize ops) for its whole life, the op packs its explicit captures into scratch
+// memory (8 bytes of base plus 4 per dimension for a shared-memory descriptor, a scalar's own
+// bytes), buffers of regions that run at the same time never share memory even when their
+// live ranges do not meet, and a result of the op aliases what the default region yields.
+#sh = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+!md = !ttg.memdesc<4xi32, #sh, #smem, mutable>
+
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32} {
+
+// CHECK-LABEL: tt.func @concurrent_regions() attributes {allocation.offset = 48 : i32}
+// expected-remark @below {{concurrent_regions}}
+// expected-remark @below {{size = 54}}
+// expected-remark @below {{scratch offset = 48, size = 6}}
+tt.func @concurrent_regions() {
+  ttg.warp_specialize()
+  default {
+    // expected-remark @below {{offset = 0, size = 16}}
+    %a = ttg.local_alloc : () -> !md
+    ttg.warp_yield
+  }
+  partition0() num_warps(4) {
+    // expected-remark @below {{offset = 16, size = 16}}
+    %b = ttg.local_alloc : () -> !md
+    ttg.warp_return
+  }
+  partition1() num_warps(2) {
+    // The two buffers of one partition are not live together: they share memory.
+    // expected-remark @below {{offset = 32, size = 16}}
+    %c = ttg.local_alloc : () -> !md
+    // expected-remark @below {{offset = 32, size = 16}}
+    %d = ttg.local_alloc : () -> !md
+    ttg.warp_return
+  } : () -> ()
+  tt.return
+}
+
+// The 21 bytes of captures come first (largest first), %a after them at its alignment.
+// expected-remark @below {{captures}}
+// expected-remark @below {{size = 49}}
+// expected-remark @below {{scratch offset = 48, size = 1}}
+tt.func @captures(%x: i8, %p: !tt.ptr<f32>) {
+  // expected-remark @below {{offset = 32, size = 16}}
+  %a = ttg.local_alloc : () -> !md
+  // expected-remark @below {{scratch offset = 0, size = 21}}
+  ttg.warp_specialize(%a, %x, %p)
+  default {
+    ttg.warp_yield
+  }
+  partition0(%arg0: !md, %arg1: i8, %arg2: !tt.ptr<f32>) num_warps(1) {
+    ttg.warp_return
+  } : (!md, i8, !tt.ptr<f32>) -> ()
+  tt.return
+}
+
+// %r is %a: %b, allocated while %r is still used, cannot take %a's place.
+// expected-remark @below {{alias_through_results}}
+// expected-remark @below {{size = 33}}
+// expected-remark @below {{scratch offset = 32, size = 1}}
+tt.func @alias_through_results() {
+  // expected-remark @below {{offset = 0, size = 16}}
+  %a = ttg.local_alloc : () -> !md
+  %r = ttg.warp_specialize()
+  default {
+    ttg.warp_yield %a : !md
+  }
+  partition0() num_warps(1) {
+    ttg.warp_return
+  } : () -> !md
+  // expected-remark @below {{offset = 16, size = 16}}
+  %b = ttg.local_alloc : () -> !md
+  %v = ttg.local_load %r : !md -> tensor<4xi32>
+  tt.return
+}
+
+}
