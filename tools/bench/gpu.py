@@ -130,9 +130,10 @@ def write_kernel_modules(folder: Path) -> None:
             f"{header}\n{KERNELS}")
 
 
-def import_kernels(folder: Path, compiler: str) -> ModuleType:
-    """The kernel module of ``compiler`` in ``folder`` (importing it imports the compiler)."""
-    name = f"{compiler}_kernels"
+def import_kernels(folder: Path, compiler: str, stem: str = "kernels") -> ModuleType:
+    """The kernel module ``<compiler>_<stem>.py`` in ``folder`` (importing it imports the
+    compiler)."""
+    name = f"{compiler}_{stem}"
     spec = importlib.util.spec_from_file_location(name, folder / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module

@@ -2,7 +2,8 @@
 
 Kernel arguments are passed as PTX parameters in their own types (pointers in the global
 address space; fp16 and bf16 scalars as f32, as the launcher packs them). The function gets
-the launch bound ``"nvvm.maxntid"`` of ``32 * num_warps`` threads.
+the launch bounds ``"nvvm.maxntid"`` of ``32 * num_warps`` threads and ``"nvvm.minctasm"`` of
+one CTA per SM (the registers a thread needs, not a full SM's share).
 """
 
 from __future__ import annotations
@@ -75,6 +76,9 @@ def lower_kernel(module_op: Operation, *, num_warps: int, threads_per_warp: int 
     func.calling_convention = "ptx_kernel"
     # string attributes are not among llvmlite's known ones: add to the underlying set
     set.add(func.attributes, f'"nvvm.maxntid"="{threads_per_warp * num_warps}"')
+    # with a thread bound but no CTAs-per-SM bound, ptxas 13 sizes registers for a full SM of
+    # such CTAs (32 per thread at 2048 threads) and spills; one CTA lets it use what it needs
+    set.add(func.attributes, '"nvvm.minctasm"="1"')
     fl = GPULowering(module, func, info, threads_per_warp, capability)
     fl.axis_info = AxisInfoAnalysis(module_op)
     allocation = ModuleAllocation(module_op, scratch_fn=scratch_bytes)

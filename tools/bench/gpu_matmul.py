@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""Matmul on the GPU, tilecraft against Triton and torch (cuBLAS) in one run: TFLOP/s of
+Triton's tutorial matmul kernel (grouped ordering, masked K loop) compiled by both compilers
+with the same blocks, warps and stages, fp16 and bf16 inputs with fp32 accumulation, at
+4096^3 and 8192^3, against ``torch.matmul``. Every output is checked against torch before it
+is timed (``triton.testing.do_bench`` medians).
+
+    python tools/bench/gpu_matmul.py [--out DIR] [--sizes 4096,8192]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import gpu  # noqa: E402  (tools/bench/gpu.py: headers, rows, timing, the table)
+
+# Triton's tutorial 03-matrix-multiplication.py's kernel (MIT license), without its activation.
+MATMUL = '''
+@jit
+def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn,
+                  stride_cm, stride_cn, BLOCK_SIZE_M: tl.constexpr, BLOCK_SIZE_N: tl.constexpr,
+                  BLOCK_SIZE_K: tl.constexpr, GROUP_SIZE_M: tl.constexpr):
+    pid = tl.program_id(axis=0)
+    num_pid_m = tl.cdiv(M, BLOCK_SIZE_M)
+    num_pid_n = tl.cdiv(N, BLOCK_SIZE_N)
+    num_pid_in_group = GROUP_SIZE_M * num_pid_n
+    group_id = pid // num_pid_in_group
+    first_pid_m = group_id * GROUP_SIZE_M
+    group_size_m = min(num_pid_m - first_pid_m, GROUP_SIZE_M)
+    pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m)
+    pid_n = (pid % num_pid_in_group) // group_size_m
+    offs_am = (pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)) % M
+    offs_bn = (pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)) % N
+    offs_k = tl.arange(0, BLOCK_SIZE_K)
+    a_ptrs = a_ptr + (offs_am[:, None] * stride_am + offs_k[None, :] * stride_ak)
+    b_ptrs = b_ptr + (offs_k[:, None] * stride_bk + offs_bn[None, :] * stride_bn)
+    accumulator = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_SIZE_K)):
+        a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BLOCK_SIZE_K, other=0.0)
+        b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BLOCK_SIZE_K, other=0.0)
+        accumulator = tl.dot(a, b, accumulator)
+        a_ptrs += BLOCK_SIZE_K * stride_ak
+        b_ptrs += BLOCK_SIZE_K * stride_bk
+    c = accumulator.to(c_ptr.dtype.element_ty)
+    offs_cm = pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
+    offs_cn = pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
+    c_ptrs = c_ptr + stride_cm * offs_cm[:, None] + stride_cn * offs_cn[None, :]
+    c_mask = (offs_cm[:, None] < M) & (offs_cn[None, :] < N)
+    tl.store(c_ptrs, c, mask=c_mask)
+'''
+
+# Triton's tutorial configuration for fp16 on Hopper-class GPUs (its first autotune config).
+CONFIG = {"BLOCK_SIZE_M": 128, "BLOCK_SIZE_N": 256, "BLOCK_SIZE_K": 64, "GROUP_SIZE_M": 8}
+NUM_WARPS, NUM_STAGES = 8, 3
+
+
+def write_modules(folder: Path) -> dict[str, ModuleType]:
+    """The matmul kernel module of each compiler that imports (Triton may be missing)."""
+    modules = {}
+    for compiler, header in gpu.HEADERS.items():
+        (folder / f"{compiler}_matmul.py").write_text(f"{header}\n{MATMUL}")
+        try:
+            modules[compiler] = gpu.import_kernels(folder, compiler, "matmul")
+        except ImportError:
+            continue
+    return modules
+
+
+def matmul(device: gpu.CudaDevice, modules: dict[str, ModuleType], size: int,
+           dtype_name: str) -> gpu.Row:
+    torch = device.torch
+    dtype = getattr(torch, dtype_name)
+    row = gpu.Row(f"matmul {dtype_name} {size}^3", "TFLOP/s", True)
+    a = device.randn(size, size).to(dtype)
+    b = device.randn(size, size).to(dtype)
+    expected = torch.matmul(a, b)
+
+    def figure(ms: float) -> float:
+        return 2 * size ** 3 / (ms * 1e-3) / 1e12
+
+    def check(out: Any) -> None:
+        torch.cuda.synchronize()
+        scale = expected.float().abs().max().item()
+        worst = (out.float() - expected.float()).abs().max().item()
+        if not worst <= 2e-2 * scale:
+            raise AssertionError(f"wrong result: max |difference| {worst:.3g} (scale {scale:.3g})")
+
+    gpu.measure(row, device.peer, lambda: torch.matmul(a, b), check, figure, device)
+    for compiler, module in modules.items():
+        c = torch.empty((size, size), dtype=dtype, device="cuda")
+        grid = (gpu.math.ceil(size / CONFIG["BLOCK_SIZE_M"])
+                * gpu.math.ceil(size / CONFIG["BLOCK_SIZE_N"]), )
+
+        def launch(module: ModuleType = module, c: Any = c) -> Any:
+            module.matmul_kernel[grid](a, b, c, size, size, size, a.stride(0), a.stride(1),
+                                       b.stride(0), b.stride(1), c.stride(0), c.stride(1),
+                                       num_warps=NUM_WARPS, num_stages=NUM_STAGES, **CONFIG)
+            return c
+
+        gpu.measure(row, compiler, launch, check, figure, device)
+    return row
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=None, help="folder for matmul.txt")
+    parser.add_argument("--sizes", default="4096,8192", help="comma-separated cube sizes")
+    args = parser.parse_args()
+    gpu.os.environ["TILECRAFT_BACKEND"] = "cuda"
+    start = time.perf_counter()
+    device = gpu.CudaDevice(gpu.import_triton())
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="bench-matmul-") as folder_name:
+        modules = write_modules(Path(folder_name))
+        for size in (int(s) for s in args.sizes.split(",")):
+            for dtype_name in ("float16", "bfloat16"):
+                rows.append(matmul(device, modules, size, dtype_name))
+    heading = (f"matmul: tilecraft vs Triton vs torch (cuBLAS) on {device.describe()}; "
+               f"blocks {CONFIG}, num_warps={NUM_WARPS}, num_stages={NUM_STAGES}; "
+               f"{time.perf_counter() - start:.0f} s")
+    table = gpu.format_table(rows, ["tilecraft", "triton", device.peer], heading)
+    print(table, end="")
+    if args.out is not None:
+        args.out.mkdir(parents=True, exist_ok=True)
+        (args.out / "matmul.txt").write_text(table)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
