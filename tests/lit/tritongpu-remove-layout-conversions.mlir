@@ -144,3 +144,141 @@ tt.func @dot_operands_stay(%a: tensor<32x32xf32, #b>, %c: tensor<32x32xf32, #b>)
   tt.return %2 : tensor<32x32xf32, #b>
 }
 }
+
+// -----
+
+#b1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b4 = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+// Backward rematerialization through a loop-carried value: the loop carries the value in the
+// layout the conversion wanted, and the old loop-carried value goes.
+// CHECK-LABEL: @remat_through_loop
+// CHECK-NOT: ttg.convert_layout
+// CHECK: scf.for {{.*}} -> (tensor<1024xf32, #[[$L4:.*]]>)
+// CHECK: arith.addf {{.*}} : tensor<1024xf32, #[[$L4]]>
+// CHECK-NOT: ttg.convert_layout
+// CHECK: tt.return
+tt.func @remat_through_loop(%q: tensor<1024x!tt.ptr<f32>, #b4>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant dense<0.000000e+00> : tensor<1024xf32, #b1>
+  %one = arith.constant dense<1.000000e+00> : tensor<1024xf32, #b1>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<1024xf32, #b1>) {
+    %s = arith.addf %acc, %one : tensor<1024xf32, #b1>
+    %w = ttg.convert_layout %s : tensor<1024xf32, #b1> -> tensor<1024xf32, #b4>
+    tt.store %q, %w : tensor<1024x!tt.ptr<f32>, #b4>
+    scf.yield %s : tensor<1024xf32, #b1>
+  }
+  tt.return
+}
+
+// Forward propagation through a branch: the scf.if result and the loop take the load's layout.
+// CHECK-LABEL: @branch_takes_load_layout
+// CHECK-NOT: ttg.convert_layout
+// CHECK: scf.for {{.*}} -> (tensor<1024xf32, #[[$L1:.*]]>)
+// CHECK: scf.if {{.*}} -> (tensor<1024xf32, #[[$L1]]>)
+// CHECK: arith.addf {{.*}} : tensor<1024xf32, #[[$L1]]>
+// CHECK: ttg.convert_layout {{.*}} #[[$L1]]> -> tensor<1024xf32, #[[$L4]]>
+// CHECK-NEXT: tt.store
+tt.func @branch_takes_load_layout(%p: tensor<1024x!tt.ptr<f32>, #b1>, %q: tensor<1024x!tt.ptr<f32>, #b4>, %c: i1, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant dense<0.000000e+00> : tensor<1024xf32, #b4>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<1024xf32, #b4>) {
+    %v = scf.if %c -> tensor<1024xf32, #b1> {
+      %x = tt.load %p : tensor<1024x!tt.ptr<f32>, #b1>
+      scf.yield %x : tensor<1024xf32, #b1>
+    } else {
+      %y = arith.constant dense<2.000000e+00> : tensor<1024xf32, #b1>
+      scf.yield %y : tensor<1024xf32, #b1>
+    }
+    %w = ttg.convert_layout %v : tensor<1024xf32, #b1> -> tensor<1024xf32, #b4>
+    %s = arith.addf %acc, %w : tensor<1024xf32, #b4>
+    scf.yield %s : tensor<1024xf32, #b4>
+  }
+  tt.store %q, %r : tensor<1024x!tt.ptr<f32>, #b4>
+  tt.return
+}
+
+// A conversion of an extension moves above it, where the tensor is narrower.
+// CHECK-LABEL: @hoist_over_extension
+// CHECK: %[[X:.*]] = tt.load
+// CHECK-NEXT: %[[C:.*]] = ttg.convert_layout %[[X]] : tensor<1024xf16, #[[$L1]]> -> tensor<1024xf16, #[[$L4]]>
+// CHECK-NEXT: arith.extf %[[C]] : tensor<1024xf16, #[[$L4]]> to tensor<1024xf32, #[[$L4]]>
+tt.func @hoist_over_extension(%p: tensor<1024x!tt.ptr<f16>, #b1>, %q: tensor<1024x!tt.ptr<f32>, #b4>) {
+  %x = tt.load %p : tensor<1024x!tt.ptr<f16>, #b1>
+  %y = arith.extf %x : tensor<1024xf16, #b1> to tensor<1024xf32, #b1>
+  %z = ttg.convert_layout %y : tensor<1024xf32, #b1> -> tensor<1024xf32, #b4>
+  tt.store %q, %z : tensor<1024x!tt.ptr<f32>, #b4>
+  tt.return
+}
+
+// A load of fewer elements than the CTA has threads is cheap: it is done again in the layout
+// the conversion wanted, with its pointers.
+// CHECK-LABEL: @cheap_load_made_again
+// CHECK-NOT: ttg.convert_layout
+// CHECK: tt.load %{{.*}} : tensor<64x!tt.ptr<f32>, #[[$L4]]>
+// CHECK-NOT: ttg.convert_layout
+// CHECK: tt.return
+tt.func @cheap_load_made_again(%x: !tt.ptr<f32>, %q: tensor<64x!tt.ptr<f32>, #b4>) {
+  %0 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #b1>
+  %1 = tt.splat %x : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>, #b1>
+  %2 = tt.addptr %1, %0 : tensor<64x!tt.ptr<f32>, #b1>, tensor<64xi32, #b1>
+  %3 = tt.load %2 : tensor<64x!tt.ptr<f32>, #b1>
+  %4 = ttg.convert_layout %3 : tensor<64xf32, #b1> -> tensor<64xf32, #b4>
+  tt.store %q, %4 : tensor<64x!tt.ptr<f32>, #b4>
+  tt.return
+}
+
+// Must not fire: a load of as many elements as the CTA has threads is not done twice.
+// CHECK-LABEL: @expensive_load_stays
+// CHECK: tt.load %{{.*}} : tensor<1024x!tt.ptr<f32>, #[[$L1]]>
+// CHECK-NEXT: ttg.convert_layout
+tt.func @expensive_load_stays(%x: !tt.ptr<f32>, %q: tensor<1024x!tt.ptr<f32>, #b4>) {
+  %0 = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #b1>
+  %1 = tt.splat %x : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #b1>
+  %2 = tt.addptr %1, %0 : tensor<1024x!tt.ptr<f32>, #b1>, tensor<1024xi32, #b1>
+  %3 = tt.load %2 : tensor<1024x!tt.ptr<f32>, #b1>
+  %4 = ttg.convert_layout %3 : tensor<1024xf32, #b1> -> tensor<1024xf32, #b4>
+  tt.store %q, %4 : tensor<1024x!tt.ptr<f32>, #b4>
+  tt.return
+}
+}
+
+// -----
+
+#b = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#t = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+// A transpose passes the layout on: its result takes the permuted blocked layout, and the
+// element-wise code after it follows.
+// CHECK-LABEL: @trans_passes_layout
+// CHECK-NOT: ttg.convert_layout
+// CHECK: tt.trans {{.*}} -> tensor<32x64xf32, #[[$T:.*]]>
+// CHECK: arith.mulf {{.*}} : tensor<32x64xf32, #[[$T]]>
+// CHECK-NOT: ttg.convert_layout
+tt.func @trans_passes_layout(%a: tensor<64x32xf32, #b>) -> tensor<32x64xf32, #t> {
+  %0 = tt.trans %a {order = array<i32: 1, 0>} : tensor<64x32xf32, #b> -> tensor<32x64xf32, #b>
+  %1 = arith.mulf %0, %0 : tensor<32x64xf32, #b>
+  %2 = ttg.convert_layout %1 : tensor<32x64xf32, #b> -> tensor<32x64xf32, #t>
+  tt.return %2 : tensor<32x64xf32, #t>
+}
+}
+
+// -----
+
+#b64 = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mfma = #ttg.amd_mfma<{version = 3, warpsPerCTA = [4, 1], instrShape = [32, 32, 8], isTransposed = false}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 64 : i32} {
+// Must not fire: a layout the pass has no map for is left where it is, with its conversions.
+// CHECK-LABEL: @unmapped_layout_stays
+// CHECK: ttg.convert_layout %{{.*}} -> tensor<64x32xf32, #mma>
+// CHECK: arith.addf {{.*}} : tensor<64x32xf32, #mma>
+// CHECK: ttg.convert_layout %{{.*}} -> tensor<64x32xf32, #blocked>
+tt.func @unmapped_layout_stays(%a: tensor<64x32xf32, #b64>) -> tensor<64x32xf32, #b64> {
+  %0 = ttg.convert_layout %a : tensor<64x32xf32, #b64> -> tensor<64x32xf32, #mfma>
+  %1 = arith.addf %0, %0 : tensor<64x32xf32, #mfma>
+  %2 = ttg.convert_layout %1 : tensor<64x32xf32, #mfma> -> tensor<64x32xf32, #b64>
+  tt.return %2 : tensor<64x32xf32, #b64>
+}
+}

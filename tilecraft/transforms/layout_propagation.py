@@ -89,7 +89,7 @@ class _Propagation:
 
     def _set(self, values, encodings, op: Operation, changed: list[Value]) -> None:
         for value in values:
-            if not is_tensor(value):
+            if not is_tensor(value) or not mappable(value.type.encoding, tuple(value.type.shape)):
                 continue
             grew = False
             for encoding in encodings:
