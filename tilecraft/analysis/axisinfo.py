@@ -15,13 +15,18 @@ Groups start at multiples of their size. The values come from function arguments
 constants, ``tt.make_range``, shape ops and arithmetic (one rule per op in `RULES`; the same hint
 attributes on an op override what its rule computed, as in Triton). Control flow joins facts:
 ``scf.for`` (the induction variable from the bounds; iter_args join the inits and the yielded
-values), ``scf.if`` (the join of both yields), ``scf.while``, ``cf`` branches into block
-arguments, and calls of private functions (arguments join all call sites; results join the
-callee's returns). The join keeps what both sides guarantee (gcds).
+values), ``scf.if`` (the join of the yields of the branches that may run: a branch that a
+constant condition rules out is dead code, as Triton's dead code analysis finds it),
+``scf.while``, ``ttg.warp_specialize`` (explicit captures into the partitions' arguments, the
+default region's yield into the results), ``cf`` branches into block arguments, and calls of
+private functions (arguments join all call sites; results join the callee's returns). The join
+keeps what both sides guarantee (gcds).
 
 The fixpoint is optimistic, like MLIR's sparse forward dataflow: values start unknown (the top
 of the lattice) and only descend through joins, so loops converge. Values never reached (dead
-code, or types we do not track) read as pessimistic: all ones.
+code, or types we do not track) read as pessimistic: all ones. The rules are Triton's where
+its lit tests pin them (e.g. bitwise ops keep no divisibility, scalar comparisons are not
+analysed), even where a finer rule would be sound.
 
 Like Triton, division and remainder rules assume non-negative dividends.
 """
@@ -272,23 +277,30 @@ def _add_con(lhs: AxisInfo, rhs: AxisInfo, d: int) -> int:
     return max(gcd(lhs.constancy[d], rhs.contiguity[d]), gcd(lhs.contiguity[d], rhs.constancy[d]))
 
 
-def _add_sub_div(step: int) -> Callable[[AxisInfo, AxisInfo, int, int], int]:
-    """The divisibility rule of ``addi`` (``step`` 2) and ``subi`` (``step`` 0): with both
-    operands contiguous, within their common aligned groups of ``m`` both grow by one per
-    element, so each element is the sum (difference) of the group starts plus ``step * i``."""
+def _add_sub_div(sub: bool, size: int = 1) -> Callable[[AxisInfo, AxisInfo, int, int], int]:
+    """Triton's divisibility rule of ``addi``, ``subi`` and ``addptr`` (the offset's
+    divisibility scaled by the pointee ``size``). Both operands contiguous: a difference of
+    groups of equal contiguity keeps the common divisibility (the in-group steps cancel);
+    otherwise only parity survives (even plus or minus even is even). One operand contiguous:
+    the result's groups may start inside an operand's group, so the divisibility is also
+    clamped to the result's contiguity (in bytes for pointers)."""
 
     def div(lhs: AxisInfo, rhs: AxisInfo, d: int, c: int) -> int:
-        if c == 1 and lhs.contiguity[d] > 1 and rhs.contiguity[d] > 1:
-            m = min(lhs.contiguity[d], rhs.contiguity[d])
-            return gcd(lhs.div_at(d, m), rhs.div_at(d, m), step)
-        return _div_gcd(lhs, rhs, d, c)
+        lhs_div, rhs_div = lhs.divisibility[d], _mul_div(rhs.divisibility[d], size)
+        if lhs.contiguity[d] > 1 and rhs.contiguity[d] > 1:
+            if sub and lhs.contiguity[d] == rhs.contiguity[d]:
+                return gcd(lhs_div, rhs_div)
+            return 2 if lhs_div % 2 == 0 and rhs_div % 2 == 0 else 1
+        if lhs.contiguity[d] > 1 or rhs.contiguity[d] > 1:
+            return gcd(lhs_div, rhs_div, _mul_div(c, size))
+        return gcd(lhs_div, rhs_div)
 
     return div
 
 
 @rule("arith.addi")
 def _addi(ctx: RuleContext) -> AxisInfo:
-    return _binary(ctx, _add_con, _add_sub_div(2), _cst_gcd, _both(lambda a, b: a + b))
+    return _binary(ctx, _add_con, _add_sub_div(False), _cst_gcd, _both(lambda a, b: a + b))
 
 
 @rule("tt.addptr")
@@ -296,18 +308,15 @@ def _addptr(ctx: RuleContext) -> AxisInfo:
     """Like ``addi``, with the offset scaled by the pointee size (divisibility is in bytes,
     contiguity in elements)."""
     size = pointee_bytes(ctx.op.operands[0].type)
-
-    def div(lhs: AxisInfo, rhs: AxisInfo, d: int, c: int) -> int:
-        return gcd(lhs.div_at(d, c), _mul_div(rhs.div_at(d, c), size))
-
-    return _binary(ctx, _add_con, div, _cst_gcd, _both(lambda a, b: a + b * size))
+    return _binary(ctx, _add_con, _add_sub_div(False, size), _cst_gcd,
+                   _both(lambda a, b: a + b * size))
 
 
 @rule("arith.subi")
 def _subi(ctx: RuleContext) -> AxisInfo:
     # only contiguous - constant is contiguous (contiguity means increasing)
-    return _binary(ctx, lambda l, r, d: gcd(l.contiguity[d], r.constancy[d]), _add_sub_div(0),
-                   _cst_gcd, _both(lambda a, b: a - b))
+    return _binary(ctx, lambda l, r, d: gcd(l.contiguity[d], r.constancy[d]),
+                   _add_sub_div(True), _cst_gcd, _both(lambda a, b: a - b))
 
 
 @rule("arith.muli")
@@ -419,18 +428,12 @@ def _remui(ctx: RuleContext) -> AxisInfo:
                                         if _unsigned(b, width) else None))
 
 
-@rule("arith.andi")
-def _andi(ctx: RuleContext) -> AxisInfo:
-    # low zero bits of either operand are zero in the result
-    return _binary(ctx, _con_one, lambda l, r, d, c: max(l.elem_div(d), r.elem_div(d)),
-                   _cst_gcd, _both(lambda a, b: a & b))
-
-
-@rule("arith.ori", "arith.xori")
-def _or_xor(ctx: RuleContext) -> AxisInfo:
-    fn = (lambda a, b: a | b) if ctx.op.name == "arith.ori" else (lambda a, b: a ^ b)
-    return _binary(ctx, _con_one, lambda l, r, d, c: gcd(l.elem_div(d), r.elem_div(d)),
-                   _cst_gcd, _both(fn))
+@rule("arith.andi", "arith.ori", "arith.xori")
+def _logical(ctx: RuleContext) -> AxisInfo:
+    """Triton's rule: constants fold, runs of equal elements stay, nothing else is known."""
+    fn = {"arith.andi": lambda a, b: a & b, "arith.ori": lambda a, b: a | b,
+          "arith.xori": lambda a, b: a ^ b}[ctx.op.name]
+    return _binary(ctx, _con_one, lambda l, r, d, c: 1, _cst_gcd, _both(fn))
 
 
 @rule("arith.shli")
@@ -497,6 +500,9 @@ def _compare(predicate: int, a: int, b: int, width: int) -> bool:
 
 @rule("arith.cmpi")
 def _cmpi(ctx: RuleContext) -> AxisInfo:
+    """Comparisons of tensors (Triton leaves scalar comparisons unknown)."""
+    if shape_of(ctx.result_type) is None:
+        return AxisInfo.pessimistic(1)
     lhs, rhs = ctx.ins
     attr = ctx.op.get_attr("predicate")
     predicate = int(attr.value) if isinstance(attr, IntegerAttr) else -1
@@ -538,9 +544,18 @@ def _select(ctx: RuleContext) -> AxisInfo:
     return AxisInfo(tuple(cons), tuple(divs), tuple(csts), constant)
 
 
+@rule("builtin.unrealized_conversion_cast")
+def _unrealized_cast(ctx: RuleContext) -> AxisInfo:
+    """The operand's facts, whatever the result's type (as Triton, so that they survive a round
+    trip through an LLVM structure), unless the result is a tensor of another rank."""
+    info = ctx.ins[0]
+    if shape_of(ctx.result_type) is not None and info.rank != ctx.rank:
+        return AxisInfo.pessimistic(ctx.rank)
+    return info
+
+
 @rule("arith.extsi", "arith.index_cast", "arith.index_castui", "arith.trunci", "arith.extui",
-      "arith.bitcast", "tt.bitcast", "tt.int_to_ptr", "tt.ptr_to_int",
-      "builtin.unrealized_conversion_cast")
+      "arith.bitcast", "tt.bitcast", "tt.int_to_ptr", "tt.ptr_to_int")
 def _cast(ctx: RuleContext) -> AxisInfo:
     info = ctx.ins[0]
     if info.rank != ctx.rank:
@@ -776,7 +791,8 @@ def function_arg_hints(func: Operation, index: int) -> dict[str, Attribute]:
 
 # -- the analysis
 
-_REGION_OPS = ("scf.for", "scf.if", "scf.while")
+_REGION_OPS = ("scf.for", "scf.if", "scf.while", "ttg.warp_specialize",
+               "ttg.warp_specialize.partitions")
 
 
 class AxisInfoAnalysis:
@@ -798,6 +814,7 @@ class AxisInfoAnalysis:
         self._work: deque[Operation] = deque()
         self._queued: set[Operation] = set()
         self._linked: dict[Operation, Operation] = {}  # call -> callee with linked facts
+        self._if_live: dict[Operation, tuple[bool, bool]] = {}  # scf.if -> live regions
         self.visits = 0
         self._setup(interprocedural)
         self._solve()
@@ -958,9 +975,19 @@ class AxisInfoAnalysis:
             for arg, init in zip(body.arguments, op.operands):
                 self._join(arg, self._state.get(init))
             return
-        if name == "scf.if":
+        if self._in_dead_region(op):
             return
-        if name == "scf.yield" or name == "scf.condition":
+        if name == "scf.if":
+            self._visit_if(op)
+            return
+        if name == "ttg.warp_specialize":
+            return  # results come from the default region's yield
+        if name == "ttg.warp_specialize.partitions":
+            for region in op.regions:
+                for arg, capture in zip(region.blocks[0].arguments, op.operands):
+                    self._join(arg, self._state.get(capture))
+            return
+        if name in ("scf.yield", "scf.condition", "ttg.warp_yield"):
             self._visit_region_terminator(op)
             return
         if op.successors:
@@ -989,7 +1016,8 @@ class AxisInfoAnalysis:
             info = None
             if fn is not None:
                 info = fn(RuleContext(op, ins, shape))
-            if info is None or info.rank != len(shape):
+            if info is None or (info.rank != len(shape)
+                                and shape_of(result.type) is not None):
                 info = AxisInfo.pessimistic(len(shape))
             self._join(result, info)
 
@@ -1006,6 +1034,41 @@ class AxisInfoAnalysis:
             self._join(arg, info)
             self._join(result, info)
 
+    def _live_regions(self, op: Operation) -> tuple[bool, bool]:
+        """Which regions of an ``scf.if`` may run: both unless its condition is a known
+        constant; none while the condition is still unknown (the fixpoint is optimistic)."""
+        cond = self._state.get(op.operands[0])
+        if cond is None:
+            return False, False
+        if cond.constant is None:
+            return True, True
+        return cond.constant != 0, cond.constant == 0
+
+    def _in_dead_region(self, op: Operation) -> bool:
+        """Whether ``op`` is nested in a region of an ``scf.if`` that cannot run (Triton's dead
+        code analysis): such ops are never reached and read as pessimistic."""
+        while True:
+            parent = op.parent_op
+            if parent is None or parent is self.root:
+                return False
+            if parent.name == "scf.if":
+                index = parent.regions.index(op.parent_region)
+                if not self._live_regions(parent)[index]:
+                    return True
+            op = parent
+
+    def _visit_if(self, op: Operation) -> None:
+        """Visit the ops of the regions that became live (their operands may all be known)."""
+        live = self._live_regions(op)
+        seen = self._if_live.get(op, (False, False))
+        self._if_live[op] = live
+        for index, region in enumerate(op.regions):
+            if live[index] and not seen[index]:
+                for block in region.blocks:
+                    for child in block:
+                        for nested in child.walk():
+                            self._push(nested)
+
     def _visit_region_terminator(self, op: Operation) -> None:
         parent = op.parent_op
         if parent is None:
@@ -1014,7 +1077,7 @@ class AxisInfoAnalysis:
         if parent.name == "scf.for":
             body = parent.regions[0].blocks[0]
             targets = [body.arguments[1:], parent.results]
-        elif parent.name == "scf.if":
+        elif parent.name in ("scf.if", "ttg.warp_specialize"):
             targets = [parent.results]
         elif parent.name == "scf.while":
             if op.name == "scf.condition":
