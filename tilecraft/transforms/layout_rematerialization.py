@@ -1,4 +1,4 @@
-"""Backward rematerialization and hoisting of layout conversions, the later phases of
+"""Backward rematerialization of layout conversions, a phase of
 `tritongpu-remove-layout-conversions` (the idea of Triton's ``LayoutRematerialization``).
 
 A conversion's *slice* is the set of values its source depends on that would have to change
@@ -11,17 +11,11 @@ slice fails when a value would need two layouts, or when it reaches a function a
 ``scf.for``/``scf.while`` result, an op without a transfer function, or an op that must not be
 done twice (an expensive load or store, an atomic, a dot).
 
-- *Backward rematerialization* makes a conversion's slice again in the wanted layouts (the ops
-  cloned beside the originals, loops given extra loop-carried values, branches extra results)
-  when Triton's cost model finds that cheaper than the conversion's round trip through shared
-  memory: an op of the slice that stays alive for other users is paid for again.
-- *Hoisting over extensions and broadcasts*: a conversion whose slice stops at one ``arith.ext*``,
-  ``tt.fp_to_fp`` upcast, ``tt.broadcast`` or ``tt.expand_dims`` is moved above it, where the
-  tensor is smaller.
-- *Hoisting into branches*: inside a loop, a conversion of an ``scf.if`` result that only one
-  branch can make in the wanted layout moves into the other branch.
-- *Hoisting dot operand conversions*: a conversion to a dot operand layout, feeding an mma dot,
-  moves over element-wise ops and views up to the loads (where the pipeliner wants it).
+*Backward rematerialization* makes a conversion's slice again in the wanted layouts (the ops
+cloned beside the originals, loops given extra loop-carried values, branches extra results)
+when Triton's cost model finds that cheaper than the conversion's round trip through shared
+memory: an op of the slice that stays alive for other users is paid for again. The slices and
+the rewrite are shared with `layout_hoisting`.
 
 Values already rematerialized in a layout (and conversions that stay) are remembered and reused
 by later slices where they dominate the use.
@@ -31,17 +25,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tilecraft.generated.ttg import DotOperandEncodingAttr, NvidiaMmaEncodingAttr
+from tilecraft.generated.ttg import DotOperandEncodingAttr
 from tilecraft.ir import Attribute, Builder, OpOperand, Operation, Value
-from tilecraft.ir.traits import Elementwise
 from tilecraft.layouts.conversion import conversion_plan
 
 from .layout_inference import (CONVERT, can_use_result_encoding, infer_src_encoding,
                                is_expensive_load_or_store, is_tensor, layout_map, mappable,
                                with_encoding)
-from .transform_utils import is_memory_effect_free
 
-__all__ = ["backward_rematerialization", "hoist_conversions"]
+__all__ = ["Rematerializer", "Slice", "backward_rematerialization", "convert_cost", "functions",
+           "is_remat_beneficial", "yields"]
 
 Stop = Callable[[Operation], bool] | None
 
@@ -52,12 +45,9 @@ EXPENSIVE_MATH = frozenset({
     "math.exp2", "math.expm1", "math.log", "math.log2", "math.log10", "math.log1p",
     "math.sin", "math.cos", "math.tan", "math.asin", "math.acos", "math.atan", "math.atan2",
     "math.powf", "math.sqrt", "math.rsqrt", "math.erf", "math.cbrt"})
-VIEW_OPS = frozenset({"tt.expand_dims", "tt.reshape", "tt.trans", "tt.join", "tt.split"})
-EXTENSIONS = frozenset({"arith.extsi", "arith.extui", "arith.extf", "tt.broadcast",
-                        "tt.expand_dims"})
 
 
-class _Slice:
+class Slice:
     """A slice being built: its values in order, the layout of each, and the existing
     rematerializations it reuses (None: one exists but does not dominate the use)."""
 
@@ -68,8 +58,9 @@ class _Slice:
         self.layout: dict[Value, Attribute] = {}
         self.existing: dict[tuple[Value, Attribute], Value | None] = {}
 
-    def copy(self) -> _Slice:
-        other = _Slice()
+    def copy(self) -> Slice:
+        """An independent copy (to grow on trial)."""
+        other = Slice()
         other.values, other.layout = dict(self.values), dict(self.layout)
         other.existing = dict(self.existing)
         return other
@@ -112,7 +103,7 @@ def _reduce_cost(op: Operation) -> int | None:
     return (1 << lanes) + 8 * (1 << warps)
 
 
-def is_remat_beneficial(convert: Operation, piece: _Slice, new_convert_cost: int) -> bool:
+def is_remat_beneficial(convert: Operation, piece: Slice, new_convert_cost: int) -> bool:
     """Triton's cost model: the ops of the slice that other users keep alive are made twice;
     that (and any new conversion) must cost no more than the conversion removed."""
     ops = {v.defining_op: None for v in piece.values if v.defining_op is not None}
@@ -182,7 +173,8 @@ def dominates(value: Value, op: Operation) -> bool:
     return owner is None or (owner is not anchor and owner.is_before_in_block(anchor))
 
 
-def _yields(if_op: Operation) -> list[Operation]:
+def yields(if_op: Operation) -> list[Operation]:
+    """The terminators of an ``scf.if``'s regions."""
     return [region.blocks[0].terminator for region in if_op.regions]
 
 
@@ -201,7 +193,7 @@ def _rebuilt(op: Operation, operands: list[Value], result_types: list) -> Operat
     return Builder.before(op).insert(new)
 
 
-class _Rematerializer:
+class Rematerializer:
     """Slices, rewrites and the values already made in other layouts, for one function."""
 
     def __init__(self, func: Operation) -> None:
@@ -210,6 +202,7 @@ class _Rematerializer:
         self.mapped: dict[Value, Attribute] = {}
 
     def add_remat(self, old: Value, encoding: Attribute, new: Value) -> None:
+        """Remembers that ``new`` is ``old`` in layout ``encoding``."""
         self.remat[(old, encoding)] = new
         self.mapped[old] = encoding
 
@@ -231,7 +224,7 @@ class _Rematerializer:
 
     # -- slices
 
-    def _existing(self, use: OpOperand, encoding: Attribute, piece: _Slice) -> bool:
+    def _existing(self, use: OpOperand, encoding: Attribute, piece: Slice) -> bool:
         remat = self.remat.get((use.value, encoding))
         if remat is None:
             return False
@@ -241,7 +234,7 @@ class _Rematerializer:
         piece.existing[(use.value, encoding)] = None
         return False
 
-    def _collect(self, root: OpOperand, encoding: Attribute, piece: _Slice, stop: Stop) -> bool:
+    def _collect(self, root: OpOperand, encoding: Attribute, piece: Slice, stop: Stop) -> bool:
         seen: set[tuple[OpOperand, Attribute]] = set()
         queue: list[tuple[OpOperand, Attribute]] = []
 
@@ -277,7 +270,7 @@ class _Rematerializer:
                 continue
             if owner is not None and owner.name == "scf.if":
                 if stop is None or not stop(owner):
-                    for terminator in _yields(owner):
+                    for terminator in yields(owner):
                         enqueue(terminator.op_operands[value.index], wanted)
                 continue
             if owner is not None:
@@ -309,7 +302,7 @@ class _Rematerializer:
             enqueue(value.parent_block.terminator.op_operands[k], wanted)
         return True
 
-    def slice_of(self, root: OpOperand, encoding: Attribute, piece: _Slice,
+    def slice_of(self, root: OpOperand, encoding: Attribute, piece: Slice,
                  stop: Stop = None) -> bool:
         """Grows ``piece`` by the slice of ``root`` in ``encoding`` when all of it can be made
         again (Triton's getRematerializableSlice); ``piece`` is unchanged on failure."""
@@ -324,7 +317,7 @@ class _Rematerializer:
 
     # -- rewrite
 
-    def rewrite_slice(self, piece: _Slice, convert: Operation,
+    def rewrite_slice(self, piece: Slice, convert: Operation,
                       mapping: dict[Value, Value] | None = None) -> None:
         """Makes the ops of ``piece`` again in their new layouts and gives ``convert``'s users
         the new value of its source."""
@@ -342,7 +335,7 @@ class _Rematerializer:
             if owner is not None:
                 to_rewrite[owner] = None
                 if owner.name == "scf.if":
-                    for terminator in _yields(owner):
+                    for terminator in yields(owner):
                         to_rewrite[terminator] = None
                         yielded.setdefault(terminator, []).append(value.index)
             else:
@@ -390,7 +383,7 @@ class _Rematerializer:
         for op in dead:
             op.erase()
 
-    def _rewrite_for(self, loop: Operation, piece: _Slice, mapping: dict,
+    def _rewrite_for(self, loop: Operation, piece: Slice, mapping: dict,
                      replacements: list) -> None:
         body = loop.region.blocks[0]
         count = len(loop.results)
@@ -411,7 +404,7 @@ class _Rematerializer:
             self.add_remat(new.results[old], encoding, new.results[position])
             self.add_remat(body.arguments[old + 1], encoding, body.arguments[position + 1])
 
-    def _rewrite_if(self, op: Operation, piece: _Slice, mapping: dict,
+    def _rewrite_if(self, op: Operation, piece: Slice, mapping: dict,
                     replacements: list) -> None:
         moved = [r for r in op.results if r in piece.values]
         new = _rebuilt(op, [], [with_encoding(r.type, piece.layout[r]) for r in moved])
@@ -445,7 +438,7 @@ class _Rematerializer:
             convert.results[0].replace_all_uses_with(known)
             convert.erase()
             return True
-        piece = _Slice()
+        piece = Slice()
         if not self.slice_of(convert.op_operands[0], target, piece):
             return False
         if not is_remat_beneficial(convert, piece, 0):
@@ -453,165 +446,9 @@ class _Rematerializer:
         self.rewrite_slice(piece, convert)
         return True
 
-    def hoist_over_extension(self, convert: Operation) -> bool:
-        """Moves ``convert`` above the one extension or broadcast its slice stops at."""
-        target = convert.results[0].type.encoding
-        if isinstance(target, DotOperandEncodingAttr):
-            return False
 
-        def is_extension(op: Operation) -> bool:
-            if op.name in EXTENSIONS:
-                return True
-            if op.name == "tt.fp_to_fp":
-                src, dst = op.operands[0].type.element_type, op.results[0].type.element_type
-                return getattr(src, "width", 0) < getattr(dst, "width", 0)
-            return False
-
-        piece = _Slice()
-        if not self.slice_of(convert.op_operands[0], target, piece, is_extension):
-            return False
-        extension = None
-        for value in list(piece.values):
-            op = value.defining_op
-            if op is None or not is_extension(op):
-                continue
-            source = infer_src_encoding(op, piece.layout[value])
-            if source is None:
-                return False
-            if self.slice_of(op.op_operands[0], source, piece):
-                continue
-            if extension is not None:
-                return False
-            extension = op
-        if extension is None:
-            return False
-        result = extension.results[0]
-        encoding = piece.layout[result]
-        source = infer_src_encoding(extension, encoding)
-        if source is None or not is_remat_beneficial(
-                convert, piece, convert_cost(extension.operands[0])):
-            return False
-        builder = Builder.before(extension)
-        operand = extension.operands[0]
-        moved = builder.create(CONVERT, operands=[operand],
-                               result_types=[with_encoding(operand.type, source)],
-                               location=convert.location)
-        clone = builder.insert(extension.clone())
-        clone.set_operand(0, moved.results[0])
-        clone.results[0].type = with_encoding(result.type, encoding)
-        del piece.values[result]
-        self.rewrite_slice(piece, convert, {result: clone.results[0]})
-        return True
-
-    def hoist_into_branches(self, convert: Operation) -> bool:
-        """Inside a loop, moves ``convert`` into the branch of an ``scf.if`` that cannot make its
-        value in the target layout when the other branch can."""
-        def is_if(op: Operation) -> bool:
-            return op.name == "scf.if"
-
-        piece = _Slice()
-        target = convert.results[0].type.encoding
-        if not self.slice_of(convert.op_operands[0], target, piece, is_if):
-            return False
-        hoist_above: list[tuple[Value, OpOperand]] = []
-        terminals: list[Value] = []
-        index = 0
-        while index < len(piece.values):
-            value = list(piece.values)[index]
-            index += 1
-            op = value.defining_op
-            if op is None or op.name != "scf.if":
-                continue
-            wanted = piece.layout[value]
-            edges = [t.op_operands[value.index] for t in _yields(op)]
-            trial = piece.copy()
-            fits = [self.slice_of(edge, wanted, trial, is_if) for edge in edges]
-            if all(fits):
-                piece.values, piece.layout, piece.existing = (trial.values, trial.layout,
-                                                              trial.existing)
-            elif not any(fits) or op.parent_op is None or op.parent_op.name != "scf.for":
-                terminals.append(value)
-            else:
-                piece.values, piece.layout, piece.existing = (trial.values, trial.layout,
-                                                              trial.existing)
-                hoist_above.append((value, edges[fits.index(False)]))
-        if not hoist_above:
-            return False
-        mapping: dict[Value, Value] = {}
-
-        def convert_before(builder: Builder, value: Value, encoding: Attribute) -> None:
-            new = builder.create(CONVERT, operands=[value],
-                                 result_types=[with_encoding(value.type, encoding)],
-                                 location=convert.location)
-            mapping[value] = new.results[0]
-            piece.values.pop(value, None)
-
-        for value in terminals:
-            convert_before(Builder.after(value.defining_op), value, piece.layout[value])
-        for value, edge in hoist_above:
-            convert_before(Builder.before(edge.owner), edge.value, piece.layout[value])
-        self.rewrite_slice(piece, convert, mapping)
-        return True
-
-    def hoist_dot_operand(self, convert: Operation) -> bool:
-        """Moves a conversion to an mma dot operand layout over element-wise ops and views up
-        to the loads it comes from, when a dot that uses such operands follows it."""
-        target = convert.results[0].type.encoding
-        if not isinstance(target, DotOperandEncodingAttr) or not self._dot_follows(convert):
-            return False
-
-        def moves_no_data(op: Operation) -> bool:
-            return (op.has_trait(Elementwise) and is_memory_effect_free(op)) or op.name in (
-                "tt.broadcast", CONVERT) or op.name in VIEW_OPS
-
-        piece = _Slice()
-        if not self._collect(convert.op_operands[0], target, piece,
-                             lambda op: not moves_no_data(op)):
-            return False
-        mapping: dict[Value, Value] = {}
-        inner = _Slice()
-        inner.layout, inner.existing = piece.layout, piece.existing
-        for value in piece.values:
-            op = value.defining_op
-            if op is None:
-                return False
-            if op.name not in ("tt.load", "tt.descriptor_load"):
-                if op.name == "arith.constant" or moves_no_data(op):
-                    inner.values[value] = None
-                    continue
-                return False
-            result = op.results[0]
-            moved = Builder.after(op).create(
-                CONVERT, operands=[result],
-                result_types=[with_encoding(result.type, piece.layout[result])],
-                location=convert.location)
-            mapping[result] = moved.results[0]
-        if not inner.values:
-            return False
-        self.rewrite_slice(inner, convert, mapping)
-        return True
-
-    @staticmethod
-    def _dot_follows(convert: Operation) -> bool:
-        parent = convert.parent_op
-        if parent is None:
-            return False
-        for op in parent.walk():
-            if op.name not in ("tt.dot", "tt.dot_scaled", "ttng.warp_group_dot"):
-                continue
-            encoding = getattr(op.operands[0].type, "encoding", None)
-            if not isinstance(encoding, DotOperandEncodingAttr) or not isinstance(
-                    encoding.parent, NvidiaMmaEncodingAttr):
-                continue
-            anchor = convert
-            while anchor is not None and anchor.parent is not op.parent:
-                anchor = anchor.parent_op
-            if anchor is not None and anchor is not op and anchor.is_before_in_block(op):
-                return True
-        return False
-
-
-def _functions(module: Operation) -> list[Operation]:
+def functions(module: Operation) -> list[Operation]:
+    """The ``tt.func`` ops of ``module``."""
     return [op for op in module.walk() if op.name == "tt.func"]
 
 
@@ -619,18 +456,7 @@ def backward_rematerialization(module: Operation) -> bool:
     """One round of backward rematerialization over every conversion of ``module``; returns
     whether one was removed."""
     changed = False
-    for func in _functions(module):
-        remat = _Rematerializer(func)
+    for func in functions(module):
+        remat = Rematerializer(func)
         changed |= remat.each_convert(remat.backward)
     return changed
-
-
-def hoist_conversions(module: Operation) -> None:
-    """Hoists the conversions that stay over extensions, into branches and up to loads."""
-    for func in _functions(module):
-        remat = _Rematerializer(func)
-        remat.each_convert(remat.hoist_over_extension)
-        remat = _Rematerializer(func)
-        remat.each_convert(remat.hoist_into_branches)
-        remat = _Rematerializer(func)
-        remat.each_convert(remat.hoist_dot_operand)

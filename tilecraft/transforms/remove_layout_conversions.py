@@ -6,7 +6,7 @@ for the code between the ops whose layouts matter, in phases (as Triton's pass d
 2. backward rematerialization, repeated while it removes conversions: a conversion whose source
    can be computed in the target layout cheaply enough is replaced by that computation
    (`layout_rematerialization`);
-3. hoisting of the conversions that stay: above extensions and broadcasts, into the branch of
+3. hoisting (`layout_hoisting`) of the conversions that stay: above extensions and broadcasts, into the branch of
    an ``scf.if`` that needs them, and to the loads of dot operands;
 4. cleanup: loop-carried values nothing needs are dropped, and conversions canonicalized (folded
    into their producers, removed when they convert to the same layout).
@@ -24,7 +24,8 @@ from tilecraft.ir import Operation, Value
 
 from .greedy import apply_patterns_greedily
 from .layout_propagation import propagate_layouts
-from .layout_rematerialization import backward_rematerialization, hoist_conversions
+from .layout_hoisting import hoist_conversions
+from .layout_rematerialization import backward_rematerialization
 from .transform_utils import is_memory_effect_free
 
 __all__ = ["TritonGPURemoveLayoutConversionsPass", "remove_layout_conversions"]
