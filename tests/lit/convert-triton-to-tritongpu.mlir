@@ -285,3 +285,20 @@ tt.func @atomics(%p: !tt.ptr<i32>, %x: tensor<128xi32>) -> (tensor<128xi32>, ten
   %h = tt.histogram %x : tensor<128xi32> -> tensor<8xi32>
   tt.return %old, %h : tensor<128xi32>, tensor<8xi32>
 }
+
+// -----
+
+// The row offsets of a descriptor gather or scatter are read in packs of four per thread,
+// the same on every warp and CTA; the gathered tile gets the default layout.
+// CHECK:       #[[ROWS:.+]] = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [32, 1], warpsPerCTA = [1, 4], order = [1, 0]}>
+// CHECK-LABEL: @gather4
+// CHECK:       %[[R:.+]] = ttg.convert_layout %arg1 : tensor<32xi32, #{{.+}}> -> tensor<32xi32, #ttg.slice<{dim = 0, parent = #[[ROWS]]}>>
+// CHECK-NEXT:  tt.descriptor_gather %arg0[%[[R]], %arg2] : (!tt.tensordesc<1x128xf32>, tensor<32xi32, #ttg.slice<{dim = 0, parent = #[[ROWS]]}>>, i32) -> tensor<32x128xf32, #{{.+}}>
+// CHECK:       %[[S:.+]] = ttg.convert_layout %arg1 : tensor<32xi32, #{{.+}}> -> tensor<32xi32, #ttg.slice<{dim = 0, parent = #[[ROWS]]}>>
+// CHECK-NEXT:  tt.descriptor_scatter %arg0[%[[S]], %arg2]
+// W2:          #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [16, 1], warpsPerCTA = [1, 2], order = [1, 0]}>
+tt.func @gather4(%d: !tt.tensordesc<1x128xf32>, %rows: tensor<32xi32>, %y: i32) {
+  %g = tt.descriptor_gather %d[%rows, %y] : (!tt.tensordesc<1x128xf32>, tensor<32xi32>, i32) -> tensor<32x128xf32>
+  tt.descriptor_scatter %d[%rows, %y], %g : !tt.tensordesc<1x128xf32>, tensor<32xi32>, i32, tensor<32x128xf32>
+  tt.return
+}

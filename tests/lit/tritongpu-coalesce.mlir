@@ -109,3 +109,52 @@ tt.func @stays_narrow(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
   tt.return
 }
 }
+
+// -----
+
+// A poison value joined with the pointers (a branch that never reads it) does not narrow them.
+#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+// CHECK: #[[$V4:.*]] = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: @poison_branch
+// CHECK: tt.load %{{.*}} : tensor<1024x!tt.ptr<f32>, #[[$V4]]>
+tt.func @poison_branch(%arg0: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %c: i1) {
+  %0 = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #b>
+  %1 = tt.splat %arg0 : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #b>
+  %2 = tt.addptr %1, %0 : tensor<1024x!tt.ptr<f32>, #b>, tensor<1024xi32, #b>
+  %p = ub.poison : tensor<1024x!tt.ptr<f32>, #b>
+  %3 = scf.if %c -> (tensor<1024x!tt.ptr<f32>, #b>) {
+    scf.yield %p : tensor<1024x!tt.ptr<f32>, #b>
+  } else {
+    scf.yield %2 : tensor<1024x!tt.ptr<f32>, #b>
+  }
+  %4 = tt.load %3 : tensor<1024x!tt.ptr<f32>, #b>
+  tt.return
+}
+}
+
+// -----
+
+// Descriptor loads and stores: row-major, 128 bits per thread along the last dim at most,
+// and no more than the thread's share; the rows of a gather keep their layout.
+#b = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [0, 1]}>
+#r = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+// CHECK-DAG: #[[$D4:.*]] = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-DAG: #[[$D2:.*]] = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-LABEL: @descriptors
+// CHECK-SAME: tensor<32xi32, #[[ROWS:[a-z0-9]+]]>
+// CHECK: %[[L:.*]] = tt.descriptor_load %{{.*}} : !tt.tensordesc<32x128xf32> -> tensor<32x128xf32, #[[$D4]]>
+// CHECK: %[[S:.*]] = ttg.convert_layout %{{.*}} : tensor<4x64xf16, #{{.*}}> -> tensor<4x64xf16, #[[$D2]]>
+// CHECK: tt.descriptor_store %{{.*}}, %[[S]] : !tt.tensordesc<4x64xf16>, tensor<4x64xf16, #[[$D2]]>
+// CHECK-NOT: ttg.convert_layout
+// CHECK: tt.descriptor_gather %{{.*}}[%{{.*}}, %{{.*}}] : (!tt.tensordesc<1x128xf32>, tensor<32xi32, #[[ROWS]]>, i32) -> tensor<32x128xf32, #[[$D4]]>
+tt.func @descriptors(%d: !tt.tensordesc<32x128xf32>, %h: !tt.tensordesc<4x64xf16>, %g: !tt.tensordesc<1x128xf32>,
+                     %v: tensor<4x64xf16, #b>, %rows: tensor<32xi32, #r>) {
+  %c0 = arith.constant 0 : i32
+  %l = tt.descriptor_load %d[%c0, %c0] : !tt.tensordesc<32x128xf32> -> tensor<32x128xf32, #b>
+  tt.descriptor_store %h[%c0, %c0], %v : !tt.tensordesc<4x64xf16>, tensor<4x64xf16, #b>
+  %x = tt.descriptor_gather %g[%rows, %c0] : (!tt.tensordesc<1x128xf32>, tensor<32xi32, #r>, i32) -> tensor<32x128xf32, #b>
+  tt.return
+}
+}

@@ -544,6 +544,14 @@ def _select(ctx: RuleContext) -> AxisInfo:
     return AxisInfo(tuple(cons), tuple(divs), tuple(csts), constant)
 
 
+@rule("ub.poison")
+def _poison(ctx: RuleContext) -> AxisInfo:
+    """A poison value is never read: the optimistic top, so that it does not spoil the facts
+    of what it is joined with (as Triton)."""
+    top = (MAX_DIVISOR,) * ctx.rank
+    return AxisInfo(top, top, top)
+
+
 @rule("builtin.unrealized_conversion_cast")
 def _unrealized_cast(ctx: RuleContext) -> AxisInfo:
     """The operand's facts, whatever the result's type (as Triton, so that they survive a round

@@ -10,6 +10,12 @@ accesses of the same shape and order in its function, except that an op that wri
 within 128 bits per thread. The op's tensor operands are converted to that layout
 and its results converted back (`tritongpu-remove-layout-conversions` then removes most of the
 conversions).
+
+Descriptor loads and stores (``tt.descriptor_load``/``_gather`` results,
+``tt.descriptor_store``/``_reduce``/``_scatter`` sources) go through shared memory, not L1:
+they get the default row-major blocked layout with up to 128 bits per thread along the last
+dim (Triton's ``pickDescriptorLoadStoreLayout``); the row offsets of a gather or scatter keep
+their layout.
 """
 
 from __future__ import annotations
@@ -28,6 +34,9 @@ from .triton_to_tritongpu import default_blocked
 __all__ = ["TritonGPUCoalescePass", "coalesce_module"]
 
 MEMORY_OPS = ("tt.load", "tt.store", "tt.atomic_rmw", "tt.atomic_cas")
+#: Descriptor ops whose layout is that of their result, and of their stored source.
+DESCRIPTOR_LOADS = ("tt.descriptor_load", "tt.descriptor_gather")
+DESCRIPTOR_STORES = ("tt.descriptor_store", "tt.descriptor_reduce", "tt.descriptor_scatter")
 
 
 @rule("ttg.convert_layout")
@@ -103,8 +112,35 @@ def coalesce_module(module: Operation) -> None:
         size_per_thread[order[0]] = per_thread
         chosen[op] = default_blocked(shape, num_warps, threads_per_warp, num_ctas,
                                      size_per_thread, order)
+    for op in module.walk():
+        tensor = _descriptor_tensor(op)
+        if tensor is not None:
+            chosen[op] = _descriptor_layout(tensor.type, num_warps, threads_per_warp, num_ctas)
     for op, encoding in chosen.items():
         _retype_access(op, encoding)
+
+
+def _descriptor_tensor(op: Operation) -> Value | None:
+    """The tensor a descriptor op loads or stores (None for other ops)."""
+    if op.name in DESCRIPTOR_LOADS and op.num_results == 1:
+        return op.results[0]
+    if op.name in DESCRIPTOR_STORES:
+        return op.src
+    return None
+
+
+def _descriptor_layout(t: RankedTensorType, num_warps: int, threads_per_warp: int,
+                       num_ctas: int) -> BlockedEncodingAttr:
+    """Row-major, up to 128 bits per thread along the last dim, at most the thread's share."""
+    numel = 1
+    for size in t.shape:
+        numel *= size
+    per_thread = min(max(numel // (num_warps * threads_per_warp), 1),
+                     max(128 // _pointee_bits(t.element_type), 1))
+    size_per_thread = [1] * len(t.shape)
+    size_per_thread[-1] = per_thread
+    return default_blocked(tuple(t.shape), num_warps, threads_per_warp, num_ctas,
+                           size_per_thread)
 
 
 def _same_function(a: Operation, b: Operation) -> bool:
@@ -122,11 +158,13 @@ def _with_encoding(t: RankedTensorType, encoding) -> RankedTensorType:
 
 def _retype_access(op: Operation, encoding: BlockedEncodingAttr) -> None:
     """``op`` with its tensor operands converted to ``encoding`` (always, as Triton does; a
-    conversion to the same layout folds away later) and its results back."""
+    conversion to the same layout folds away later; the row offsets of a descriptor gather or
+    scatter excepted) and its results back."""
     before = Builder.before(op)
+    kept = op.x_offsets if op.name in ("tt.descriptor_gather", "tt.descriptor_scatter") else None
     for index, operand in enumerate(op.operands):
         t = operand.type
-        if isinstance(t, RankedTensorType):
+        if isinstance(t, RankedTensorType) and operand is not kept:
             convert = before.create("ttg.convert_layout", operands=[operand],
                                     result_types=[_with_encoding(t, encoding)],
                                     location=op.location)

@@ -14,8 +14,10 @@ other op is rewritten:
   and ``tt.broadcast`` keep it, ``tt.trans`` permutes it, ``tt.join`` adds a last dimension of
   two elements per thread and ``tt.split`` drops it (reading its operand in that layout),
   ``tt.expand_dims`` inserts a dimension of one thread (reading its operand in a slice of the
-  result), ``tt.cat`` widens ``sizePerThread`` to hold both operands' elements, and ``tt.dot``
-  takes the 2x2/4x4-per-thread accumulator layout and reads A and B as its ``#ttg.dot_op``s;
+  result), ``tt.cat`` widens ``sizePerThread`` to hold both operands' elements, ``tt.dot``
+  takes the 2x2/4x4-per-thread accumulator layout and reads A and B as its ``#ttg.dot_op``s,
+  and ``tt.descriptor_gather``/``_scatter`` read their row offsets in packs of four per thread
+  (`_Converter.gather4_rows_encoding`);
 - block arguments (``scf`` bodies, ``cf`` successors, function entries) get converted types,
   and dense ``arith.constant`` values are retyped.
 
@@ -49,6 +51,8 @@ from tilecraft.layouts.distributed import blocked_layout
 __all__ = ["ConvertTritonToTritonGPUPass", "default_blocked", "convert_module"]
 
 Bases = tuple[tuple[int, ...], ...]
+#: Descriptor ops whose row offsets (operand 1) take `_Converter.gather4_rows_encoding`.
+_GATHER4 = ("tt.descriptor_gather", "tt.descriptor_scatter")
 
 
 def default_blocked(shape: Sequence[int], num_warps: int, threads_per_warp: int = 32,
@@ -195,6 +199,17 @@ class _Converter:
         per_thread[-2] = min(size, shape[-2])
         return self.default(shape, per_thread)
 
+    def gather4_rows_encoding(self) -> SliceEncodingAttr:
+        """Triton's layout of the row offsets of a descriptor gather or scatter: packs of 4
+        neighbouring rows per thread, the same on every warp (dim 0 of a blocked parent of
+        ``sizePerThread = [1, 4]`` with the lanes along dim 0 and the warps and CTAs along
+        dim 1)."""
+        order = (1, 0)
+        parent = BlockedEncodingAttr(
+            (1, 4), (self.threads_per_warp, 1), (1, self.num_warps), order,
+            cga_layout_from_split_params((1, self.num_ctas), (1, self.num_ctas), order))
+        return SliceEncodingAttr(0, parent)
+
     def cat_encoding(self, op: Operation, t: RankedTensorType) -> BlockedEncodingAttr:
         """Triton's ``tt.cat`` result layout: the default one with ``sizePerThread`` along the
         fastest dim widened until a thread holds both operands' elements (rounded up to a
@@ -263,6 +278,8 @@ class _Converter:
             if isinstance(t.encoding, DotOperandEncodingAttr):
                 return t, False
             return _with(t, DotOperandEncodingAttr(index, accumulator.encoding, 0)), True
+        if name in _GATHER4 and index == 1:
+            return _with(self.original[op.operands[1]], self.gather4_rows_encoding()), True
         if name == "tt.split":
             # The operand's converted type is the default layout, whose last dim (of size
             # two) is spread over threads; split reads it from the join of its results'.
