@@ -4,7 +4,8 @@ As Triton's ``Allocation`` analysis (``lib/Analysis/Allocation.cpp``):
 
 - **Buffers.** *Explicit* buffers are the results of ``ttg.local_alloc`` in shared memory, sized
   from their ``!ttg.memdesc`` type (elements of the allocation shape times the element width;
-  pointers are 64 bits; ``fp4Padded`` NVMMA buffers hold twice the inner dim). *Scratch*
+  pointers are 64 bits; ``fp4Padded`` NVMMA buffers hold twice the inner dim; a
+  ``#ttg.padded_shared`` buffer holds its padding too, `padded_elements`). *Scratch*
   buffers are the temporary memory of ops that exchange data between threads (`scratch_size`:
   ``ttg.convert_layout`` between layouts that need shared memory, ``tt.reduce`` across warps,
   ``tt.scan`` across warps, atomics whose value is used, ``tt.histogram``, ``tt.gather``).
@@ -47,14 +48,14 @@ from tilecraft.analysis.liveness import Liveness
 from tilecraft.dialects.ttg_layouts import encoding_layout
 from tilecraft.generated.tt import PointerType, TensorDescType
 from tilecraft.generated.ttg import (BlockedEncodingAttr, MemDescType, NVMMASharedEncodingAttr,
-                                     SharedMemorySpaceAttr)
+                                     PaddedSharedEncodingAttr, SharedMemorySpaceAttr)
 from tilecraft.ir import (Block, BlockArgument, IntegerAttr, Operation, RankedTensorType,
                           Type, Value)
 from tilecraft.layouts.conversion import conversion_plan, contiguous_registers
 from tilecraft.layouts.linear import LinearLayout
 
 __all__ = ["Buffer", "Interval", "FunctionAllocation", "ModuleAllocation", "ScratchSizeFn",
-           "scratch_size", "explicit_size", "SCRATCH_ALIGNMENT"]
+           "scratch_size", "explicit_size", "padded_elements", "SCRATCH_ALIGNMENT"]
 
 BufferKind = Literal["explicit", "scratch", "virtual"]
 #: How many bytes of scratch memory an op needs (0: none).
@@ -127,13 +128,27 @@ def _is_shared(memdesc: MemDescType) -> bool:
     return isinstance(memdesc.memory_space, SharedMemorySpaceAttr)
 
 
+def padded_elements(encoding: PaddedSharedEncodingAttr, elements: int) -> int:
+    """The elements ``elements`` take in a ``#ttg.padded_shared`` layout: after every
+    ``interval`` elements come ``padding`` more (per pair), none after the last element."""
+    total = elements
+    for interval, padding in zip(encoding.intervals, encoding.paddings):
+        total += elements // interval * padding
+        if elements % interval == 0:
+            total -= padding
+    return total
+
+
 def explicit_size(memdesc: MemDescType) -> int:
     """Bytes of a shared-memory allocation of type ``memdesc``."""
     shape = list(memdesc.alloc_shape or memdesc.shape)
     encoding = memdesc.encoding
     if isinstance(encoding, NVMMASharedEncodingAttr) and encoding.fp4_padded and shape:
         shape[-2 if encoding.transposed and len(shape) > 1 else -1] *= 2
-    return math.prod(shape) * _bits(memdesc.element_type) // 8
+    elements = math.prod(shape)
+    if isinstance(encoding, PaddedSharedEncodingAttr):
+        elements = padded_elements(encoding, elements)
+    return elements * _bits(memdesc.element_type) // 8
 
 
 def _explicit_alignment(op: Operation, memdesc: MemDescType) -> int:

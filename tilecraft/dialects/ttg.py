@@ -698,7 +698,8 @@ def parse(cls, parser):  # noqa: F811 - one hook per class
     parser.parse_punct(":")
     src_type = parser.parse_type()
     parser.parse_punct("->")
-    dst_type = gen.MemDescType.parse_parameters(parser)
+    # MLIR also reads the type with its name (``!ttg.memdesc<...>``), as Triton's tests write it
+    dst_type = parser.parse_optional_type() or gen.MemDescType.parse_parameters(parser)
     operands = [parser.resolve_operand(src, src_type), parser.resolve_operand(dst, dst_type)]
     if mask is not None:
         operands.append(parser.resolve_operand(mask, i1_like(src_type)))

@@ -169,3 +169,24 @@ tt.func @alias_through_results() {
 }
 
 }
+
+// -----
+
+// A padded shared buffer holds its padding: after every 32 elements 4 more and after every 64
+// another 8, none after the last element (16x32 = 512 elements: 15 * 4 + 7 * 8 = 116 more);
+// a buffer shorter than the interval gets none.
+#p = #ttg.padded_shared<[32:+4, 64:+8] {order = [1, 0], shape = [16, 32]}>
+#q = #ttg.padded_shared<[32:+4] {order = [0], shape = [16]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32} {
+// expected-remark @below {{padded}}
+// expected-remark @below {{size = 1296}}
+tt.func @padded() {
+  // expected-remark @below {{offset = 0, size = 1256}}
+  %a = ttg.local_alloc : () -> !ttg.memdesc<16x32xf16, #p, #smem, mutable>
+  // expected-remark @below {{offset = 1264, size = 32}}
+  %b = ttg.local_alloc : () -> !ttg.memdesc<16xi16, #q, #smem, mutable>
+  %v = ttg.local_load %a : !ttg.memdesc<16x32xf16, #p, #smem, mutable> -> tensor<16x32xf16>
+  tt.return
+}
+}

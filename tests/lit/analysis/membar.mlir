@@ -209,3 +209,26 @@ tt.func @wgmma_reads_operands(%t: tensor<64x64xf16, #blk>, %c: tensor<64x64xf32,
 }
 
 }
+
+// -----
+
+// An asynchronous copy into a buffer (its type written with or without `!ttg.memdesc`) and a
+// read of that buffer: the read waits for a barrier.
+#blk = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#sh = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32} {
+// CHECK-LABEL: @async_copy_then_load
+// CHECK:      ttg.async_copy_global_to_local
+// CHECK-NEXT: ttg.async_copy_global_to_local
+// CHECK-NEXT: ttg.barrier local
+// CHECK-NEXT: ttg.local_load
+tt.func @async_copy_then_load(%p: tensor<16x16x!tt.ptr<f16>, #blk>) {
+  %a = ttg.local_alloc : () -> !ttg.memdesc<16x16xf16, #sh, #smem, mutable>
+  %b = ttg.local_alloc : () -> !ttg.memdesc<16x16xf16, #sh, #smem, mutable>
+  %t = ttg.async_copy_global_to_local %p, %a : tensor<16x16x!tt.ptr<f16>, #blk> -> !ttg.memdesc<16x16xf16, #sh, #smem, mutable>
+  %u = ttg.async_copy_global_to_local %p, %b : tensor<16x16x!tt.ptr<f16>, #blk> -> <16x16xf16, #sh, #smem, mutable>
+  %v = ttg.local_load %a : !ttg.memdesc<16x16xf16, #sh, #smem, mutable> -> tensor<16x16xf16, #blk>
+  tt.return
+}
+}
