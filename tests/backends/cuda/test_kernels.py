@@ -69,7 +69,11 @@ def test_compiles_to_a_cubin(name: str, capability: int) -> None:
 def test_fp16_matmul_runs_on_tensor_cores(capability: int) -> None:
     kernel = compiled("matmul_f16", capability)
     assert "#ttg.nvidia_mma<{versionMajor = 2" in kernel.asm["ttgir"]
-    assert "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32" in kernel.asm["ptx"]
+    ptx = kernel.asm["ptx"]
+    assert "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32" in ptx
+    # operands through swizzled shared memory: A read with ldmatrix, B with ldmatrix.trans
+    assert "ldmatrix.sync.aligned.m8n8.x4.shared.b16" in ptx
+    assert "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16" in ptx
 
 
 @needs_ptxas

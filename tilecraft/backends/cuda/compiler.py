@@ -46,7 +46,8 @@ def ttgir_pipeline(options: CUDAOptions) -> str:
                f"target=cuda:{options.capability}}}")
     return (f"builtin.module({convert}, tritongpu-coalesce, "
             "tritongpu-remove-layout-conversions, tritongpu-accelerate-matmul, "
-            "tritongpu-remove-layout-conversions, canonicalize, cse)")
+            "tritongpu-remove-layout-conversions, canonicalize, cse, "
+            "tritongpu-reduce-data-duplication)")
 
 
 def make_ttgir(ttir: Operation, options: CUDAOptions) -> Operation:

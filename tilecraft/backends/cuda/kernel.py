@@ -19,7 +19,7 @@ from tilecraft.ir import Operation
 
 from ..cpu import types as T
 from . import (atomics, control, debug, dot, elementwise, memory,  # noqa: F401 (registration)
-               reductions, shapes)
+               reductions, shapes, shared_memory)
 from .lowering import GPULowering, KernelInfo, error_at
 from .scratch_sizes import scratch_bytes
 

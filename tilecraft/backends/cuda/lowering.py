@@ -226,10 +226,15 @@ class GPULowering:
             placed = 0 if buffer is None else buffer.size
             raise AssertionError(f"'{op.name}' needs {nbytes} bytes of scratch memory; "
                                  f"{placed} were allocated for it")
-        needed = _round_up(buffer.offset + buffer.size, 16)
+        return self.shared_pointer(buffer.offset, buffer.size)
+
+    def shared_pointer(self, offset: int, size: int) -> ir.Value:
+        """The address of the ``size`` bytes at ``offset`` in the dynamic shared memory (whose
+        size, `KernelInfo.shared`, grows to hold them)."""
+        needed = _round_up(offset + size, 16)
         if needed > self.info.shared:
             self.info.shared = needed
-            self.largest_shared_user = op
+            self.largest_shared_user = self.current_op
         if self._shared is None:
             array = ir.ArrayType(I8, 0)
             self._shared = ir.GlobalVariable(self.module, array, "global_smem",
@@ -238,9 +243,9 @@ class GPULowering:
             self._shared.align = 16
             # llvmlite types globals with typed pointers; use it as an opaque one
             self._shared.type = pointer_type(SHARED)
-        if buffer.offset == 0:
+        if offset == 0:
             return self._shared
-        return self.builder.gep(self._shared, [ir.Constant(I32, buffer.offset)],
+        return self.builder.gep(self._shared, [ir.Constant(I32, offset)],
                                 source_etype=I8, inbounds=True)
 
     # -- coordinates

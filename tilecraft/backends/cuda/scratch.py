@@ -39,20 +39,23 @@ class Storage:
         """The address of element ``index`` of the buffer at ``base``."""
         return fl.builder.gep(base, [index], source_etype=self.ty, inbounds=True)
 
-    def store(self, fl: GPULowering, base: ir.Value, index: ir.Value, value: ir.Value) -> None:
-        b = fl.builder
+    def raw(self, fl: GPULowering, value: ir.Value) -> ir.Value:
+        """A register value as it is stored (`ty`)."""
         if isinstance(self.elem, PointerType):
-            raw = b.ptrtoint(value, I64)
-        else:
-            raw = T.to_memory(fl, value, self.elem)
-        b.store(raw, self.pointer(fl, base, index))
+            return fl.builder.ptrtoint(value, I64)
+        return T.to_memory(fl, value, self.elem)
+
+    def value(self, fl: GPULowering, raw: ir.Value) -> ir.Value:
+        """A stored value (`ty`) in its register form."""
+        if isinstance(self.elem, PointerType):
+            return fl.builder.inttoptr(raw, reg_type(self.elem))
+        return T.from_memory(fl, raw, self.elem)
+
+    def store(self, fl: GPULowering, base: ir.Value, index: ir.Value, value: ir.Value) -> None:
+        fl.builder.store(self.raw(fl, value), self.pointer(fl, base, index))
 
     def load(self, fl: GPULowering, base: ir.Value, index: ir.Value) -> ir.Value:
-        b = fl.builder
-        raw = b.load(self.pointer(fl, base, index), typ=self.ty)
-        if isinstance(self.elem, PointerType):
-            return b.inttoptr(raw, reg_type(self.elem))
-        return T.from_memory(fl, raw, self.elem)
+        return self.value(fl, fl.builder.load(self.pointer(fl, base, index), typ=self.ty))
 
 
 def row_major(fl: GPULowering, coordinates: Sequence[ir.Value],

@@ -1,0 +1,239 @@
+"""Tensors in shared memory: ``ttg.local_alloc``, ``ttg.local_store``, ``ttg.local_load`` and
+``ttg.local_dealloc`` on ``!ttg.memdesc`` values in swizzled, padded-free shared layouts.
+
+A memdesc lowers to a `SharedTensor`: its address (the buffer the shared-memory allocation
+placed for the ``ttg.local_alloc``) and the layout's map from ``offset`` (in elements) to
+coordinates. Reading it into, or writing it from, a distributed tensor goes through
+``shared⁻¹ ∘ distributed``: (register, lane, warp) -> offset, linear over GF(2), so a thread's
+offset for register ``r`` is the register part (a constant) xor its lane and warp part
+(computed once). Consecutive registers at consecutive offsets that no thread's part disturbs
+move as one vector of up to 16 bytes. Barriers between writes and reads are the barrier
+analysis's (``ttg.barrier local``).
+
+Loads of 16-bit elements whose map has the shape of ``ldmatrix`` use it (`ldmatrix_plan`):
+``ldmatrix.x4`` reads four 8x8 matrices of 16-byte rows, each lane naming one row, and gives
+lane ``t`` of each matrix the 32 bits at row ``t / 4``, elements ``2 * (t % 4)`` and the next
+(``.trans``: rows ``2 * (t % 4)`` and the next, element ``t / 4``) — the fragments of
+``mma.sync`` operands, for A stored K-major and B stored N-major alike.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import llvmlite.ir as ir
+
+from tilecraft.dialects.ttg_layouts import shared_layout
+from tilecraft.ir import Operation
+from tilecraft.layouts.linear import LinearLayout
+
+from .lowering import I32, Distributed, GPULowering, error_at, lowers
+from .scratch import Storage
+
+
+@dataclass
+class SharedTensor:
+    """A ``!ttg.memdesc`` as the lowering holds it: where it starts, the map from element
+    offsets to its coordinates, and how its elements are stored."""
+
+    base: ir.Value
+    layout: LinearLayout
+    storage: Storage
+
+
+@dataclass(frozen=True)
+class AccessPlan:
+    """How a thread reaches a distributed tensor's registers in a `SharedTensor`: groups of
+    `width` consecutive registers starting at each of `starts`, at the constant offsets
+    `constants` xor the thread's own part (`offsets`, lane and warp -> offset)."""
+
+    offsets: LinearLayout
+    width: int
+    starts: tuple[int, ...]
+    constants: tuple[int, ...]
+
+
+def access_plan(shared: LinearLayout, distributed: LinearLayout, element_bytes: int,
+                unique: bool) -> AccessPlan:
+    """The plan for moving ``distributed`` into or out of ``shared`` (see `AccessPlan`), with
+    vectors of at most 16 bytes; with ``unique``, registers holding the same element as an
+    earlier one are left out (a store writes each element once)."""
+    composed = shared.invert_and_compose(distributed)
+    offsets = composed.sublayout(("register", "lane", "warp"), ("offset",))
+    registers = offsets.in_dim_size("register")
+    width = 1
+    while width * 2 * element_bytes <= 16 and width * 2 <= registers:
+        bits = (width * 2).bit_length() - 1
+        consecutive = all(offsets.basis("register", i) == (1 << i,) for i in range(bits))
+        aligned = all(basis[0] % (width * 2) == 0
+                      for dim in ("register", "lane", "warp")
+                      for i, basis in enumerate(offsets.bases.get(dim, ()))
+                      if not (dim == "register" and i < bits))
+        if not (consecutive and aligned):
+            break
+        width *= 2
+    starts, constants, seen = [], [], set()
+    for start in range(0, registers, width):
+        constant = offsets.apply(register=start)[0]
+        if unique and constant in seen:
+            continue
+        seen.add(constant)
+        starts.append(start)
+        constants.append(constant)
+    return AccessPlan(offsets, width, tuple(starts), tuple(constants))
+
+
+def _pointers(fl: GPULowering, tensor: SharedTensor, plan: AccessPlan):
+    thread = fl.thread_offsets(plan.offsets)[0]
+    b = fl.builder
+    vector = tensor.storage.ty if plan.width == 1 else ir.VectorType(tensor.storage.ty,
+                                                                       plan.width)
+    for start, constant in zip(plan.starts, plan.constants):
+        offset = thread if constant == 0 else b.xor(thread, ir.Constant(I32, constant))
+        pointer = tensor.storage.pointer(fl, tensor.base, offset)
+        yield start, pointer, vector
+
+
+def store_distributed(fl: GPULowering, tensor: SharedTensor, source: Distributed) -> None:
+    """Writes ``source``'s elements into ``tensor``."""
+    storage = tensor.storage
+    plan = access_plan(tensor.layout, source.layout, storage.size, unique=True)
+    b = fl.builder
+    for start, pointer, vector in _pointers(fl, tensor, plan):
+        raws = [storage.raw(fl, v) for v in source.values[start:start + plan.width]]
+        if plan.width == 1:
+            value = raws[0]
+        else:
+            value = ir.Constant(vector, None)
+            for lane, raw in enumerate(raws):
+                value = b.insert_element(value, raw, ir.Constant(I32, lane))
+        b.store(value, pointer, align=plan.width * storage.size)
+
+
+def load_distributed(fl: GPULowering, tensor: SharedTensor, layout: LinearLayout,
+                     shape: tuple[int, ...]) -> Distributed:
+    """``tensor``'s elements in the distributed ``layout``."""
+    storage = tensor.storage
+    plan = access_plan(tensor.layout, layout, storage.size, unique=False)
+    b = fl.builder
+    values: list = [None] * layout.in_dim_size("register")
+    for start, pointer, vector in _pointers(fl, tensor, plan):
+        loaded = b.load(pointer, typ=vector, align=plan.width * storage.size)
+        for lane in range(plan.width):
+            raw = loaded if plan.width == 1 else b.extract_element(loaded,
+                                                                   ir.Constant(I32, lane))
+            values[start + lane] = storage.value(fl, raw)
+    return Distributed(layout, values, shape)
+
+
+@dataclass(frozen=True)
+class LdmatrixPlan:
+    """``ldmatrix.x4`` for groups of 8 registers: `addresses` maps a thread's lane and warp to
+    the offset of the row it names (xor each group's constant in `constants`)."""
+
+    addresses: LinearLayout
+    transposed: bool
+    constants: tuple[int, ...]
+
+
+def ldmatrix_plan(shared: LinearLayout, distributed: LinearLayout) -> LdmatrixPlan | None:
+    """How to load ``distributed`` (16-bit elements) from ``shared`` with ``ldmatrix.x4``, or
+    None when the map does not have its shape (see the module docstring).
+
+    Plain: register bit 0 and lane bits 0-1 are the offsets 1, 2, 4 within a row; lane bits
+    2-4 pick the row and register bits 1-2 the matrix, so the row lane ``i`` names is lane
+    bits 2-4 and register bits 1-2 at ``i``'s bits 0-2 and 3-4. Transposed: lane bits 2-4 are
+    the offsets 1, 2, 4, register bit 0 and lane bits 0-1 pick the row. All other bits must
+    keep rows 16-byte aligned (offsets multiple of 8)."""
+    offsets = shared.invert_and_compose(distributed).sublayout(("register", "lane", "warp"),
+                                                               ("offset",))
+    if offsets.in_dim_bits("register") < 3 or offsets.in_dim_bits("lane") != 5:
+        return None
+    reg = [b[0] for b in offsets.bases["register"]]
+    lane = [b[0] for b in offsets.bases["lane"]]
+    warp = [b[0] for b in offsets.bases.get("warp", ())]
+    for transposed in (False, True):
+        within = [lane[2], lane[3], lane[4]] if transposed else [reg[0], lane[0], lane[1]]
+        rows = [reg[0], lane[0], lane[1]] if transposed else [lane[2], lane[3], lane[4]]
+        if within != [1, 2, 4]:
+            continue
+        if any(b % 8 for b in rows + reg[1:] + warp):
+            continue
+        addresses = LinearLayout({"lane": [(b,) for b in rows + reg[1:3]],
+                                  "warp": [(b,) for b in warp]},
+                                 {"offset": offsets.out_dim_size("offset")})
+        constants = tuple(offsets.apply(register=start)[0]
+                          for start in range(0, offsets.in_dim_size("register"), 8))
+        return LdmatrixPlan(addresses, transposed, constants)
+    return None
+
+
+def load_by_ldmatrix(fl: GPULowering, tensor: SharedTensor, plan: LdmatrixPlan,
+                     layout: LinearLayout, shape: tuple[int, ...]) -> Distributed:
+    """``tensor``'s 16-bit elements in ``layout``, by ``plan``."""
+    b = fl.builder
+    name = "llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4." + ("trans." if plan.transposed else "")
+    result = ir.LiteralStructType([I32] * 4)
+    fn = fl.declare(name + "b16.p3", result, [tensor.base.type])
+    thread = fl.thread_offsets(plan.addresses)[0]
+    half = ir.IntType(16)
+    values: list = []
+    for constant in plan.constants:
+        offset = thread if constant == 0 else b.xor(thread, ir.Constant(I32, constant))
+        loaded = b.call(fn, [tensor.storage.pointer(fl, tensor.base, offset)])
+        for matrix in range(4):
+            word = b.extract_value(loaded, matrix)
+            for position in (0, 1):
+                bits = word if position == 0 else b.lshr(word, ir.Constant(I32, 16))
+                values.append(tensor.storage.value(fl, b.trunc(bits, half)))
+    return Distributed(layout, values, shape)
+
+
+def _shared(fl: GPULowering, op: Operation, value) -> SharedTensor:
+    lowered = fl.get(value)
+    if not isinstance(lowered, SharedTensor):
+        raise error_at(op, f"'{op.name}' needs a shared-memory descriptor")
+    return lowered
+
+
+@lowers("ttg.local_alloc")
+def _local_alloc(fl: GPULowering, op: Operation) -> None:
+    result = op.results[0]
+    memdesc = result.type
+    shape = tuple(memdesc.alloc_shape or memdesc.shape)
+    layout = shared_layout(memdesc.encoding, shape)
+    if layout is None or layout.in_dim_bits("block") or set(layout.in_dims) - {"offset",
+                                                                               "block"}:
+        raise error_at(op, f"the CUDA backend has no lowering for the shared layout "
+                       f"{memdesc.encoding}")
+    buffer = fl.allocation.value_buffer.get(result) if fl.allocation is not None else None
+    if buffer is None:
+        raise error_at(op, "the shared-memory allocation placed no buffer for this "
+                       "ttg.local_alloc")
+    tensor = SharedTensor(fl.shared_pointer(buffer.offset, buffer.size), layout,
+                          Storage.of(memdesc.element_type))
+    fl.set(result, tensor)
+    if op.operands:
+        store_distributed(fl, tensor, fl.dist(op.operands[0]))
+
+
+@lowers("ttg.local_store")
+def _local_store(fl: GPULowering, op: Operation) -> None:
+    store_distributed(fl, _shared(fl, op, op.operands[1]), fl.dist(op.operands[0]))
+
+
+@lowers("ttg.local_load")
+def _local_load(fl: GPULowering, op: Operation) -> None:
+    result = op.results[0]
+    tensor = _shared(fl, op, op.operands[0])
+    layout, shape = fl.layout(result.type), tuple(result.type.shape)
+    plan = ldmatrix_plan(tensor.layout, layout) if tensor.storage.size == 2 else None
+    if plan is not None:
+        fl.set(result, load_by_ldmatrix(fl, tensor, plan, layout, shape))
+    else:
+        fl.set(result, load_distributed(fl, tensor, layout, shape))
+
+
+@lowers("ttg.local_dealloc")
+def _local_dealloc(fl: GPULowering, op: Operation) -> None:
+    """Nothing to do: the allocation already reuses the buffer after its last use."""
