@@ -73,9 +73,10 @@ class FunctionLowering:
     """The state of lowering one `tt.func` into an LLVM function: the builder, the map from
     IR values to LLVM values or tiles, and the loop and buffer helpers lowerings use."""
 
-    # whether f16 converts with LLVM's fpext/fptrunc (true on the GPU, where they are single
-    # instructions); the CPU emulates them with integer operations, which need no libcalls
-    native_f16 = False
+    # whether f16 and bf16 convert with LLVM's fpext/fptrunc (true on the GPU, where they are
+    # single instructions); the CPU emulates them with integer operations, which need no
+    # libcalls
+    native_half = False
 
     def __init__(self, module: ir.Module, func: ir.Function, info: KernelInfo) -> None:
         self.module = module

@@ -88,6 +88,26 @@ def buffer_type(t: Type) -> ir.Type:
     return I8 if ty == I1 else ty
 
 
+class BFloatType(ir.types._BaseFloatType):
+    """LLVM's ``bfloat``, which llvmlite's IR builder lacks (used where the target converts
+    bf16 natively)."""
+
+    null = "0.0"
+    intrinsic_name = "bf16"
+
+    def __str__(self) -> str:
+        return "bfloat"
+
+
+BFloatType._create_instance()
+BF16 = BFloatType()
+
+
+def native_half_type(t: Type) -> ir.Type:
+    """LLVM's own type for f16 or bf16 ``t``."""
+    return ir.HalfType() if element_type(t).kind == "f16" else BF16
+
+
 def from_memory(fl: FunctionLowering, raw: ir.Value, t: Type) -> ir.Value:
     """A value loaded as `mem_type` turned into its register form."""
     t = element_type(t)
@@ -95,8 +115,8 @@ def from_memory(fl: FunctionLowering, raw: ir.Value, t: Type) -> ir.Value:
     if isinstance(t, IntegerType) and t.width == 1:
         return b.icmp_unsigned("!=", raw, ir.Constant(I8, 0))
     if is_half(t):
-        if t.kind == "f16" and fl.native_f16:
-            return b.fpext(b.bitcast(raw, ir.HalfType()), F32)
+        if fl.native_half:
+            return b.fpext(b.bitcast(raw, native_half_type(t)), F32)
         convert = mathlib.f16_to_f32 if t.kind == "f16" else mathlib.bf16_to_f32
         return convert(b, raw)
     if isinstance(t, FloatType) and t.kind in FP8_KINDS:
@@ -111,8 +131,8 @@ def to_memory(fl: FunctionLowering, value: ir.Value, t: Type) -> ir.Value:
     if isinstance(t, IntegerType) and t.width == 1:
         return b.zext(value, I8)
     if is_half(t):
-        if t.kind == "f16" and fl.native_f16:
-            return b.bitcast(b.fptrunc(value, ir.HalfType()), I16)
+        if fl.native_half:
+            return b.bitcast(b.fptrunc(value, native_half_type(t)), I16)
         convert = mathlib.f32_to_f16 if t.kind == "f16" else mathlib.f32_to_bf16
         return convert(b, value)
     if isinstance(t, FloatType) and t.kind in FP8_KINDS:
@@ -135,8 +155,8 @@ def round_narrow(fl: FunctionLowering, value: ir.Value, t: Type) -> ir.Value:
         return fp8.round_to_grid(fl.builder, value, fp8.FORMATS[t.kind])
     if not is_half(t):
         return value
-    if t.kind == "f16" and fl.native_f16:
-        return fl.builder.fpext(fl.builder.fptrunc(value, ir.HalfType()), F32)
+    if fl.native_half:
+        return fl.builder.fpext(fl.builder.fptrunc(value, native_half_type(t)), F32)
     rounding = mathlib.round_f32_to_f16 if t.kind == "f16" else mathlib.round_f32_to_bf16
     return rounding(fl.builder, value)
 

@@ -97,8 +97,9 @@ class GPULowering:
     (LLVM scalars, `Distributed` tensors, tuples for block pointers), the thread's indices and
     the per-layout coordinate offsets."""
 
-    # f16 converts with cvt instructions (fpext/fptrunc), not the CPU's integer emulation
-    native_f16 = True
+    # f16 and bf16 convert with cvt instructions (fpext/fptrunc; sm_80 and newer), not the
+    # CPU's integer emulation
+    native_half = True
 
     def __init__(self, module: ir.Module, func: ir.Function, info: KernelInfo,
                  threads_per_warp: int, capability: int) -> None:
