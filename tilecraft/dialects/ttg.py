@@ -9,7 +9,7 @@ and then the op's own rules from `_OWN_RULES`; every ttg attribute gets the
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from math import prod
 
@@ -474,7 +474,8 @@ def alloc_shape(memdesc) -> tuple[int, ...]:
 
 # -- the verifier of every ttg op -----------------------------------------------------------------
 
-# The op-specific rules of ttg ops, run by their `custom_verify` after the layout checks.
+# The op-specific rules of ttg and ttng ops, run by their `custom_verify` after the layout
+# checks.
 _OWN_RULES: dict[type, Callable[[Operation], None]] = {}
 
 
@@ -1310,7 +1311,7 @@ _patterns(gen.LocalStoreOp, LocalStoreOfConvert)
 
 
 def _with_layout_checks(own: Callable[[Operation], None] | None) -> Callable[[Operation], None]:
-    """The `custom_verify` of a ttg op: Triton's VerifyTensorLayoutsTrait and
+    """The `custom_verify` of a ttg or ttng op: Triton's VerifyTensorLayoutsTrait and
     VerifyMemDescLayoutsTrait (after the op's other traits, as in Triton), then the op's own
     rules ``own``."""
 
@@ -1323,8 +1324,14 @@ def _with_layout_checks(own: Callable[[Operation], None] | None) -> Callable[[Op
     return custom_verify
 
 
-for _cls in gen.DIALECT.ops.values():
-    implements(_cls)(_with_layout_checks(_OWN_RULES.get(_cls)))
+def install_verifiers(ops: Iterable[type]) -> None:
+    """Gives each op class of ``ops`` (ttg's, ttng's) its `custom_verify`: the layout checks,
+    then the rule registered for it with `rule`."""
+    for cls in ops:
+        implements(cls)(_with_layout_checks(_OWN_RULES.get(cls)))
+
+
+install_verifiers(gen.DIALECT.ops.values())
 for _cls in gen.DIALECT.attributes.values():
     implements(_cls)(tensor_layout_error)
 del _cls

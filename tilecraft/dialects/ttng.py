@@ -8,15 +8,13 @@ against the module, as ttg ops do, then the op's own rules.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from tilecraft.ir import (ArrayAttr, DenseArrayAttr, IntegerAttr, Operation, RankedTensorType, i1,
-                          i16, i32)
+from tilecraft.ir import ArrayAttr, DenseArrayAttr, IntegerAttr, RankedTensorType, i1, i16, i32
 from tilecraft.ir.ods import implements
 
 from . import generated_module
-from .tt import _parse_clauses, _print_clauses, tensor_layout_message, verify_layouts
-from .ttg import context_num_warps, gen as _ttg, memdesc_layout_message
+from .tt import _parse_clauses, _print_clauses
+from .ttg import context_num_warps, install_verifiers, rule
+from .ttg import gen as _ttg
 
 gen = generated_module(__name__, "ttng")
 
@@ -296,18 +294,7 @@ def print(self, printer) -> None:  # noqa: A001,F811 - the hook's name
 
 # -- ops: verifiers ------------------------------------------------------------------------------
 
-_OWN_RULES: dict[type, Callable[[Operation], None]] = {}
-
-
-def _rule(cls: type) -> Callable:
-    def register(function: Callable[[Operation], None]) -> Callable[[Operation], None]:
-        _OWN_RULES[cls] = function
-        return function
-
-    return register
-
-
-@_rule(gen.WarpGroupDotOp)
+@rule(gen.WarpGroupDotOp)
 def _verify_warp_group_dot(self) -> None:
     """Triton's wgmma rules: a Hopper MMA result of rank 2 with M a multiple of 64 and N of 8,
     NVMMA-shared (or dot-operand for A) operands, warps in groups of 4, fp8 inputs with an f32
@@ -342,7 +329,7 @@ def _verify_warp_group_dot(self) -> None:
                                   f"got {a_type.encoding.k_width}")
 
 
-@_rule(gen.WarpGroupDotWaitOp)
+@rule(gen.WarpGroupDotWaitOp)
 def _verify_warp_group_dot_wait(self) -> None:
     """The outputs have the inputs' types, and the op waits on something."""
     if [v.type for v in self.inputs] != [v.type for v in self.outputs]:
@@ -351,7 +338,7 @@ def _verify_warp_group_dot_wait(self) -> None:
         raise self.emit_error("expected to be waiting on at least one dependency")
 
 
-@_rule(gen.AsyncTMACopyGlobalToLocalOp)
+@rule(gen.AsyncTMACopyGlobalToLocalOp)
 def _verify_async_tma_copy(self) -> None:
     """The destination is a mutable buffer."""
     if not self.result_.type.mutable_memory:
@@ -372,7 +359,7 @@ def _check_tmem_tensor(op, tensor, name: str) -> None:
         raise op.emit_error(f"{name} must be a 2D tensor")
 
 
-@_rule(gen.TMEMAllocOp)
+@rule(gen.TMEMAllocOp)
 def _verify_tmem_alloc(self) -> None:
     """A tensor-memory encoding; an initializer is a 2-D tensor of the buffer's shape, and a
     buffer without one is mutable."""
@@ -387,7 +374,7 @@ def _verify_tmem_alloc(self) -> None:
     _same_shape_and_element(self, self.src.type, memdesc, "source")
 
 
-@_rule(gen.TMEMLoadOp)
+@rule(gen.TMEMLoadOp)
 def _verify_tmem_load(self) -> None:
     """The source is a buffer in tensor memory with a tensor-memory encoding, read into a 2-D
     tensor of its shape."""
@@ -400,7 +387,7 @@ def _verify_tmem_load(self) -> None:
     _same_shape_and_element(self, self.result_.type, memdesc, "result")
 
 
-@_rule(gen.TMEMStoreOp)
+@rule(gen.TMEMStoreOp)
 def _verify_tmem_store(self) -> None:
     """The destination is a mutable buffer with a tensor-memory encoding, written from a 2-D
     tensor of its shape."""
@@ -413,19 +400,4 @@ def _verify_tmem_store(self) -> None:
     _same_shape_and_element(self, self.src.type, memdesc, "source")
 
 
-def _with_layout_checks(own: Callable[[Operation], None] | None) -> Callable[[Operation], None]:
-    """The `custom_verify` of a ttng op: the layouts of its tensors and memory descriptors
-    against the module, then the op's own rules ``own``."""
-
-    def custom_verify(self) -> None:
-        verify_layouts(self, tensor_layout_message)
-        verify_layouts(self, memdesc_layout_message)
-        if own is not None:
-            own(self)
-
-    return custom_verify
-
-
-for _cls in gen.DIALECT.ops.values():
-    implements(_cls)(_with_layout_checks(_OWN_RULES.get(_cls)))
-del _cls
+install_verifiers(gen.DIALECT.ops.values())

@@ -15,6 +15,7 @@ from tilecraft.layouts.conversion import (
     contiguous_registers,
     conversion_plan,
     register_map,
+    registers_by_coordinate,
 )
 from tilecraft.layouts.distributed import (
     Blocked,
@@ -57,6 +58,7 @@ __all__ = [
     "padded_size",
     "per_cta_shape",
     "register_map",
+    "registers_by_coordinate",
     "slice_layout",
     "standard_out_dims",
     "swizzled_shared_layout",

@@ -81,6 +81,15 @@ def _project(dst: LinearLayout, src: LinearLayout) -> LinearLayout:
     return LinearLayout(bases, src.out_dims)
 
 
+def registers_by_coordinate(layout: LinearLayout) -> dict[tuple[int, ...], int]:
+    """For each coordinate that thread 0 (lane 0, warp 0) holds, its first register; other
+    threads hold the same registers at these coordinates xor their lane and warp parts."""
+    index: dict[tuple[int, ...], int] = {}
+    for register in range(layout.in_dim_size("register")):
+        index.setdefault(layout.apply(register=register), register)
+    return index
+
+
 def register_map(src: LinearLayout, dst: LinearLayout) -> list[int] | None:
     """For each dst register, the src register of the same thread holding dst's element, when
     that needs no communication and does not depend on the thread; else None.

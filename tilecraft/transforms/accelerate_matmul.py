@@ -29,10 +29,11 @@ from tilecraft.generated.passes import TritonGPUAccelerateMatmulPassBase
 from tilecraft.generated.tt import InputPrecision
 from tilecraft.generated.ttg import (BlockedEncodingAttr, DotOperandEncodingAttr,
                                      NvidiaMmaEncodingAttr, SliceEncodingAttr)
-from tilecraft.ir import (Builder, FloatType, IntegerType, Operation, RankedTensorType, Type,
-                          Value)
+from tilecraft.dialects.foldutils import element_type
+from tilecraft.ir import Builder, FloatType, Operation, RankedTensorType, Type, Value
 from tilecraft.ir.traits import Elementwise
 from tilecraft.transforms.effects import is_memory_effect_free
+from tilecraft.transforms.layout_inference import with_encoding
 
 __all__ = ["TritonGPUAccelerateMatmulPass", "accelerate_matmul", "capability_of",
            "k_width_of", "loaded_bit_width", "mma_v2_supported", "warps_per_tile"]
@@ -57,15 +58,12 @@ def capability_of(module: Operation) -> int | None:
 
 
 def _kind(t: Type) -> str:
-    element = t.element_type if isinstance(t, RankedTensorType) else t
-    if isinstance(element, IntegerType):
-        return f"i{element.width}"
-    return element.kind if isinstance(element, FloatType) else str(element)
+    """The element type's name (``f16``, ``i8``, ...)."""
+    return str(element_type(t))
 
 
 def _bits(t: Type) -> int:
-    element = t.element_type if isinstance(t, RankedTensorType) else t
-    return getattr(element, "width", 32)
+    return getattr(element_type(t), "width", 32)
 
 
 def mma_v2_supported(dot: Operation) -> bool:
@@ -102,9 +100,9 @@ def _fills_instructions(kind: str, shape_k: int, k_width: int) -> bool:
     kWidth``), and an instruction takes two runs of ``32 / bits`` of them (one f64)."""
     if shape_k % (4 * k_width):
         return False
-    per_thread = k_width * (2 if shape_k >= 8 * k_width else 1)
     if kind == "f64":
         return True
+    per_thread = k_width * (2 if shape_k >= 8 * k_width else 1)
     per_register = {"f32": 1, "i8": 4}.get(kind, 2)  # f16, bf16 and fp8 (widened to f16)
     return per_thread % (2 * per_register) == 0
 
@@ -201,10 +199,6 @@ def _is_pure_elementwise(op: Operation) -> bool:
     return type(op).has_trait(Elementwise) and is_memory_effect_free(op)
 
 
-def _with_encoding(t: RankedTensorType, encoding) -> RankedTensorType:
-    return RankedTensorType(t.shape, t.element_type, encoding)
-
-
 def _convert(builder: Builder, value: Value, t: RankedTensorType) -> Value:
     if value.type == t:
         return value
@@ -229,24 +223,23 @@ def _to_mma_v2(dot: Operation, num_warps: int, capability: int) -> None:
     d_type: RankedTensorType = dot.results[0].type
     rank = d_type.rank
     instr_shape = (16, 8) if rank == 2 else (1, 16, 8)
-    mma = NvidiaMmaEncodingAttr(2, 1 if capability == 75 else 0,
-                                warps_per_tile(dot, tuple(d_type.shape), num_warps), instr_shape)
+    mma = NvidiaMmaEncodingAttr(2, 0, warps_per_tile(dot, tuple(d_type.shape), num_warps),
+                                instr_shape)
     builder = Builder.before(dot, dot.location)
-    new_type = _with_encoding(d_type, mma)
+    new_type = with_encoding(d_type, mma)
     k_width = k_width_of(dot)
     for index in (0, 1):
         operand = dot.operands[index]
         encoding = DotOperandEncodingAttr(index, mma, k_width)
-        dot.set_operand(index, _convert(builder, operand, _with_encoding(operand.type, encoding)))
+        dot.set_operand(index, _convert(builder, operand, with_encoding(operand.type, encoding)))
     dot.set_operand(2, _convert(builder, dot.operands[2], new_type))
     old_type = d_type
     dot.results[0].type = new_type
     after = Builder.after(dot, dot.location)
     back = after.create("ttg.convert_layout", operands=[dot.results[0]], result_types=[old_type])
-    for use in list(dot.results[0].uses):
-        if use.owner is not back:
-            use.owner.set_operand(use.index, back.results[0])
-    if _kind(dot.operands[0].type) in FP8_KINDS and not (capability == 89 or capability // 10 == 12):
+    dot.results[0].replace_uses_with_if(back.results[0], lambda use: use.owner is not back)
+    native_fp8 = capability == 89 or capability // 10 == 12
+    if _kind(dot.operands[0].type) in FP8_KINDS and not native_fp8:
         f16 = FloatType("f16")
         for index in (0, 1):
             dot.set_operand(index, _widen(builder, dot.operands[index], f16))
@@ -254,7 +247,8 @@ def _to_mma_v2(dot: Operation, num_warps: int, capability: int) -> None:
 
 def _widen_fma_operands(dot: Operation) -> None:
     result: RankedTensorType = dot.results[0].type
-    if _kind(dot.operands[0].type) == _kind(result) or not isinstance(result.element_type, FloatType):
+    if (_kind(dot.operands[0].type) == _kind(result)
+            or not isinstance(result.element_type, FloatType)):
         return
     builder = Builder.before(dot, dot.location)
     for index in (0, 1):

@@ -11,6 +11,8 @@ is timed (``triton.testing.do_bench`` medians).
 from __future__ import annotations
 
 import argparse
+import math
+import os
 import sys
 import tempfile
 import time
@@ -96,8 +98,8 @@ def matmul(device: gpu.CudaDevice, modules: dict[str, ModuleType], size: int,
     gpu.measure(row, device.peer, lambda: torch.matmul(a, b), check, figure, device)
     for compiler, module in modules.items():
         c = torch.empty((size, size), dtype=dtype, device="cuda")
-        grid = (gpu.math.ceil(size / CONFIG["BLOCK_SIZE_M"])
-                * gpu.math.ceil(size / CONFIG["BLOCK_SIZE_N"]), )
+        grid = (math.ceil(size / CONFIG["BLOCK_SIZE_M"])
+                * math.ceil(size / CONFIG["BLOCK_SIZE_N"]), )
 
         def launch(module: ModuleType = module, c: Any = c) -> Any:
             module.matmul_kernel[grid](a, b, c, size, size, size, a.stride(0), a.stride(1),
@@ -114,7 +116,7 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=None, help="folder for matmul.txt")
     parser.add_argument("--sizes", default="4096,8192", help="comma-separated cube sizes")
     args = parser.parse_args()
-    gpu.os.environ["TILECRAFT_BACKEND"] = "cuda"
+    os.environ["TILECRAFT_BACKEND"] = "cuda"
     start = time.perf_counter()
     device = gpu.CudaDevice(gpu.import_triton())
     rows = []

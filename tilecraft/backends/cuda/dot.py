@@ -11,19 +11,11 @@ import llvmlite.ir as ir
 
 from tilecraft.generated.ttg import NvidiaMmaEncodingAttr
 from tilecraft.ir import FloatType, IntegerType, Operation
+from tilecraft.layouts.conversion import registers_by_coordinate
 
 from ..cpu import types as T
-from .lowering import Distributed, GPULowering, error_at, lowers
+from .lowering import GPULowering, error_at, lowers
 from .mma import lower_mma_v2
-
-Key = tuple[int, ...]
-
-
-def _by_coordinate(tensor: Distributed) -> dict[Key, int]:
-    index: dict[Key, int] = {}
-    for register in range(len(tensor.values)):
-        index.setdefault(tensor.layout.apply(register=register), register)
-    return index
 
 
 def _multiply_add(fl: GPULowering, op: Operation, a: ir.Value, b: ir.Value,
@@ -53,7 +45,7 @@ def _dot(fl: GPULowering, op: Operation) -> None:
         return
     a, b, c = (fl.dist(v) for v in op.operands[:3])
     shape_k = op.operands[0].type.shape[-1]
-    a_index, b_index = _by_coordinate(a), _by_coordinate(b)
+    a_index, b_index = registers_by_coordinate(a.layout), registers_by_coordinate(b.layout)
     values = []
     for register, acc in enumerate(c.values):
         *batch, m, n = c.layout.apply(register=register)

@@ -22,7 +22,8 @@ from dataclasses import dataclass
 import llvmlite.ir as ir
 
 from tilecraft.generated.ttg import DotOperandEncodingAttr
-from tilecraft.ir import FloatType, IntegerType, Operation, Type
+from tilecraft.ir import Operation, Type
+from tilecraft.layouts.conversion import registers_by_coordinate
 
 from ..cpu import types as T
 from .lowering import F32, F64, I32, Distributed, GPULowering, error_at
@@ -42,17 +43,10 @@ class Instruction:
     accumulator: ir.Type
     per_accumulator: int
 
-    @property
-    def k(self) -> int:
-        """K of one instruction (``m16n8k{k}``; 4 for f64's m8n8k4)."""
-        return 4 if self.accumulator == F64 else 8 * self.per_operand
-
 
 def _kind(t: Type) -> str:
-    t = T.element_type(t)
-    if isinstance(t, IntegerType):
-        return f"i{t.width}"
-    return t.kind if isinstance(t, FloatType) else str(t)
+    """The element type's name (``f16``, ``i8``, ...)."""
+    return str(T.element_type(t))
 
 
 def instruction_for(operand: Type, result: Type) -> Instruction | None:
@@ -69,20 +63,13 @@ def instruction_for(operand: Type, result: Type) -> Instruction | None:
     return forms.get((_kind(operand), _kind(result)))
 
 
-def _by_coordinate(tensor: Distributed) -> dict[Key, int]:
-    index: dict[Key, int] = {}
-    for register in range(len(tensor.values)):
-        index.setdefault(tensor.layout.apply(register=register), register)
-    return index
-
-
 class _Operand:
     """A dot operand's registers by (thread 0's) coordinates."""
 
     def __init__(self, op: Operation, tensor: Distributed, element: Type) -> None:
         self.op = op
         self.tensor = tensor
-        self.index = _by_coordinate(tensor)
+        self.index = registers_by_coordinate(tensor.layout)
         self.element = element
 
     def value(self, coordinate: Key) -> ir.Value:
@@ -153,8 +140,8 @@ def lower_mma_v2(fl: GPULowering, op: Operation) -> None:
     b = _Operand(op, fl.dist(b_value), element)
     c = fl.dist(c_value)
     values = list(c.values)
-    c_index = _by_coordinate(c)
-    for origin, register in c_index.items():
+    c_index = registers_by_coordinate(c.layout)
+    for origin in c_index:
         *batch, m, n = origin
         if m % 16 or n % 8:
             continue

@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 import llvmlite.ir as ir
 
 from tilecraft.ir import DenseElementsAttr, Operation, RankedTensorType
+from tilecraft.layouts.conversion import registers_by_coordinate
 from tilecraft.layouts.linear import LinearLayout
 
 from ..cpu.shapes import scalar_constant
@@ -201,9 +202,7 @@ def register_selection(source: LinearLayout, target: LinearLayout,
                 continue
             if src != dst_projected:
                 return None
-    by_coordinate: dict[Coordinates, int] = {}
-    for register in range(source.in_dim_size("register")):
-        by_coordinate.setdefault(source.apply(register=register), register)
+    by_coordinate = registers_by_coordinate(source)
     selection = []
     for register in range(target.in_dim_size("register")):
         found = by_coordinate.get(project(target.apply(register=register)))
