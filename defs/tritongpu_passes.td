@@ -102,4 +102,25 @@ def TritonGPUAccelerateMatmul : Pass<"tritongpu-accelerate-matmul", "builtin.mod
   let implModule = "tilecraft.transforms.accelerate_matmul";
 }
 
+def TritonGPUPipeline : Pass<"tritongpu-pipeline", "builtin.module"> {
+  let summary = "Software-pipeline the loads that feed shared memory in scf.for loops";
+  let description = [{
+    On a `cuda:80` or newer target, each innermost `scf.for` whose body stores loads to
+    shared memory (`tt.load` whose only user is a `ttg.local_alloc`, as dot operands are after
+    `tritongpu-reduce-data-duplication`) gets those loads issued `num-stages - 1` iterations
+    ahead as `ttg.async_copy_global_to_local` into `num-stages` buffers per load
+    (`ttg.memdesc_index` of one `ttg.local_alloc`), one `ttg.async_commit_group` per
+    iteration, and a `ttg.async_wait` at the top of the body that leaves `num-stages - 2`
+    groups in flight. The loads of the first iterations move before the loop, masked by the
+    trip count; a loop's own `tt.num_stages` overrides the option, and 1 leaves it alone.
+    Loads whose address depends on another load, with a non-zero `other`, or whose element
+    groups are narrower than 4 bytes are not pipelined.
+  }];
+  let dependentDialects = ["ttg"];
+  let options = [
+    Option<"numStages", "num-stages", "int", "3", "pipeline stages (buffers per load)">,
+  ];
+  let implModule = "tilecraft.transforms.loop_pipeline";
+}
+
 #endif // TILECRAFT_TRITONGPU_PASSES_TD

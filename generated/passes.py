@@ -331,6 +331,35 @@ class TritonGPUCoalescePassBase(Pass):
     )
 
 
+class TritonGPUPipelinePassBase(Pass):
+    """Software-pipeline the loads that feed shared memory in scf.for loops
+
+    On a `cuda:80` or newer target, each innermost `scf.for` whose body stores loads to
+    shared memory (`tt.load` whose only user is a `ttg.local_alloc`, as dot operands are after
+    `tritongpu-reduce-data-duplication`) gets those loads issued `num-stages - 1` iterations
+    ahead as `ttg.async_copy_global_to_local` into `num-stages` buffers per load
+    (`ttg.memdesc_index` of one `ttg.local_alloc`), one `ttg.async_commit_group` per
+    iteration, and a `ttg.async_wait` at the top of the body that leaves `num-stages - 2`
+    groups in flight. The loads of the first iterations move before the loop, masked by the
+    trip count; a loop's own `tt.num_stages` overrides the option, and 1 leaves it alone.
+    Loads whose address depends on another load, with a non-zero `other`, or whose element
+    groups are narrower than 4 bytes are not pipelined.
+    """
+
+    ARGUMENT = 'tritongpu-pipeline'
+    SUMMARY = 'Software-pipeline the loads that feed shared memory in scf.for loops'
+    ANCHOR = 'builtin.module'
+    DEPENDENT_DIALECTS = ('ttg', )
+    IMPL_MODULE = 'tilecraft.transforms.loop_pipeline'
+    OPTIONS = (
+        PassOption('num_stages', 'num-stages', int, 3, 'pipeline stages (buffers per load)', is_list=False),
+    )
+    STATISTICS = (
+    )
+
+    num_stages: int
+
+
 class TritonGPUReduceDataDuplicationPassBase(Pass):
     """Convert to dot operand layouts through swizzled shared memory
 
@@ -390,6 +419,7 @@ PASSES: dict[str, type[Pass]] = {
     'triton-reorder-broadcast': TritonReorderBroadcastPassBase,
     'tritongpu-accelerate-matmul': TritonGPUAccelerateMatmulPassBase,
     'tritongpu-coalesce': TritonGPUCoalescePassBase,
+    'tritongpu-pipeline': TritonGPUPipelinePassBase,
     'tritongpu-reduce-data-duplication': TritonGPUReduceDataDuplicationPassBase,
     'tritongpu-remove-layout-conversions': TritonGPURemoveLayoutConversionsPassBase,
 }

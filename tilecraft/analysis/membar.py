@@ -54,7 +54,7 @@ from tilecraft.ir import Block, BlockArgument, BoolAttr, Operation, Value
 
 __all__ = ["BlockInfo", "FunctionMembar", "MembarFilter", "ModuleMembar", "Slice",
            "access_slice", "shared_effects",
-           "LOCAL", "SYNCED_VIA_ASYNC_WAIT", "amd_membar_filter",
+           "LOCAL", "SYNCED_VIA_ASYNC_WAIT", "amd_membar_filter", "cuda_membar_filter",
            "annotate_synced_via_async_wait"]
 
 #: The ``local`` bit of ``ttg.barrier``'s address space.
@@ -394,6 +394,17 @@ def _async_memdesc(op: Operation) -> Value | None:
 def _synced_local_load(op: Operation) -> bool:
     attr = op.get_attr(SYNCED_VIA_ASYNC_WAIT)
     return isinstance(op, LocalLoadOp) and isinstance(attr, BoolAttr) and attr.value
+
+
+def cuda_membar_filter(first: Operation, second: Operation, first_reads: bool,
+                       second_reads: bool, allocation: FunctionAllocation) -> bool:
+    """The CUDA backend's barrier filter: True (no barrier) between two asynchronous copies
+    (``cp.async`` writes land whenever they land; only a wait orders them, a barrier does not),
+    and where AMD's filter says so (`amd_membar_filter`: a copy and a ``ttg.local_load``
+    synced via an async wait, which `tritongpu-pipeline` arranges in different buffers)."""
+    if first.name in _ASYNC_LOADS and second.name in _ASYNC_LOADS:
+        return True
+    return amd_membar_filter(first, second, first_reads, second_reads, allocation)
 
 
 def amd_membar_filter(first: Operation, second: Operation, first_reads: bool,

@@ -47,7 +47,8 @@ def ttgir_pipeline(options: CUDAOptions) -> str:
     return (f"builtin.module({convert}, tritongpu-coalesce, "
             "tritongpu-remove-layout-conversions, tritongpu-accelerate-matmul, "
             "tritongpu-remove-layout-conversions, canonicalize, cse, "
-            "tritongpu-reduce-data-duplication)")
+            f"tritongpu-reduce-data-duplication, tritongpu-pipeline{{num-stages={options.num_stages}}}, "
+            "canonicalize)")
 
 
 def make_ttgir(ttir: Operation, options: CUDAOptions) -> Operation:

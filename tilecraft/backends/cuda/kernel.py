@@ -12,14 +12,16 @@ import llvmlite.ir as ir
 
 from tilecraft.analysis.allocation import ModuleAllocation
 from tilecraft.analysis.axisinfo import AxisInfoAnalysis
-from tilecraft.analysis.membar import ModuleMembar
+from tilecraft.analysis.membar import (ModuleMembar, annotate_synced_via_async_wait,
+                                       cuda_membar_filter)
 from tilecraft.frontend.errors import CompilationError
 from tilecraft.generated.tt import PointerType
 from tilecraft.ir import Operation
 
 from ..cpu import types as T
-from . import (atomics, control, debug, dot, elementwise, memory,  # noqa: F401 (registration)
-               reductions, shapes, shared_memory)
+from . import (async_copy, atomics, control, debug, dot, elementwise,  # noqa: F401
+               memory,
+               reductions, shapes, shared_memory)  # (registration)
 from .lowering import GPULowering, KernelInfo, error_at
 from .scratch_sizes import scratch_bytes
 
@@ -82,7 +84,8 @@ def lower_kernel(module_op: Operation, *, num_warps: int, threads_per_warp: int 
     fl = GPULowering(module, func, info, threads_per_warp, capability)
     fl.axis_info = AxisInfoAnalysis(module_op)
     allocation = ModuleAllocation(module_op, scratch_fn=scratch_bytes)
-    ModuleMembar(module_op, allocation).run()
+    annotate_synced_via_async_wait(module_op)
+    ModuleMembar(module_op, allocation, cuda_membar_filter).run()
     fl.allocation = allocation.of(kernel)
     args = []
     for value, t in zip(func.args, arg_types):

@@ -25,7 +25,7 @@ from .lowering import GLOBAL, I1, I32, Distributed, GPULowering, lowers
 _WORD_CONSTRAINTS = {16: "h", 32: "r", 64: "l"}
 
 
-def _vector_plan(fl: GPULowering, op: Operation, pointers: Distributed,
+def vector_plan(fl: GPULowering, op: Operation, pointers: Distributed,
                  mask: Operation | None) -> tuple[int, int]:
     """(the number of registers per access, the bits of one element in memory)."""
     elem = T.element_type(op.operands[0].type).pointee_type
@@ -171,7 +171,7 @@ def _load(fl: GPULowering, op: Operation) -> None:
         pointers = fl.dist(op.ptr)
         mask = fl.dist(op.mask) if op.mask is not None else None
         other = fl.get(op.other) if op.other is not None else None
-        vec, bits = _vector_plan(fl, op, pointers, op.mask)
+        vec, bits = vector_plan(fl, op, pointers, op.mask)
     word, count = _words(vec, bits)
     values = []
     for start in range(0, len(pointers.values), vec):
@@ -240,7 +240,7 @@ def _store(fl: GPULowering, op: Operation) -> None:
     else:
         pointers = fl.dist(op.ptr)
         mask = fl.dist(op.mask) if op.mask is not None else None
-        vec, bits = _vector_plan(fl, op, pointers, op.mask)
+        vec, bits = vector_plan(fl, op, pointers, op.mask)
     word, count = _words(vec, bits)
     representative = fl.is_representative(pointers.layout)
     free_registers = pointers.layout.free_variable_masks().get("register", 0)

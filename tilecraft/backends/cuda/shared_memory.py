@@ -19,11 +19,13 @@ lane ``t`` of each matrix the 32 bits at row ``t / 4``, elements ``2 * (t % 4)``
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import llvmlite.ir as ir
 
 from tilecraft.dialects.ttg_layouts import shared_layout
+from tilecraft.generated.ttg import SwizzledSharedEncodingAttr
 from tilecraft.ir import Operation
 from tilecraft.layouts.linear import LinearLayout
 
@@ -34,11 +36,18 @@ from .scratch import Storage
 @dataclass
 class SharedTensor:
     """A ``!ttg.memdesc`` as the lowering holds it: where it starts, the map from element
-    offsets to its coordinates, and how its elements are stored."""
+    offsets to the coordinates of one buffer, and how its elements are stored. A view
+    (``ttg.memdesc_subslice``) keeps its buffer's map and xors the offset of its corner,
+    `corner`, into every offset; a multi-buffered allocation (``3x128x64`` with a rank-2
+    encoding) holds `count` buffers of `buffer_elements` elements, one after the other, which
+    ``ttg.memdesc_index`` picks from."""
 
     base: ir.Value
     layout: LinearLayout
     storage: Storage
+    corner: int = 0
+    count: int = 1
+    buffer_elements: int = 0
 
 
 @dataclass(frozen=True)
@@ -89,9 +98,13 @@ def _pointers(fl: GPULowering, tensor: SharedTensor, plan: AccessPlan):
     vector = tensor.storage.ty if plan.width == 1 else ir.VectorType(tensor.storage.ty,
                                                                        plan.width)
     for start, constant in zip(plan.starts, plan.constants):
-        offset = thread if constant == 0 else b.xor(thread, ir.Constant(I32, constant))
-        pointer = tensor.storage.pointer(fl, tensor.base, offset)
+        pointer = tensor.storage.pointer(fl, tensor.base, _xor(fl, thread,
+                                                              constant ^ tensor.corner))
         yield start, pointer, vector
+
+
+def _xor(fl: GPULowering, thread: ir.Value, constant: int) -> ir.Value:
+    return thread if constant == 0 else fl.builder.xor(thread, ir.Constant(I32, constant))
 
 
 def store_distributed(fl: GPULowering, tensor: SharedTensor, source: Distributed) -> None:
@@ -179,7 +192,7 @@ def load_by_ldmatrix(fl: GPULowering, tensor: SharedTensor, plan: LdmatrixPlan,
     half = ir.IntType(16)
     values: list = []
     for constant in plan.constants:
-        offset = thread if constant == 0 else b.xor(thread, ir.Constant(I32, constant))
+        offset = _xor(fl, thread, constant ^ tensor.corner)
         loaded = b.call(fn, [tensor.storage.pointer(fl, tensor.base, offset)])
         for matrix in range(4):
             word = b.extract_value(loaded, matrix)
@@ -189,11 +202,23 @@ def load_by_ldmatrix(fl: GPULowering, tensor: SharedTensor, plan: LdmatrixPlan,
     return Distributed(layout, values, shape)
 
 
-def _shared(fl: GPULowering, op: Operation, value) -> SharedTensor:
+def shared_tensor(fl: GPULowering, op: Operation, value) -> SharedTensor:
+    """The lowered descriptor ``value`` (an operand of ``op``), one buffer of it."""
     lowered = fl.get(value)
     if not isinstance(lowered, SharedTensor):
         raise error_at(op, f"'{op.name}' needs a shared-memory descriptor")
+    if lowered.count > 1:
+        raise error_at(op, f"'{op.name}' on a multi-buffered allocation: pick one buffer "
+                       "with ttg.memdesc_index first")
     return lowered
+
+
+def _encoding_rank(encoding, shape: tuple[int, ...]) -> int:
+    """The rank the shared ``encoding`` describes (a swizzled layout's order may cover only
+    the trailing dims of a multi-buffered allocation)."""
+    if isinstance(encoding, SwizzledSharedEncodingAttr):
+        return len(encoding.order)
+    return len(shape)
 
 
 @lowers("ttg.local_alloc")
@@ -201,31 +226,72 @@ def _local_alloc(fl: GPULowering, op: Operation) -> None:
     result = op.results[0]
     memdesc = result.type
     shape = tuple(memdesc.alloc_shape or memdesc.shape)
-    layout = shared_layout(memdesc.encoding, shape)
+    rank = _encoding_rank(memdesc.encoding, shape)
+    buffer_shape = shape[len(shape) - rank:]
+    layout = shared_layout(memdesc.encoding, buffer_shape)
     if layout is None or layout.in_dim_bits("block") or set(layout.in_dims) - {"offset",
                                                                                "block"}:
         raise error_at(op, f"the CUDA backend has no lowering for the shared layout "
                        f"{memdesc.encoding}")
+    if rank < len(shape) and op.operands:
+        raise error_at(op, "a multi-buffered ttg.local_alloc cannot be initialized")
     buffer = fl.allocation.value_buffer.get(result) if fl.allocation is not None else None
     if buffer is None:
         raise error_at(op, "the shared-memory allocation placed no buffer for this "
                        "ttg.local_alloc")
+    count = math.prod(shape[:len(shape) - rank])
     tensor = SharedTensor(fl.shared_pointer(buffer.offset, buffer.size), layout,
-                          Storage.of(memdesc.element_type))
+                          Storage.of(memdesc.element_type), count=count,
+                          buffer_elements=math.prod(buffer_shape))
     fl.set(result, tensor)
     if op.operands:
         store_distributed(fl, tensor, fl.dist(op.operands[0]))
 
 
+@lowers("ttg.memdesc_index")
+def _memdesc_index(fl: GPULowering, op: Operation) -> None:
+    """Buffer ``index`` of a multi-buffered allocation (buffers of a rank-3 allocation
+    ``N x ...`` with a rank-2 encoding)."""
+    source = fl.get(op.operands[0])
+    if not isinstance(source, SharedTensor) or source.count == 1:
+        raise error_at(op, "ttg.memdesc_index needs a multi-buffered shared allocation")
+    if len(op.results[0].type.shape) != len(op.operands[0].type.shape) - 1:
+        raise error_at(op, "the CUDA backend indexes only the leading dim of a "
+                       "multi-buffered allocation whose encoding covers the other dims")
+    b = fl.builder
+    start = b.mul(fl.get(op.operands[1]), ir.Constant(I32, source.buffer_elements))
+    fl.set(op.results[0], SharedTensor(source.storage.pointer(fl, source.base, start),
+                                       source.layout, source.storage))
+
+
+@lowers("ttg.memdesc_subslice")
+def _memdesc_subslice(fl: GPULowering, op: Operation) -> None:
+    """A box of a buffer whose corner is a multiple of the box's shape in every dim, so that
+    its coordinates are the box's own with the corner's bits or-ed in: every offset is the
+    buffer's offset for the box coordinate xor the corner's offset."""
+    source = shared_tensor(fl, op, op.operands[0])
+    shape = tuple(op.results[0].type.shape)
+    corner = tuple(op.offsets)
+    if any(size & (size - 1) or c % size for c, size in zip(corner, shape)):
+        raise error_at(op, f"the CUDA backend needs each offset of a ttg.memdesc_subslice to "
+                       f"be a multiple of the power-of-two result shape, got offsets "
+                       f"{list(corner)} for shape {list(shape)}")
+    names = source.layout.out_dim_names
+    inverse = source.layout.sublayout(("offset",), names).invert()
+    position = inverse.apply(**dict(zip(names, corner)))[0]
+    fl.set(op.results[0], SharedTensor(source.base, source.layout, source.storage,
+                                       corner=source.corner ^ position))
+
+
 @lowers("ttg.local_store")
 def _local_store(fl: GPULowering, op: Operation) -> None:
-    store_distributed(fl, _shared(fl, op, op.operands[1]), fl.dist(op.operands[0]))
+    store_distributed(fl, shared_tensor(fl, op, op.operands[1]), fl.dist(op.operands[0]))
 
 
 @lowers("ttg.local_load")
 def _local_load(fl: GPULowering, op: Operation) -> None:
     result = op.results[0]
-    tensor = _shared(fl, op, op.operands[0])
+    tensor = shared_tensor(fl, op, op.operands[0])
     layout, shape = fl.layout(result.type), tuple(result.type.shape)
     plan = ldmatrix_plan(tensor.layout, layout) if tensor.storage.size == 2 else None
     if plan is not None:

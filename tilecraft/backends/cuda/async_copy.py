@@ -1,0 +1,85 @@
+"""Asynchronous copies from global to shared memory (sm_80+): ``ttg.async_copy_global_to_local``,
+``ttg.async_commit_group`` and ``ttg.async_wait`` as ``cp.async``, ``cp.async.commit_group``
+and ``cp.async.wait_group``.
+
+A copy moves the source tensor's elements, register group by register group, to the
+destination buffer's offsets (``shared⁻¹ ∘ distributed``, as `shared_memory` stores do). A
+group is as wide as both sides allow: the registers consecutive in shared memory
+(`shared_memory.access_plan`) and the pointers consecutive and aligned in global memory with
+one mask value (axis info), of 4, 8 or 16 bytes, the sizes ``cp.async`` copies. A masked-off
+group reads nothing and fills its bytes with zeros (the source size operand is 0), which is
+what a load with no ``other``, or a zero ``other``, gives. Registers that repeat an element of
+an earlier register of the same thread are skipped. Tokens carry no value: the order of the
+groups is the hardware's; the barrier analysis puts a barrier after each wait, since the
+copies a wait waits for were issued by other threads too.
+"""
+
+from __future__ import annotations
+
+import llvmlite.ir as ir
+
+from tilecraft.dialects.foldutils import const_attr, is_zero
+from tilecraft.ir import Operation
+
+from ..cpu import types as T
+from .lowering import GLOBAL, I32, GPULowering, error_at, lowers, pointer_type
+from .memory import vector_plan
+from .shared_memory import access_plan, shared_tensor
+
+_SIZES = (16, 8, 4)
+#: A token's stand-in: the lowering keeps no state for tokens.
+_TOKEN = ir.Constant(I32, 0)
+
+
+@lowers("ttg.async_copy_global_to_local")
+def _async_copy(fl: GPULowering, op: Operation) -> None:
+    src, destination = op.operands[0], op.operands[1]
+    tensor = shared_tensor(fl, op, destination)
+    if op.other is not None and not is_zero(const_attr(op.other)):
+        raise error_at(op, "the CUDA backend copies asynchronously only with no 'other' or a "
+                       "zero one (cp.async fills masked-off bytes with zeros)")
+    pointers = fl.dist(src)
+    mask = fl.dist(op.mask) if op.mask is not None else None
+    storage = tensor.storage
+    plan = access_plan(tensor.layout, pointers.layout, storage.size, unique=True)
+    global_width, _ = vector_plan(fl, op, pointers, op.mask)
+    width = min(plan.width, global_width)
+    nbytes = width * storage.size
+    if nbytes not in _SIZES:
+        raise error_at(op, f"cp.async copies 4, 8 or 16 bytes; this copy's layouts and axis "
+                       f"info allow {nbytes}-byte groups of {T.element_type(src.type)} "
+                       f"elements")
+    b = fl.builder
+    kind = "cg" if nbytes == 16 else "ca"
+    copy = fl.declare(f"llvm.nvvm.cp.async.{kind}.shared.global.{nbytes}.s", ir.VoidType(),
+                      [pointer_type(3), pointer_type(GLOBAL), I32])
+    thread = fl.thread_offsets(plan.offsets)[0]
+    free = pointers.layout.free_variable_masks().get("register", 0)
+    for register in range(0, pointers.layout.in_dim_size("register"), width):
+        if register & free:
+            continue
+        constant = plan.offsets.apply(register=register)[0] ^ tensor.corner
+        offset = thread if constant == 0 else b.xor(thread, ir.Constant(I32, constant))
+        target = storage.pointer(fl, tensor.base, offset)
+        source = pointers.values[register]
+        if source.type.addrspace != GLOBAL:
+            source = b.addrspacecast(source, pointer_type(GLOBAL))
+        size: ir.Value = ir.Constant(I32, nbytes)
+        if mask is not None:
+            size = b.select(mask.values[register], size, ir.Constant(I32, 0))
+        b.call(copy, [target, source, size])
+    fl.set(op.results[0], _TOKEN)
+
+
+@lowers("ttg.async_commit_group")
+def _commit_group(fl: GPULowering, op: Operation) -> None:
+    fl.builder.call(fl.declare("llvm.nvvm.cp.async.commit.group", ir.VoidType(), []), [])
+    fl.set(op.results[0], _TOKEN)
+
+
+@lowers("ttg.async_wait")
+def _wait(fl: GPULowering, op: Operation) -> None:
+    pending = op.num
+    fl.builder.call(fl.declare("llvm.nvvm.cp.async.wait.group", ir.VoidType(), [I32]),
+                    [ir.Constant(I32, pending)])
+    fl.set(op.results[0], _TOKEN)

@@ -1,0 +1,393 @@
+"""`tritongpu-pipeline`: software pipelining of the loads that feed shared memory in ``scf.for``
+loops, with ``cp.async`` copies into multi-buffered shared memory (sm_80+), as Triton's
+pipeliner does for ``num_stages`` stages.
+
+A load is pipelined when its only user is a ``ttg.local_alloc`` that stores it to shared memory
+(a dot operand after `tritongpu-reduce-data-duplication`), it reads through a tensor of
+pointers with no ``other`` or a zero one, and its groups of elements span at least 4 bytes
+(what ``cp.async`` copies). Its *slice* is the load and the pure ops of the body it depends on
+(addresses, masks); a loop-carried value the slice reads must be advanced by the slice alone
+(``a_ptrs += ...``) and read by nothing else. With ``S`` stages, loads run ``D = S - 1``
+iterations ahead into ``S`` buffers per load:
+
+* before the loop, the slice runs for iterations ``0 .. D-1``: each copy goes to buffer ``j``
+  under its mask and ``lb + j * step < ub``, and each iteration's copies form one commit group;
+  the carried values the slice advances enter the loop advanced ``D`` times;
+* in the loop, ``ttg.async_wait {num = D - 1}`` first (iteration ``i``'s group is complete,
+  and the barrier after the wait makes every thread's copies visible), then the slice for
+  iteration ``i + D`` copies into buffer ``(i + D) % S`` — the one iteration ``i - 1`` read,
+  free since every thread passed the barrier — and the body reads buffer ``i % S`` where it read
+  the ``local_alloc``. The buffer index is carried as one more loop value;
+* after the loop, ``ttg.async_wait {num = 0}`` and the buffers are freed.
+
+Each ``ttg.local_load`` of a buffer takes the wait's token, so the barrier analysis knows its
+reads are ordered by the wait (`tilecraft.analysis.membar.annotate_synced_via_async_wait`). The
+stage count is the pass option, or a loop's own ``tt.num_stages``; 1 leaves loops alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tilecraft.dialects.foldutils import const_attr, is_zero
+from tilecraft.generated.arith import (AddIOp, AndIOp, CmpIOp, CmpIPredicate, MulIOp,
+                                       SelectOp, SubIOp)
+from tilecraft.generated.passes import TritonGPUPipelinePassBase
+from tilecraft.generated.tt import SplatOp
+from tilecraft.generated.ttg import (AsyncCommitGroupOp, AsyncCopyGlobalToLocalOp,
+                                     AsyncTokenType, AsyncWaitOp, LocalAllocOp,
+                                     LocalDeallocOp, LocalLoadOp, MemDescIndexOp, MemDescType)
+from tilecraft.ir import (Block, BlockArgument, Builder, IntegerAttr, IntegerType, Operation,
+                          RankedTensorType, Value)
+from tilecraft.transforms.accelerate_matmul import capability_of
+from tilecraft.transforms.effects import is_memory_effect_free
+from tilecraft.transforms.loop_unroll import NUM_STAGES
+from tilecraft.transforms.transform_utils import constant_op
+
+__all__ = ["TritonGPUPipelinePass", "pipeline_loop", "pipeline_loops"]
+
+_I32 = IntegerType(32)
+_I1 = IntegerType(1)
+
+
+@dataclass
+class _Plan:
+    """What pipelining one loop moves: the loads with their ``local_alloc`` users, the ops of
+    their slice (in body order), and the carried values the slice advances (by index)."""
+
+    loads: list[tuple[Operation, Operation]]
+    slice_ops: list[Operation]
+    carried: list[int] = field(default_factory=list)
+
+
+def _stages(loop: Operation, default: int) -> int:
+    attr = loop.get_attr(NUM_STAGES)
+    return attr.value if isinstance(attr, IntegerAttr) else default
+
+
+def _candidate(load: Operation) -> Operation | None:
+    """The ``local_alloc`` a pipelinable load feeds, or None."""
+    if load.name != "tt.load" or not isinstance(load.results[0].type, RankedTensorType):
+        return None
+    if not isinstance(load.operands[0].type, RankedTensorType):
+        return None  # a block pointer
+    uses = list(load.results[0].uses)
+    if len(uses) != 1 or uses[0].owner.name != "ttg.local_alloc":
+        return None
+    alloc = uses[0].owner
+    if alloc.parent is not load.parent:
+        return None
+    if load.other is not None and not is_zero(const_attr(load.other)):
+        return None
+    if load.get_attr("isVolatile") is not None and getattr(load.get_attr("isVolatile"),
+                                                           "value", False):
+        return None
+    return alloc
+
+
+def _copy_bytes(load: Operation, alloc: Operation, axis_info) -> int:
+    """The bytes one ``cp.async`` of this load can move: the elements consecutive and aligned
+    in global memory (axis info) and in the shared buffer (its swizzle's ``vec``)."""
+    from tilecraft.analysis.axisinfo import pointee_bytes
+
+    elem_bytes = pointee_bytes(load.operands[0].type)
+    width = axis_info.vector_width(load.operands[0], elem_bytes * 8, mask=load.mask)
+    vec = getattr(alloc.results[0].type.encoding, "vec", 1)
+    return min(width, vec) * elem_bytes
+
+
+def _slice_of(body: Block, loads: list[Operation]) -> list[Operation] | None:
+    """The loads and the body ops they depend on, in body order; None when one of them has
+    regions or effects (an indirect load, a call)."""
+    members: set[Operation] = set()
+    work = list(loads)
+    while work:
+        op = work.pop()
+        if op in members:
+            continue
+        if op not in loads and (op.regions or not is_memory_effect_free(op)):
+            return None
+        members.add(op)
+        for operand in op.operands:
+            owner = operand.owner
+            if isinstance(owner, Operation) and owner.parent is body:
+                work.append(owner)
+    return [op for op in body if op in members]
+
+
+def _depends_on(value: Value, args: set[Value], body: Block, seen: dict) -> bool:
+    if value in args:
+        return True
+    owner = value.owner
+    if not isinstance(owner, Operation) or owner.parent is not body:
+        return False
+    if owner in seen:
+        return seen[owner]
+    seen[owner] = False
+    result = any(_depends_on(v, args, body, seen) for v in owner.operands)
+    seen[owner] = result
+    return result
+
+
+def _plan(loop: Operation, axis_info) -> _Plan | None:
+    body = loop.regions[0].blocks[0]
+    yield_op = body.last_op
+    pairs = []
+    for op in body:
+        alloc = _candidate(op)
+        if alloc is not None and _copy_bytes(op, alloc, axis_info) >= 4:
+            pairs.append((op, alloc))
+    if not pairs:
+        return None
+    loads = [load for load, _ in pairs]
+    slice_ops = _slice_of(body, loads)
+    if slice_ops is None:
+        return None
+    members = set(slice_ops)
+    iter_args = body.arguments[1:]
+    carried = [k for k, arg in enumerate(iter_args)
+               if any(use.owner in members for use in arg.uses)]
+    # what advances those values joins the slice
+    extra = [yield_op.operands[k] for k in carried]
+    advance = _slice_of(body, [v.owner for v in extra
+                               if isinstance(v.owner, Operation) and v.owner.parent is body])
+    if advance is None:
+        return None
+    members |= set(advance)
+    # the slice may read only the values it advances itself (or values from outside)
+    for op in list(members):
+        for operand in op.operands:
+            if isinstance(operand, BlockArgument) and operand.owner is body and operand.index:
+                if operand.index - 1 not in carried:
+                    carried.append(operand.index - 1)
+    for k in carried:
+        value = yield_op.operands[k]
+        owner = value.owner
+        inside = isinstance(owner, Operation) and owner.parent is body
+        if inside and owner not in members:
+            return None
+        if isinstance(value, BlockArgument) and value.owner is body and value is not iter_args[k]:
+            return None
+        for use in iter_args[k].uses:
+            if use.owner is not yield_op and use.owner not in members:
+                return None
+    # ops outside the slice may use slice values only where they do not depend on the
+    # advanced values (the originals stay for them; the slice itself is cloned)
+    advanced = {iter_args[k] for k in carried}
+    allocs = {alloc for _, alloc in pairs}
+    seen: dict = {}
+    for op in body:
+        if op in members or op is yield_op or op in allocs:
+            continue
+        for operand in op.operands:
+            owner = operand.owner
+            if (isinstance(owner, Operation) and owner in members
+                    and _depends_on(operand, advanced, body, seen)):
+                return None
+    return _Plan(pairs, [op for op in body if op in members], sorted(carried))
+
+
+def _token() -> AsyncTokenType:
+    return AsyncTokenType()
+
+
+def _in_range(loop: Operation, builder: Builder, iv: Value) -> Value:
+    """``iv < ub`` (unsigned for an unsigned loop)."""
+    predicate = (CmpIPredicate.ult if loop.get_attr("unsignedCmp") is not None
+                 else CmpIPredicate.slt)
+    return builder.insert(CmpIOp.build(iv, loop.operands[1], predicate,
+                                       location=loop.location)).results[0]
+
+
+def _i32(builder: Builder, value: int, location) -> Value:
+    return builder.insert(constant_op(value, _I32, location)).results[0]
+
+
+def _emit_stage(builder: Builder, plan: _Plan, mapping: dict, buffers: list[Value],
+                slot: Value, in_range: Value) -> Value:
+    """Clones the slice through ``mapping`` at ``builder``'s point, each load as an
+    asynchronous copy into buffer ``slot`` masked by ``in_range`` too, and commits the copies
+    as one group; returns the group's token."""
+    loads = {load: index for index, (load, _) in enumerate(plan.loads)}
+    tokens = []
+    for op in plan.slice_ops:
+        if op not in loads:
+            builder.insert(op.clone(mapping))
+            continue
+        location = op.location
+        buffer = buffers[loads[op]]
+        buffer_type: MemDescType = buffer.type
+        view_type = MemDescType(buffer_type.shape[1:], buffer_type.element_type,
+                                buffer_type.encoding, buffer_type.memory_space, True)
+        view = builder.insert(MemDescIndexOp.build(view_type, buffer, slot,
+                                                   location=location)).results[0]
+        load_type: RankedTensorType = op.results[0].type
+        mask_type = RankedTensorType(load_type.shape, _I1, load_type.encoding)
+        mask = builder.insert(SplatOp.build(mask_type, in_range, location=location)).results[0]
+        if op.mask is not None:
+            mask = builder.insert(AndIOp.build(mapping.get(op.mask, op.mask), mask,
+                                               location=location)).results[0]
+        copy = AsyncCopyGlobalToLocalOp.build(
+            mapping.get(op.operands[0], op.operands[0]), view, _token(), mask,
+            cache=op.get_attr("cache"), evict=op.get_attr("evict"),
+            is_volatile=op.get_attr("isVolatile"), location=location)
+        tokens.append(builder.insert(copy).results[0])
+    commit = AsyncCommitGroupOp.build(_token(), tokens, location=plan.slice_ops[0].location)
+    return builder.insert(commit).results[0]
+
+
+def _buffers(loop: Operation, plan: _Plan, stages: int) -> list[Value]:
+    """One multi-buffered allocation per load, before the loop."""
+    builder = Builder.before(loop, loop.location)
+    buffers = []
+    for load, alloc in plan.loads:
+        single: MemDescType = alloc.results[0].type
+        buffer_type = MemDescType((stages, *single.shape), single.element_type,
+                                  single.encoding, single.memory_space, True)
+        buffers.append(builder.insert(LocalAllocOp.build(buffer_type,
+                                                         location=load.location)).results[0])
+    return buffers
+
+
+def pipeline_loop(loop: Operation, plan: _Plan, stages: int) -> Operation:
+    """Pipelines ``loop`` by ``plan`` over ``stages`` stages (see the module docstring);
+    returns the new loop."""
+    from tilecraft.generated.scf import ForOp
+
+    distance = stages - 1
+    location = loop.location
+    body = loop.regions[0].blocks[0]
+    iv, iter_args = body.arguments[0], list(body.arguments[1:])
+    yield_op = body.last_op
+    lb, step = loop.operands[0], loop.operands[2]
+    inits = list(loop.operands[3:])
+    buffers = _buffers(loop, plan, stages)
+    before = Builder.before(loop, location)
+
+    # prologue: iterations 0 .. distance-1
+    carried_values = {k: inits[k] for k in plan.carried}
+    for j in range(distance):
+        mapping = {arg: carried_values[k] for k, arg in enumerate(iter_args)
+                   if k in carried_values}
+        iv_j = lb
+        if j:
+            offset = before.insert(constant_op(j, iv.type, location)).results[0]
+            scaled = before.insert(MulIOp.build(step, offset, location=location)).results[0]
+            iv_j = before.insert(AddIOp.build(lb, scaled, location=location)).results[0]
+        mapping[iv] = iv_j
+        _emit_stage(before, plan, mapping, buffers, _i32(before, j, location),
+                    _in_range(loop, before, iv_j))
+        carried_values = {k: mapping.get(yield_op.operands[k], yield_op.operands[k])
+                          for k in plan.carried}
+    new_inits = [carried_values.get(k, init) for k, init in enumerate(inits)]
+
+    # the loop, with the slot of iteration i carried last
+    new_loop = ForOp.build([r.type for r in loop.results] + [_I32], *loop.operands[:3],
+                           new_inits + [_i32(before, 0, location)],
+                           loop.properties.get("unsignedCmp"),
+                           attributes=dict(loop.attributes), location=location)
+    before.insert(new_loop)
+    loop.regions[0].blocks.remove(body)
+    body.parent = None
+    new_loop.regions[0].add_block(body)
+    slot = body.add_argument(_I32, location)
+    start = Builder.at_start(body, location)
+    wait = start.insert(AsyncWaitOp.build(max(distance - 1, 0), _token(),
+                                          location=location)).results[0]
+    # the copies of iteration i + distance, into the slot iteration i - 1 read
+    mapping: dict = {}
+    shift = start.insert(constant_op(distance, iv.type, location)).results[0]
+    ahead = start.insert(AddIOp.build(iv, start.insert(
+        MulIOp.build(step, shift, location=location)).results[0], location=location)).results[0]
+    mapping[iv] = ahead
+    last = _i32(start, stages - 1, location)
+    is_first = start.insert(CmpIOp.build(slot, _i32(start, 0, location), CmpIPredicate.eq,
+                                         location=location)).results[0]
+    previous = start.insert(SubIOp.build(slot, _i32(start, 1, location),
+                                         location=location)).results[0]
+    insert_slot = start.insert(SelectOp.build(is_first, last, previous,
+                                              location=location)).results[0]
+    _emit_stage(start, plan, mapping, buffers, insert_slot, _in_range(loop, start, ahead))
+    # the body reads the slot of iteration i
+    for (load, alloc), buffer in zip(plan.loads, buffers):
+        at = Builder.before(alloc, alloc.location)
+        buffer_type: MemDescType = buffer.type
+        view_type = MemDescType(buffer_type.shape[1:], buffer_type.element_type,
+                                buffer_type.encoding, buffer_type.memory_space, True)
+        view = at.insert(MemDescIndexOp.build(view_type, buffer, slot,
+                                              location=alloc.location)).results[0]
+        for use in list(alloc.results[0].uses):
+            user = use.owner
+            if isinstance(user, LocalLoadOp) and user.token is None:
+                replacement = Builder.before(user, user.location).insert(
+                    LocalLoadOp.build(user.results[0].type, view, wait,
+                                      attributes=dict(user.attributes),
+                                      location=user.location))
+                user.results[0].replace_all_uses_with(replacement.results[0])
+                user.erase()
+            else:
+                use.set(view)
+        alloc.erase()
+        load.erase()
+    # the advanced values come from the clones; the slot moves on
+    end = Builder.before(yield_op, location)
+    following = end.insert(AddIOp.build(slot, _i32(end, 1, location),
+                                        location=location)).results[0]
+    wraps = end.insert(CmpIOp.build(following, _i32(end, stages, location), CmpIPredicate.eq,
+                                    location=location)).results[0]
+    next_slot = end.insert(SelectOp.build(wraps, _i32(end, 0, location), following,
+                                          location=location)).results[0]
+    operands = list(yield_op.operands)
+    for k in plan.carried:
+        operands[k] = mapping.get(operands[k], operands[k])
+    yield_op.set_operands(operands + [next_slot])
+    _erase_dead(reversed(plan.slice_ops))
+    for index, result in enumerate(loop.results):
+        result.replace_all_uses_with(new_loop.results[index])
+    loop.erase()
+
+    # drain, then free the buffers
+    after = Builder.after(new_loop, location)
+    after.insert(AsyncWaitOp.build(0, _token(), location=location))
+    for buffer in buffers:
+        after.insert(LocalDeallocOp.build(buffer, location=location))
+    return new_loop
+
+
+def _erase_dead(ops) -> None:
+    """Erases the ops (the original slice) that nothing reads any more."""
+    for op in ops:
+        if op.parent is not None and all(not r.uses for r in op.results):
+            op.erase()
+
+
+def pipeline_loops(module: Operation, num_stages: int) -> int:
+    """Pipelines every innermost ``scf.for`` of ``module`` that has loads to pipeline, on
+    targets with ``cp.async`` (sm_80+); returns how many loops were pipelined."""
+    from tilecraft.analysis.axisinfo import AxisInfoAnalysis
+
+    capability = capability_of(module)
+    if capability is None or capability < 80:
+        return 0
+    loops = [op for op in module.walk() if op.name == "scf.for"
+             and not any(inner.name == "scf.for" for inner in op.walk() if inner is not op)]
+    axis_info = None
+    count = 0
+    for loop in loops:
+        stages = _stages(loop, num_stages)
+        if stages < 2:
+            continue
+        axis_info = axis_info or AxisInfoAnalysis(module)
+        plan = _plan(loop, axis_info)
+        if plan is None:
+            continue
+        pipeline_loop(loop, plan, stages)
+        count += 1
+    return count
+
+
+class TritonGPUPipelinePass(TritonGPUPipelinePassBase):
+    """See the module docstring."""
+
+    def run_on_operation(self, op: Operation) -> None:
+        pipeline_loops(op, self.num_stages)
