@@ -5,7 +5,8 @@ An entry is a directory named by its key under ``TILECRAFT_CACHE_DIR`` (default
 ``add_kernel.o``, ...), the metadata as ``metadata.json`` and a manifest with the size and sha256
 of each. An entry is written in a temporary directory and renamed into place, so readers see a
 whole entry or none; one that does not match its manifest counts as a miss and is replaced by
-the next `put`. ``TILECRAFT_CACHE_DISABLE=1`` turns the cache off.
+the next `put`, and one that matches it but that its reader rejects is removed by `discard`.
+``TILECRAFT_CACHE_DISABLE=1`` turns the cache off.
 """
 
 from __future__ import annotations
@@ -118,6 +119,30 @@ def put(key: str, files: dict[str, bytes | str], metadata: dict) -> None:
                       RuntimeWarning, stacklevel=2)
 
 
+def discard(key: str) -> None:
+    """Removes the entry of ``key``, if any: it is renamed aside first, so readers see it whole
+    or not at all."""
+    entry = _entry(key)
+    if entry is None or not entry.exists():
+        return
+    _remove(entry)
+
+
+def _remove(entry: Path) -> None:
+    """Renames ``entry`` to a fresh name beside it, then deletes it there."""
+    try:
+        stale = Path(tempfile.mkdtemp(prefix=f".{entry.name[:16]}-stale-", dir=entry.parent))
+    except OSError as error:
+        warnings.warn(f"tilecraft: could not remove the compile cache entry {entry}: {error}",
+                      RuntimeWarning, stacklevel=3)
+        return
+    try:
+        os.replace(entry, stale)
+    except FileNotFoundError:  # another process removed or moved it first
+        pass
+    shutil.rmtree(stale, ignore_errors=True)
+
+
 def _write(directory: Path, contents: dict[str, bytes | str]) -> None:
     files = {}
     for name, content in contents.items():
@@ -139,12 +164,7 @@ def _publish(temporary: Path, entry: Path) -> None:
     except OSError:
         if _read(entry) is not None:
             return
-    stale = Path(tempfile.mkdtemp(prefix=f".{entry.name[:16]}-stale-", dir=entry.parent))
-    try:
-        os.replace(entry, stale)
-    except FileNotFoundError:  # another writer moved it aside
-        pass
-    shutil.rmtree(stale, ignore_errors=True)
+    _remove(entry)
     try:
         os.replace(temporary, entry)
     except OSError:

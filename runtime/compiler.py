@@ -9,8 +9,14 @@ Each compiled backend is a `Backend` here: its compile stages (in
 ``tilecraft.backends.<target>.compiler``), what its cache entries hold, and its launcher. A
 `CompiledKernel` keeps each stage's text in ``asm`` (``ttir``, ``ttgir``, ``llir``, ``ptx``,
 ``cubin`` for CUDA; ``ttir``, ``llir``, ``asm`` for the CPU), as Triton's does, and compiled
-kernels are cached on disk (`tilecraft.runtime.cache`) under a key made of the kernel's `tt` IR,
-the options, the target and the compiler's source.
+kernels are cached on disk (`tilecraft.runtime.cache`) under a key made of the kernel's `tt` IR
+(which holds the kernel's source and that of every ``@jit`` function it calls, inlined or as
+private functions, the constexpr globals it read and its specialization), the options, the
+target and the hash of tilecraft's own source. An entry is checked before it is used: against
+its manifest (`cache.get`), against the kernel's own signature (its name and the kind of each
+argument, derived from the `tt` module, not from the entry) and by the backend (the CPU's object
+file is read as ELF and must define the kernel's entry point); one that fails is discarded and
+compiled again. ``TILECRAFT_ALWAYS_COMPILE=1`` compiles without reading the cache.
 
 ``compile(ASTSource(fn, signature, constexprs), target=GPUTarget("cuda", 90, 32))`` compiles
 for any target on any machine; launching needs the target's device.
@@ -29,6 +35,10 @@ BACKENDS = ("cpu", "cuda", "interpret")
 
 class BackendError(RuntimeError):
     """A backend that was asked for and cannot run here."""
+
+
+class InvalidEntry(ValueError):
+    """A compile-cache entry that does not describe the kernel it was looked up for."""
 
 
 def selected_backend() -> str:
@@ -123,6 +133,13 @@ class Backend:
         raise NotImplementedError
 
     def from_cache(self, files: dict, metadata: dict) -> Any:
+        """The binary a cache entry holds; raises (any exception) when the entry is not one
+        this backend wrote and can load."""
+        raise NotImplementedError
+
+    def arg_kind(self, ty: Any) -> str:
+        """The launch kind (``"ptr"``, ``"i32"``, ``"fp32"``...) of a kernel parameter of
+        `tt` type ``ty``."""
         raise NotImplementedError
 
     def cache_files(self, binary: Any) -> tuple[dict, dict]:
@@ -145,9 +162,9 @@ class CPUBackend(Backend):
         return None
 
     def cache_key_parts(self, options: None) -> tuple:
-        from tilecraft.backends.cpu import compiler, engine
+        from tilecraft.backends.cpu import engine
 
-        return (engine.host_cache_key_parts(), compiler.backend_fingerprint())
+        return engine.host_cache_key_parts()
 
     def compile(self, module, options: None):
         from tilecraft.backends.cpu import compiler
@@ -155,9 +172,23 @@ class CPUBackend(Backend):
         return compiler.compile_ttir(module)
 
     def from_cache(self, files: dict, metadata: dict):
-        from tilecraft.backends.cpu import compiler
+        from tilecraft.backends.cpu import compiler, engine
 
-        return compiler.binary_from_cache(metadata["name"], files, metadata)
+        from .cpu_driver import debug_tables
+
+        binary = compiler.binary_from_cache(metadata["name"], files, metadata)
+        info = binary.info
+        if not isinstance(binary.obj, bytes):
+            raise InvalidEntry("the object file is stored as text")
+        if info.grid_symbol not in engine.object_symbols(binary.obj).defined:
+            raise InvalidEntry(f"the object file does not define {info.grid_symbol!r}")
+        debug_tables(info.grid_symbol, info.arg_kinds, info.prints, info.asserts)
+        return binary
+
+    def arg_kind(self, ty) -> str:
+        from tilecraft.backends.cpu import types
+
+        return types.arg_kind(ty)
 
     def cache_files(self, binary) -> tuple[dict, dict]:
         from tilecraft.backends.cpu import compiler
@@ -210,9 +241,7 @@ class CUDABackend(Backend):
     def cache_key_parts(self, options) -> tuple:
         from dataclasses import astuple
 
-        from tilecraft.backends.cuda import compiler
-
-        return (astuple(options), compiler.backend_fingerprint())
+        return astuple(options)
 
     def compile(self, module, options):
         from tilecraft.backends.cuda import compiler
@@ -222,7 +251,19 @@ class CUDABackend(Backend):
     def from_cache(self, files: dict, metadata: dict):
         from tilecraft.backends.cuda import compiler
 
-        return compiler.binary_from_cache(files, metadata)
+        binary = compiler.binary_from_cache(files, metadata)
+        if not isinstance(binary.asm["cubin"], bytes):
+            raise InvalidEntry("the cubin is stored as text")
+        for field_name in ("shared", "num_warps"):
+            value = metadata[field_name]
+            if type(value) is not int or value < 0:
+                raise InvalidEntry(f"metadata {field_name}={value!r}")
+        return binary
+
+    def arg_kind(self, ty) -> str:
+        from tilecraft.backends.cpu import types  # the CUDA lowering passes arguments alike
+
+        return types.arg_kind(ty)
 
     def cache_files(self, binary) -> tuple[dict, dict]:
         from tilecraft.backends.cuda import compiler
@@ -263,8 +304,9 @@ def get_backend(name: str, capability: int | None = None) -> Backend:
 def compile_module(module, backend: Backend, launch_options: dict | None = None,
                    arg_names: list[str] | None = None) -> CompiledKernel:
     """``module`` (the frontend's `tt` module) compiled by ``backend``, from the disk cache
-    when it holds it."""
+    when it holds an entry that passes the checks of the module docstring."""
     from tilecraft import __version__
+    from tilecraft.backends.fingerprint import source_fingerprint
     from tilecraft.ir import print_op
 
     try:
@@ -273,15 +315,9 @@ def compile_module(module, backend: Backend, launch_options: dict | None = None,
         from tilecraft.frontend.errors import CompilationError
 
         raise CompilationError(f"kernel '{_kernel_name(module)}': {error}") from None
-    key = cache.cache_key(backend.name, __version__, print_op(module),
+    key = cache.cache_key(backend.name, __version__, source_fingerprint(), print_op(module),
                           backend.cache_key_parts(options))
-    entry = cache.get(key)
-    binary = None
-    if entry is not None:
-        try:
-            binary = backend.from_cache(entry, entry[cache.METADATA_FILE])
-        except (KeyError, TypeError):
-            binary = None
+    binary = None if always_compile() else _cached_binary(key, module, backend)
     if binary is None:
         binary = backend.compile(module, options)
         files, metadata = backend.cache_files(binary)
@@ -292,10 +328,47 @@ def compile_module(module, backend: Backend, launch_options: dict | None = None,
     return CompiledKernel(name, asm, metadata, backend, binary)
 
 
+def always_compile() -> bool:
+    """Whether ``TILECRAFT_ALWAYS_COMPILE`` asks to compile without reading the cache."""
+    return os.environ.get("TILECRAFT_ALWAYS_COMPILE", "") not in ("", "0")
+
+
+def _cached_binary(key: str, module, backend: Backend) -> Any:
+    """The binary the cache holds under ``key`` for ``module``, or None. An entry that does not
+    load, or that describes another kernel than ``module``'s, is discarded."""
+    entry = cache.get(key)
+    if entry is None:
+        return None
+    try:
+        metadata = entry[cache.METADATA_FILE]
+        binary = backend.from_cache(entry, metadata)
+        name, _, described = backend.describe(binary)
+        kernel = _kernel_func(module)
+        if kernel is None:
+            raise InvalidEntry("the module has no tt.func")
+        expected = [backend.arg_kind(ty) for ty in kernel.function_type.inputs]
+        if name != kernel.sym_name or described["name"] != kernel.sym_name:
+            raise InvalidEntry(f"it holds kernel {name!r}")
+        if described["arg_kinds"] != expected:
+            raise InvalidEntry(f"argument kinds {described['arg_kinds']} where the kernel's "
+                               f"signature has {expected}")
+    except Exception:  # noqa: BLE001 - whatever a damaged entry raises, it is compiled again
+        cache.discard(key)
+        return None
+    return binary
+
+
+def _kernel_func(module):
+    """The kernel of a `tt` module: its public ``tt.func`` (the first function if none is
+    public), as the backends' lowerings choose it; None when there is no function."""
+    funcs = [op for op in module.regions[0].blocks[0] if op.name == "tt.func"]
+    public = [op for op in funcs if op.sym_visibility != "private"] or funcs
+    return public[0] if public else None
+
+
 def _kernel_name(module) -> str:
-    names = [op.sym_name for op in module.regions[0].blocks[0] if op.name == "tt.func"
-             and op.sym_visibility != "private"]
-    return names[0] if names else "?"
+    kernel = _kernel_func(module)
+    return "?" if kernel is None else kernel.sym_name
 
 
 def compile(src: ASTSource, target: GPUTarget | None = None,  # noqa: A001 - Triton's name

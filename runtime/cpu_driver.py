@@ -88,7 +88,37 @@ class _Assert:
 
 def _shape(spec: dict) -> tuple[int, ...] | None:
     shape = spec.get("shape")
-    return None if shape is None else tuple(shape)
+    if shape is None:
+        return None
+    if not isinstance(shape, list) or not all(type(size) is int and size > 0 for size in shape):
+        raise ValueError(f"invalid tile shape {shape!r}")
+    return tuple(shape)
+
+
+def _text(spec: dict, key: str) -> str:
+    value = spec[key]
+    if not isinstance(value, str):
+        raise ValueError(f"{key} {value!r} is not a string")
+    return value
+
+
+def debug_tables(symbol: str, arg_kinds: list[str], prints: list[dict], asserts: list[dict]
+                 ) -> tuple[list[_Print], list[_Assert]]:
+    """The print and assertion tables of a kernel (see `CPUKernel`), checked: raises ValueError
+    naming the kernel for an unknown kind or a malformed entry (as a damaged cache entry may
+    hold)."""
+    try:
+        unknown = [kind for kind in arg_kinds if kind not in ARG_KINDS]
+        unknown += [kind for spec in prints for kind in spec["kinds"] if kind not in PRINT_KINDS]
+        if unknown:
+            raise ValueError(f"unknown kinds {unknown}")
+        print_table = [_Print(_text(spec, "prefix"), bool(spec["hex"]), tuple(spec["kinds"]),
+                              _shape(spec)) for spec in prints]
+        assert_table = [_Assert(_text(spec, "message"), _text(spec, "file"), int(spec["line"]),
+                                _text(spec, "function"), _shape(spec)) for spec in asserts]
+    except (KeyError, TypeError, ValueError) as error:
+        raise ValueError(f"{symbol}: invalid launch metadata: {error}") from None
+    return print_table, assert_table
 
 
 class CPUKernel:
@@ -104,17 +134,10 @@ class CPUKernel:
 
     def __init__(self, library: JITLibrary, symbol: str, arg_kinds: list[str],
                  prints: list[dict], asserts: list[dict]) -> None:
-        unknown = [kind for kind in arg_kinds if kind not in ARG_KINDS]
-        unknown += [kind for spec in prints for kind in spec["kinds"] if kind not in PRINT_KINDS]
-        if unknown:
-            raise ValueError(f"{symbol}: unknown kinds {unknown}")
         self.library = library
         self.symbol = symbol
         self.arg_kinds = list(arg_kinds)
-        self.prints = [_Print(spec["prefix"], bool(spec["hex"]), tuple(spec["kinds"]),
-                              _shape(spec)) for spec in prints]
-        self.asserts = [_Assert(spec["message"], spec["file"], int(spec["line"]),
-                                spec["function"], _shape(spec)) for spec in asserts]
+        self.prints, self.asserts = debug_tables(symbol, arg_kinds, prints, asserts)
         self._pack = struct.Struct("<" + "".join(ARG_KINDS[kind] for kind in arg_kinds)).pack
         _register_callbacks()
         self._function = _KERNEL_TYPE(library.address(symbol))

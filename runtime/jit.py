@@ -267,9 +267,25 @@ class JITFunction:
         return print_op(self.ir(*args, **kwargs))
 
     def warmup(self, *args, grid=None, **kwargs):
-        for name in LAUNCH_OPTIONS - set(self.signature.parameters):
-            kwargs.pop(name, None)
-        return self.ir(*args, **kwargs)
+        """Compiles the kernel for these arguments as ``kernel[grid](*args, **kwargs)`` would,
+        without launching it, and returns the `CompiledKernel` (arguments may also be language
+        types or signature strings such as ``"*fp32"``; ``grid`` is accepted and unused, as
+        Triton's). With the interpreter selected, the launch would not compile: the kernel is
+        compiled to verified `tt` IR and the module returned."""
+        options = {k: kwargs.pop(k) for k in list(kwargs)
+                   if k in LAUNCH_OPTIONS and k not in self.signature.parameters}
+        options.pop("stream", None)
+        backend = "interpret" if self.interpret else selected_backend()
+        if backend == "interpret":
+            return self.ir(*args, **kwargs)
+        try:
+            return self._compiled(self.specialize(args, kwargs), backend, options)
+        except Exception as error:
+            from tilecraft.frontend.errors import CompilationError
+
+            if isinstance(error, CompilationError) and not _debug():
+                raise error.with_traceback(None) from None
+            raise
 
 
 def _is_numpy_scalar(value) -> bool:

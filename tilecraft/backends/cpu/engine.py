@@ -114,7 +114,7 @@ class JITLibrary:
     The engine, and the code in it, lives as long as this object: keep it while kernels run."""
 
     def __init__(self, obj: bytes) -> None:
-        self._imports = _undefined_symbols(obj)
+        self._imports = object_symbols(obj).imported
         self._obj = obj
         self._engine: llvm.ExecutionEngine | None = None
 
@@ -148,31 +148,47 @@ _ELF_HEADER = struct.Struct("<16sHHIQQQIHHHHHH")
 _SECTION_HEADER = struct.Struct("<IIQQQQIIQQ")
 _SYMBOL = struct.Struct("<IBBHQQ")
 _SHT_SYMTAB = 2
+_SHT_NOBITS = 8
 _STB_GLOBAL = 1
 
 
-def _undefined_symbols(obj: bytes) -> list[str]:
-    """The global symbols a 64-bit little-endian ELF relocatable object imports. Checks the
-    parts it reads, since LLVM crashes on bytes that are not an object file."""
+@dataclass(frozen=True)
+class ObjectSymbols:
+    """The global symbols of an object file: those it defines and those it imports."""
+
+    defined: frozenset[str]
+    imported: tuple[str, ...]
+
+
+def object_symbols(obj: bytes) -> ObjectSymbols:
+    """The global symbols of a 64-bit little-endian ELF relocatable object. Checks the parts it
+    reads and that every section lies inside the bytes, since LLVM crashes on bytes that are not
+    an object file; raises `LLVMError` for those."""
     try:
         (ident, e_type, _machine, _version, _entry, _phoff, shoff, _flags, _ehsize, _phentsize,
          _phnum, shentsize, shnum, _shstrndx) = _ELF_HEADER.unpack_from(obj)
         if ident[:6] != b"\x7fELF\x02\x01" or e_type != 1 or shentsize != _SECTION_HEADER.size:
             raise ValueError("not a 64-bit little-endian ELF relocatable object")
         sections = [_SECTION_HEADER.unpack_from(obj, shoff + i * shentsize) for i in range(shnum)]
-        names = []
+        for _, sh_type, _, _, offset, size, *_ in sections:
+            if sh_type != _SHT_NOBITS and offset + size > len(obj):
+                raise ValueError(f"a section lies past the end of the file ({len(obj)} bytes)")
+        defined, imported = set(), []
         for _, sh_type, _, _, offset, size, link, *_ in sections:
             if sh_type != _SHT_SYMTAB:
                 continue
             strings_offset, strings_size = sections[link][4:6]
-            if strings_offset + strings_size > len(obj):
-                raise ValueError("a string table lies past the end of the file")
             strings = obj[strings_offset:strings_offset + strings_size]
             for start in range(offset, offset + size, _SYMBOL.size):
                 st_name, st_info, _, st_shndx, _, _ = _SYMBOL.unpack_from(obj, start)
-                if st_shndx == 0 and st_name and st_info >> 4 == _STB_GLOBAL:
-                    names.append(strings[st_name:strings.index(b"\0", st_name)].decode())
-        return names
+                if not st_name or st_info >> 4 != _STB_GLOBAL:
+                    continue
+                name = strings[st_name:strings.index(b"\0", st_name)].decode()
+                if st_shndx == 0:
+                    imported.append(name)
+                else:
+                    defined.add(name)
+        return ObjectSymbols(frozenset(defined), tuple(imported))
     except struct.error:
         raise LLVMError(f"invalid object file: truncated ({len(obj)} bytes)") from None
     except (ValueError, IndexError, UnicodeDecodeError) as error:
