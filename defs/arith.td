@@ -29,7 +29,7 @@ defvar I1SameShape = "i1_like($_self)";
 // Constants
 //===----------------------------------------------------------------------===//
 
-def Arith_ConstantOp : Arith_Op<"constant", [ConstantLike,
+def Arith_ConstantOp : Arith_Op<"constant", [ConstantLike, OpAsmOpInterface,
                                              AllTypesMatch<["value", "result"]>]> {
   let summary = "A constant scalar or tensor";
   let description = [{

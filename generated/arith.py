@@ -113,7 +113,7 @@ class ConstantOp(DefinedOp):
     """
 
     OPERATION_NAME = 'arith.constant'
-    TRAITS = (ConstantLike, Pure, )
+    TRAITS = (ConstantLike, OpAsmOpInterface, Pure, )
     HOOKS = ()
     PROPERTY_NAMES = ('value', )
     OPERAND_GROUPS = ()

@@ -83,6 +83,8 @@ def Symbol : NativeOpTrait<"Symbol">;
 def SymbolTable : NativeOpTrait<"SymbolTable">;
 def FunctionLike : NativeOpTrait<"FunctionLike">;
 def ConstantLike : NativeOpTrait<"ConstantLike">;
+// The op names its results in printed IR: its hooks module defines `asm_result_name`.
+def OpAsmOpInterface : NativeOpTrait<"OpAsmOpInterface">;
 def RecursiveMemoryEffects : NativeOpTrait<"RecursiveMemoryEffects">;
 
 // Memory effects.

@@ -35,7 +35,7 @@ tt.func @two_iterations(%a: i32) -> i32 {
 // CHECK-NEXT:    tt.return %[[R]] : i32
 // LIMIT-LABEL: tt.func @chain
 // LIMIT-NOT:     arith.constant 6
-// LIMIT:         %[[B:.+]] = arith.addi %{{[0-9]+}}, %{{[0-9]+}} : i32
+// LIMIT:         %[[B:.+]] = arith.addi %{{[0-9]+}}, %c3_i32 : i32
 // LIMIT-NEXT:    tt.return %[[B]] : i32
 tt.func @chain(%x: i32) -> i32 {
   %c1 = arith.constant 1 : i32

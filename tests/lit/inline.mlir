@@ -82,17 +82,17 @@ tt.func @in_loop(%x: f32, %lb: i32, %ub: i32, %st: i32) -> f32 {
 // A callee with several blocks and returns: the caller's block is split, each tt.return
 // branches to the continuation, whose argument replaces the call's result.
 // CHECK-LABEL: tt.func @use_abs(%arg0: i32) -> i32 {
-// CHECK-NEXT:    %0 = arith.constant 0 : i32
-// CHECK-NEXT:    %1 = arith.cmpi slt, %arg0, %0 : i32
-// CHECK-NEXT:    cf.cond_br %1, ^bb1, ^bb2
+// CHECK-NEXT:    %c0_i32 = arith.constant 0 : i32
+// CHECK-NEXT:    %0 = arith.cmpi slt, %arg0, %c0_i32 : i32
+// CHECK-NEXT:    cf.cond_br %0, ^bb1, ^bb2
 // CHECK-NEXT:  ^bb1:
-// CHECK-NEXT:    %2 = arith.subi %0, %arg0 : i32
-// CHECK-NEXT:    cf.br ^bb3(%2 : i32)
+// CHECK-NEXT:    %1 = arith.subi %c0_i32, %arg0 : i32
+// CHECK-NEXT:    cf.br ^bb3(%1 : i32)
 // CHECK-NEXT:  ^bb2:
 // CHECK-NEXT:    cf.br ^bb3(%arg0 : i32)
-// CHECK-NEXT:  ^bb3(%3: i32):
-// CHECK-NEXT:    %4 = arith.addi %3, %arg0 : i32
-// CHECK-NEXT:    tt.return %4 : i32
+// CHECK-NEXT:  ^bb3(%2: i32):
+// CHECK-NEXT:    %3 = arith.addi %2, %arg0 : i32
+// CHECK-NEXT:    tt.return %3 : i32
 tt.func private @abs(%a: i32) -> i32 {
   %c0 = arith.constant 0 : i32
   %neg = arith.cmpi slt, %a, %c0 : i32

@@ -4,12 +4,12 @@
 
 // A chain of invariants leaves at once; what reads the iter_arg stays.
 // CHECK-LABEL: tt.func @chain
-// CHECK-NEXT:    %0 = arith.constant 0 : i32
-// CHECK-NEXT:    %1 = arith.addi %arg3, %arg4 : i32
-// CHECK-NEXT:    %2 = arith.muli %1, %1 : i32
-// CHECK-NEXT:    %3 = scf.for %arg5 = %arg0 to %arg1 step %arg2 iter_args(%arg6 = %0) -> (i32) : i32 {
-// CHECK-NEXT:      %4 = arith.addi %arg6, %2 : i32
-// CHECK-NEXT:      scf.yield %4 : i32
+// CHECK-NEXT:    %c0_i32 = arith.constant 0 : i32
+// CHECK-NEXT:    %0 = arith.addi %arg3, %arg4 : i32
+// CHECK-NEXT:    %1 = arith.muli %0, %0 : i32
+// CHECK-NEXT:    %2 = scf.for %arg5 = %arg0 to %arg1 step %arg2 iter_args(%arg6 = %c0_i32) -> (i32) : i32 {
+// CHECK-NEXT:      %3 = arith.addi %arg6, %1 : i32
+// CHECK-NEXT:      scf.yield %3 : i32
 // CHECK-NEXT:    }
 tt.func @chain(%lb: i32, %ub: i32, %step: i32, %a: i32, %b: i32) -> i32 {
   %c0 = arith.constant 0 : i32
@@ -42,10 +42,10 @@ tt.func @uses_iv(%a: i32, %n: i32, %c1: i32, %c0: i32) -> i32 {
 
 // A division may trap: it stays unless its divisor is a safe constant.
 // CHECK-LABEL: tt.func @division
-// CHECK-NEXT:    %0 = arith.constant 4 : i32
-// CHECK-NEXT:    %1 = arith.divsi %arg0, %0 : i32
+// CHECK-NEXT:    %c4_i32 = arith.constant 4 : i32
+// CHECK-NEXT:    %0 = arith.divsi %arg0, %c4_i32 : i32
 // CHECK-NEXT:    scf.for
-// CHECK-NEXT:      %3 = arith.divsi %arg0, %arg1 : i32
+// CHECK-NEXT:      %2 = arith.divsi %arg0, %arg1 : i32
 tt.func @division(%a: i32, %b: i32, %n: i32) -> i32 {
   %c4 = arith.constant 4 : i32
   %r = scf.for %i = %b to %n step %b iter_args(%acc = %a) -> (i32) : i32 {

@@ -52,4 +52,4 @@ def test_plain_install_imports_and_parses(wheel: Path, tmp_path: Path):
     assert proc.returncode == 0, proc.stderr
     first, *rest = proc.stdout.splitlines()
     assert first.startswith(str(target))
-    assert "%0 = arith.constant 1 : i32" in "\n".join(rest)
+    assert "%c1_i32 = arith.constant 1 : i32" in "\n".join(rest)

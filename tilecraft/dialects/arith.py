@@ -1,8 +1,9 @@
-"""Hooks of the arith dialect: MLIR's custom format and verifier of `arith.select`."""
+"""Hooks of the arith dialect: MLIR's custom format and verifier of `arith.select`, and the
+result names of `arith.constant`."""
 
 from __future__ import annotations
 
-from tilecraft.ir import RankedTensorType, i1
+from tilecraft.ir import IntegerAttr, IntegerType, RankedTensorType, i1
 from tilecraft.ir.ods import implements
 
 from . import generated_module
@@ -919,3 +920,20 @@ _patterns(gen.XOrIOp, XOrINotCmp)
 _patterns(gen.SelectOp, SelectSimplify)
 _patterns(gen.TruncIOp, TruncIOfExt)
 _patterns(gen.ExtSIOp, ExtSIOfExtUI)
+
+
+@implements(gen.ConstantOp)
+def asm_result_name(self) -> str:
+    """MLIR's ConstantOp::getAsmResultNames: ``true``/``false`` for i1, ``c<value>_<type>`` for
+    other integers (``c<value>`` for index, the value read as signed), ``cst`` otherwise."""
+    value = self.properties["value"]
+    if not isinstance(value, IntegerAttr):
+        return "cst"
+    type_ = value.type
+    if not isinstance(type_, IntegerType):
+        return f"c{value.value}"
+    if type_.width == 1:
+        return "true" if value.value else "false"
+    bits = value.value & ((1 << type_.width) - 1)
+    signed = bits - (1 << type_.width) if bits >> (type_.width - 1) else bits
+    return f"c{signed}_{type_}"

@@ -23,7 +23,7 @@ from tilecraft.ir.location import (
 from tilecraft.ir.operation import Operation
 from tilecraft.ir.parametric import alias_classes_exist
 from tilecraft.ir.syntax import keyword_or_string, quote_string
-from tilecraft.ir.traits import IsolatedFromAbove, Terminator
+from tilecraft.ir.traits import IsolatedFromAbove, OpAsmOpInterface, Terminator
 from tilecraft.ir.types import FunctionType, Type
 from tilecraft.ir.values import Value
 
@@ -230,12 +230,18 @@ class Printer:
         return "".join(out)
 
     def _number_values(self, root: Operation) -> None:
+        """Name every value and block under ``root`` as MLIR's SSANameState does: results that
+        their op names (`OpAsmOpInterface`) get that name made unique, the others numbers."""
         names = self._names
         block_names = self._block_names
-        stack = [(region, 0, 0) for region in reversed(root.regions)]
-        _name_results(names, root.results, 0)
+        namers = None if self.generic else _RESULT_NAMERS
+        top = _NameScope(None)
+        # MLIR gives the root's regions their counters before naming the root's own results.
+        stack = [(region, 0, 0, 0, top) for region in reversed(root.regions)]
+        _name_op_results(names, root, namers, top, 0, 0)
         while stack:
-            region, value_id, arg_id = stack.pop()
+            region, value_id, arg_id, conflict_id, parent = stack.pop()
+            scope = _NameScope(parent)
             nested: list[Region] = []
             for block_id, block in enumerate(region.blocks):
                 block_names[block] = f"^bb{block_id}"
@@ -249,17 +255,13 @@ class Printer:
                         value_id += 1
                 op = block._first
                 while op is not None:
-                    results = op.results
-                    if results:
-                        if len(results) == 1:
-                            names[results[0]] = f"%{value_id}"
-                        else:
-                            _name_results(names, results, value_id)
-                        value_id += 1
+                    if op.results:
+                        value_id, conflict_id = _name_op_results(
+                            names, op, namers, scope, value_id, conflict_id)
                     if op.regions:
                         nested.extend(op.regions)
                     op = op._next
-            stack.extend((r, value_id, arg_id) for r in reversed(nested))
+            stack.extend((r, value_id, arg_id, conflict_id, scope) for r in reversed(nested))
 
     def _print_alias_definitions(self, op: Operation, whole_scope: bool) -> None:
         """Write ``#alias = ...`` for the aliased attributes and types ``op`` uses, and make them
@@ -441,13 +443,87 @@ class Printer:
             raise TypeError(f"cannot print location {loc!r}")
 
 
-def _name_results(names: dict[Value, str], results, value_id: int) -> None:
-    """Name the results of one op: ``%N`` for a single result, ``%N#i`` for several."""
+class _NameScope:
+    """The result names taken in one region, seen by its nested regions (MLIR's scoped table
+    of used names: sibling regions may reuse each other's names)."""
+
+    __slots__ = ("names", "parent")
+
+    def __init__(self, parent: _NameScope | None) -> None:
+        self.names: set[str] = set()
+        self.parent = parent
+
+    def __contains__(self, name: str) -> bool:
+        scope: _NameScope | None = self
+        while scope is not None:
+            if name in scope.names:
+                return True
+            scope = scope.parent
+        return False
+
+
+class _ResultNamers(dict):
+    """Op class -> its `asm_result_name` hook, or None when the op does not name its results."""
+
+    def __missing__(self, cls: type) -> object:
+        namer = None
+        if cls.has_trait(OpAsmOpInterface):
+            namer = getattr(cls, "asm_result_name", None)
+            if namer is None:
+                raise TypeError(f"'{cls.OPERATION_NAME}' has the trait OpAsmOpInterface but "
+                                "does not implement asm_result_name")
+        self[cls] = namer
+        return namer
+
+
+_RESULT_NAMERS = _ResultNamers()
+_DIGITS = frozenset("0123456789")
+_ID_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789$._-")
+
+
+def _name_op_results(names: dict[Value, str], op: Operation, namers: _ResultNamers | None,
+                     scope: _NameScope, value_id: int, conflict_id: int) -> tuple[int, int]:
+    """Name ``op``'s results (``%name`` from its hook made unique in ``scope``, else ``%N``;
+    ``#i`` suffixes for several results); return the next value and conflict ids."""
+    results = op.results
+    if not results:
+        return value_id, conflict_id
+    namer = namers[type(op)] if namers is not None else None
+    name = namer(op) if namer is not None else None
+    if name is None:
+        prefix = f"%{value_id}"
+        value_id += 1
+    else:
+        name = _sanitize_identifier(name)
+        if name in scope:
+            # MLIR's uniqueValueName: probe name_<id> with one counter for all names.
+            while True:
+                probe = f"{name}_{conflict_id}"
+                conflict_id += 1
+                if probe not in scope:
+                    name = probe
+                    break
+        scope.names.add(name)
+        prefix = "%" + name
     if len(results) == 1:
-        names[results[0]] = f"%{value_id}"
+        names[results[0]] = prefix
     else:
         for result in results:
-            names[result] = f"%{value_id}#{result.index}"
+            names[result] = f"{prefix}#{result.index}"
+    return value_id, conflict_id
+
+
+def _sanitize_identifier(name: str) -> str:
+    """MLIR's sanitizeIdentifier: characters other than ASCII letters, digits and ``$._-``
+    become ``_`` (a space) or the hex codes of their bytes, and a leading digit or invalid
+    character gets a ``_`` prefix, so the name cannot clash with numbered values."""
+    if all(c in _ID_CHARS for c in name) and name[0] not in _DIGITS:
+        return name
+    text = "".join(c if c in _ID_CHARS else "_" if c == " "
+                   else "".join(f"{b:X}" for b in c.encode()) for c in name)
+    if name[0] in _DIGITS or name[0] not in _ID_CHARS and name[0] != " ":
+        return "_" + text
+    return text
 
 
 __all__ = ["Printer", "print_op"]

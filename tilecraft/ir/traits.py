@@ -63,6 +63,12 @@ class ReturnLike(Trait):
     """A terminator that returns its operands to the parent op (or function)."""
 
 
+class OpAsmOpInterface(Trait):
+    """The op names its results in printed IR (MLIR's ``getAsmResultNames``): its class defines
+    ``asm_result_name(self) -> str | None``, the name the printer gives the op's results before
+    making it unique (``cst`` prints ``%cst``, then ``%cst_0``, ...); None keeps the number."""
+
+
 class RecursiveMemoryEffects(Trait):
     """The op's memory effects are those of the ops in its regions (plus its own markers)."""
 
@@ -440,7 +446,7 @@ class Elementwise(Trait):
 
 __all__ = [
     "Trait", "NoMemoryEffect", "AlwaysSpeculatable", "Pure", "Commutative", "ConstantLike",
-    "ReturnLike", "RecursiveMemoryEffects", "MemoryEffect", "MemRead", "MemWrite", "MemAlloc",
+    "ReturnLike", "OpAsmOpInterface", "RecursiveMemoryEffects", "MemoryEffect", "MemRead", "MemWrite", "MemAlloc",
     "MemFree", "SameVariadicOperandSize", "SameVariadicResultSize", "NoTerminator", "Terminator",
     "SingleBlock", "IsolatedFromAbove", "HasParent", "AttrSizedOperandSegments",
     "AttrSizedResultSegments", "Symbol", "SymbolTable", "FunctionLike",

@@ -26,12 +26,12 @@ tt.func @chain(%a: i32) -> i32 {
 
 // Nothing to rewrite: the IR stays as it is.
 // CHECK-LABEL: tt.func @no_match(%arg0: i32) -> i32 {
-// CHECK-NEXT:    %0 = arith.constant 1 : i32
-// CHECK-NEXT:    %1 = arith.constant 3 : i32
-// CHECK-NEXT:    %2 = arith.addi %arg0, %0 : i32
-// CHECK-NEXT:    %3 = arith.muli %2, %1 : i32
-// CHECK-NEXT:    %4 = arith.subi %3, %arg0 : i32
-// CHECK-NEXT:    tt.return %4 : i32
+// CHECK-NEXT:    %c1_i32 = arith.constant 1 : i32
+// CHECK-NEXT:    %c3_i32 = arith.constant 3 : i32
+// CHECK-NEXT:    %0 = arith.addi %arg0, %c1_i32 : i32
+// CHECK-NEXT:    %1 = arith.muli %0, %c3_i32 : i32
+// CHECK-NEXT:    %2 = arith.subi %1, %arg0 : i32
+// CHECK-NEXT:    tt.return %2 : i32
 tt.func @no_match(%a: i32) -> i32 {
   %c1 = arith.constant 1 : i32
   %c3 = arith.constant 3 : i32
@@ -45,15 +45,15 @@ tt.func @no_match(%a: i32) -> i32 {
 
 // Equal constants become one, at the top of the function (out of the loop); unused ones go.
 // CHECK-LABEL: tt.func @constants(%arg0: i32, %arg1: index) -> i32 {
-// CHECK-NEXT:    %0 = arith.constant 7 : i32
-// CHECK-NEXT:    %1 = arith.constant 1 : index
-// CHECK-NEXT:    %2 = arith.constant 0 : index
-// CHECK-NEXT:    %3 = scf.for %arg2 = %2 to %arg1 step %1 iter_args(%arg3 = %arg0) -> (i32) {
-// CHECK-NEXT:      %5 = arith.addi %arg3, %0 : i32
-// CHECK-NEXT:      scf.yield %5 : i32
+// CHECK-NEXT:    %c7_i32 = arith.constant 7 : i32
+// CHECK-NEXT:    %c1 = arith.constant 1 : index
+// CHECK-NEXT:    %c0 = arith.constant 0 : index
+// CHECK-NEXT:    %0 = scf.for %arg2 = %c0 to %arg1 step %c1 iter_args(%arg3 = %arg0) -> (i32) {
+// CHECK-NEXT:      %2 = arith.addi %arg3, %c7_i32 : i32
+// CHECK-NEXT:      scf.yield %2 : i32
 // CHECK-NEXT:    }
-// CHECK-NEXT:    %4 = arith.addi %3, %0 : i32
-// CHECK-NEXT:    tt.return %4 : i32
+// CHECK-NEXT:    %1 = arith.addi %0, %c7_i32 : i32
+// CHECK-NEXT:    tt.return %1 : i32
 tt.func @constants(%a: i32, %n: index) -> i32 {
   %c7 = arith.constant 7 : i32
   %unused = arith.constant 9 : i32

@@ -8,10 +8,10 @@
 // RUN: tilecraft-opt - -o %t < %s && filecheck %s --input-file=%t
 
 // CHECK-LABEL: tt.func @add(%arg0: i32, %arg1: tensor<4xf32>) -> i32 {
-// CHECK-NEXT:    %0 = arith.constant 1 : i32
-// CHECK-NEXT:    %1 = arith.addi %arg0, %0 : i32
-// CHECK-NEXT:    %2 = arith.addf %arg1, %arg1 : tensor<4xf32>
-// CHECK-NEXT:    tt.return %1 : i32
+// CHECK-NEXT:    %c1_i32 = arith.constant 1 : i32
+// CHECK-NEXT:    %0 = arith.addi %arg0, %c1_i32 : i32
+// CHECK-NEXT:    %1 = arith.addf %arg1, %arg1 : tensor<4xf32>
+// CHECK-NEXT:    tt.return %0 : i32
 // CHECK-NEXT:  }
 
 // GENERIC:      "builtin.module"() ({
@@ -24,7 +24,7 @@
 // GENERIC-NEXT:   }) : () -> ()
 // GENERIC-NEXT: }) : () -> ()
 
-// LOC: arith.addi %arg0, %0 : i32 loc("{{.*}}roundtrip.mlir":[[# @LINE + 5]]:5)
+// LOC: arith.addi %arg0, %c1_i32 : i32 loc("{{.*}}roundtrip.mlir":[[# @LINE + 5]]:5)
 
 module {
   tt.func @add(%a: i32, %t: tensor<4xf32>) -> i32 {
