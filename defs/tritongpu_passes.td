@@ -123,4 +123,17 @@ def TritonGPUPipeline : Pass<"tritongpu-pipeline", "builtin.module"> {
   let implModule = "tilecraft.transforms.loop_pipeline";
 }
 
+def TritonGPUPrefetch : Pass<"tritongpu-prefetch", "builtin.module"> {
+  let summary = "Read tensor-core dot operands from shared memory one slice of K at a time";
+  let description = [{
+    A `tt.dot` with an `#ttg.nvidia_mma` result whose operands are `ttg.local_load`s read by
+    the dot alone becomes a chain of dots over slices of K (one `mma.sync` instruction's K),
+    each loading its `ttg.memdesc_subslice` of A and B right before it, so that only one
+    slice's operand registers are live at a time. The first slice of the next iteration is
+    not yet loaded ahead across a loop's back edge, as Triton's pass does.
+  }];
+  let dependentDialects = ["ttg"];
+  let implModule = "tilecraft.transforms.prefetch";
+}
+
 #endif // TILECRAFT_TRITONGPU_PASSES_TD

@@ -360,6 +360,27 @@ class TritonGPUPipelinePassBase(Pass):
     num_stages: int
 
 
+class TritonGPUPrefetchPassBase(Pass):
+    """Read tensor-core dot operands from shared memory one slice of K at a time
+
+    A `tt.dot` with an `#ttg.nvidia_mma` result whose operands are `ttg.local_load`s read by
+    the dot alone becomes a chain of dots over slices of K (one `mma.sync` instruction's K),
+    each loading its `ttg.memdesc_subslice` of A and B right before it, so that only one
+    slice's operand registers are live at a time. The first slice of the next iteration is
+    not yet loaded ahead across a loop's back edge, as Triton's pass does.
+    """
+
+    ARGUMENT = 'tritongpu-prefetch'
+    SUMMARY = 'Read tensor-core dot operands from shared memory one slice of K at a time'
+    ANCHOR = 'builtin.module'
+    DEPENDENT_DIALECTS = ('ttg', )
+    IMPL_MODULE = 'tilecraft.transforms.prefetch'
+    OPTIONS = (
+    )
+    STATISTICS = (
+    )
+
+
 class TritonGPUReduceDataDuplicationPassBase(Pass):
     """Convert to dot operand layouts through swizzled shared memory
 
@@ -420,6 +441,7 @@ PASSES: dict[str, type[Pass]] = {
     'tritongpu-accelerate-matmul': TritonGPUAccelerateMatmulPassBase,
     'tritongpu-coalesce': TritonGPUCoalescePassBase,
     'tritongpu-pipeline': TritonGPUPipelinePassBase,
+    'tritongpu-prefetch': TritonGPUPrefetchPassBase,
     'tritongpu-reduce-data-duplication': TritonGPUReduceDataDuplicationPassBase,
     'tritongpu-remove-layout-conversions': TritonGPURemoveLayoutConversionsPassBase,
 }

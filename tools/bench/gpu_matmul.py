@@ -2,10 +2,11 @@
 """Matmul on the GPU, tilecraft against Triton and torch (cuBLAS) in one run: TFLOP/s of
 Triton's tutorial matmul kernel (grouped ordering, masked K loop) compiled by both compilers
 with the same blocks, warps and stages, fp16 and bf16 inputs with fp32 accumulation, at
-4096^3 and 8192^3, against ``torch.matmul``. Every output is checked against torch before it
-is timed (``triton.testing.do_bench`` medians).
+4096^3 and 8192^3, against ``torch.matmul``, and Triton's mma.sync code (its sm_80 target,
+``triton-sm80``) as the peer of tilecraft's mma.sync path. Every output is checked against
+torch before it is timed (``triton.testing.do_bench`` medians).
 
-    python tools/bench/gpu_matmul.py [--out DIR] [--sizes 4096,8192]
+    python tools/bench/gpu_matmul.py [--out DIR] [--sizes 4096,8192] [--stages 3]
 """
 
 from __future__ import annotations
@@ -77,7 +78,7 @@ def write_modules(folder: Path) -> dict[str, ModuleType]:
 
 
 def matmul(device: gpu.CudaDevice, modules: dict[str, ModuleType], size: int,
-           dtype_name: str) -> gpu.Row:
+           dtype_name: str, stages: int) -> gpu.Row:
     torch = device.torch
     dtype = getattr(torch, dtype_name)
     row = gpu.Row(f"matmul {dtype_name} {size}^3", "TFLOP/s", True)
@@ -104,10 +105,21 @@ def matmul(device: gpu.CudaDevice, modules: dict[str, ModuleType], size: int,
         def launch(module: ModuleType = module, c: Any = c) -> Any:
             module.matmul_kernel[grid](a, b, c, size, size, size, a.stride(0), a.stride(1),
                                        b.stride(0), b.stride(1), c.stride(0), c.stride(1),
-                                       num_warps=NUM_WARPS, num_stages=NUM_STAGES, **CONFIG)
+                                       num_warps=NUM_WARPS, num_stages=stages, **CONFIG)
             return c
 
         gpu.measure(row, compiler, launch, check, figure, device)
+        if compiler == "triton":
+            # Triton's own mma.sync code (its sm_80 target run on this GPU): the like-for-like
+            # peer of tilecraft's mma.sync path until tilecraft has wgmma
+            def launch_sm80(module: ModuleType = module, c: Any = c) -> Any:
+                module.matmul_kernel[grid](a, b, c, size, size, size, a.stride(0), a.stride(1),
+                                           b.stride(0), b.stride(1), c.stride(0), c.stride(1),
+                                           num_warps=NUM_WARPS, num_stages=stages,
+                                           arch="sm80", **CONFIG)
+                return c
+
+            gpu.measure(row, "triton-sm80", launch_sm80, check, figure, device)
     return row
 
 
@@ -115,6 +127,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=None, help="folder for matmul.txt")
     parser.add_argument("--sizes", default="4096,8192", help="comma-separated cube sizes")
+    parser.add_argument("--stages", type=int, default=NUM_STAGES, help="num_stages of both")
     args = parser.parse_args()
     os.environ["TILECRAFT_BACKEND"] = "cuda"
     start = time.perf_counter()
@@ -124,11 +137,11 @@ def main() -> int:
         modules = write_modules(Path(folder_name))
         for size in (int(s) for s in args.sizes.split(",")):
             for dtype_name in ("float16", "bfloat16"):
-                rows.append(matmul(device, modules, size, dtype_name))
+                rows.append(matmul(device, modules, size, dtype_name, args.stages))
     heading = (f"matmul: tilecraft vs Triton vs torch (cuBLAS) on {device.describe()}; "
-               f"blocks {CONFIG}, num_warps={NUM_WARPS}, num_stages={NUM_STAGES}; "
+               f"blocks {CONFIG}, num_warps={NUM_WARPS}, num_stages={args.stages}; "
                f"{time.perf_counter() - start:.0f} s")
-    table = gpu.format_table(rows, ["tilecraft", "triton", device.peer], heading)
+    table = gpu.format_table(rows, ["tilecraft", "triton", "triton-sm80", device.peer], heading)
     print(table, end="")
     if args.out is not None:
         args.out.mkdir(parents=True, exist_ok=True)

@@ -48,7 +48,7 @@ def ttgir_pipeline(options: CUDAOptions) -> str:
             "tritongpu-remove-layout-conversions, tritongpu-accelerate-matmul, "
             "tritongpu-remove-layout-conversions, canonicalize, cse, "
             f"tritongpu-reduce-data-duplication, tritongpu-pipeline{{num-stages={options.num_stages}}}, "
-            "canonicalize)")
+            "tritongpu-prefetch, canonicalize)")
 
 
 def make_ttgir(ttir: Operation, options: CUDAOptions) -> Operation:
