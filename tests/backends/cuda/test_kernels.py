@@ -77,6 +77,29 @@ def test_fp16_matmul_runs_on_tensor_cores(capability: int) -> None:
 
 
 @needs_ptxas
+@pytest.mark.parametrize("stages", [2, 3, 4])
+def test_matmul_loop_is_pipelined_with_cp_async(stages: int) -> None:
+    """num_stages buffers per operand in shared memory, filled by 16-byte cp.async copies
+    num_stages - 1 iterations ahead: one wait per iteration leaving num_stages - 2 groups in
+    flight, one barrier after it, and no barrier between the copies and the reads of the
+    other buffers."""
+    fn, signature, constexprs = SIGNATURES["matmul_f16"]
+    # sizes divisible by 16, so the masks are uniform over 8 elements: 16-byte copies
+    signature = {name: "i32:16" if kind == "i32" else kind for name, kind in signature.items()}
+    kernel = tc.compile(tc.ASTSource(fn, signature, constexprs),
+                        target=tc.GPUTarget("cuda", 80, 32), options={"num_stages": stages})
+    ttgir = kernel.asm["ttgir"]
+    assert ttgir.count(f"!ttg.memdesc<{stages}x") >= 2
+    ptx = kernel.asm["ptx"]
+    assert "cp.async.cg.shared.global" in ptx and "cp.async.commit_group" in ptx
+    loop = ptx[ptx.index(f"cp.async.wait_group \t{stages - 2};"):]
+    loop = loop[:loop.index("bra")]
+    assert loop.count("bar.sync") == 1
+    assert "ld.global" not in loop
+    assert kernel.metadata["shared"] >= stages * (64 * 32 + 32 * 64) * 2
+
+
+@needs_ptxas
 def test_ieee_fp32_dot_stays_on_cuda_cores() -> None:
     ptx = compiled("dot", 80).asm["ptx"]
     assert "mma.sync" not in ptx and "fma.rn.f32" in ptx
