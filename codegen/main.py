@@ -113,6 +113,9 @@ def _parser() -> argparse.ArgumentParser:
                         help="print the evaluated records of FILE.td like llvm-tblgen")
     parser.add_argument("-I", dest="include", action="append", default=[],
                         help="include directory for --print-records")
+    parser.add_argument("--tblgen-version", metavar="N",
+                        help="--print-records in the format of llvm-tblgen N (default: the "
+                             "newest known)")
     parser.add_argument("--list", action="store_true",
                         help="print the dialects, ops, attributes, types and passes in defs/")
     parser.add_argument("-q", "--quiet", action="store_true", help="print nothing on success")
@@ -139,7 +142,9 @@ def _run(args: argparse.Namespace, root: Path | None) -> int:
     if args.print_records:
         from .td.cli import print_records_main
 
-        return print_records_main([args.print_records] + [f"-I{d}" for d in args.include])
+        version = [f"--tblgen-version={args.tblgen_version}"] if args.tblgen_version else []
+        return print_records_main([args.print_records] + [f"-I{d}" for d in args.include]
+                                  + version)
     layout = Layout((args.root or root or default_root()).resolve())
     if not layout.defs.is_dir():
         print(f"tilecraft-gen: error: no defs/ folder in {layout.root}", file=sys.stderr)

@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from .errors import TdError
-from .literals import make_list
+from .literals import LIST, make_list
 from .operands import (MASK64, WHAT, Check, Fold, anything, as_int, bad_operand, check_arity,
-                       check_type_param, concat_lists, concat_type, dag_like, element_type, i64,
+                       check_type_param, concat_type, dag_like, element_type, i64,
                        int_like, ints, list_like, pastable, record_like, string_like, typed)
 from .terms import (INCOMPATIBLE, FoldContext, MapResolver, Op, OpSpec, convert, describe,
                     format_value, resolve, type_of)
@@ -295,7 +295,24 @@ def _range(op: Op, ctx: FoldContext) -> Any:
     return TdList(range(*values))
 
 
-_bang("listconcat", concat_type, concat_lists)
+def _listconcat(op: Op, ctx: FoldContext) -> Any:
+    """Concatenates list values and list literals, even literals with unknown elements (as
+    TableGen does), so ``[a] # [1]`` in a class is ``[a, 1]``."""
+    items: list[Any] = []
+    locs: list[Any] = []
+    for arg, loc in zip(op.args, op.locs):
+        if isinstance(arg, TdList):
+            items += arg
+            locs += [loc] * len(arg)
+        elif isinstance(arg, Op) and arg.spec is LIST and arg.param is None:
+            items += arg.args
+            locs += arg.locs
+        else:
+            return None
+    return make_list(items, tuple(locs), op.loc, None, ctx)
+
+
+_bang("listconcat", concat_type, _listconcat, lazy=True)
 _bang("listsplat", typed([anything, int_like], lambda op: ListType(type_of(op.args[0]))),
       _listsplat)
 _bang("listremove", typed([list_like, list_like], lambda op: type_of(op.args[0])), _listremove)

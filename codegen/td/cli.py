@@ -1,4 +1,5 @@
-"""Command line of the `.td` front end: ``tools/gen --print-records FILE.td [-I DIR]``."""
+"""Command line of the `.td` front end:
+``tools/gen --print-records FILE.td [-I DIR] [--tblgen-version N]``."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import sys
 from .errors import TdError
 from .printer import print_records
 from .records import load_records
+from .terms import LATEST_TBLGEN
 
 
 def print_records_main(argv: list[str]) -> int:
@@ -21,6 +23,9 @@ def print_records_main(argv: list[str]) -> int:
                         help="print all classes and defs (the default action)")
     parser.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR",
                         help="directory to search for included files (repeatable)")
+    parser.add_argument("--tblgen-version", type=int, default=LATEST_TBLGEN, metavar="N",
+                        help="print in the format of llvm-tblgen N (15 to "
+                             f"{LATEST_TBLGEN}; default {LATEST_TBLGEN})")
     parser.add_argument("file", metavar="FILE.td")
     args = parser.parse_args(argv)
     try:
@@ -28,7 +33,7 @@ def print_records_main(argv: list[str]) -> int:
     except TdError as error:
         print(error, file=sys.stderr)
         return 1
-    sys.stdout.write(print_records(records))
+    sys.stdout.write(print_records(records, args.tblgen_version))
     return 0
 
 

@@ -24,11 +24,12 @@ from .records import load_records
 
 @dataclass(frozen=True, slots=True)
 class FileSet:
-    """`.td` files compared against one ``llvm-tblgen``: ``files`` in order, with
-    ``include_dirs`` given to both tools."""
+    """`.td` files compared against one ``llvm-tblgen`` of major version ``version``:
+    ``files`` in order, with ``include_dirs`` given to both tools."""
 
     name: str
     tblgen: str
+    version: int
     files: tuple[str, ...]
     include_dirs: tuple[str, ...]
 
@@ -53,9 +54,10 @@ def run_tblgen(tblgen: str, file: str, include_dirs: tuple[str, ...],
     return result.stdout if result.returncode == 0 else None
 
 
-def ours(file: str, include_dirs: tuple[str, ...]) -> str:
-    """Our ``--print-records`` of ``file``; raises `TdError` on an error in the input."""
-    return print_records(load_records(file, list(include_dirs)))
+def ours(file: str, include_dirs: tuple[str, ...], version: int) -> str:
+    """Our ``--print-records`` of ``file`` in the format of ``llvm-tblgen`` ``version``; raises
+    `TdError` on an error in the input."""
+    return print_records(load_records(file, list(include_dirs)), version)
 
 
 def compare_file(file_set: FileSet, file: str, context_lines: int = 12) -> Outcome:
@@ -64,7 +66,7 @@ def compare_file(file_set: FileSet, file: str, context_lines: int = 12) -> Outco
     if expected is None:
         return Outcome(file, "skipped")
     try:
-        actual = ours(file, file_set.include_dirs)
+        actual = ours(file, file_set.include_dirs, file_set.version)
     except TdError as error:
         return Outcome(file, "error", str(error).splitlines()[0])
     if actual == expected:
@@ -84,13 +86,13 @@ def _td_files(root: str) -> tuple[str, ...]:
     return tuple(sorted(glob.glob(os.path.join(root, "**", "*.td"), recursive=True)))
 
 
-def mlir_set(name: str, tblgen: str, prefix: str) -> FileSet | None:
+def mlir_set(name: str, tblgen: str, version: int, prefix: str) -> FileSet | None:
     """The `.td` files of the MLIR under ``prefix`` (which holds ``include/mlir``), or None when
     there is none."""
     include = os.path.join(prefix, "include")
     if not os.path.isdir(os.path.join(include, "mlir")) or not os.access(tblgen, os.X_OK):
         return None
-    return FileSet(name, tblgen, _td_files(os.path.join(include, "mlir")), (include,))
+    return FileSet(name, tblgen, version, _td_files(os.path.join(include, "mlir")), (include,))
 
 
 def discover_sets() -> list[FileSet]:
@@ -113,13 +115,14 @@ def discover_sets() -> list[FileSet]:
                       *(os.path.join(d, f"llvm-tblgen-{version}")
                         for d in os.environ.get("PATH", "").split(":") if d)]
         tblgen = next((c for c in candidates if os.access(c, os.X_OK)), None)
-        found = mlir_set(f"MLIR {version}", tblgen, prefix) if tblgen else None
+        found = (mlir_set(f"MLIR {version}", tblgen, int(version), prefix) if tblgen
+                 else None)
         if found is not None:
             sets.setdefault(found.name, found)
-    return [sets[name] for name in sorted(sets, key=lambda n: int(n.split()[1]))]
+    return sorted(sets.values(), key=lambda file_set: file_set.version)
 
 
-def triton_set(tblgen: str, triton_include: str, mlir: FileSet) -> FileSet:
+def triton_set(triton_include: str, mlir: FileSet) -> FileSet:
     """Triton's dialect files (``include/triton/**/*.td``), read with ``mlir``'s headers."""
-    return FileSet("Triton", tblgen, _td_files(os.path.join(triton_include, "triton")),
+    return FileSet("Triton", mlir.tblgen, mlir.version, _td_files(os.path.join(triton_include, "triton")),
                    (triton_include, *mlir.include_dirs))

@@ -1,17 +1,16 @@
 """The internal operators behind literals and suffixes whose parts are not known yet: lists,
-bits, dags, ``a.b``, ``a[i]``, ``a # b`` and ``Class<args>``."""
+bits, dags, ``a.b``, ``a[i]`` and ``Class<args>``."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from .errors import TdError
-from .operands import (as_int, concat_lists, concat_type, element_type, int_like, list_like,
-                       pastable, record_like, typed)
+from .operands import as_int, element_type, int_like, list_like, record_like, typed
 from .terms import (INCOMPATIBLE, FoldContext, Op, OpSpec, Term, convert, describe, format_dag,
-                    format_value, make_op, type_of)
-from .tdtypes import ANY, DAG, STRING, BitsType, ListType, RecordType, TdType, common_type
-from .values import Code, DagValue, Record, TdList, Unset
+                    format_value, make_op, tblgen_version, type_of)
+from .tdtypes import ANY, DAG, BitsType, ListType, RecordType, TdType, common_type
+from .values import DagValue, Record, TdList, Unset
 
 
 def _list_check(op: Op, ctx: FoldContext) -> TdType:
@@ -123,47 +122,17 @@ INDEX = OpSpec("index", typed([list_like, int_like],
 """``list[index]``."""
 
 
-def _paste_check(op: Op, ctx: FoldContext) -> TdType:
-    left = type_of(op.args[0])
-    if isinstance(left, ListType):
-        return concat_type(op, ctx)
-    return typed([pastable], STRING, variadic=True)(op, ctx)
-
-
-def _paste_string(value: Any) -> str | None:
-    if isinstance(value, Record):
-        return value.name
-    if isinstance(value, (str, int)):
-        return str(value) if not isinstance(value, str) else value
-    return None
-
-
-def _paste_fold(op: Op, ctx: FoldContext) -> Any:
-    if isinstance(op.args[0], TdList):
-        return concat_lists(op, ctx)
-    parts = [_paste_string(arg) for arg in op.args]
-    if None in parts:
-        return None
-    text = "".join(parts)  # type: ignore[arg-type]
-    return Code(text) if any(isinstance(arg, Code) for arg in op.args) else text
-
-
-def _paste_format(op: Op) -> str:
-    if isinstance(op.type, ListType):
-        return "!listconcat(" + ", ".join(map(format_value, op.args)) + ")"
-    parts = [format_value(arg) if type_of(arg) in (STRING, ANY) else
-             f"!cast<string>({format_value(arg)})" for arg in op.args]
-    return "!strconcat(" + ", ".join(parts) + ")"
-
-
-PASTE = OpSpec("'#'", _paste_check, _paste_fold, _paste_format)
-"""``a # b``: concatenates lists, or strings (integers and records pasted as text)."""
-
-
 def _anon_format(op: Op) -> str:
-    return f"{op.param.name}<" + ", ".join(map(format_value, op.args)) + ">"
+    cls, keys = op.param
+    if tblgen_version() < 19:
+        args = map(format_value, op.args)
+    else:
+        args = (f"{key}: {format_value(value)}" if isinstance(key, int)
+                else f'"{key}": {format_value(value)}' for key, value in zip(keys, op.args))
+    return f"{cls.name}<" + ", ".join(args) + ">"
 
 
-ANON = OpSpec("anonymous record", lambda op, ctx: RecordType((op.param.name,)),
-              lambda op, ctx: ctx.instantiate(op.param, op.args, op.loc), _anon_format)
-"""``Class<args>``: ``param`` is the class, ``args`` all its template argument values."""
+ANON = OpSpec("anonymous record", lambda op, ctx: RecordType((op.param[0].name,)),
+              lambda op, ctx: ctx.instantiate(*op.param, op.args, op.loc), _anon_format)
+"""``Class<args>``: ``param`` is the class and how each of ``args`` was given (a position, or
+the qualified name of a named argument); ``args`` are the values written."""

@@ -11,7 +11,7 @@ from typing import Any, Callable
 from .errors import TdError
 from .terms import FoldContext, Op, describe, type_of
 from .tdtypes import ANY, DAG, STRING, ListType, RecordType, TdType, common_type, is_integral
-from .values import TdList, Unset
+from .values import Unset
 
 MASK64 = (1 << 64) - 1
 
@@ -139,10 +139,3 @@ def concat_type(op: Op, ctx: FoldContext) -> TdType:
                           f"'{type_of(arg)}'", op.loc)
         result = merged
     return result if isinstance(result, ListType) else ListType(ANY)
-
-
-def concat_lists(op: Op, ctx: FoldContext) -> Any:
-    """The fold of ``!listconcat`` (and of ``#`` between lists)."""
-    if not all(isinstance(arg, TdList) for arg in op.args):
-        return None
-    return TdList(item for arg in op.args for item in arg)

@@ -227,9 +227,9 @@ class _TreeBuilder(Transformer):
         return ast.Defm(name, parents, name.loc if name is not None else self._loc(keyword))
 
     def def_name(self, items: list[Any]) -> ast.Expr:
-        name = items[0]
-        for part in items[1:]:
-            name = ast.Paste(name, part, name.loc)
+        name = items[-1]
+        for part in reversed(items[:-1]):
+            name = ast.Paste(part, name, part.loc)
         return name
 
     def parent_list(self, items: list[Any]) -> list[ast.ParentRef]:

@@ -4,17 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from .terms import bits_of, format_value
+from .terms import LATEST_TBLGEN, bits_of, format_value, tblgen_format
 from .tdtypes import STRING, BitsType, TdType
 from .values import Code, Record, RecordKeeper, Unset
 
 
-def print_records(records: RecordKeeper) -> str:
-    """All classes, then all defs, each sorted by name, as TableGen prints them."""
-    parts = ["------------- Classes -----------------\n"]
-    parts += ["class " + format_record(records.classes[name]) for name in sorted(records.classes)]
-    parts.append("------------- Defs -----------------\n")
-    parts += ["def " + format_record(records.defs[name]) for name in sorted(records.defs)]
+def print_records(records: RecordKeeper, version: int = LATEST_TBLGEN) -> str:
+    """All classes, then all defs, each sorted by name, as ``llvm-tblgen`` ``version`` (its
+    major version) prints them."""
+    with tblgen_format(version):
+        parts = ["------------- Classes -----------------\n"]
+        parts += ["class " + format_record(records.classes[name])
+                  for name in sorted(records.classes)]
+        parts.append("------------- Defs -----------------\n")
+        parts += ["def " + format_record(records.defs[name]) for name in sorted(records.defs)]
     return "".join(parts)
 
 

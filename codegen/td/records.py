@@ -19,7 +19,7 @@ from typing import Any, Callable
 from ..diagnostics import SourceLoc
 from . import ast
 from .bang import OPERATORS
-from .literals import ANON, BITS, DAG_LITERAL, FIELD, INDEX, PASTE, make_list
+from .literals import ANON, BITS, DAG_LITERAL, FIELD, INDEX, make_list
 from .errors import TdError
 from .parser import parse
 from .terms import (INCOMPATIBLE, MapResolver, RecordResolver, Ref, Term, binder, convert,
@@ -153,16 +153,20 @@ class Evaluator:
         cls = self.records.classes.get(name)
         return cls.isa(parent) if cls is not None else name == parent
 
-    def instantiate(self, cls: Record, args: tuple[Any, ...], loc: SourceLoc) -> Record:
-        """The anonymous def ``cls<args>`` (the same record for the same arguments)."""
-        key = (cls.name, tuple((type(arg), arg) for arg in args))
+    def instantiate(self, cls: Record, keys: tuple[int | str, ...], args: tuple[Any, ...],
+                    loc: SourceLoc) -> Record:
+        """The anonymous def ``cls<args>``: ``keys`` say which template argument each of
+        ``args`` gives (a position, or the qualified name of a named argument); the others take
+        their defaults. The same arguments, written the same way, give the same record."""
+        key = (cls.name, keys, tuple((type(arg), arg) for arg in args))
         record = self.anonymous.get(key)
         if record is None:
             record = Record(self.new_anonymous_name(), loc, is_anonymous=True)
-            bound = {arg.qualified_name: value for arg, value in zip(cls.template_args, args)}
+            given = {cls.template_args[k].qualified_name if isinstance(k, int) else k: value
+                     for k, value in zip(keys, args)}
             depth, self.class_depth = self.class_depth, 0
             try:
-                self.add_subclass(record, cls, bound, loc)
+                self.add_subclass(record, cls, self.complete_args(cls, given, loc), loc)
                 self.finalize(record)
             finally:
                 self.class_depth = depth
@@ -432,7 +436,14 @@ class Evaluator:
                   loc: SourceLoc) -> dict[str, Any]:
         """The values of ``owner``'s template arguments given ``args``, keyed by qualified name;
         missing ones take their defaults."""
+        return self.complete_args(owner, self.given_args(owner, args, scope)[1], loc)
+
+    def given_args(self, owner: Record | MulticlassDef, args: list[ast.Arg],
+                   scope: Scope) -> tuple[tuple[int | str, ...], dict[str, Any]]:
+        """The template arguments written in ``args``: how each is given (its position, or its
+        qualified name when named), and their values keyed by qualified name, in order."""
         declared = owner.template_args
+        keys: list[int | str] = []
         bound: dict[str, Any] = {}
         named = False
         for index, arg in enumerate(args):
@@ -444,6 +455,7 @@ class Evaluator:
                     raise TdError(f"too many template arguments for '{owner.name}': it takes "
                                   f"{len(declared)}, got {len(args)}", arg.loc)
                 target = declared[index]
+                keys.append(index)
             else:
                 named = True
                 found = [d for d in declared if d.name == arg.name]
@@ -453,10 +465,18 @@ class Evaluator:
                 target = found[0]
                 if target.qualified_name in bound:
                     raise TdError(f"template argument '{arg.name}' is given twice", arg.loc)
+                keys.append(target.qualified_name)
             bound[target.qualified_name] = self.check_assign(
                 self.eval(arg.value, scope), target.type,
                 f"template argument '{target.name}' of '{owner.name}'", arg.value.loc)
-        for target in declared:
+        return tuple(keys), bound
+
+    def complete_args(self, owner: Record | MulticlassDef, given: dict[str, Any],
+                      loc: SourceLoc) -> dict[str, Any]:
+        """``given`` (template argument values by qualified name) with the defaults of the
+        missing ones."""
+        bound = dict(given)
+        for target in owner.template_args:
             if target.qualified_name not in bound:
                 if target.default is None:
                     raise TdError(f"missing value for template argument '{target.name}' of "
@@ -651,9 +671,11 @@ class Evaluator:
 
     def _anon(self, expr: ast.AnonInst, scope: Scope, name_mode: bool) -> Any:
         cls = self._class_named(expr.class_name, expr.loc)
-        bound = self.bind_args(cls, expr.args, scope, expr.loc)
-        args = tuple(bound[arg.qualified_name] for arg in cls.template_args)
-        return make_op(ANON, args, (expr.loc,) * len(args), expr.loc, cls, self)
+        keys, given = self.given_args(cls, expr.args, scope)
+        self.complete_args(cls, given, expr.loc)
+        args = tuple(given.values())
+        return make_op(ANON, args, tuple(arg.value.loc for arg in expr.args), expr.loc,
+                       (cls, keys), self)
 
     def _field_access(self, expr: ast.FieldAccess, scope: Scope, name_mode: bool) -> Any:
         return make_op(FIELD, (self.eval(expr.base, scope),), (expr.base.loc,), expr.loc,
@@ -664,10 +686,17 @@ class Evaluator:
                        (expr.base.loc, expr.index.loc), expr.loc, None, self)
 
     def _paste(self, expr: ast.Paste, scope: Scope, name_mode: bool) -> Any:
+        """``a # b``: ``!listconcat(a, b)`` when ``a`` is a list, else ``!strconcat`` of both
+        sides, each cast to a string unless it is one (TableGen's reading of a paste)."""
         left = self.eval(expr.left, scope, name_mode)
         right = self.eval(expr.right, scope, name_mode=True)
-        return make_op(PASTE, (left, right), (expr.left.loc, expr.right.loc), expr.loc, None,
-                       self)
+        locs = (expr.left.loc, expr.right.loc)
+        if isinstance(type_of(left), ListType):
+            return make_op(OPERATORS["listconcat"], (left, right), locs, expr.loc, None, self)
+        left, right = (operand if type_of(operand) is STRING else
+                       make_op(OPERATORS["cast"], (operand,), (loc,), loc, STRING, self)
+                       for operand, loc in zip((left, right), locs))
+        return make_op(OPERATORS["strconcat"], (left, right), locs, expr.loc, None, self)
 
     def _bang(self, expr: ast.Bang, scope: Scope, name_mode: bool) -> Any:
         param = self.resolve_type(expr.type_arg) if expr.type_arg is not None else None
@@ -683,6 +712,12 @@ class Evaluator:
         else:
             args = [self.eval(arg, scope) for arg in expr.args]
             locs = [arg.loc for arg in expr.args]
+            if expr.op in _NESTED_OPERATORS:
+                # TableGen reads !add(a, b, c) as !add(a, !add(b, c)), folding as it goes.
+                while len(args) > 2:
+                    args[-2:] = [make_op(OPERATORS[expr.op], tuple(args[-2:]), tuple(locs[-2:]),
+                                         expr.loc, param, self)]
+                    locs[-2:] = [locs[-2]]
         return make_op(OPERATORS[expr.op], tuple(args), tuple(locs), expr.loc, param, self)
 
     def _binding_operands(self, expr: ast.Bang, scope: Scope, count: int,
@@ -718,6 +753,9 @@ class Evaluator:
             return Code(expr.value) if expr.is_code else expr.value
         return Unset
 
+
+_NESTED_OPERATORS = frozenset({"add", "mul", "and", "or", "xor", "strconcat", "listconcat"})
+"""Variadic operators that TableGen nests into binary ones, from the right."""
 
 # (operand count, variable positions, sequence position, body position)
 _BINDING_OPERATORS = {"foreach": (3, (0,), 1, 2), "filter": (3, (0,), 1, 2),

@@ -10,7 +10,9 @@ resolution, using Python values (see `tilecraft.codegen.td.values`) for everythi
 from __future__ import annotations
 
 import itertools
-from typing import Any, Callable, Hashable, Protocol
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any, Callable, Hashable, Iterator, Protocol
 
 from ..diagnostics import SourceLoc
 from .errors import TdError
@@ -36,8 +38,10 @@ class FoldContext(Protocol):
     def class_isa(self, name: str, parent: str) -> bool:
         """Whether class ``name`` is or derives from class ``parent``."""
 
-    def instantiate(self, cls: Record, args: tuple[Any, ...], loc: SourceLoc) -> Record:
-        """The anonymous def ``cls<args>`` (``args``: all template arguments, in order)."""
+    def instantiate(self, cls: Record, keys: tuple[int | str, ...], args: tuple[Any, ...],
+                    loc: SourceLoc) -> Record:
+        """The anonymous def ``cls<args>``; ``keys`` tell which argument each of ``args`` is
+        (a position, or a qualified name)."""
 
 
 class Term:
@@ -284,6 +288,29 @@ def bits_of(value: int, width: int) -> list[int]:
 
 
 # --- Printing ----------------------------------------------------------------------------------
+
+LATEST_TBLGEN = 19
+"""The newest ``llvm-tblgen`` major version whose ``--print-records`` format is known here."""
+
+_tblgen_version: ContextVar[int] = ContextVar("tblgen_version", default=LATEST_TBLGEN)
+
+
+def tblgen_version() -> int:
+    """The ``llvm-tblgen`` major version whose format values are printed in (see
+    `tblgen_format`)."""
+    return _tblgen_version.get()
+
+
+@contextmanager
+def tblgen_format(version: int) -> Iterator[None]:
+    """Print values as ``llvm-tblgen`` ``version`` does inside the ``with`` block (the formats
+    differ in small ways, such as ``Class<0: arg>`` in LLVM 19 for ``Class<arg>`` in LLVM 15)."""
+    token = _tblgen_version.set(version)
+    try:
+        yield
+    finally:
+        _tblgen_version.reset(token)
+
 
 def format_value(value: Any) -> str:
     """``value`` in TableGen syntax, as ``--print-records`` writes it."""
