@@ -30,7 +30,7 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     sets = discover_sets()
     if args.triton and sets:
-        sets.append(triton_set(sets[-1].tblgen, args.triton, sets[-1]))
+        sets.append(triton_set(args.triton, sets[-1]))
     if args.only:
         sets = [s for s in sets if s.name in args.only]
     if not sets:
