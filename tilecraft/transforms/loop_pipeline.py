@@ -79,8 +79,8 @@ def _candidate(load: Operation) -> Operation | None:
         return None
     if load.other is not None and not is_zero(const_attr(load.other)):
         return None
-    if load.get_attr("isVolatile") is not None and getattr(load.get_attr("isVolatile"),
-                                                           "value", False):
+    volatile = load.get_attr("isVolatile")
+    if volatile is not None and getattr(volatile, "value", False):
         return None
     return alloc
 
@@ -96,11 +96,13 @@ def _copy_bytes(load: Operation, alloc: Operation, axis_info) -> int:
     return min(width, vec) * elem_bytes
 
 
-def _slice_of(body: Block, loads: list[Operation]) -> list[Operation] | None:
-    """The loads and the body ops they depend on, in body order; None when one of them has
-    regions or effects (an indirect load, a call)."""
+def _slice_of(body: Block, roots: list[Operation], loads: list[Operation]
+              ) -> list[Operation] | None:
+    """``roots`` and the body ops they depend on, in body order; None when one of them but
+    the pipelined ``loads`` has regions or effects (an indirect load, a call): the slice runs
+    iterations ahead of the body, where only the pipelined loads are masked off."""
     members: set[Operation] = set()
-    work = list(loads)
+    work = list(roots)
     while work:
         op = work.pop()
         if op in members:
@@ -140,7 +142,7 @@ def _plan(loop: Operation, axis_info) -> _Plan | None:
     if not pairs:
         return None
     loads = [load for load, _ in pairs]
-    slice_ops = _slice_of(body, loads)
+    slice_ops = _slice_of(body, loads, loads)
     if slice_ops is None:
         return None
     members = set(slice_ops)
@@ -150,7 +152,8 @@ def _plan(loop: Operation, axis_info) -> _Plan | None:
     # what advances those values joins the slice
     extra = [yield_op.operands[k] for k in carried]
     advance = _slice_of(body, [v.owner for v in extra
-                               if isinstance(v.owner, Operation) and v.owner.parent is body])
+                               if isinstance(v.owner, Operation) and v.owner.parent is body],
+                        loads)
     if advance is None:
         return None
     members |= set(advance)

@@ -94,7 +94,6 @@ def access_plan(shared: LinearLayout, distributed: LinearLayout, element_bytes: 
 
 def _pointers(fl: GPULowering, tensor: SharedTensor, plan: AccessPlan):
     thread = fl.thread_offsets(plan.offsets)[0]
-    b = fl.builder
     vector = tensor.storage.ty if plan.width == 1 else ir.VectorType(tensor.storage.ty,
                                                                        plan.width)
     for start, constant in zip(plan.starts, plan.constants):
