@@ -232,6 +232,24 @@ def TTG_SharedLinearEncodingAttr : TTG_Attr<"SharedLinearEncodingAttr", "shared_
   let hasCustomAssemblyFormat = 1;
 }
 
+def TTG_PartitionedSharedEncodingAttr
+    : TTG_Attr<"PartitionedSharedEncodingAttr", "partitioned_shared"> {
+  let summary = "A shared tensor split along one dimension into separately allocated partitions";
+  let description = [{
+    `#ttg.partitioned_shared<{numPartitions = 2, numGroups = 4, partitionDim = 0, partitionLayout = #shared}>`:
+    the tensor is cut along `partitionDim` into `numPartitions * numGroups` equal pieces laid
+    out by `partitionLayout`; piece `i` belongs to partition `i % numPartitions`, and each
+    partition is one buffer holding its `numGroups` pieces one after the other. The buffers of
+    one tensor must sit in different physical partitions of shared memory (when the target
+    partitions it), which avoids conflicts between them.
+  }];
+  let alias = "shared";
+  let parameters = (ins IntParameter:$numPartitions, IntParameter:$numGroups,
+                        IntParameter:$partitionDim, AttributeParameter:$partitionLayout);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
 def TTG_SharedMemorySpaceAttr : TTG_Attr<"SharedMemorySpaceAttr", "shared_memory"> {
   let summary = "The memory space of a memory descriptor in shared memory";
   let alias = "smem";

@@ -690,6 +690,76 @@ class SharedLinearEncodingAttr(DialectAttribute):
 
 
 @DIALECT.attribute
+class PartitionedSharedEncodingAttr(DialectAttribute):
+    """A shared tensor split along one dimension into separately allocated partitions
+
+    `#ttg.partitioned_shared<{numPartitions = 2, numGroups = 4, partitionDim = 0, partitionLayout = #shared}>`:
+    the tensor is cut along `partitionDim` into `numPartitions * numGroups` equal pieces laid
+    out by `partitionLayout`; piece `i` belongs to partition `i % numPartitions`, and each
+    partition is one buffer holding its `numGroups` pieces one after the other. The buffers of
+    one tensor must sit in different physical partitions of shared memory (when the target
+    partitions it), which avoids conflicts between them.
+    """
+
+    DIALECT = 'ttg'
+    MNEMONIC = 'partitioned_shared'
+    PARAMETERS = ('num_partitions', 'num_groups', 'partition_dim', 'partition_layout', )
+    HOOKS = ('verify', )
+    ALIAS = 'shared'
+    __slots__ = ()
+
+    def __new__(cls, num_partitions: int, num_groups: int, partition_dim: int, partition_layout: Attribute) -> PartitionedSharedEncodingAttr:
+        return super().__new__(cls, int(num_partitions), int(num_groups), int(partition_dim), partition_layout)
+
+    @property
+    def num_partitions(self) -> int:
+        return self.parameters[0]
+
+    @property
+    def num_groups(self) -> int:
+        return self.parameters[1]
+
+    @property
+    def partition_dim(self) -> int:
+        return self.parameters[2]
+
+    @property
+    def partition_layout(self) -> Attribute:
+        return self.parameters[3]
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.write('<')
+        printer.write('{')
+        printer.write('numPartitions = ')
+        printer.write(str(self.num_partitions))
+        printer.write(', numGroups = ')
+        printer.write(str(self.num_groups))
+        printer.write(', partitionDim = ')
+        printer.write(str(self.partition_dim))
+        printer.write(', partitionLayout = ')
+        printer.print_attribute(self.partition_layout)
+        printer.write('}')
+        printer.write('>')
+
+    @classmethod
+    def parse_parameters(cls, parser: Parser) -> PartitionedSharedEncodingAttr:
+        values: dict[str, object] = {}
+        at = parser.i
+        parser.parse_punct('<')
+        start = parser.i
+        values.update(parse_struct(parser, {'numPartitions': lambda: parser.parse_integer(), 'numGroups': lambda: parser.parse_integer(), 'partitionDim': lambda: parser.parse_integer(), 'partitionLayout': lambda: parser.parse_attribute()}))
+        for name in ('numPartitions', 'numGroups', 'partitionDim', 'partitionLayout'):
+            if name not in values:
+                parser.error('struct is missing required parameter: ' + name, start)
+        parser.parse_punct('>')
+        result = cls(num_partitions=values['numPartitions'], num_groups=values['numGroups'], partition_dim=values['partitionDim'], partition_layout=values['partitionLayout'])
+        message = result.verify()
+        if message is not None:
+            parser.error(message, at)
+        return result
+
+
+@DIALECT.attribute
 class SharedMemorySpaceAttr(DialectAttribute):
     """The memory space of a memory descriptor in shared memory"""
 

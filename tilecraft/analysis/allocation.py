@@ -5,7 +5,9 @@ As Triton's ``Allocation`` analysis (``lib/Analysis/Allocation.cpp``):
 - **Buffers.** *Explicit* buffers are the results of ``ttg.local_alloc`` in shared memory, sized
   from their ``!ttg.memdesc`` type (elements of the allocation shape times the element width;
   pointers are 64 bits; ``fp4Padded`` NVMMA buffers hold twice the inner dim; a
-  ``#ttg.padded_shared`` buffer holds its padding too, `padded_elements`). *Scratch*
+  ``#ttg.padded_shared`` buffer holds its padding too, `padded_elements`); a
+  ``#ttg.partitioned_shared`` allocation is one buffer per partition, each holding its share
+  of the pieces (`partition_sizes`), the buffers being each other's *neighbors*. *Scratch*
   buffers are the temporary memory of ops that exchange data between threads (`scratch_size`:
   ``ttg.convert_layout`` between layouts that need shared memory, ``tt.reduce`` across warps,
   ``tt.scan`` across warps, atomics whose value is used, ``tt.histogram``, ``tt.gather``).
@@ -27,7 +29,10 @@ As Triton's ``Allocation`` analysis (``lib/Analysis/Allocation.cpp``):
   two buffers that are live together overlap, colored first-fit on the interference graph
   (``networkx``: an edge between buffers whose bytes overlap and that are live at the same
   time or owned in different regions of one ``ttg.warp_specialize``, which run concurrently),
-  buffers of color 0 staying put and the others moved past their neighbors.
+  buffers of color 0 staying put and the others moved past their neighbors. When shared
+  memory is split into physical partitions of ``partition_size`` bytes, neighbor buffers in
+  the same physical partition interfere too, and a buffer moves past such a neighbor to the
+  next physical partition.
 
 `ModuleAllocation` analyses the functions callees first, so a call's virtual buffer has the
 callee's size; the module's size is the largest size of a function that nobody calls.
@@ -48,14 +53,16 @@ from tilecraft.analysis.liveness import Liveness
 from tilecraft.dialects.ttg_layouts import encoding_layout
 from tilecraft.generated.tt import PointerType, TensorDescType
 from tilecraft.generated.ttg import (BlockedEncodingAttr, MemDescType, NVMMASharedEncodingAttr,
-                                     PaddedSharedEncodingAttr, SharedMemorySpaceAttr)
+                                     PaddedSharedEncodingAttr, PartitionedSharedEncodingAttr,
+                                     SharedMemorySpaceAttr)
 from tilecraft.ir import (Block, BlockArgument, IntegerAttr, Operation, RankedTensorType,
                           Type, Value)
 from tilecraft.layouts.conversion import conversion_plan, contiguous_registers
 from tilecraft.layouts.linear import LinearLayout
 
 __all__ = ["Buffer", "Interval", "FunctionAllocation", "ModuleAllocation", "ScratchSizeFn",
-           "scratch_size", "explicit_size", "padded_elements", "SCRATCH_ALIGNMENT"]
+           "scratch_size", "explicit_size", "padded_elements", "partition_sizes",
+           "SCRATCH_ALIGNMENT"]
 
 BufferKind = Literal["explicit", "scratch", "virtual"]
 #: How many bytes of scratch memory an op needs (0: none).
@@ -89,7 +96,9 @@ _EVERYTHING = Interval(0, math.inf)  # type: ignore[arg-type]
 @dataclass(eq=False)
 class Buffer:
     """A piece of shared memory: ``size`` bytes at ``offset`` (a multiple of ``alignment``)
-    owned by ``owner`` (the allocating op, the op needing scratch memory, or the call)."""
+    owned by ``owner`` (the allocating op, the op needing scratch memory, or the call);
+    ``neighbors`` are the other partitions of the same partitioned allocation, which must lie
+    in other physical partitions of shared memory."""
 
     id: int
     kind: BufferKind
@@ -97,6 +106,7 @@ class Buffer:
     size: int
     alignment: int
     offset: int = 0
+    neighbors: list[Buffer] = field(default_factory=list)
 
     def set_offset_aligned(self, offset: int) -> int:
         self.offset = -(-offset // self.alignment) * self.alignment
@@ -140,15 +150,30 @@ def padded_elements(encoding: PaddedSharedEncodingAttr, elements: int) -> int:
 
 
 def explicit_size(memdesc: MemDescType) -> int:
-    """Bytes of a shared-memory allocation of type ``memdesc``."""
+    """Bytes of a shared-memory allocation of type ``memdesc`` (all its partitions when it is
+    partitioned, each laid out by the partition layout)."""
     shape = list(memdesc.alloc_shape or memdesc.shape)
     encoding = memdesc.encoding
+    if isinstance(encoding, PartitionedSharedEncodingAttr):
+        encoding = encoding.partition_layout
     if isinstance(encoding, NVMMASharedEncodingAttr) and encoding.fp4_padded and shape:
         shape[-2 if encoding.transposed and len(shape) > 1 else -1] *= 2
     elements = math.prod(shape)
     if isinstance(encoding, PaddedSharedEncodingAttr):
         elements = padded_elements(encoding, elements)
     return elements * _bits(memdesc.element_type) // 8
+
+
+def partition_sizes(memdesc: MemDescType) -> list[int]:
+    """The bytes of each buffer of a shared-memory allocation: for ``#ttg.partitioned_shared``,
+    one buffer per partition holding ``numGroups`` of the ``numPartitions * numGroups`` equal
+    pieces; otherwise the one buffer of `explicit_size`."""
+    size = explicit_size(memdesc)
+    encoding = memdesc.encoding
+    if not isinstance(encoding, PartitionedSharedEncodingAttr):
+        return [size]
+    piece = size // (encoding.num_partitions * encoding.num_groups)
+    return [piece * encoding.num_groups] * encoding.num_partitions
 
 
 def _explicit_alignment(op: Operation, memdesc: MemDescType) -> int:
@@ -378,7 +403,8 @@ class FunctionAllocation:
 
     func: Operation
     buffers: list[Buffer] = field(default_factory=list)
-    #: explicit buffers by the ``ttg.local_alloc`` result that owns them
+    #: explicit buffers by the ``ttg.local_alloc`` result that owns them (the first partition's
+    #: for a partitioned allocation: `explicit_buffers` gives them all)
     value_buffer: dict[Value, Buffer] = field(default_factory=dict)
     #: scratch and virtual buffers by their op
     op_buffer: dict[Operation, Buffer] = field(default_factory=dict)
@@ -392,23 +418,32 @@ class FunctionAllocation:
         """The scratch or virtual buffer of ``op``."""
         return self.op_buffer.get(op)
 
+    #: the size of a physical partition of shared memory (0: not partitioned)
+    partition_size: int = 0
+
+    def explicit_buffers(self, alloc: Value) -> list[Buffer]:
+        """The buffers of a ``ttg.local_alloc`` result: one per partition (in partition order)
+        of a partitioned allocation, else its one buffer; none for other values."""
+        first = self.value_buffer.get(alloc)
+        return [] if first is None else [first, *first.neighbors]
+
     def buffers_of(self, value: Value) -> list[Buffer]:
         """The explicit buffers ``value`` (a descriptor) may refer to."""
-        return [self.value_buffer[a] for a in self.aliases.get(value, ())
-                if a in self.value_buffer]
+        return [b for a in self.aliases.get(value, ()) for b in self.explicit_buffers(a)]
 
     def interference_graph(self) -> nx.Graph:
         """Buffers as nodes, an edge between two buffers that are live at the same time and
-        whose bytes overlap (empty of edges once offsets are final)."""
-        return _interference_graph(self.buffers, self.ranges)
+        whose bytes overlap, or neighbors in the same physical partition (empty of edges once
+        offsets are final)."""
+        return _interference_graph(self.buffers, self.ranges, self.partition_size)
 
 
 class _Builder:
     """Builds one `FunctionAllocation` (Triton's ``AllocationAnalysis``)."""
 
     def __init__(self, func: Operation, callee_sizes: dict[Operation, int],
-                 scratch_fn: ScratchSizeFn) -> None:
-        self.result = FunctionAllocation(func)
+                 scratch_fn: ScratchSizeFn, partition_size: int) -> None:
+        self.result = FunctionAllocation(func, partition_size=partition_size)
         self.callee_sizes = callee_sizes
         self.scratch_fn = scratch_fn
 
@@ -436,9 +471,12 @@ class _Builder:
             if op.name == "ttg.local_alloc":
                 memdesc = op.results[0].type
                 if isinstance(memdesc, MemDescType) and _is_shared(memdesc):
-                    self.result.value_buffer[op.results[0]] = self._add(
-                        "explicit", op, explicit_size(memdesc),
-                        _explicit_alignment(op, memdesc))
+                    alignment = _explicit_alignment(op, memdesc)
+                    parts = [self._add("explicit", op, size, alignment)
+                             for size in partition_sizes(memdesc)]
+                    for part in parts:
+                        part.neighbors = [other for other in parts if other is not part]
+                    self.result.value_buffer[op.results[0]] = parts[0]
             if is_call(op):
                 callee = resolve_callee(op)
                 size = self.callee_sizes.get(callee, 0) if callee is not None else 0
@@ -463,8 +501,10 @@ class _Builder:
             return Interval(min(numbers), max(numbers) + 1) if numbers else Interval(0, 0)
 
         ranges = self.result.ranges
-        for value, buffer in self.result.value_buffer.items():
-            ranges[buffer] = interval(value)
+        for value in self.result.value_buffer:
+            span = interval(value)
+            for buffer in self.result.explicit_buffers(value):
+                ranges[buffer] = span
         users: set[Value] = set()
         for op in func.walk():
             users.update(op.operands)
@@ -474,9 +514,10 @@ class _Builder:
                 continue
             span = interval(value)
             for alloc in allocs:
-                buffer = self.result.value_buffer[alloc]
-                old = ranges[buffer]
-                ranges[buffer] = Interval(min(old.start, span.start), max(old.end, span.end))
+                for buffer in self.result.explicit_buffers(alloc):
+                    old = ranges[buffer]
+                    ranges[buffer] = Interval(min(old.start, span.start),
+                                              max(old.end, span.end))
         for op, buffer in self.result.op_buffer.items():
             ranges[buffer] = _EVERYTHING if op is func else Interval(ids[op], ids[op] + 1)
 
@@ -519,17 +560,20 @@ class _Builder:
                 sequence += 1
 
     def _interference(self, buffers: list[Buffer]) -> nx.Graph:
-        return _interference_graph(buffers, self.result.ranges)
+        return _interference_graph(buffers, self.result.ranges, self.result.partition_size)
 
     def _allocate(self, buffers: list[Buffer], graph: nx.Graph) -> None:
-        """First-fit coloring in size order; buffers of color ``c > 0`` move past their
-        neighbors."""
+        """First-fit coloring in size order; buffers of color ``c > 0`` move past the buffers
+        they interfere with (to the next physical partition after a partition neighbor)."""
         colors = nx.greedy_color(graph, strategy=lambda g, c: iter(buffers))
+        partition = self.result.partition_size
         size = 0
         for x in buffers:
             if colors[x] != 0:
-                x.set_offset_aligned(max((y.offset + y.size for y in graph.neighbors(x)),
-                                         default=0))
+                x.set_offset_aligned(max(
+                    ((y.offset // partition + 1) * partition
+                     if partition and y in x.neighbors else y.offset + y.size
+                     for y in graph.neighbors(x)), default=0))
             size = max(size, x.offset + x.size)
         self.result.shared_memory_size = size
 
@@ -549,9 +593,11 @@ def _run_concurrently(x: Buffer, y: Buffer) -> bool:
         x.owner.parent_region is not y.owner.parent_region
 
 
-def _interference_graph(buffers: list[Buffer], ranges: dict[Buffer, Interval]) -> nx.Graph:
+def _interference_graph(buffers: list[Buffer], ranges: dict[Buffer, Interval],
+                        partition_size: int) -> nx.Graph:
     """Buffers as nodes, an edge between two buffers whose bytes overlap and that are live at
-    the same time or owned in regions of one ``ttg.warp_specialize`` that run concurrently."""
+    the same time or owned in regions of one ``ttg.warp_specialize`` that run concurrently, and
+    (with a ``partition_size``) between neighbors that start in the same physical partition."""
     graph = nx.Graph()
     graph.add_nodes_from(buffers)
     for i, x in enumerate(buffers):
@@ -559,6 +605,10 @@ def _interference_graph(buffers: list[Buffer], ranges: dict[Buffer, Interval]) -
             if x.interval.intersects(y.interval) and \
                     (ranges[x].intersects(ranges[y]) or _run_concurrently(x, y)):
                 graph.add_edge(x, y)
+        if partition_size:
+            for y in x.neighbors:
+                if x.offset // partition_size == y.offset // partition_size:
+                    graph.add_edge(x, y)
     return graph
 
 
@@ -606,9 +656,11 @@ def _live_operations(liveness: Liveness, value: Value) -> list[Operation]:
 
 
 class ModuleAllocation:
-    """The allocation of every function of a module (callees before callers)."""
+    """The allocation of every function of a module (callees before callers); shared memory is
+    split into physical partitions of ``partition_size`` bytes (0: not split)."""
 
-    def __init__(self, module: Operation, scratch_fn: ScratchSizeFn = scratch_size) -> None:
+    def __init__(self, module: Operation, scratch_fn: ScratchSizeFn = scratch_size,
+                 partition_size: int = 0) -> None:
         self.module = module
         self.functions: dict[Operation, FunctionAllocation] = {}
         graph = CallGraph(module)
@@ -616,7 +668,7 @@ class ModuleAllocation:
         for func in graph.post_order():
             if not isinstance(func, Operation):
                 continue
-            allocation = _Builder(func, sizes, scratch_fn).run()
+            allocation = _Builder(func, sizes, scratch_fn, partition_size).run()
             self.functions[func] = allocation
             sizes[func] = allocation.shared_memory_size
         roots = [f for f in graph.functions if not graph.callers(f)]

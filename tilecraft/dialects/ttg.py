@@ -39,7 +39,7 @@ gen = generated_module(__name__, "ttg")
 
 # The hooks of the other ttg attributes attach themselves; imported once ``gen`` exists.
 from . import ttg_amd  # noqa: E402,F401 - imported for its hooks
-from .ttg_shared import memdesc_type_message  # noqa: E402
+from .ttg_shared import SHARED_ENCODINGS, memdesc_type_message  # noqa: E402
 
 # -- module attributes ---------------------------------------------------------------------------
 
@@ -133,6 +133,8 @@ def layout_rank(layout) -> int | None:
         return bases_rank(layout.offset, 0)
     if isinstance(layout, gen.PaddedSharedEncodingAttr):
         return len(layout.shape)
+    if isinstance(layout, gen.PartitionedSharedEncodingAttr):
+        return layout_rank(layout.partition_layout)
     return None
 
 
@@ -170,6 +172,23 @@ def verify(self) -> str | None:  # noqa: F811 - one hook per class
         return "parent layout must have at least rank >= 2"
     if self.dim >= rank:
         return f"slice dim={self.dim} must be less than the parent rank={rank}"
+    return None
+
+
+@implements(gen.PartitionedSharedEncodingAttr)
+def verify(self) -> str | None:  # noqa: F811 - one hook per class
+    """A shared partition layout, at least two partitions and a positive number of groups
+    (powers of two), and a partition dimension inside the layout's rank."""
+    if not isinstance(self.partition_layout, SHARED_ENCODINGS):
+        return "partitionLayout must be a SharedEncodingTrait"
+    if self.num_partitions < 2 or not is_power_of_two(self.num_partitions):
+        return "numPartitions must be a power of 2 and at least 2"
+    if self.num_groups < 1 or not is_power_of_two(self.num_groups):
+        return "numGroups must be a power of 2 and greater than 0"
+    rank = layout_rank(self.partition_layout)
+    if rank is not None and self.partition_dim >= rank:
+        return (f"partitionDim ({self.partition_dim}) must be less than the layout rank "
+                f"({rank})")
     return None
 
 
@@ -260,6 +279,8 @@ def layout_num_ctas(layout) -> int:
     parent's."""
     if isinstance(layout, (gen.SliceEncodingAttr, gen.DotOperandEncodingAttr)):
         return layout_num_ctas(layout.parent)
+    if isinstance(layout, gen.PartitionedSharedEncodingAttr):
+        return layout_num_ctas(layout.partition_layout)
     if isinstance(layout, (gen.LinearEncodingAttr, gen.SharedLinearEncodingAttr,
                            gen.PaddedSharedEncodingAttr)):
         return 1 << len(layout.block)

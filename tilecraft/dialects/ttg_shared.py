@@ -174,8 +174,11 @@ def print_parameters(self, printer) -> None:  # noqa: F811 - one hook per class
 
 # -- the memory descriptor type's checks of its layout -------------------------------------------
 
-_SHARED = (gen.SwizzledSharedEncodingAttr, gen.NVMMASharedEncodingAttr,
-           gen.SharedLinearEncodingAttr, gen.PaddedSharedEncodingAttr)
+#: The shared memory layouts (Triton's SharedEncodingTrait).
+SHARED_ENCODINGS = (gen.SwizzledSharedEncodingAttr, gen.NVMMASharedEncodingAttr,
+                    gen.SharedLinearEncodingAttr, gen.PaddedSharedEncodingAttr,
+                    gen.PartitionedSharedEncodingAttr)
+
 
 
 def memdesc_type_message(shape: Sequence[int], alloc_shape: Sequence[int], encoding,
@@ -183,7 +186,7 @@ def memdesc_type_message(shape: Sequence[int], alloc_shape: Sequence[int], encod
     """Triton's ``MemDescType::verify`` of a shared layout of rank ``rank``: the descriptor's
     rank is the layout's or one more (a multibuffer), and a padded layout's map covers the
     allocation (without its leading multibuffer dimension)."""
-    if not isinstance(encoding, _SHARED) or rank is None:
+    if not isinstance(encoding, SHARED_ENCODINGS) or rank is None:
         return None
     if len(shape) not in (rank, rank + 1):
         return (f"rank must be equal to or one less than the shape size. Got {rank} and "

@@ -55,8 +55,8 @@ class TestPrintAllocationPass(Pass):
     """Remarks with the shared-memory buffers of every ``tt.func`` (Triton's
     ``TestAllocationPass``): the function's name, ``scratch|virtual offset = O, size = S`` at
     ops with scratch or call buffers (and at the function for its own buffer, the warp indices
-    of its ``ttg.warp_specialize`` ops), ``offset = O, size = S`` at allocations, and the
-    function's total ``size = S``."""
+    of its ``ttg.warp_specialize`` ops), ``offset = O, size = S`` at allocations (one per
+    partition of a partitioned one), and the function's total ``size = S``."""
 
     ARGUMENT = "test-print-allocation"
     SUMMARY = "Print the result of the shared-memory allocation analysis as remarks"
@@ -64,12 +64,14 @@ class TestPrintAllocationPass(Pass):
     OPTIONS = (
         PassOption("scratch_function", "get-scratch-size-function", str, "None",
                    "Scratch size function: None (Triton's rules) or ValidConstant (128)"),
+        PassOption("partition_size", "partition-size", int, 0,
+                   "Size of a physical partition of shared memory in bytes (0: none)"),
     )
 
     def run_on_operation(self, op: Operation) -> None:
         scratch = _constant_scratch_128 if self.scratch_function == "ValidConstant" \
             else scratch_size
-        allocation = ModuleAllocation(op, scratch)
+        allocation = ModuleAllocation(op, scratch, self.partition_size)
         for func in op.walk():
             if func.name != "tt.func":
                 continue
@@ -81,8 +83,7 @@ class TestPrintAllocationPass(Pass):
                     kind = "virtual" if buffer.kind == "virtual" else "scratch"
                     emit_remark(inner, f"{kind} offset = {buffer.offset}, size = {buffer.size}")
                 for result in inner.results:
-                    explicit = data.value_buffer.get(result)
-                    if explicit is not None:
+                    for explicit in data.explicit_buffers(result):
                         emit_remark(inner, f"offset = {explicit.offset}, size = {explicit.size}")
             emit_remark(func, f"size = {data.shared_memory_size}")
 

@@ -180,3 +180,40 @@ module attributes {"ttg.num-warps" = 4 : i32} {
     tt.return
   }
 }
+
+// -----
+
+#shared = #ttg.swizzled_shared<{vec = 2, perPhase = 2, maxPhase = 4, order = [1, 0]}>
+// expected-error @+1 {{numPartitions must be a power of 2 and at least 2}}
+#partitioned = #ttg.partitioned_shared<{numPartitions = 1, numGroups = 2, partitionDim = 0, partitionLayout = #shared}>
+
+// -----
+
+#shared = #ttg.swizzled_shared<{vec = 2, perPhase = 2, maxPhase = 4, order = [1, 0]}>
+// expected-error @+1 {{numGroups must be a power of 2 and greater than 0}}
+#partitioned = #ttg.partitioned_shared<{numPartitions = 2, numGroups = 3, partitionDim = 0, partitionLayout = #shared}>
+
+// -----
+
+#shared = #ttg.swizzled_shared<{vec = 2, perPhase = 2, maxPhase = 4, order = [1, 0]}>
+// expected-error @+1 {{partitionDim (2) must be less than the layout rank (2)}}
+#partitioned = #ttg.partitioned_shared<{numPartitions = 2, numGroups = 2, partitionDim = 2, partitionLayout = #shared}>
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+// expected-error @+1 {{partitionLayout must be a SharedEncodingTrait}}
+#partitioned = #ttg.partitioned_shared<{numPartitions = 2, numGroups = 2, partitionDim = 0, partitionLayout = #blocked}>
+
+// -----
+
+// The partitioned layout has the rank of its partition layout.
+#shared = #ttg.swizzled_shared<{vec = 2, perPhase = 2, maxPhase = 4, order = [1, 0]}>
+#partitioned = #ttg.partitioned_shared<{numPartitions = 2, numGroups = 2, partitionDim = 0, partitionLayout = #shared}>
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @partitioned_rank() {
+    // expected-error @+1 {{rank must be equal to or one less than the shape size. Got 2 and 4}}
+    %0 = ttg.local_alloc : () -> !ttg.memdesc<2x4x64x32xf16, #partitioned, #ttg.shared_memory, mutable>
+    tt.return
+  }
+}
