@@ -86,12 +86,23 @@ def _candidate(load: Operation) -> Operation | None:
 
 
 def _copy_bytes(load: Operation, alloc: Operation, axis_info) -> int:
-    """The bytes one ``cp.async`` of this load can move: the elements consecutive and aligned
-    in global memory (axis info) and in the shared buffer (its swizzle's ``vec``)."""
+    """The bytes one ``cp.async`` of this load can move: along the dim where the pointers'
+    layout gives a thread consecutive registers, the elements consecutive and aligned in
+    global memory with one mask value (axis info), at most the shared buffer's swizzle
+    ``vec``."""
     from tilecraft.analysis.axisinfo import pointee_bytes
+    from tilecraft.dialects.ttg_layouts import encoding_layout
+    from tilecraft.layouts.conversion import contiguous_registers
 
-    elem_bytes = pointee_bytes(load.operands[0].type)
-    width = axis_info.vector_width(load.operands[0], elem_bytes * 8, mask=load.mask)
+    pointers: RankedTensorType = load.operands[0].type
+    layout = encoding_layout(pointers.encoding, tuple(pointers.shape))
+    if layout is None:
+        return 0
+    elem_bytes = pointee_bytes(pointers)
+    width = max(min(contiguous_registers(layout, dim),
+                    axis_info.vector_width(load.operands[0], elem_bytes * 8, mask=load.mask,
+                                           dim=dim))
+                for dim in range(len(pointers.shape)))
     vec = getattr(alloc.results[0].type.encoding, "vec", 1)
     return min(width, vec) * elem_bytes
 
