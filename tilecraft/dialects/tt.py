@@ -369,13 +369,16 @@ def _verify_dot(op) -> None:
     a, b, c = op.a.type, op.b.type, op.c.type
     _verify_dot_shapes(op, lambda: (a.shape[-1], b.shape[-2], a.shape[-2], b.shape[-1]))
     if bit_width(a.element_type) != bit_width(b.element_type):
-        raise op.emit_error("element types of operands A and B must have same bit width")
+        raise plain_error(op, "element types of operands A and B must have same bit width")
     if a.encoding is None and b.encoding is None:
         return
     if a.encoding is None or b.encoding is None:
-        raise op.emit_error("mismatching encoding between A and B operands")
+        raise plain_error(op, "mismatching encoding between A and B operands")
     if c.encoding is None:
-        raise op.emit_error("miss encoding of C operand")
+        raise plain_error(op, "miss encoding of C operand")
+    check = getattr(c.encoding, "verify_dot_operands", None)
+    if check is not None:
+        check(op, a.encoding, b.encoding)
 
 
 def _scale_factor(op, operand, scale, k_dim: int, unpack: int) -> int:

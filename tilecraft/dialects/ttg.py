@@ -1352,7 +1352,10 @@ def install_verifiers(ops: Iterable[type]) -> None:
         implements(cls)(_with_layout_checks(_OWN_RULES.get(cls)))
 
 
+from .ttg_dot import verify_dot_operands  # noqa: E402 - it reads context_num_warps
+
 install_verifiers(gen.DIALECT.ops.values())
 for _cls in gen.DIALECT.attributes.values():
     implements(_cls)(tensor_layout_error)
+    implements(_cls)(verify_dot_operands)
 del _cls

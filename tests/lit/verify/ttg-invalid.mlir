@@ -217,3 +217,92 @@ module attributes {"ttg.num-warps" = 4 : i32} {
     tt.return
   }
 }
+
+// -----
+
+// tt.dot operand layouts against the result's (Triton's verifyDotOpEncodingCompatibility).
+#mma = #ttg.nvidia_mma<{versionMajor = 2, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+module attributes {"ttg.num-warps" = 1 : i32} {
+  tt.func @kwidth_mismatch(%a: tensor<16x16xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>,
+      %b: tensor<16x16xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>, %c: tensor<16x16xf32, #mma>) {
+    // expected-error @+1 {{mismatching kWidth between A and B operands}}
+    %d = tt.dot %a, %b, %c : tensor<16x16xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>> * tensor<16x16xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<16x16xf32, #mma>
+    tt.return
+  }
+}
+
+// -----
+
+#mma = #ttg.nvidia_mma<{versionMajor = 2, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 1 : i32} {
+  tt.func @mma_operands_blocked_result(%a: tensor<16x16xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>,
+      %b: tensor<16x16xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>, %c: tensor<16x16xf32, #blocked>) {
+    // expected-error @+1 {{mismatching MMA encoding}}
+    %d = tt.dot %a, %b, %c : tensor<16x16xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<16x16xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<16x16xf32, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+#mma = #ttg.nvidia_mma<{versionMajor = 2, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#mma1 = #ttg.nvidia_mma<{versionMajor = 1, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+module attributes {"ttg.num-warps" = 1 : i32} {
+  tt.func @mma_versions_differ(%a: tensor<16x16xf16, #ttg.dot_op<{opIdx = 0, parent = #mma1}>>,
+      %b: tensor<16x16xf16, #ttg.dot_op<{opIdx = 1, parent = #mma1}>>, %c: tensor<16x16xf32, #mma>) {
+    // expected-error @+1 {{mismatched MMA version.}}
+    %d = tt.dot %a, %b, %c : tensor<16x16xf16, #ttg.dot_op<{opIdx = 0, parent = #mma1}>> * tensor<16x16xf16, #ttg.dot_op<{opIdx = 1, parent = #mma1}>> -> tensor<16x16xf32, #mma>
+    tt.return
+  }
+}
+
+// -----
+
+// f32 operands take mma only with tf32 precision.
+#mma = #ttg.nvidia_mma<{versionMajor = 2, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+module attributes {"ttg.num-warps" = 1 : i32} {
+  tt.func @ieee_f32(%a: tensor<16x16xf32, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>,
+      %b: tensor<16x16xf32, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 1}>>, %c: tensor<16x16xf32, #mma>) {
+    // expected-error @+1 {{unsupported MMA version}}
+    %d = tt.dot %a, %b, %c, inputPrecision = ieee : tensor<16x16xf32, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>> * tensor<16x16xf32, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 1}>> -> tensor<16x16xf32, #mma>
+    tt.return
+  }
+}
+
+// -----
+
+// Must not fire: matching kWidths on one mma layout, tf32 f32 operands, dot operands of a
+// blocked layout (FMA), and a dot without layouts.
+#mma = #ttg.nvidia_mma<{versionMajor = 2, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 1 : i32} {
+  tt.func @valid_dots(%a: tensor<16x16xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>,
+      %b: tensor<16x16xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>, %c: tensor<16x16xf32, #mma>,
+      %af: tensor<16x16xf32, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>,
+      %bf: tensor<16x16xf32, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 1}>>,
+      %ab: tensor<16x16xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>,
+      %bb: tensor<16x16xf32, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %cb: tensor<16x16xf32, #blocked>,
+      %x: tensor<16x16xf32>) {
+    %0 = tt.dot %a, %b, %c : tensor<16x16xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<16x16xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<16x16xf32, #mma>
+    %1 = tt.dot %af, %bf, %c, inputPrecision = tf32 : tensor<16x16xf32, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>> * tensor<16x16xf32, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 1}>> -> tensor<16x16xf32, #mma>
+    %2 = tt.dot %ab, %bb, %cb : tensor<16x16xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<16x16xf32, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<16x16xf32, #blocked>
+    %3 = tt.dot %x, %x, %x : tensor<16x16xf32> * tensor<16x16xf32> -> tensor<16x16xf32>
+    tt.return
+  }
+}
+
+// -----
+
+// mma version 5 needs M a multiple of 64 per CTA (and N of 16, K of 256 bits, 4 or 8 warps).
+#mma = #ttg.nvidia_mma<{versionMajor = 5, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @v5_small_m(%a: tensor<32x16xf16, #ttg.dot_op<{opIdx = 0, parent = #mma}>>,
+      %b: tensor<16x16xf16, #ttg.dot_op<{opIdx = 1, parent = #mma}>>, %c: tensor<32x16xf32, #mma>,
+      %a64: tensor<64x16xf16, #ttg.dot_op<{opIdx = 0, parent = #mma}>>, %c64: tensor<64x16xf32, #mma>) {
+    %ok = tt.dot %a64, %b, %c64 : tensor<64x16xf16, #ttg.dot_op<{opIdx = 0, parent = #mma}>> * tensor<16x16xf16, #ttg.dot_op<{opIdx = 1, parent = #mma}>> -> tensor<64x16xf32, #mma>
+    // expected-error @+1 {{unsupported MMA version}}
+    %d = tt.dot %a, %b, %c : tensor<32x16xf16, #ttg.dot_op<{opIdx = 0, parent = #mma}>> * tensor<16x16xf16, #ttg.dot_op<{opIdx = 1, parent = #mma}>> -> tensor<32x16xf32, #mma>
+    tt.return
+  }
+}
