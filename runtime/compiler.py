@@ -211,8 +211,12 @@ class CPUBackend(Backend):
 
 
 class _CPULauncher:
+    """Launches a `cpu_driver.CPUKernel`: ``launch(grid, args)``, or ``launch_values(grid,
+    stream, *args)`` as the launch fast path calls every launcher."""
+
     def __init__(self, kernel) -> None:
         self.kernel = kernel
+        self.launch_values = kernel.launch_values
 
     def launch(self, grid, args: list, **_options) -> None:
         self.kernel.launch(grid, args)
@@ -283,6 +287,10 @@ class CUDABackend(Backend):
 
 
 class _CUDALauncher:
+    """Launches a `driver.CudaFunction` on the given stream, else torch's current one:
+    ``launch(grid, args, stream=None)``, or ``launch_values(grid, stream, *args)`` as the launch
+    fast path calls every launcher."""
+
     def __init__(self, function) -> None:
         from tilecraft.backends.cuda import driver
 
@@ -290,6 +298,9 @@ class _CUDALauncher:
         self.current_stream = driver.current_stream
 
     def launch(self, grid, args: list, stream: int | None = None, **_options) -> None:
+        self.function.launch(grid, args, self.current_stream() if stream is None else stream)
+
+    def launch_values(self, grid, stream: int | None, *args) -> None:
         self.function.launch(grid, args, self.current_stream() if stream is None else stream)
 
 

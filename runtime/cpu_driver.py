@@ -142,6 +142,11 @@ class CPUKernel:
         _register_callbacks()
         self._function = _KERNEL_TYPE(library.address(symbol))
         self._program_seconds: float | None = None
+        # Kernels with no print and no assertion call back nothing; launched in one chunk, they
+        # are given a context no one writes (the abort flag stays zero).
+        self._silent = not self.prints and not self.asserts
+        self._no_abort = _LaunchContext()
+        self._no_abort_address = ctypes.addressof(self._no_abort)
 
     def __repr__(self) -> str:
         return f"CPUKernel({self.symbol}, {self.arg_kinds})"
@@ -149,41 +154,54 @@ class CPUKernel:
     def launch(self, grid: tuple[int, int, int], args: list) -> None:
         """Runs every program of ``grid`` once on ``args`` (integers, addresses for pointers,
         bools and floats); raises `DeviceAssertionError` if an assertion failed."""
+        self.launch_values(grid, None, *args)
+
+    def launch_values(self, grid: tuple[int, int, int], stream: Any, *args: Any) -> None:
+        """`launch` with the arguments spread, as the launch fast path calls it (``stream`` is
+        the launchers' common parameter: the CPU has none)."""
         gx, gy, gz = grid
-        total = gx * gy * gz
-        if min(grid) < 0 or max(grid) >= 2**31:
+        if not (0 <= gx < 2**31 and 0 <= gy < 2**31 and 0 <= gz < 2**31):
             raise ValueError(f"{self.symbol}: invalid grid {tuple(grid)}")
+        total = gx * gy * gz
         if total == 0:
             return
         try:
             packed = self._pack(*args)
         except struct.error:
-            raise self._argument_error(args) from None
-        chunks = plan_chunks(total, thread_count(), self._program_seconds)
+            raise self._argument_error(list(args)) from None
+        chunks = 1 if total == 1 else plan_chunks(total, thread_count(), self._program_seconds)
+        if chunks == 1 and self._silent:
+            # One chunk, in this thread, and no callback to call: nothing can set the abort
+            # flag, so the launch needs no context of its own.
+            start = time.perf_counter()
+            self._function(packed, gx, gy, gz, 0, total, self._no_abort_address)
+            self._program_seconds = (time.perf_counter() - start) / total
+            return
         context = _LaunchContext()
         context.kernel = self
-        ctx = ctypes.byref(context)  # keeps the context alive as long as a chunk holds it
-        _LAUNCHES[ctypes.addressof(context)] = context
+        address = ctypes.addressof(context)
+        _LAUNCHES[address] = context  # keeps the context alive as long as a chunk holds it
         try:
             if chunks == 1:
-                self._run_chunk(packed, gx, gy, gz, 0, total, ctx)
+                self._run_chunk(packed, gx, gy, gz, 0, total, address)
             else:
                 bounds = [total * i // chunks for i in range(chunks + 1)]
                 batch = _pool().start(self._function, [
-                    (packed, gx, gy, gz, bounds[i], bounds[i + 1], ctx) for i in range(1, chunks)])
+                    (packed, gx, gy, gz, bounds[i], bounds[i + 1], address)
+                    for i in range(1, chunks)])
                 try:
-                    self._run_chunk(packed, gx, gy, gz, 0, bounds[1], ctx)
+                    self._run_chunk(packed, gx, gy, gz, 0, bounds[1], address)
                 finally:
                     batch.wait()
         except BaseException:
             context.abort = 1  # interrupted while chunks run: they stop at their next program
             raise
         finally:
-            del _LAUNCHES[ctypes.addressof(context)]
+            del _LAUNCHES[address]
         context.raise_failure()
 
     def _run_chunk(self, packed: bytes, gx: int, gy: int, gz: int, begin: int, end: int,
-                   ctx: Any) -> None:
+                   ctx: int) -> None:
         """Runs programs [begin, end) in this thread and notes what one program cost."""
         start = time.perf_counter()
         self._function(packed, gx, gy, gz, begin, end, ctx)

@@ -1,48 +1,72 @@
-"""The launch fast path: a kernel launched again with arguments of the same kinds skips
-specialization, compilation lookup and argument conversion.
+"""The launch fast path: a launch whose arguments specialize the kernel as an earlier launch's
+did goes straight to that launch's compiled kernel, with no signature binding, no
+specialization and no conversion beyond reading each argument's launch value.
 
-Only launches that went through the slow path without error are remembered, so a host array
-given to a GPU kernel keeps failing with its message. A generated binder turns ``(*args, **kwargs)`` into the tuple of parameter values (defaults
-applied) at the cost of one Python call. Each value is described by what its specialization
-depends on (`describe`): the type and element type of an array, its 16-byte alignment and
-device; the range class of an integer, whether it is 1 and its divisibility by 16; the value of
-a constexpr. Descriptions that are equal give equal specializations, so the tuple of them keys
-an `Entry` that holds the compiled kernel and, per runtime argument, how to turn its value into
-what the launcher packs. The first launch of each key goes the slow way and fills the entry.
+Per kernel, `make_dispatcher` generates (as Python source, once) a function with the kernel's
+own parameters, so that Python binds the arguments. For each parameter it computes, inline for
+the common kinds, the part of the specialization the value decides and the value the launcher
+packs:
+
+- a numpy array: its dtype and 16-byte alignment; its address, read from the array object
+  (the ``data`` field of numpy's ``PyArrayObject``, at an offset checked against
+  ``__array_interface__`` when the dispatcher is made; where it does not match, arrays take the
+  general description below);
+- an integer in the int32 range: whether it is 1 (then a constexpr) and divisible by 16; itself;
+- a constexpr parameter: its type and value;
+- anything else (floats, torch tensors, other integers, None...): `describe`.
+
+The tuple of those parts, with the backend the environment selects and the launch options, keys
+an `Entry` made by the first launch that went the slow way (and only one that succeeded, so a
+host array given to a GPU kernel keeps failing with its message). An entry is made only when the
+values the dispatcher read are exactly those the slow path launched with, so both paths always
+pack the same bytes. Whatever the dispatcher cannot describe cheaply sends the launch the slow
+way, which then does everything, errors included.
 """
 
 from __future__ import annotations
 
+import ctypes
 import inspect
+import operator
+import os
+import sys
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from tilecraft.language import core as tl
 
-Converter = Callable[[Any], Any]
+# Returned by a dispatcher that cannot launch: take the slow path.
+MISS = object()
+
+# Raw values of the variables that select the backend -> the backend they select (filled by the
+# slow path), so that the fast path reads two dictionary entries instead of os.environ twice
+# (0.4-0.9 us each).
+BACKEND_BY_ENVIRONMENT: dict[tuple, str] = {}
+_BACKEND_VARIABLES = ("TILECRAFT_INTERPRET", "TILECRAFT_BACKEND")
+
+# Constexpr values whose hash and equality are their value's: anything else goes the slow way.
+_PLAIN_CONSTEXPRS = frozenset({int, float, bool, str, type(None)})
 
 _INT32 = (-2**31, 2**31)
 
 
-def make_binder(signature: inspect.Signature, name: str) -> Callable[..., tuple]:
-    """A function with ``signature``'s parameters that returns their values as a tuple."""
-    defaults: dict[str, Any] = {}
-    params = []
-    for param in signature.parameters.values():
-        if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
-            raise TypeError(f"{name}: kernels cannot take *args or **kwargs")
-        if param.default is param.empty:
-            params.append(param.name)
-        else:
-            defaults[param.name] = param.default
-            params.append(f"{param.name}=_defaults[{param.name!r}]")
-    names = [p.name for p in signature.parameters.values()]
-    source = (f"def binder({', '.join(params)}):\n"
-              f"    return ({', '.join(names)}{',' if names else ''})\n")
-    namespace: dict[str, Any] = {"_defaults": defaults}
-    exec(compile(source, f"<binder of {name}>", "exec"), namespace)  # noqa: S102 - our source
-    return namespace["binder"]
+def _environment_reader() -> tuple[Callable[[Any], Any], tuple]:
+    """(a getter, the keys it takes) for `_BACKEND_VARIABLES`: the dictionary behind
+    ``os.environ`` where it has one (one dictionary lookup), else ``os.environ.get``."""
+    data = getattr(os.environ, "_data", None)
+    encode = getattr(os.environ, "encodekey", None)
+    if isinstance(data, dict) and callable(encode):
+        return data.get, tuple(encode(name) for name in _BACKEND_VARIABLES)
+    return os.environ.get, _BACKEND_VARIABLES
+
+
+_ENVIRONMENT_GET, _ENVIRONMENT_KEYS = _environment_reader()
+
+
+def environment_key() -> tuple:
+    """The raw values of the variables that select the backend, as the dispatchers read them
+    (the key of `BACKEND_BY_ENVIRONMENT`)."""
+    return tuple(_ENVIRONMENT_GET(key) for key in _ENVIRONMENT_KEYS)
 
 
 def _int_class(value: int) -> int:
@@ -55,84 +79,199 @@ def _int_class(value: int) -> int:
     return 3
 
 
-def describe(value: Any, constexpr: bool, specialize: bool) -> Any:
-    """What the specialization of a parameter with ``value`` depends on (hashable), or
-    raises TypeError when the value has no cheap description (the slow path decides then)."""
+def describe(value: Any, specialize: bool) -> tuple[Any, Any]:
+    """(what the specialization of a runtime parameter given ``value`` depends on, the value
+    the launcher packs), or ``(MISS, None)`` when there is no cheap description."""
     kind = type(value)
-    if constexpr or value is None or isinstance(value, tl.constexpr):
-        key = tl._unwrap(value)
-        hash(key)
-        return ("c", key)
+    if value is None or kind is tl.constexpr:
+        unwrapped = tl._unwrap(value)
+        if type(unwrapped) not in _PLAIN_CONSTEXPRS:
+            return MISS, None
+        return ("constexpr", type(unwrapped), unwrapped), None
     if kind is bool:
-        return (bool, value)
+        return bool, int(value)  # packed as an i1 slot, as the slow path passes it
     if kind is int:
         if not specialize:
-            return (int, _int_class(value))
-        return (int, _int_class(value), value == 1, value % 16 == 0)
+            return (int, _int_class(value)), value
+        return (int, _int_class(value), value == 1, value % 16 == 0), value
     if kind is float:
-        return (float,)
+        return float, value
     data_ptr = getattr(value, "data_ptr", None)
     if data_ptr is not None and kind.__module__.startswith("torch"):
-        aligned = specialize and data_ptr() % 16 == 0
-        return (kind, value.dtype, value.is_cuda, aligned)
-    if kind.__module__ == "numpy" and hasattr(value, "__array_interface__"):
-        aligned = specialize and _address(value) % 16 == 0
-        return (kind, value.dtype, aligned)
-    if isinstance(value, (str, tl.dtype)):
-        return ("s", value)
-    raise TypeError("no fast description")
+        address = data_ptr()
+        return (kind, value.dtype, value.is_cuda, specialize and address % 16 == 0), address
+    if kind.__module__ == "numpy" and hasattr(value, "__array_interface__") and \
+            getattr(value, "shape", ()) != ():
+        address = value.__array_interface__["data"][0]
+        return (kind, value.dtype, specialize and address % 16 == 0), address
+    return MISS, None
 
 
-def _address(array: Any) -> int:
-    return array.__array_interface__["data"][0]
-
-
-@dataclass
-class Entry:
-    """A compiled kernel and how to turn each parameter value into a launch argument
-    (``converters[i]`` for parameter ``runtime[i]``)."""
-
-    compiled: Any
-    runtime: tuple[int, ...]
-    converters: tuple[Converter, ...]
-    names: tuple[str, ...]
-
-    def arguments(self, values: tuple) -> list:
-        return [convert(values[i]) for i, convert in zip(self.runtime, self.converters)]
-
-
-def _pointer(value: Any) -> int:
-    return value.data_ptr()
-
-
-def _same(value: Any) -> Any:
-    return value
-
-
-def converters_for(values: tuple, names: list[str], arg_types: dict, arg_kinds: list[str]
-                   ) -> tuple[tuple[int, ...], tuple[Converter, ...]] | None:
-    """The runtime parameters' positions and converters, or None where a value needs the slow
-    path's conversion every time (host arrays, reinterpreted arrays, out-of-range integers)."""
-    positions, converters = [], []
-    for (name, _), kind in zip(arg_types.items(), arg_kinds):
-        index = names.index(name)
-        value = values[index]
-        if kind == "ptr":
-            module = type(value).__module__
-            if module.startswith("torch") and hasattr(value, "data_ptr"):
-                converters.append(_pointer)
-            elif module == "numpy" and hasattr(value, "__array_interface__"):
-                converters.append(_address)
-            else:
-                return None
-        elif isinstance(value, float) or kind.startswith("fp"):
-            converters.append(float)
-        elif type(value) is int and kind.startswith("i") and kind != "i1" and \
-                _INT32[0] <= value < _INT32[1]:
-            converters.append(_same)
-        elif type(value) is bool:
-            converters.append(_same)
-        else:
+def _ndarray_address_offset() -> tuple[type, int] | None:
+    """(numpy.ndarray, the offset of its data pointer in the array object), when numpy is
+    imported and the offset is the one numpy's C layout has (after the object header)."""
+    numpy = sys.modules.get("numpy")
+    if numpy is None:
+        return None
+    offset = object.__basicsize__  # PyObject_HEAD, then PyArrayObject's ``char *data``
+    probes = [numpy.empty(3, numpy.float32), numpy.empty(5, numpy.int8)[1:]]
+    for probe in probes:
+        if ctypes.c_uint64.from_address(id(probe) + offset).value != \
+                probe.__array_interface__["data"][0]:
             return None
-        positions.append(index)
-    return tuple(positions), tuple(converters)
+    return numpy.ndarray, offset
+
+
+class Entry:
+    """A compiled kernel and how to launch it with the values a dispatcher read:
+    ``launch(grid, stream, *values)`` is the backend launcher's, given the values of the
+    parameters that are not constexpr, or, where the specialization made some of those constexpr
+    (an integer equal to 1, None), of those ``select`` picks from the values of every parameter.
+    """
+
+    __slots__ = ("compiled", "launch", "select")
+
+    def __init__(self, compiled: Any, launch: Callable[..., None], runtime: list[int],
+                 candidates: list[int]) -> None:
+        self.compiled = compiled
+        self.launch = launch
+        if runtime == candidates:
+            self.select = None
+        elif len(runtime) == 1:
+            index = runtime[0]
+            self.select = lambda values: (values[index],)
+        elif not runtime:
+            self.select = lambda values: ()
+        else:
+            self.select = operator.itemgetter(*runtime)
+
+
+def make_dispatcher(signature: inspect.Signature, name: str, constexpr_names: set[str],
+                    do_not_specialize: set[str], entries: dict, resolve_grid: Callable,
+                    launch_options: frozenset[str], slow: Callable
+                    ) -> tuple[Callable, Callable] | None:
+    """(dispatch, key_of) for a kernel with ``signature``, or None for a signature the fast
+    path does not take (``*args``, ``**kwargs``, or names it uses itself).
+
+    ``dispatch(*args, _tc_grid=grid, **kwargs)`` takes the kernel's parameters (so Python binds
+    them, and its TypeError names a missing argument) and launches through the `Entry` of
+    ``entries`` that the arguments' key names, returning its compiled kernel; where there is
+    none, it returns ``slow(args, kwargs, grid)``. ``key_of`` takes the same arguments and
+    returns (key, values) where dispatch would look an entry up, or `MISS`."""
+    params = list(signature.parameters.values())
+    names = [p.name for p in params]
+    if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in params) or \
+            any(n.startswith("_tc_") for n in names):
+        return None
+    located = _ndarray_address_offset()
+    header: list[str] = []
+    defaults: dict[str, Any] = {}
+    for index, p in enumerate(params):
+        if p.kind is p.KEYWORD_ONLY and "*" not in header:
+            header.append("*")
+        if p.default is p.empty:
+            header.append(p.name)
+        else:
+            defaults[p.name] = p.default
+            header.append(f"{p.name}=_tc_defaults[{p.name!r}]")
+        if p.kind is p.POSITIONAL_ONLY and (index + 1 == len(params) or
+                                            params[index + 1].kind is not p.POSITIONAL_ONLY):
+            header.append("/")
+    if "*" not in header:
+        header.append("*")
+    header += ["_tc_grid", "**_tc_options"]
+    positional = "".join(f"{p.name}, " for p in params if p.kind is p.POSITIONAL_ONLY)
+    keywords = "".join(f"{p.name!r}: {p.name}, " for p in params
+                       if p.kind is not p.POSITIONAL_ONLY)
+    slow_call = f"return _tc_slow(({positional}), {{{keywords}**_tc_options}}, _tc_grid)"
+    body, keys, values = [], [], []
+    for index, p in enumerate(params):
+        v = p.name
+        if p.name in constexpr_names:
+            body.append(f"    if type({v}) not in _tc_plain: MISS")
+            keys.append(f"(type({v}), {v})")
+            values.append("None")
+            continue
+        specialize = p.name not in do_not_specialize
+        array_key = f"({v}.dtype, not _tc_v{index} & 15)" if specialize else f"({v}.dtype,)"
+        int_key = f"(0, {v} == 1, not {v} & 15)" if specialize else "(0,)"
+        body.append(f"    _tc_t = type({v})")
+        if located is not None:
+            body += [f"    if _tc_t is _tc_ndarray:",
+                     f"        _tc_v{index} = _tc_read(_tc_id({v}) + _tc_offset).value",
+                     f"        _tc_k{index} = {array_key}",
+                     f"    elif _tc_t is int and -2147483648 <= {v} < 2147483648:"]
+        else:
+            body.append(f"    if _tc_t is int and -2147483648 <= {v} < 2147483648:")
+        body += [f"        _tc_v{index} = {v}",
+                 f"        _tc_k{index} = {int_key}",
+                 f"    else:",
+                 f"        _tc_k{index}, _tc_v{index} = _tc_describe({v}, {specialize})",
+                 f"        if _tc_k{index} is _tc_MISS: MISS"]
+        keys.append(f"_tc_k{index}")
+        values.append(f"_tc_v{index}")
+    prologue = [
+        "    _tc_backend = _tc_backends.get((" + "".join(
+            f"_tc_env(_tc_env_keys[{i}]), " for i in range(len(_BACKEND_VARIABLES))) + "))",
+        "    if _tc_backend is None: MISS",
+        "    if _tc_options:",
+        "        _tc_stream = _tc_options.get('stream')",
+        "        if not _tc_launch_options.issuperset(_tc_options): MISS",
+        "        for _tc_t in _tc_options.values():",
+        "            if type(_tc_t) not in _tc_plain: MISS",
+        "        _tc_option_key = tuple(sorted(_tc_t for _tc_t in _tc_options.items() "
+        "if _tc_t[0] != 'stream'))",
+        "    else:",
+        "        _tc_stream = None",
+        "        _tc_option_key = ()",
+    ]
+    key = f"(_tc_backend, _tc_option_key, {', '.join(keys)}{',' if keys else ''})"
+    value_tuple = f"({', '.join(values)}{',' if values else ''})"
+    candidates = ", ".join(value for value, p in zip(values, params)
+                           if p.name not in constexpr_names)
+    grid_arguments = ", ".join(f"{n!r}: {n}" for n in names)
+    dispatch_tail = [
+        f"    _tc_entry = _tc_entries.get({key})",
+        "    if _tc_entry is None: MISS",
+        "    if type(_tc_grid) is tuple and len(_tc_grid) == 1 and type(_tc_grid[0]) is int "
+        "and _tc_grid[0] >= 0:",
+        "        _tc_grid = (_tc_grid[0], 1, 1)",
+        "    else:",
+        f"        if callable(_tc_grid): _tc_grid = _tc_grid({{{grid_arguments}}})",
+        "        _tc_grid = _tc_resolve(_tc_grid, None)",
+        "    if _tc_entry.select is None:",
+        f"        _tc_entry.launch(_tc_grid, _tc_stream, {candidates})",
+        "    else:",
+        f"        _tc_entry.launch(_tc_grid, _tc_stream, *_tc_entry.select({value_tuple}))",
+        "    return _tc_entry.compiled",
+    ]
+    key_tail = [f"    return {key}, {value_tuple}"]
+    function_name = name if name.isidentifier() and not name.startswith("_tc_") else "kernel"
+    signature_text = ", ".join(header)
+
+    def written(lines: list[str], miss: str) -> list[str]:
+        return [line[:-len("MISS")] + miss if line.endswith(" MISS") else line
+                for line in lines]
+
+    source = "\n".join([f"def {function_name}({signature_text}):",
+                        *written(prologue + body + dispatch_tail, slow_call),
+                        f"def _tc_key_of({signature_text}):",
+                        *written(prologue + body + key_tail, "return _tc_MISS")]) + "\n"
+    namespace: dict[str, Any] = {
+        "_tc_defaults": defaults, "_tc_MISS": MISS, "_tc_plain": _PLAIN_CONSTEXPRS,
+        "_tc_backends": BACKEND_BY_ENVIRONMENT, "_tc_env": _ENVIRONMENT_GET,
+        "_tc_env_keys": _ENVIRONMENT_KEYS, "_tc_launch_options": launch_options,
+        "_tc_describe": describe, "_tc_entries": entries, "_tc_resolve": resolve_grid,
+        "_tc_id": id, "_tc_read": ctypes.c_uint64.from_address, "_tc_slow": slow,
+    }
+    if located is not None:
+        namespace["_tc_ndarray"], namespace["_tc_offset"] = located
+    exec(compile(source, f"<launch dispatcher of {name}>", "exec"), namespace)  # noqa: S102
+    return namespace[function_name], namespace["_tc_key_of"]
+
+
+def same_values(read: list, launched: list) -> bool:
+    """Whether the values a dispatcher read are exactly the slow path's launch arguments (the
+    same types and values), so that an entry made from them launches the same bytes."""
+    return len(read) == len(launched) and all(
+        type(a) is type(b) and a == b for a, b in zip(read, launched))

@@ -84,8 +84,9 @@ class JITFunction:
         self._source = None
         self._cache: dict = {}
         self._binaries: dict = {}
-        self._fast: dict = {}
-        self._binder = None
+        self._fast: dict = {}  # launch fast path: key -> fast_launch.Entry
+        self._dispatch = None  # made at the first launch (fast_launch.make_dispatcher)
+        self._key_of = None
         self._interpreted = None
 
     def __repr__(self) -> str:
@@ -100,81 +101,82 @@ class JITFunction:
 
     # -- launching
     def __getitem__(self, grid):
-        return functools.partial(self.run, grid=grid)
+        """``kernel[grid]``: calling it launches the kernel over ``grid``, through the launch
+        fast path (`fast_launch`) when an earlier launch's arguments specialized alike."""
+        dispatch = self._dispatch
+        if dispatch is None:
+            dispatch = self._make_dispatcher()
+        return functools.partial(dispatch, _tc_grid=grid)
 
     def run(self, *args, grid, **kwargs):
-        options = {k: kwargs.pop(k) for k in list(kwargs)
-                   if k in LAUNCH_OPTIONS and k not in self.signature.parameters} \
-            if kwargs else {}
+        """Launches the kernel over ``grid``, as ``kernel[grid](*args, **kwargs)``."""
+        return self[grid](*args, **kwargs)
+
+    def _make_dispatcher(self):
+        made = None if self.interpret else fast_launch.make_dispatcher(
+            self.signature, self.__name__, self.constexpr_names, self.do_not_specialize,
+            self._fast, _resolve_grid, LAUNCH_OPTIONS, self._run_slow)
+        if made is None:
+            self._dispatch = self._launch_slowly
+        else:
+            self._dispatch, self._key_of = made
+        return self._dispatch
+
+    def _launch_slowly(self, *args, _tc_grid, **kwargs):
+        """The dispatcher of kernels the fast path does not take (``interpret=True``)."""
+        return self._run_slow(args, kwargs, _tc_grid)
+
+    def _run_slow(self, args: tuple, kwargs: dict, grid):
+        """A launch that the fast path could not take: specializes, compiles (or finds the
+        compiled kernel), launches, and makes the fast path's entry for the next launches."""
+        launch_kwargs = dict(kwargs)
+        options = {k: launch_kwargs.pop(k) for k in kwargs
+                   if k in LAUNCH_OPTIONS and k not in self.signature.parameters}
         stream = options.pop("stream", None)
         backend = "interpret" if self.interpret else selected_backend()
-        if backend != "interpret":
-            fast = self._fast_lookup(args, kwargs, backend, options)
-            if fast is not None:
-                entry, values = fast
-                if callable(grid):
-                    grid = grid(dict(zip(self.arg_names, values)))
-                entry.compiled.launch(_resolve_grid(grid, None), entry.arguments(values),
-                                      stream=stream)
-                return entry.compiled
         try:
-            spec = self.specialize(args, kwargs)
+            spec = self.specialize(args, launch_kwargs)
             if backend == "interpret":
                 from .interpreter import run_grid
 
                 return run_grid(self, _resolve_grid(grid, spec.bound), spec.bound)
             compiled = self._compiled(spec, backend, options)
-            compiled.launch(_resolve_grid(grid, spec.bound),
-                            launch_arguments(spec, compiled.metadata["arg_kinds"], backend),
-                            stream=stream)
-            self._fast_store(args, kwargs, backend, options, spec, compiled)
-            return compiled
+            launched = launch_arguments(spec, compiled.metadata["arg_kinds"], backend)
+            compiled.launch(_resolve_grid(grid, spec.bound), launched, stream=stream)
         except Exception as error:
             from tilecraft.frontend.errors import CompilationError
 
             if isinstance(error, CompilationError) and not _debug():
                 raise error.with_traceback(None) from None
             raise
+        self._fast_store(grid, args, kwargs, backend, spec, compiled, launched)
+        return compiled
 
     def forget_compiled(self) -> None:
         """Drops the compiled kernels held in memory (the disk cache keeps its entries), as a
         new process would start."""
         self._binaries.clear()
         self._fast.clear()
+        self._dispatch = self._key_of = None
 
-    def _fast_key(self, args, kwargs, backend: str, options: dict):
-        """(the fast path's key, the parameter values), or None when a value has no cheap
-        description."""
-        if self._binder is None:
-            self._binder = fast_launch.make_binder(self.signature, self.__name__)
-        try:
-            values = self._binder(*args, **kwargs)
-            described = tuple(fast_launch.describe(v, name in self.constexpr_names,
-                                                   name not in self.do_not_specialize)
-                              for name, v in zip(self.arg_names, values))
-        except TypeError:
-            return None
-        return (backend, tuple(options.items()), described), values
-
-    def _fast_lookup(self, args, kwargs, backend: str, options: dict):
-        keyed = self._fast_key(args, kwargs, backend, options)
-        if keyed is None:
-            return None
-        entry = self._fast.get(keyed[0])
-        return None if entry is None else (entry, keyed[1])
-
-    def _fast_store(self, args, kwargs, backend: str, options: dict, spec: Specialization,
-                    compiled) -> None:
-        """Remembers how this launch went, for the next one with arguments of the same kinds."""
-        keyed = self._fast_key(args, kwargs, backend, options)
-        if keyed is None:
+    def _fast_store(self, grid, args: tuple, kwargs: dict, backend: str, spec: Specialization,
+                    compiled, launched: list) -> None:
+        """Makes the fast path's entry for launches whose arguments specialize as these did,
+        when the values the dispatcher reads are exactly those that were launched."""
+        if self._key_of is None:
+            return
+        fast_launch.BACKEND_BY_ENVIRONMENT.setdefault(fast_launch.environment_key(), backend)
+        keyed = self._key_of(*args, _tc_grid=grid, **kwargs)
+        if keyed is fast_launch.MISS:
             return
         key, values = keyed
-        plan = fast_launch.converters_for(values, self.arg_names, spec.arg_types,
-                                          compiled.metadata["arg_kinds"])
-        if plan is not None:
-            self._fast[key] = fast_launch.Entry(compiled, plan[0], plan[1],
-                                                tuple(spec.arg_types))
+        runtime = [index for index, name in enumerate(self.arg_names) if name in spec.arg_types]
+        if not fast_launch.same_values([values[index] for index in runtime], launched):
+            return
+        candidates = [index for index, name in enumerate(self.arg_names)
+                      if name not in self.constexpr_names]
+        self._fast[key] = fast_launch.Entry(compiled, compiled.launcher.launch_values, runtime,
+                                            candidates)
 
     def _compiled(self, spec: Specialization, backend: str, options: dict):
         """The kernel compiled for ``spec`` on ``backend`` with the launch ``options``

@@ -1,7 +1,10 @@
-"""The launch fast path: a launch with arguments of the kinds of an earlier one reuses its
-compiled kernel and argument plan, and anything that changes the specialization does not."""
+"""The launch fast path: a launch with arguments that specialize like an earlier one's reuses
+its compiled kernel through the generated dispatcher, and anything that changes the
+specialization, the backend or the options does not; both paths compute the same."""
 
 from __future__ import annotations
+
+import inspect
 
 import numpy as np
 import pytest
@@ -18,61 +21,192 @@ def scale_kernel(x_ptr, out_ptr, n, factor, BLOCK: tl.constexpr):
     tl.store(out_ptr + offsets, tl.load(x_ptr + offsets, mask=mask) * factor, mask=mask)
 
 
+@tc.jit
+def flag_kernel(out_ptr, n, negate, *, BLOCK: tl.constexpr = 16):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    value = tl.where(negate, -1.0, 1.0)
+    tl.store(out_ptr + offsets, value + offsets * 0.0, mask=offsets < n)
+
+
 @pytest.fixture(autouse=True)
 def _cpu(monkeypatch):
     monkeypatch.delenv("TILECRAFT_INTERPRET", raising=False)
     monkeypatch.setenv("TILECRAFT_BACKEND", "cpu")
+    scale_kernel.forget_compiled()
+    flag_kernel.forget_compiled()
 
 
-def _launch(x, n, factor=2.0, block=32):
+@pytest.fixture
+def slow_launches(monkeypatch):
+    """How many launches took the slow path, as a one-element list."""
+    count = [0]
+    original = tc.JITFunction._run_slow
+
+    def counting(self, *args, **kwargs):
+        count[0] += 1
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(tc.JITFunction, "_run_slow", counting)
+    return count
+
+
+def _launch(x, n, factor=2.0, block=32, **options):
     out = np.full_like(x, np.nan)
-    compiled = scale_kernel[(tc.cdiv(n, block),)](x, out, n, factor, BLOCK=block)
+    compiled = scale_kernel[(tc.cdiv(n, block),)](x, out, n, factor, BLOCK=block, **options)
     return out, compiled
 
 
-def test_second_launch_takes_the_fast_path_and_computes_the_same():
-    x = np.random.default_rng(1).standard_normal(100).astype(np.float32)
-    scale_kernel._fast.clear()
+def _data(n: int, seed: int) -> np.ndarray:
+    return np.random.default_rng(seed).standard_normal(n).astype(np.float32)
+
+
+def test_second_launch_takes_the_fast_path_and_computes_the_same(slow_launches):
+    x = _data(100, 1)
     first, compiled = _launch(x, 100)
-    assert len(scale_kernel._fast) == 1
+    assert slow_launches[0] == 1 and len(scale_kernel._fast) == 1
     second, again = _launch(x, 100, factor=3.0)
-    assert again is compiled and len(scale_kernel._fast) == 1
+    other = _data(100, 2)
+    third, _ = _launch(other, 100, factor=-0.5)  # another array of the same kind
+    assert again is compiled and slow_launches[0] == 1 and len(scale_kernel._fast) == 1
     np.testing.assert_array_equal(first, x * np.float32(2.0))
     np.testing.assert_array_equal(second, x * np.float32(3.0))
+    np.testing.assert_array_equal(third, other * np.float32(-0.5))
 
 
-def test_values_that_change_the_specialization_get_their_own_entry():
-    x = np.random.default_rng(2).standard_normal(64).astype(np.float32)
-    scale_kernel._fast.clear()
+def test_values_that_change_the_specialization_get_their_own_entry(slow_launches):
+    x = _data(64, 3)
     _launch(x, 64)        # n divisible by 16
     _launch(x, 63)        # not divisible
     out, _ = _launch(x, 1)  # n == 1 is a constexpr in the specialization
     _launch(x[1:], 63)    # a misaligned pointer
     _launch(x.astype(np.float64), 64)  # another element type
     _launch(x, 64, block=64)  # another constexpr
-    assert len(scale_kernel._fast) == 6
+    _launch(x, 64, block=64, num_warps=8)  # other launch options
+    assert len(scale_kernel._fast) == 7 and slow_launches[0] == 7
     np.testing.assert_array_equal(out[:1], x[:1] * np.float32(2.0))
     assert np.isnan(out[1:]).all()
+    for n, block in ((48, 32), (31, 32), (1, 32), (64, 64)):  # each has its entry now
+        result, _ = _launch(x, n, factor=4.0, block=block)
+        np.testing.assert_array_equal(result[:n], x[:n] * np.float32(4.0))
+    misaligned, _ = _launch(x[1:], 63, factor=4.0)
+    np.testing.assert_array_equal(misaligned, x[1:] * np.float32(4.0))
+    assert slow_launches[0] == 7
 
 
-def test_binder_applies_defaults_and_refuses_what_the_signature_refuses():
+def test_the_constexpr_one_leaves_its_argument_out(slow_launches):
+    x = _data(16, 4)
+    for _ in range(2):
+        out, _ = _launch(x, 1, factor=5.0)
+        np.testing.assert_array_equal(out[:1], x[:1] * np.float32(5.0))
+        assert np.isnan(out[1:]).all()
+    assert slow_launches[0] == 1
+
+
+def test_grids_as_callables_ints_and_tuples_of_three(slow_launches):
+    x = _data(100, 5)
+    for grid in [lambda meta: (tc.cdiv(meta["n"], meta["BLOCK"]),), 4, (4, 1, 1), [4]]:
+        out = np.full_like(x, np.nan)
+        scale_kernel[grid](x, out, 100, 2.0, BLOCK=32)
+        np.testing.assert_array_equal(out, x * np.float32(2.0))
+    assert slow_launches[0] == 1
+
+
+def test_keyword_only_defaults_bools_and_keywords(slow_launches):
+    out = np.full(40, np.nan, np.float32)
+    flag_kernel[(3,)](out, 40, True)
+    np.testing.assert_array_equal(out, -1.0)
+    flag_kernel[(3,)](out_ptr=out, n=40, negate=False)
+    np.testing.assert_array_equal(out, 1.0)
+    flag_kernel[(3,)](out, 40, True, BLOCK=16)
+    np.testing.assert_array_equal(out, -1.0)
+    assert slow_launches[0] == 1
+
+
+def test_the_backend_is_read_at_each_launch(slow_launches, monkeypatch):
+    x = _data(32, 6)
+    _launch(x, 32)
+    _launch(x, 32)
+    monkeypatch.setenv("TILECRAFT_BACKEND", "interpret")
+    out, _ = _launch(x, 32, factor=3.0)
+    np.testing.assert_allclose(out, x * np.float32(3.0))
+    assert slow_launches[0] == 2
+    monkeypatch.setenv("TILECRAFT_BACKEND", "cpu")
+    _launch(x, 32)
+    assert slow_launches[0] == 2
+
+
+def test_bad_arguments_are_named():
+    x = _data(32, 7)
+    _launch(x, 32)
+    out = np.empty_like(x)
+    with pytest.raises(TypeError, match=r"scale_kernel\(\) missing 1 required positional "
+                                        r"argument: 'factor'"):
+        scale_kernel[(1,)](x, out, 32, BLOCK=32)
+    with pytest.raises(TypeError, match=r"scale_kernel\(\) missing 1 required positional "
+                                        r"argument: 'BLOCK'"):
+        scale_kernel[(1,)](x, out, 32, 2.0, BLOK=32)
+    with pytest.raises(TypeError, match="unsupported argument n="):
+        scale_kernel[(1,)](x, out, object(), 2.0, BLOCK=32)
+    with pytest.raises(TypeError, match="scale_kernel: got an unexpected keyword argument"):
+        scale_kernel[(1,)](x, out, 32, 2.0, BLOCK=32, num_wraps=4)
+
+
+def test_errors_raised_by_the_grid_are_not_swallowed():
+    x = _data(32, 8)
+    _launch(x, 32)
+
+    def grid(meta):
+        raise TypeError("the grid's own error")
+
+    with pytest.raises(TypeError, match="the grid's own error"):
+        scale_kernel[grid](x, np.empty_like(x), 32, 2.0, BLOCK=32)
+
+
+def test_describe_follows_the_specialization_rules():
+    def key(value, specialize=True):
+        return fast_launch.describe(value, specialize)[0]
+
+    assert key(16) != key(17)
+    assert key(32) == key(48)
+    assert key(1) != key(3)
+    assert key(1, False) == key(3, False)
+    assert key(2**31) != key(2**30)
+    assert key(True) == key(False) and fast_launch.describe(True, True)[1] == 1
+    assert key(None)[0] == "constexpr" and key(tl.constexpr(4)) != key(4)
+    assert fast_launch.describe(object(), True) == (fast_launch.MISS, None)
+    array = np.zeros(8, np.float32)
+    assert fast_launch.describe(array, True)[1] == array.__array_interface__["data"][0]
+
+
+def test_dispatchers_bind_as_the_kernel_does():
     def kernel(a, b, c=7, *, d=9):
         pass
 
-    import inspect
+    slow_calls = []
 
-    binder = fast_launch.make_binder(inspect.signature(kernel), "kernel")
-    assert binder(1, 2) == (1, 2, 7, 9)
-    assert binder(1, 2, d=4, c=3) == (1, 2, 3, 4)
-    with pytest.raises(TypeError):
-        binder(1)
+    def slow(args, kwargs, grid):
+        slow_calls.append((args, kwargs, grid))
+        return "slow"
 
+    made = fast_launch.make_dispatcher(inspect.signature(kernel), "kernel", set(), set(), {},
+                                       lambda grid, bound: grid, frozenset({"stream", "num_warps"}),
+                                       slow)
+    assert made is not None
+    dispatch, key_of = made
+    with pytest.raises(TypeError, match=r"kernel\(\) missing 1 required positional argument"):
+        dispatch(1, _tc_grid=(1,))
+    with pytest.raises(TypeError, match="takes from 2 to 3 positional arguments but 4"):
+        dispatch(1, 2, 3, 4, _tc_grid=(1,))
+    fast_launch.BACKEND_BY_ENVIRONMENT.setdefault(fast_launch.environment_key(), "cpu")
+    assert dispatch(1, 2, d=4, _tc_grid=(2,), stream=5) == "slow"  # no entry: the slow path
+    assert slow_calls == [((), {"a": 1, "b": 2, "c": 7, "d": 4, "stream": 5}, (2,))]
+    key, values = key_of(2, 3, d=4, _tc_grid=(2,), stream=5)
+    assert values == (2, 3, 7, 4) and key == key_of(5, 18, 5, _tc_grid=(2,), d=20)[0]
+    assert key != key_of(1, 3, d=4, _tc_grid=(2,))[0]  # 1 is a constexpr
+    assert key != key_of(2, 3, d=4, _tc_grid=(2,), num_warps=2)[0]
 
-def test_descriptions_of_integers_follow_the_specialization_rules():
-    assert fast_launch.describe(16, False, True) != fast_launch.describe(17, False, True)
-    assert fast_launch.describe(32, False, True) == fast_launch.describe(48, False, True)
-    assert fast_launch.describe(1, False, True) != fast_launch.describe(3, False, True)
-    assert fast_launch.describe(1, False, False) == fast_launch.describe(3, False, False)
-    assert fast_launch.describe(2**31, False, True) != fast_launch.describe(2**30, False, True)
-    with pytest.raises(TypeError):
-        fast_launch.describe(object(), False, True)
+    def variadic(a, *rest):
+        pass
+
+    assert fast_launch.make_dispatcher(inspect.signature(variadic), "variadic", set(), set(),
+                                       {}, lambda grid, bound: grid, frozenset(), slow) is None
