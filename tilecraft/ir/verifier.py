@@ -3,8 +3,9 @@
 For each op, parents before children: its operands must be defined in its region or an enclosing
 one (and, within one block, before it); a registered op then runs its ``verify_invariants`` (the
 constraints of its definition), its traits' checks and its hand-written ``custom_verify`` (MLIR's
-order), and, unless it has ``NoTerminator``, requires each block of its regions to end with a
-terminator; after its nested ops verified it runs ``verify_regions`` when defined.
+order), and, unless it has ``NoTerminator``, requires each block of its regions to be non-empty
+and, once the block's ops verified, to end with a terminator; after its nested ops verified it
+runs ``verify_regions`` when defined.
 Unregistered ops are only checked structurally.
 """
 
@@ -38,13 +39,15 @@ def _verify(op: Operation, dominance: _Dominance) -> None:
     needs_terminator = registered and not op.has_trait(NoTerminator)
     for region in op.regions:
         for block in region.blocks:
-            if needs_terminator:
-                _verify_terminator(op, block)
+            if needs_terminator and block.last_op is None:
+                raise op.emit_error("empty block: expect at least a terminator")
             seen: set[Operation] = set()
             for child in block:
                 _verify_operands(child, region, seen, dominance)
                 seen.add(child)
                 _verify(child, dominance)
+            if needs_terminator:
+                _verify_terminator(block)
     if registered:
         verify_regions = getattr(op, "verify_regions", None)
         if verify_regions is not None:
@@ -89,10 +92,10 @@ class _Dominance:
             b = parent
         return True
 
-def _verify_terminator(op: Operation, block) -> None:
+def _verify_terminator(block: Block) -> None:
+    """A non-empty block ends with a terminator (checked once its ops are verified, as MLIR's
+    verifier does when it leaves the block)."""
     last = block.last_op
-    if last is None:
-        raise op.emit_error("empty block: expect at least a terminator")
     if type(last) is not Operation and not last.has_trait(Terminator):
         raise last.emit_error(f"block with no terminator, has '{last.name}'")
 

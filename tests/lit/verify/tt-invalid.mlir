@@ -54,3 +54,19 @@ tt.func @parse_error(%p: !tt.ptr<f32>) {
   %0 = tt.load %p cacheModifier = : !tt.ptr<f32>
   tt.return
 }
+
+// -----
+
+// The ops of a block verify before the block's missing terminator is reported.
+tt.func @op_error_before_missing_terminator(%p: !tt.ptr<f32>, %i: i32) {
+  // expected-error @+1 {{'tt.addptr' op failed to verify that result type matches ptr type}}
+  %0 = "tt.addptr"(%p, %i) : (!tt.ptr<f32>, i32) -> !tt.ptr<f16>
+}
+
+// -----
+
+// With valid ops, the missing terminator is the error.
+tt.func @missing_terminator(%p: !tt.ptr<f32>, %i: i32) {
+  // expected-error @+1 {{block with no terminator, has 'tt.addptr'}}
+  %0 = tt.addptr %p, %i : !tt.ptr<f32>, i32
+}
