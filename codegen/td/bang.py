@@ -13,8 +13,8 @@ from .literals import LIST, make_list
 from .operands import (MASK64, WHAT, Check, Fold, anything, as_int, bad_operand, check_arity,
                        check_type_param, concat_type, dag_like, element_type, i64,
                        int_like, ints, list_like, pastable, record_like, string_like, typed)
-from .terms import (INCOMPATIBLE, FoldContext, MapResolver, Op, OpSpec, convert, describe,
-                    format_value, resolve, type_of)
+from .terms import (INCOMPATIBLE, FoldContext, MapResolver, Op, OpSpec, Term, convert,
+                    describe, format_value, make_op, resolve, type_of)
 from .tdtypes import (ANY, BIT, DAG, INT, STRING, ListType, RecordType, TdType, common_type,
                     is_integral)
 from .values import Code, DagValue, Record, TdList, Unset
@@ -304,12 +304,17 @@ def _listconcat(op: Op, ctx: FoldContext) -> Any:
         if isinstance(arg, TdList):
             items += arg
             locs += [loc] * len(arg)
-        elif isinstance(arg, Op) and arg.spec is LIST and arg.param is None:
+        elif isinstance(arg, Op) and arg.spec is LIST and not arg.param[1]:
             items += arg.args
             locs += arg.locs
         else:
             return None
-    return make_list(items, tuple(locs), op.loc, None, ctx)
+    first = op.args[0]
+    element = first.element if isinstance(first, TdList) else first.param[0]
+    if element is None:
+        return make_list(items, tuple(locs), op.loc, None, ctx)
+    # The result has the element type of the first list, and its items are not converted.
+    return make_op(LIST, tuple(items), tuple(locs), op.loc, (element, False), ctx)
 
 
 _bang("listconcat", concat_type, _listconcat, lazy=True)
@@ -335,6 +340,16 @@ def _foreach_check(op: Op, ctx: FoldContext) -> TdType:
     return DAG if sequence is DAG else ListType(type_of(op.args[2]))
 
 
+def _list_items(value: Any) -> list[Any] | None:
+    """The items of a list value or of a list literal with unknown items (which TableGen's
+    !foreach and !foldl go through as well), else None."""
+    if isinstance(value, TdList):
+        return value
+    if isinstance(value, Op) and value.spec is LIST:
+        return list(value.args)
+    return None
+
+
 def _foreach(op: Op, ctx: FoldContext) -> Any:
     var, sequence, body = op.args
 
@@ -343,9 +358,10 @@ def _foreach(op: Op, ctx: FoldContext) -> Any:
     if isinstance(sequence, DagValue):
         args = TdList((apply(value), name) for value, name in sequence.args)
         return DagValue(sequence.op, args, sequence.op_name)
-    if not isinstance(sequence, TdList):
+    items = _list_items(sequence)
+    if items is None:
         return None
-    return make_list([apply(item) for item in sequence], (op.locs[2],) * len(sequence), op.loc,
+    return make_list([apply(item) for item in items], (op.locs[2],) * len(items), op.loc,
                      None, ctx)
 
 
@@ -363,9 +379,10 @@ def _foldl_check(op: Op, ctx: FoldContext) -> TdType:
 
 def _foldl(op: Op, ctx: FoldContext) -> Any:
     accumulated, sequence, acc, var, body = op.args
-    if not isinstance(sequence, TdList):
+    items = _list_items(sequence)
+    if items is None:
         return None
-    for item in sequence:
+    for item in items:
         accumulated = resolve(body, MapResolver({acc.key: accumulated, var.key: item}, ctx))
     return accumulated
 
@@ -469,6 +486,9 @@ def _cast_check(op: Op, ctx: FoldContext) -> TdType:
 
 def _cast(op: Op, ctx: FoldContext) -> Any:
     target, value = op.param, op.args[0]
+    if isinstance(value, Term):
+        # A cast to the type an unknown value already has is the value itself.
+        return value if value.type == target else None
     if value is Unset:
         return None
     if target is STRING:
@@ -506,7 +526,7 @@ def _exists(op: Op, ctx: FoldContext) -> Any:
     return int(convert(record, op.param, ctx.class_isa) is not INCOMPATIBLE)
 
 
-_bang("cast", _cast_check, _cast)
+_bang("cast", _cast_check, _cast, lazy=True)
 _bang("isa", typed([anything], BIT, type_param="required"), _isa)
 _bang("exists", typed([string_like], BIT, type_param="required"), _exists)
 _bang("initialized", typed([anything], BIT),

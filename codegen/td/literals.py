@@ -14,37 +14,48 @@ from .values import DagValue, Record, TdList, Unset
 
 
 def _list_check(op: Op, ctx: FoldContext) -> TdType:
-    if op.param is not None:
+    element, written = op.param
+    if written:
         for index, item in enumerate(op.args):
-            if convert(item, op.param, ctx.class_isa) is INCOMPATIBLE:
+            if convert(item, element, ctx.class_isa) is INCOMPATIBLE:
                 raise TdError(f"list element {describe(item)} does not fit in "
-                              f"'list<{op.param}>'", op.locs[index])
-        return ListType(op.param)
-    element: TdType = ANY
-    for index, item in enumerate(op.args):
-        merged = common_type(element, type_of(item))
-        if merged is None:
-            raise TdError(f"list elements have incompatible types '{element}' and "
-                          f"'{type_of(item)}'", op.locs[index])
-        element = merged
+                              f"'list<{element}>'", op.locs[index])
     return ListType(element)
 
 
+def _deduce_element(items: list[Any], locs: tuple[Any, ...]) -> TdType:
+    element: TdType = ANY
+    for index, item in enumerate(items):
+        merged = common_type(element, type_of(item))
+        if merged is None:
+            raise TdError(f"list elements have incompatible types '{element}' and "
+                          f"'{type_of(item)}'", locs[index])
+        element = merged
+    return element
+
+
 def _list_fold(op: Op, ctx: FoldContext) -> Any:
-    if op.param is None:
-        return TdList(op.args)
-    return TdList(convert(item, op.param, ctx.class_isa) for item in op.args)
+    element, written = op.param
+    if not written:
+        return TdList(op.args, element)
+    return TdList((convert(item, element, ctx.class_isa) for item in op.args), element)
 
 
 LIST = OpSpec("list", _list_check, _list_fold,
               lambda op: "[" + ", ".join(map(format_value, op.args)) + "]")
-"""``[items]``: ``param`` is the element type written as ``[...]<type>``, or None."""
+"""``[items]``: ``param`` is the element type and whether it was written (``[...]<type>``,
+items converted to it) or deduced from the items when the list was read. It stays when the
+items are resolved later, as TableGen keeps a list's type."""
 
 
 def make_list(items: list[Any], locs: tuple[Any, ...], loc: Any, element: TdType | None,
               ctx: FoldContext) -> Any:
-    """A list value (or a term, if some items are unknown) of ``items``."""
-    return make_op(LIST, tuple(items), tuple(locs), loc, element, ctx)
+    """A list value (or a term, if some items are unknown) of ``items``: of ``element``s, or
+    of the common type of ``items`` when ``element`` is None."""
+    written = element is not None
+    if element is None:
+        element = _deduce_element(items, locs)
+    return make_op(LIST, tuple(items), tuple(locs), loc, (element, written), ctx)
 
 
 def _bits_fold(op: Op, ctx: FoldContext) -> Any:

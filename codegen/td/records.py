@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, replace
-from typing import Any, Callable
+from typing import Any, Callable, Hashable
 
 from ..diagnostics import SourceLoc
 from . import ast
@@ -103,6 +103,14 @@ class MulticlassDef:
     loc: SourceLoc
 
 
+def _identity(value: Any) -> Hashable:
+    """What tells two template argument values apart for TableGen's anonymous records: their
+    Python type and value, and for lists also their element type (see `TdList`)."""
+    if isinstance(value, TdList):
+        return (TdList, value.element, tuple(map(_identity, value)))
+    return (type(value), value)
+
+
 def _mentions_name(expr: Any) -> bool:
     """Whether a def name expression uses ``NAME`` (else a multiclass def is prefixed by it)."""
     if isinstance(expr, ast.Id):
@@ -158,7 +166,7 @@ class Evaluator:
         """The anonymous def ``cls<args>``: ``keys`` say which template argument each of
         ``args`` gives (a position, or the qualified name of a named argument); the others take
         their defaults. The same arguments, written the same way, give the same record."""
-        key = (cls.name, keys, tuple((type(arg), arg) for arg in args))
+        key = (cls.name, keys, tuple(map(_identity, args)))
         record = self.anonymous.get(key)
         if record is None:
             record = Record(self.new_anonymous_name(), loc, is_anonymous=True)

@@ -137,6 +137,8 @@ def make_op(spec: OpSpec, args: tuple[Any, ...], locs: tuple[SourceLoc, ...], lo
     if spec.lazy or not any(isinstance(arg, Term) for arg in args):
         value = spec.fold(op, ctx)
         if value is not None:
+            if isinstance(value, TdList) and value.element is None:
+                value.element = getattr(op.type, "element", None)
             return value
     return op
 
@@ -255,7 +257,8 @@ def convert(value: Any, type_: TdType, isa: Callable[[str, str], bool]) -> Any:
         items = [convert(item, type_.element, isa) for item in value]
         if any(item is INCOMPATIBLE for item in items):
             return INCOMPATIBLE
-        return value if all(a is b for a, b in zip(items, value)) else TdList(items)
+        return value if all(a is b for a, b in zip(items, value)) else TdList(items,
+                                                                              type_.element)
     if isinstance(type_, RecordType):
         ok = isinstance(value, Record) and all(value.isa(c) for c in type_.classes)
         return value if ok else INCOMPATIBLE

@@ -44,9 +44,19 @@ class Code(str):
 
 
 class TdList(list):
-    """An immutable, hashable ``list``: the value of a ``list<T>`` field."""
+    """An immutable, hashable ``list``: the value of a ``list<T>`` field.
 
-    __slots__ = ()
+    ``element`` is the element type the list was made with (None where not known), as TableGen
+    keeps it: a literal's type is deduced from what is written in it and a conversion that leaves
+    every element as it is keeps the list, so ``[I1]`` written in a def and ``[t]`` resolved to
+    ``[I1]`` are different lists, and ``Class<[I1]>`` of each are different anonymous records.
+    """
+
+    __slots__ = ("element",)
+
+    def __init__(self, items: Any = (), element: Any = None) -> None:
+        super().__init__(items)
+        self.element = element
 
     def _immutable(self, *args: Any, **kwargs: Any) -> NoReturn:
         raise TypeError("TableGen list values are immutable")
