@@ -22,6 +22,7 @@ _LAZY = {
     "CompilationError": ("tilecraft.frontend.errors", "CompilationError"),
     "InterpreterError": ("tilecraft.frontend.errors", "InterpreterError"),
     "language": ("tilecraft.language", None),
+    "testing": ("tilecraft.testing", None),
 }
 
 __all__ = ["__version__", *_LAZY]

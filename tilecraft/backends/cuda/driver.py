@@ -177,6 +177,50 @@ def synchronize() -> None:
         raise CudaError(f"cuCtxSynchronize{last}: {_describe(error)}")
 
 
+class Event:
+    """A CUDA event of the current context (``cuEventCreate``), for timing work on a stream."""
+
+    def __init__(self) -> None:
+        ensure_context()
+        self.handle = _check(_driver().cuEventCreate(0), "cuEventCreate")
+
+    def record(self, stream: int) -> None:
+        """Records the event on ``stream`` (a CUstream handle as an int, 0 for the default)."""
+        _check(_driver().cuEventRecord(self.handle, stream), "cuEventRecord")
+
+    def elapsed_ms(self, end: Event) -> float:
+        """Milliseconds from this event to ``end``, once ``end`` has completed."""
+        driver = _driver()
+        _check(driver.cuEventSynchronize(end.handle), "cuEventSynchronize")
+        elapsed = getattr(driver, "cuEventElapsedTime_v2", None) or driver.cuEventElapsedTime
+        return float(_check(elapsed(self.handle, end.handle), "cuEventElapsedTime"))
+
+    def __del__(self) -> None:
+        handle = getattr(self, "handle", None)
+        if handle is not None and not sys.is_finalizing():
+            _driver().cuEventDestroy(handle)
+
+
+class DeviceBuffer:
+    """``size`` bytes of device memory of the current context (``cuMemAlloc``)."""
+
+    def __init__(self, size: int) -> None:
+        ensure_context()
+        self.size = size
+        self.address = _check(_driver().cuMemAlloc(size), "cuMemAlloc")
+
+    def clear(self, stream: int) -> None:
+        """Writes zeros over the buffer on ``stream`` (``cuMemsetD8Async``): what benchmarks
+        do between runs to evict the L2 cache."""
+        _check(_driver().cuMemsetD8Async(self.address, 0, self.size, stream),
+               "cuMemsetD8Async")
+
+    def __del__(self) -> None:
+        address = getattr(self, "address", None)
+        if address is not None and not sys.is_finalizing():
+            _driver().cuMemFree(address)
+
+
 class _DLTensor(ctypes.Structure):
     """The head of DLPack's DLTensor: data pointer, then device type and id."""
 
