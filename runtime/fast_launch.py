@@ -197,7 +197,7 @@ def make_dispatcher(signature: inspect.Signature, name: str, constexpr_names: se
         int_key = f"(0, {v} == 1, not {v} & 15)" if specialize else "(0,)"
         body.append(f"    _tc_t = type({v})")
         if located is not None:
-            body += [f"    if _tc_t is _tc_ndarray:",
+            body += ["    if _tc_t is _tc_ndarray:",
                      f"        _tc_v{index} = _tc_read(_tc_id({v}) + _tc_offset).value",
                      f"        _tc_k{index} = {array_key}",
                      f"    elif _tc_t is int and -2147483648 <= {v} < 2147483648:"]
@@ -205,7 +205,7 @@ def make_dispatcher(signature: inspect.Signature, name: str, constexpr_names: se
             body.append(f"    if _tc_t is int and -2147483648 <= {v} < 2147483648:")
         body += [f"        _tc_v{index} = {v}",
                  f"        _tc_k{index} = {int_key}",
-                 f"    else:",
+                 "    else:",
                  f"        _tc_k{index}, _tc_v{index} = _tc_describe({v}, {specialize})",
                  f"        if _tc_k{index} is _tc_MISS: MISS"]
         keys.append(f"_tc_k{index}")
