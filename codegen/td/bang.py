@@ -13,8 +13,8 @@ from .literals import LIST, make_list
 from .operands import (MASK64, WHAT, Check, Fold, anything, as_int, bad_operand, check_arity,
                        check_type_param, concat_type, dag_like, element_type, i64,
                        int_like, ints, list_like, pastable, record_like, string_like, typed)
-from .terms import (INCOMPATIBLE, FoldContext, MapResolver, Op, OpSpec, Term, convert,
-                    describe, format_value, make_op, resolve, type_of)
+from .terms import (INCOMPATIBLE, FoldContext, MapResolver, Op, OpSpec, Resolver, Term,
+                    convert, describe, format_value, make_op, resolve, type_of)
 from .tdtypes import (ANY, BIT, DAG, INT, STRING, ListType, RecordType, TdType, common_type,
                     is_integral)
 from .values import Code, DagValue, Record, TdList, Unset
@@ -432,6 +432,14 @@ def _if(op: Op, ctx: FoldContext) -> Any:
     return None if condition is None else op.args[1] if condition else op.args[2]
 
 
+def _if_short_circuit(op: Op, resolver: Resolver) -> Any:
+    """Only the branch taken is resolved: the other may not fold (``!substr(s, 0, -1)``)."""
+    condition = as_int(resolve(op.args[0], resolver))
+    if condition is None:
+        return None
+    return resolve(op.args[1] if condition else op.args[2], resolver)
+
+
 def _cond_check(op: Op, ctx: FoldContext) -> TdType:
     check_type_param(op, None)
     if not op.args:
@@ -464,7 +472,8 @@ def _format_cond(op: Op) -> str:
     return "!cond(" + ", ".join(pairs) + ")"
 
 
-_bang("if", _if_check, _if, lazy=True)
+OPERATORS["if"] = OpSpec("!if", _if_check, _if, _format_bang, lazy=True,
+                         short_circuit=_if_short_circuit)
 OPERATORS["cond"] = OpSpec("!cond", _cond_check, _cond, _format_cond, lazy=True)
 
 

@@ -9,7 +9,7 @@ from .errors import TdError
 from .operands import as_int, element_type, int_like, list_like, record_like, typed
 from .terms import (INCOMPATIBLE, FoldContext, Op, OpSpec, Term, convert, describe, format_dag,
                     format_value, make_op, tblgen_version, type_of)
-from .tdtypes import ANY, DAG, BitsType, ListType, RecordType, TdType, common_type
+from .tdtypes import ANY, BIT, DAG, BitsType, ListType, RecordType, TdType, common_type
 from .values import DagValue, Record, TdList, Unset
 
 
@@ -69,6 +69,27 @@ def _bits_fold(op: Op, ctx: FoldContext) -> Any:
 BITS = OpSpec("bits", typed([int_like], lambda op: BitsType(len(op.args)), variadic=True),
               _bits_fold, lambda op: "{ " + ", ".join(map(format_value, op.args)) + " }")
 """``{a, b, c}``: bits, most significant first."""
+
+
+def _bit_fold(op: Op, ctx: FoldContext) -> Any:
+    value, index = op.args[0], op.param
+    if isinstance(value, tuple):
+        return value[len(value) - 1 - index]
+    number = as_int(value)
+    return None if number is None else (number >> index) & 1
+
+
+BIT_OF = OpSpec("bit", lambda op, ctx: BIT, _bit_fold,
+                lambda op: f"{format_value(op.args[0])}{{{op.param}}}")
+"""``value{index}``: one bit of a bits value; ``param`` is the index (0 is the lowest bit)."""
+
+
+def split_bits(value: Term, width: int, loc: Any, ctx: FoldContext) -> Any:
+    """An unknown value stored in a ``bits<width>`` field: TableGen keeps it as its bits,
+    ``{ value{width-1}, ..., value{0} }``, each resolved on its own later."""
+    bits = tuple(make_op(BIT_OF, (value,), (loc,), loc, index, ctx)
+                 for index in reversed(range(width)))
+    return make_op(BITS, bits, (loc,) * width, loc, None, ctx)
 
 
 def _dag_check(op: Op, ctx: FoldContext) -> TdType:

@@ -19,10 +19,10 @@ from typing import Any, Callable, Hashable
 from ..diagnostics import SourceLoc
 from . import ast
 from .bang import OPERATORS
-from .literals import ANON, BITS, DAG_LITERAL, FIELD, INDEX, make_list
+from .literals import ANON, BITS, DAG_LITERAL, FIELD, INDEX, make_list, split_bits
 from .errors import TdError
 from .parser import parse
-from .terms import (INCOMPATIBLE, MapResolver, RecordResolver, Ref, Term, binder, convert,
+from .terms import (INCOMPATIBLE, MapResolver, Op, RecordResolver, Ref, Term, binder, convert,
                     describe, format_value, make_op, resolve, type_of)
 from .tdtypes import ANY, BIT, DAG, INT, STRING, BitsType, ListType, RecordType, TdType
 from .values import (Assertion, Code, Field, Record, RecordKeeper, TdList, TemplateArg, Unset)
@@ -524,7 +524,7 @@ class Evaluator:
         field = self._field_of(record, name, loc)
         if isinstance(value, Ref) and value.key == name:
             raise TdError(f"field '{name}' cannot be set to itself", value_loc)
-        value = self.check_assign(value, field.type, f"field '{name}'", value_loc)
+        value = self.field_value(value, field.type, name, value_loc)
         record.fields[name] = Field(name, field.type, value, loc, field.keyword_field)
 
     @staticmethod
@@ -540,6 +540,15 @@ class Evaluator:
         if converted is INCOMPATIBLE:
             raise TdError(f"{what} of type '{type_}' cannot be set to {describe(value)}", loc)
         return converted
+
+    def field_value(self, value: Any, type_: TdType, name: str, loc: SourceLoc) -> Any:
+        """The value field ``name`` of type ``type_`` holds when set to ``value``: converted,
+        and for an unknown value of a ``bits`` field split into its bits as TableGen does."""
+        value = self.check_assign(value, type_, f"field '{name}'", loc)
+        if isinstance(type_, BitsType) and isinstance(value, Term) and not (
+                isinstance(value, Op) and value.spec is BITS):
+            return split_bits(value, type_.width, loc, self)
+        return value
 
     @staticmethod
     def _reject_bit_range(item: ast.LetItem) -> None:
@@ -582,8 +591,7 @@ class Evaluator:
             if isinstance(value, Ref) and value.key == decl.name:
                 raise TdError(f"field '{decl.name}' cannot be set to itself", decl.value.loc)
             record.fields[decl.name] = Field(
-                decl.name, type_, self.check_assign(value, type_, f"field '{decl.name}'",
-                                                    decl.value.loc),
+                decl.name, type_, self.field_value(value, type_, decl.name, decl.value.loc),
                 decl.loc, decl.keyword_field)
 
     def _complete(self, record: Record, env: Env) -> None:
@@ -720,6 +728,10 @@ class Evaluator:
         else:
             args = [self.eval(arg, scope) for arg in expr.args]
             locs = [arg.loc for arg in expr.args]
+            if (expr.op, len(args)) in _DEFAULT_OPERANDS:
+                # TableGen fills in a left-out operand, and prints it.
+                args.append(_DEFAULT_OPERANDS[expr.op, len(args)])
+                locs.append(expr.loc)
             if expr.op in _NESTED_OPERATORS:
                 # TableGen reads !add(a, b, c) as !add(a, !add(b, c)), folding as it goes.
                 while len(args) > 2:
@@ -761,6 +773,9 @@ class Evaluator:
             return Code(expr.value) if expr.is_code else expr.value
         return Unset
 
+
+_DEFAULT_OPERANDS = {("find", 2): 0, ("substr", 2): (1 << 63) - 1}
+"""The value of a left-out last operand, by operator and number of operands given."""
 
 _NESTED_OPERATORS = frozenset({"add", "mul", "and", "or", "xor", "strconcat", "listconcat"})
 """Variadic operators that TableGen nests into binary ones, from the right."""

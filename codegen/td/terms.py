@@ -88,18 +88,23 @@ class OpSpec:
     ``check(op, ctx)`` returns the result type or raises `TdError`; ``fold(op, ctx)`` returns the
     value (or a simpler term) or None when it cannot fold yet. ``fold`` is only called once every
     operand is concrete, unless ``lazy`` (``!if``, ``!cond``, the binding operators).
+    ``short_circuit(op, resolver)``, when given, may resolve the op without resolving all of
+    its operands (``!if`` with a known condition resolves only the branch it takes), returning
+    None to resolve as usual.
     """
 
-    __slots__ = ("name", "check", "fold", "format", "lazy")
+    __slots__ = ("name", "check", "fold", "format", "lazy", "short_circuit")
 
     def __init__(self, name: str, check: Callable[[Op, FoldContext], TdType],
                  fold: Callable[[Op, FoldContext], Any], format: Callable[[Op], str],
-                 lazy: bool = False) -> None:
+                 lazy: bool = False,
+                 short_circuit: Callable[[Op, Resolver], Any] | None = None) -> None:
         self.name = name
         self.check = check
         self.fold = fold
         self.format = format
         self.lazy = lazy
+        self.short_circuit = short_circuit
 
 
 class Op(Term):
@@ -118,6 +123,10 @@ class Op(Term):
         self.type = ANY
 
     def resolve(self, resolver: Resolver) -> Any:
+        if self.spec.short_circuit is not None:
+            value = self.spec.short_circuit(self, resolver)
+            if value is not None:
+                return value
         args = tuple(arg.resolve(resolver) if isinstance(arg, Term) else arg
                      for arg in self.args)
         unchanged = all(new is old for new, old in zip(args, self.args))
