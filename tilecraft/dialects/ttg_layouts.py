@@ -48,10 +48,37 @@ def encoding_layout(encoding: Attribute | None, shape: tuple[int, ...]) -> Linea
                                                     encoding.op_idx, encoding.k_width)
         return None
     if isinstance(encoding, LinearEncodingAttr):
-        bases = {"register": encoding.register, "lane": encoding.lane, "warp": encoding.warp}
-        return LinearLayout({k: [tuple(v) for v in vs] for k, vs in bases.items()},
-                            dict(zip(standard_out_dims(len(shape)), shape)))
+        return _linear_encoding_layout(encoding, shape)
     return None
+
+
+def _linear_encoding_layout(encoding: LinearEncodingAttr, shape: tuple[int, ...]) -> LinearLayout:
+    """Triton's ``LinearEncodingAttr::toLinearLayout``: the attribute's map fitted to ``shape``.
+    A dimension it does not cover gets more register bases (dimensions in the order the
+    registers move along, then the last first); coordinates beyond the shape become 0 (they
+    broadcast), and register bases that became 0 that way are dropped."""
+    rank = len(shape)
+    bases = {"register": [tuple(v) for v in encoding.register],
+             "lane": [tuple(v) for v in encoding.lane],
+             "warp": [tuple(v) for v in encoding.warp]}
+    every = [b for vs in bases.values() for b in vs]
+    sizes = [1 << max((b[d] for b in every), default=0).bit_length() for d in range(rank)]
+    order = [d for d in dict.fromkeys(
+        next(d for d in range(rank) if b[d]) for b in bases["register"] if any(b))]
+    order += [d for d in reversed(range(rank)) if d not in order]
+    for d in order:
+        while sizes[d] < shape[d]:
+            bases["register"].append(tuple(sizes[d] if i == d else 0 for i in range(rank)))
+            sizes[d] *= 2
+    fitted: dict[str, list[tuple[int, ...]]] = {}
+    for name, vectors in bases.items():
+        kept = []
+        for vector in vectors:
+            clipped = tuple(c if c < shape[i] else 0 for i, c in enumerate(vector))
+            if name != "register" or any(clipped) or not any(vector):
+                kept.append(clipped)
+        fitted[name] = kept
+    return LinearLayout(fitted, dict(zip(standard_out_dims(rank), shape)))
 
 
 def shared_layout(encoding: Attribute | None, shape: tuple[int, ...]) -> LinearLayout | None:
