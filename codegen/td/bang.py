@@ -283,13 +283,9 @@ def _range_check(op: Op, ctx: FoldContext) -> TdType:
 
 
 def _range(op: Op, ctx: FoldContext) -> Any:
-    if len(op.args) == 1 and isinstance(op.args[0], TdList):
-        return TdList(range(len(op.args[0])))
     values = ints(op.args)
     if values is None:
         return None
-    if len(values) == 1:
-        values = [0, values[0]]
     if len(values) == 3 and values[2] == 0:
         raise TdError("!range step must not be zero", op.locs[2])
     return TdList(range(*values))

@@ -24,7 +24,8 @@ from .errors import TdError
 from .parser import parse
 from .terms import (INCOMPATIBLE, MapResolver, Op, RecordResolver, Ref, Term, binder, convert,
                     describe, format_value, make_op, resolve, type_of)
-from .tdtypes import ANY, BIT, DAG, INT, STRING, BitsType, ListType, RecordType, TdType
+from .tdtypes import (ANY, BIT, DAG, INT, STRING, BitsType, ListType, RecordType, TdType,
+                      is_integral)
 from .values import (Assertion, Code, Field, Record, RecordKeeper, TdList, TemplateArg, Unset)
 
 _MISSING: Any = object()
@@ -542,11 +543,19 @@ class Evaluator:
         return converted
 
     def field_value(self, value: Any, type_: TdType, name: str, loc: SourceLoc) -> Any:
-        """The value field ``name`` of type ``type_`` holds when set to ``value``: converted,
-        and for an unknown value of a ``bits`` field split into its bits as TableGen does."""
+        """The value field ``name`` of type ``type_`` holds when set to ``value``: converted;
+        an unknown value of another integer type cast to ``type_``, and one stored in a
+        ``bits`` field split into its bits, as TableGen does."""
         value = self.check_assign(value, type_, f"field '{name}'", loc)
-        if isinstance(type_, BitsType) and isinstance(value, Term) and not (
+        if not isinstance(value, Term) or not is_integral(type_) or (
                 isinstance(value, Op) and value.spec is BITS):
+            return value
+        if type_ == BitsType(1) and value.type is BIT:
+            return make_op(BITS, (value,), (loc,), loc, None, self)
+        if value.type != type_ and is_integral(value.type):
+            # Another integer type: TableGen stores the value cast to the field's type.
+            value = make_op(OPERATORS["cast"], (value,), (loc,), loc, type_, self)
+        if isinstance(type_, BitsType):
             return split_bits(value, type_.width, loc, self)
         return value
 
@@ -728,6 +737,13 @@ class Evaluator:
         else:
             args = [self.eval(arg, scope) for arg in expr.args]
             locs = [arg.loc for arg in expr.args]
+            if expr.op == "range" and len(args) == 1:
+                # !range(n) is !range(0, n, 1), !range(list) is !range(0, !size(list), 1).
+                if isinstance(type_of(args[0]), ListType):
+                    args[0] = make_op(OPERATORS["size"], (args[0],), (locs[0],), expr.loc, None,
+                                      self)
+                args.insert(0, 0)
+                locs.insert(0, expr.loc)
             if (expr.op, len(args)) in _DEFAULT_OPERANDS:
                 # TableGen fills in a left-out operand, and prints it.
                 args.append(_DEFAULT_OPERANDS[expr.op, len(args)])
@@ -774,7 +790,7 @@ class Evaluator:
         return Unset
 
 
-_DEFAULT_OPERANDS = {("find", 2): 0, ("substr", 2): (1 << 63) - 1}
+_DEFAULT_OPERANDS = {("find", 2): 0, ("substr", 2): (1 << 63) - 1, ("range", 2): 1}
 """The value of a left-out last operand, by operator and number of operands given."""
 
 _NESTED_OPERATORS = frozenset({"add", "mul", "and", "or", "xor", "strconcat", "listconcat"})

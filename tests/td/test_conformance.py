@@ -2,7 +2,7 @@
 
 The corpus in ``data/conformance`` holds one small `.td` file per language corner found by
 comparing with real MLIR and Triton files, with ``llvm-tblgen``'s output of LLVM 15 and 19 beside
-it (``NAME.15.txt``, ``NAME.19.txt``). The comparison over the `.td` files of the MLIR versions
+it (``NAME.15.txt``, ``NAME.19.txt``; cases using what LLVM 15 lacks have no ``.15.txt``). The comparison over the `.td` files of the MLIR versions
 installed on this machine is slower and skips where none is (CI has none).
 """
 
@@ -27,12 +27,13 @@ def test_corpus_prints_like_llvm_tblgen(expected: Path) -> None:
     assert print_records(records, int(version)) == expected.read_text(encoding="utf-8")
 
 
-def test_corpus_has_both_versions_of_each_case() -> None:
+def test_corpus_has_an_expected_output_for_each_case() -> None:
+    """Each case has LLVM 19's output, and LLVM 15's unless it uses what 15 lacks (such as
+    ``!range``)."""
     cases = sorted(CORPUS.glob("*.td"))
     assert cases
     for case in cases:
-        assert {p.name for p in CORPUS.glob(case.stem + ".*.txt")} == {
-            f"{case.stem}.15.txt", f"{case.stem}.19.txt"}
+        assert (CORPUS / f"{case.stem}.19.txt").is_file()
 
 
 @pytest.mark.parametrize("file_set", discover_sets() or [None],
