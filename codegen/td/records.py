@@ -228,7 +228,10 @@ class Evaluator:
 
     def _include(self, stmt: ast.Include, env: Env) -> None:
         path = self._find_include(stmt)
-        if path in self.include_stack:
+        # A file may be included again while it is open: its #ifndef guard then leaves the
+        # inner copy empty (Triton's dialect and types files include each other). A third
+        # level means there is no guard.
+        if self.include_stack.count(path) >= 2:
             raise TdError(f"'{stmt.path}' includes itself (add an #ifndef guard)", stmt.loc)
         self.run_file(path, env, stmt.loc)
 

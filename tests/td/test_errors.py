@@ -167,6 +167,14 @@ def test_recursive_include_and_unreadable_file(tmp_path: Path) -> None:
     assert "is not UTF-8 text" in error_of_file(tmp_path / "latin1.td", []).message
 
 
+def test_files_with_guards_may_include_each_other(tmp_path: Path) -> None:
+    (tmp_path / "dialect.td").write_text(
+        '#ifndef DIALECT\n#define DIALECT\nclass Dialect;\ninclude "types.td"\n#endif\n')
+    (tmp_path / "types.td").write_text(
+        '#ifndef TYPES\n#define TYPES\ninclude "dialect.td"\ndef T : Dialect;\n#endif\n')
+    assert list(load_records(tmp_path / "types.td", []).defs) == ["T"]
+
+
 def test_failed_assert_reports_its_message() -> None:
     assert_error("def A;\nassert !eq(1, 2), \"numbers differ: \" # 1;",
                  "assertion failed: numbers differ: 1", 2, 1)
