@@ -282,3 +282,41 @@ tt.func @unmapped_layout_stays(%a: tensor<64x32xf32, #b64>) -> tensor<64x32xf32,
   tt.return %2 : tensor<64x32xf32, #b64>
 }
 }
+
+// -----
+
+// A conversion to an mma dot operand moves up to the load over pure inline assembly (which
+// moves no data between threads; the one left unused goes); inline assembly that is not pure
+// stops it.
+#b = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+#dotb = #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
+#dota = #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:80"} {
+// CHECK-LABEL: @dot_operand_over_pure_inline_asm
+// CHECK:      %[[L:.+]] = tt.load
+// CHECK-NEXT: %[[C:.+]] = ttg.convert_layout %[[L]] : tensor<32x32xi16, #blocked> -> tensor<32x32xi16, #ttg.dot_op
+// CHECK-NEXT: tt.elementwise_inline_asm {{.*}} %[[C]]
+// CHECK-NOT:  ttg.convert_layout
+// CHECK-NOT:  tt.elementwise_inline_asm
+// CHECK:      tt.dot
+tt.func @dot_operand_over_pure_inline_asm(%p: tensor<32x32x!tt.ptr<i16>, #b>, %a: tensor<64x32xf16, #dota>, %c: tensor<64x32xf32, #mma>) -> tensor<64x32xf32, #mma> {
+  %0 = tt.load %p : tensor<32x32x!tt.ptr<i16>, #b>
+  %1 = tt.elementwise_inline_asm "mov.b16 $0, $1;" {constraints = "=h,h", packed_element = 1 : i32, pure = true} %0 : tensor<32x32xi16, #b> -> tensor<32x32xf16, #b>
+  %2 = ttg.convert_layout %1 : tensor<32x32xf16, #b> -> tensor<32x32xf16, #dotb>
+  %3 = tt.dot %a, %2, %c : tensor<64x32xf16, #dota> * tensor<32x32xf16, #dotb> -> tensor<64x32xf32, #mma>
+  tt.return %3 : tensor<64x32xf32, #mma>
+}
+
+// CHECK-LABEL: @dot_operand_stops_at_impure_inline_asm
+// CHECK:      tt.load
+// CHECK-NEXT: tt.elementwise_inline_asm
+// CHECK-NEXT: ttg.convert_layout {{.*}} -> tensor<32x32xf16, #ttg.dot_op
+tt.func @dot_operand_stops_at_impure_inline_asm(%p: tensor<32x32x!tt.ptr<i16>, #b>, %a: tensor<64x32xf16, #dota>, %c: tensor<64x32xf32, #mma>) -> tensor<64x32xf32, #mma> {
+  %0 = tt.load %p : tensor<32x32x!tt.ptr<i16>, #b>
+  %1 = tt.elementwise_inline_asm "mov.b16 $0, $1;" {constraints = "=h,h", packed_element = 1 : i32, pure = false} %0 : tensor<32x32xi16, #b> -> tensor<32x32xf16, #b>
+  %2 = ttg.convert_layout %1 : tensor<32x32xf16, #b> -> tensor<32x32xf16, #dotb>
+  %3 = tt.dot %a, %2, %c : tensor<64x32xf16, #dota> * tensor<32x32xf16, #dotb> -> tensor<64x32xf32, #mma>
+  tt.return %3 : tensor<64x32xf32, #mma>
+}
+}

@@ -28,9 +28,10 @@ import sys
 from typing import Callable
 
 from tilecraft.ir import Attribute, Block, Location, Operation, Type, Value
-from tilecraft.ir.traits import ConstantLike, IsolatedFromAbove, Terminator, has_side_effects
+from tilecraft.ir.traits import ConstantLike, IsolatedFromAbove, Terminator
 from tilecraft.ir.values import OpResult
 
+from .effects import is_memory_effect_free
 from .rewriter import PatternRewriter
 
 __all__ = [
@@ -97,11 +98,12 @@ def materializer(cls: type[Operation]) -> Materializer:
 
 
 def is_trivially_dead(op: Operation) -> bool:
-    """Whether ``op`` can go: no result is used, it is no terminator, it has no side effects."""
+    """Whether ``op`` can go: no result is used, it is no terminator, it has no memory effects
+    (`effects.is_memory_effect_free`: pure inline assembly and external calls have none)."""
     for result in op.results:
         if not result.use_empty():
             return False
-    return not _has(_TERMINATOR, type(op), Terminator) and not has_side_effects(op)
+    return not _has(_TERMINATOR, type(op), Terminator) and is_memory_effect_free(op)
 
 
 class ConstantScopes:

@@ -19,7 +19,7 @@ from tilecraft.ir.traits import Elementwise
 from .layout_inference import CONVERT, infer_src_encoding, with_encoding
 from .layout_rematerialization import (Rematerializer, Slice, convert_cost, functions,
                                        is_remat_beneficial, yields)
-from .transform_utils import is_memory_effect_free
+from .effects import is_memory_effect_free
 
 __all__ = ["hoist_conversions"]
 

@@ -26,7 +26,7 @@ from .greedy import apply_patterns_greedily
 from .layout_propagation import propagate_layouts
 from .layout_hoisting import hoist_conversions
 from .layout_rematerialization import backward_rematerialization
-from .transform_utils import is_memory_effect_free
+from .effects import is_memory_effect_free
 
 __all__ = ["TritonGPURemoveLayoutConversionsPass", "remove_layout_conversions"]
 
