@@ -136,7 +136,8 @@ _comparison("ge", lambda a, b: a >= b, records=False)
 # --- Strings -----------------------------------------------------------------------------------
 
 def _like(original: str, text: str) -> str:
-    """``text`` as code if ``original`` was written as code."""
+    """``text`` as code if ``original`` was written as code (!substr keeps the format; !subst,
+    !tolower and !toupper give strings)."""
     return Code(text) if isinstance(original, Code) else text
 
 
@@ -153,7 +154,9 @@ def _interleave(op: Op, ctx: FoldContext) -> Any:
         return None
     if not all(isinstance(item, (str, int)) for item in items):
         return None
-    return separator.join(map(str, items))
+    # As TableGen does: code when an item after the first is code, whatever the separator.
+    text = str(separator).join(map(str, items))
+    return Code(text) if any(isinstance(item, Code) for item in items[1:]) else text
 
 
 def _interleave_check(op: Op, ctx: FoldContext) -> TdType:
@@ -187,7 +190,7 @@ def _find(op: Op, ctx: FoldContext) -> Any:
 def _case(convert_case: Callable[[str], str]) -> Fold:
     def fold(op: Op, ctx: FoldContext) -> Any:
         text = op.args[0]
-        return _like(text, convert_case(text)) if isinstance(text, str) else None
+        return convert_case(str(text)) if isinstance(text, str) else None
     return fold
 
 
@@ -204,7 +207,7 @@ def _subst_check(op: Op, ctx: FoldContext) -> TdType:
 def _subst(op: Op, ctx: FoldContext) -> Any:
     target, replacement, value = op.args
     if isinstance(value, str) and isinstance(target, str) and isinstance(replacement, str):
-        return _like(value, value.replace(target, replacement))
+        return str(value).replace(target, replacement)
     if isinstance(value, Record):
         return replacement if value is target else value
     return None
