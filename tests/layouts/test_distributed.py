@@ -163,6 +163,25 @@ def test_mma_v2_accumulator() -> None:
     assert layout.apply(register=3, lane=lane) == (5 + 8, 2 * 3 + 1)
 
 
+def test_mma_v3_accumulator_and_operand_a() -> None:
+    # Hopper (wgmma): the tile is the instruction's M x N (16 x 64), warps go down M first
+    # (column-major), so a warpgroup covers 64 rows.
+    acc = nvidia_mma_v2_layout([64, 128], [2, 2], [16, 64, 16], hopper=True)
+    assert acc.bases == {
+        "register": [(0, 1), (8, 0), (0, 8), (0, 16), (0, 32), (32, 0)],
+        "lane": [(0, 2), (0, 4), (1, 0), (2, 0), (4, 0)],
+        "warp": [(16, 0), (0, 64)],
+    }
+    assert acc.is_invertible()
+    a = nvidia_mma_v2_dot_operand_layout([64, 32], [2, 2], 0, 2, hopper=True)
+    # A's warps follow the accumulator's down M and broadcast along K.
+    assert a.bases == {
+        "register": [(0, 1), (8, 0), (0, 8), (0, 16), (32, 0)],
+        "lane": [(0, 2), (0, 4), (1, 0), (2, 0), (4, 0)],
+        "warp": [(16, 0), (0, 0)],
+    }
+
+
 def test_mma_v2_operands() -> None:
     a = nvidia_mma_v2_dot_operand_layout([32, 32], [2, 2], 0, 2)
     # a0..a7 of mma.m16n8k16: (g, 2t..2t+1), (g+8, ..), (g, 2t+8..), (g+8, 2t+8..); K tiles

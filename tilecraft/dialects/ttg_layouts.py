@@ -29,23 +29,27 @@ def blocked_parameters(encoding: BlockedEncodingAttr) -> Blocked:
 
 @functools.lru_cache(maxsize=4096)
 def encoding_layout(encoding: Attribute | None, shape: tuple[int, ...]) -> LinearLayout | None:
-    """The map of ``encoding`` over ``shape``: blocked, slices of mapped parents, mma v2, dot
-    operands of blocked (FMA) and mma v2 parents, and linear layouts; None for the others."""
+    """The map of ``encoding`` over ``shape``: blocked, slices of mapped parents, NVIDIA mma v2
+    and v3, dot operands of blocked (FMA) and mma v2 and v3 parents, and linear layouts; None
+    for the others."""
     if isinstance(encoding, BlockedEncodingAttr):
         return blocked_layout(shape, *blocked_parameters(encoding))
     if isinstance(encoding, SliceEncodingAttr):
         dim = encoding.dim
         parent = encoding_layout(encoding.parent, shape[:dim] + (1,) + shape[dim:])
         return None if parent is None else slice_layout(parent, dim)
-    if isinstance(encoding, NvidiaMmaEncodingAttr) and encoding.version_major == 2:
-        return nvidia_mma_v2_layout(shape, encoding.warps_per_cta, encoding.instr_shape)
+    if isinstance(encoding, NvidiaMmaEncodingAttr) and encoding.version_major in (2, 3):
+        return nvidia_mma_v2_layout(shape, encoding.warps_per_cta, encoding.instr_shape,
+                                    hopper=encoding.version_major == 3)
     if isinstance(encoding, DotOperandEncodingAttr):
         parent = encoding.parent
         if isinstance(parent, BlockedEncodingAttr):
             return fma_dot_operand_layout(blocked_parameters(parent), encoding.op_idx, shape)
-        if isinstance(parent, NvidiaMmaEncodingAttr) and parent.version_major == 2:
+        if isinstance(parent, NvidiaMmaEncodingAttr) and (
+                parent.version_major == 2 or parent.version_major == 3 and encoding.op_idx == 0):
             return nvidia_mma_v2_dot_operand_layout(shape, parent.warps_per_cta,
-                                                    encoding.op_idx, encoding.k_width)
+                                                    encoding.op_idx, encoding.k_width,
+                                                    hopper=parent.version_major == 3)
         return None
     if isinstance(encoding, LinearEncodingAttr):
         return _linear_encoding_layout(encoding, shape)

@@ -229,31 +229,38 @@ def _mma_tile(tile_shape: Sequence[int], k_width: int, order: Sequence[int]) -> 
 
 
 def nvidia_mma_v2_layout(
-    shape: Sequence[int], warps_per_cta: Sequence[int], instr_shape: Sequence[int] = (16, 8)
+    shape: Sequence[int], warps_per_cta: Sequence[int], instr_shape: Sequence[int] = (16, 8),
+    *, hopper: bool = False
 ) -> LinearLayout:
-    """Triton's ``#ttg.nvidia_mma<{versionMajor = 2}>`` accumulator over `shape` (rank 2 or 3).
+    """Triton's ``#ttg.nvidia_mma`` accumulator over `shape` (rank 2 or 3): version 2, or
+    Hopper's version 3 with ``hopper``.
 
-    One tile is ``instr_shape`` (the last two dims, 16x8 for mma.sync.m16n8k*): c0,c1 at row
-    ``lane/4``, columns ``2*(lane%4)+{0,1}``; c2,c3 eight rows below. Warps are placed row-major
-    (last dim fastest); tiles repeat along the last dim first.
+    One tile is ``instr_shape`` (the last two dims, 16x8 for mma.sync.m16n8k*; the M and N of
+    Hopper's (M, N, K)): c0,c1 at row ``lane/4``, columns ``2*(lane%4)+{0,1}``; c2,c3 eight rows
+    below. Warps are placed row-major (last dim fastest), column-major on Hopper; tiles repeat
+    along the last dim first.
     """
     rank = len(shape)
     _check_rank(shape, warps_per_cta=warps_per_cta)
-    tile_shape = [1] * (rank - 2) + list(instr_shape[-2:])
+    tile_shape = [1] * (rank - 2) + list(instr_shape[:2] if hopper else instr_shape[-2:])
     order = _matrix_order(rank, row_major=True)
     tile = _mma_tile(tile_shape, 2, order)
-    warps = _identity_standard("warp", warps_per_cta, order).transpose_outs(tile.out_dim_names)
-    return fit_to_shape(tile * warps, shape, "register")
+    warps = _identity_standard("warp", warps_per_cta,
+                               _matrix_order(rank, row_major=not hopper))
+    return fit_to_shape(tile * warps.transpose_outs(tile.out_dim_names), shape, "register")
 
 
 def nvidia_mma_v2_dot_operand_layout(
-    shape: Sequence[int], warps_per_cta: Sequence[int], op_idx: int, k_width: int
+    shape: Sequence[int], warps_per_cta: Sequence[int], op_idx: int, k_width: int,
+    *, hopper: bool = False
 ) -> LinearLayout:
-    """Triton's ``#ttg.dot_op<{opIdx, parent = #nvidia_mma<v2>, kWidth}>`` over `shape`.
+    """Triton's ``#ttg.dot_op<{opIdx, parent = #nvidia_mma, kWidth}>`` over `shape`, for a
+    version 2 parent or (``hopper``) a version 3 one, which takes only A in registers.
 
     A (`op_idx` 0) tiles are 16 x 8*k_width, B (1) tiles 8*k_width x 8, each thread holding
     `k_width` consecutive K elements per register group; tiles repeat K-fastest. Warps follow the
-    accumulator's (`warps_per_cta` of the mma parent), broadcast along K.
+    accumulator's (`warps_per_cta` of the mma parent, column-major on Hopper), broadcast along
+    K.
     """
     if op_idx not in (0, 1):
         raise ValueError(f"op_idx must be 0 or 1, got {op_idx}")
@@ -268,7 +275,7 @@ def nvidia_mma_v2_dot_operand_layout(
     tile = _mma_tile(tile_shape, k_width, order)
     k_dim = rank - 1 if op_idx == 0 else rank - 2
     warps = _broadcast_standard(
-        "warp", warps_per_cta, _matrix_order(rank, row_major=True), k_dim
+        "warp", warps_per_cta, _matrix_order(rank, row_major=not hopper), k_dim
     ).transpose_outs(tile.out_dim_names)
     return fit_to_shape(tile * warps, shape, "register")
 
