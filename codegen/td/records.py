@@ -478,9 +478,10 @@ class Evaluator:
                 if target.qualified_name in bound:
                     raise TdError(f"template argument '{arg.name}' is given twice", arg.loc)
                 keys.append(target.qualified_name)
-            bound[target.qualified_name] = self.check_assign(
+            value = self.check_assign(
                 self.eval(arg.value, scope), target.type,
                 f"template argument '{target.name}' of '{owner.name}'", arg.value.loc)
+            bound[target.qualified_name] = self.cast_integer(value, target.type, arg.value.loc)
         return tuple(keys), bound
 
     def complete_args(self, owner: Record | MulticlassDef, given: dict[str, Any],
@@ -555,11 +556,17 @@ class Evaluator:
             return value
         if type_ == BitsType(1) and value.type is BIT:
             return make_op(BITS, (value,), (loc,), loc, None, self)
-        if value.type != type_ and is_integral(value.type):
-            # Another integer type: TableGen stores the value cast to the field's type.
-            value = make_op(OPERATORS["cast"], (value,), (loc,), loc, type_, self)
+        value = self.cast_integer(value, type_, loc)
         if isinstance(type_, BitsType):
             return split_bits(value, type_.width, loc, self)
+        return value
+
+    def cast_integer(self, value: Any, type_: TdType, loc: SourceLoc) -> Any:
+        """An unknown integer ``value`` of another integer type than ``type_`` (a field's or a
+        template argument's) cast to it, as TableGen stores it: ``!cast<bit>(n)``."""
+        if (isinstance(value, Term) and is_integral(type_) and is_integral(value.type)
+                and value.type != type_):
+            return make_op(OPERATORS["cast"], (value,), (loc,), loc, type_, self)
         return value
 
     @staticmethod
