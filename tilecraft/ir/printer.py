@@ -268,40 +268,47 @@ class Printer:
         print as their alias from now on. When ``op`` is not the whole naming scope its operands
         may come from outside, so their types are looked at too."""
         order: list = []
-        seen: set = set()
+        depths: dict = {}
 
-        def visit(obj) -> None:
-            seen.add(obj)
+        def visit(obj) -> int:
+            depths[obj] = 0
+            deepest = 0
             for child in obj._sub_elements():
-                if child not in seen:
-                    visit(child)
+                depth = depths[child] if child in depths else visit(child)
+                deepest = max(deepest, depth)
+            depth = depths[obj] = deepest + 1 if deepest else int(bool(obj.ALIAS))
             if obj.ALIAS:
                 order.append(obj)
+            return depth
 
         for nested in op.walk():
             for result in nested.results:
-                if result.type not in seen:
+                if result.type not in depths:
                     visit(result.type)
             if not whole_scope:
                 for operand in nested._operands:
-                    if operand._value.type not in seen:
+                    if operand._value.type not in depths:
                         visit(operand._value.type)
             for region in nested.regions:
                 for block in region.blocks:
                     for arg in block.arguments:
-                        if arg.type not in seen:
+                        if arg.type not in depths:
                             visit(arg.type)
             for attrs in (nested.properties, nested.attributes):
                 for value in attrs.values():
-                    if value not in seen:
+                    if value not in depths:
                         visit(value)
+        # MLIR's order: by alias depth (an alias after those it uses), types before
+        # attributes, then by name; aliases of one name (types and attributes alike) are
+        # numbered in the order they were met in.
+        order.sort(key=lambda obj: (depths[obj], not isinstance(obj, Type), obj.ALIAS))
         counts: dict[str, int] = {}
         out = self._out
         for obj in order:
-            prefix = ("!" if isinstance(obj, Type) else "#") + obj.ALIAS
-            count = counts.get(prefix, 0)
-            counts[prefix] = count + 1
-            alias = f"{prefix}{count}" if count else prefix
+            count = counts.get(obj.ALIAS, 0)
+            counts[obj.ALIAS] = count + 1
+            sigil = "!" if isinstance(obj, Type) else "#"
+            alias = f"{sigil}{obj.ALIAS}{count}" if count else sigil + obj.ALIAS
             out.append(f"{alias} = {self._render(obj)}\n")
             self._cache[obj] = alias
 
