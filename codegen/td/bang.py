@@ -360,8 +360,9 @@ def _foreach(op: Op, ctx: FoldContext) -> Any:
     items = _list_items(sequence)
     if items is None:
         return None
-    return make_list([apply(item) for item in items], (op.locs[2],) * len(items), op.loc,
-                     None, ctx)
+    # The list has the static type of the body, whatever the values (as in TableGen).
+    return make_op(LIST, tuple(apply(item) for item in items), (op.locs[2],) * len(items),
+                   op.loc, (op.type.element, False), ctx)  # type: ignore[attr-defined]
 
 
 def _foldl_check(op: Op, ctx: FoldContext) -> TdType:

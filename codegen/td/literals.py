@@ -23,10 +23,10 @@ def _list_check(op: Op, ctx: FoldContext) -> TdType:
     return ListType(element)
 
 
-def _deduce_element(items: list[Any], locs: tuple[Any, ...]) -> TdType:
+def _deduce_element(items: list[Any], locs: tuple[Any, ...], ctx: FoldContext) -> TdType:
     element: TdType = ANY
     for index, item in enumerate(items):
-        merged = common_type(element, type_of(item))
+        merged = common_type(element, type_of(item), (ctx.class_parents, ctx.class_isa))
         if merged is None:
             raise TdError(f"list elements have incompatible types '{element}' and "
                           f"'{type_of(item)}'", locs[index])
@@ -54,7 +54,7 @@ def make_list(items: list[Any], locs: tuple[Any, ...], loc: Any, element: TdType
     of the common type of ``items`` when ``element`` is None."""
     written = element is not None
     if element is None:
-        element = _deduce_element(items, locs)
+        element = _deduce_element(items, locs, ctx)
     return make_op(LIST, tuple(items), tuple(locs), loc, (element, written), ctx)
 
 

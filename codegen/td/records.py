@@ -157,6 +157,11 @@ class Evaluator:
         """The class called ``name``, if any."""
         return self.records.classes.get(name)
 
+    def class_parents(self, name: str) -> list[str]:
+        """The direct superclasses of class ``name``."""
+        cls = self.records.classes.get(name)
+        return cls.parents if cls is not None else []
+
     def class_isa(self, name: str, parent: str) -> bool:
         """Whether class ``name`` is or derives from class ``parent``."""
         cls = self.records.classes.get(name)
@@ -522,6 +527,7 @@ class Evaluator:
             if record.isa(name):
                 raise TdError(f"'{record.name}' already derives from '{name}'", loc)
             record.add_superclass(name)
+        record.parents.append(cls.name)
 
     def set_field(self, record: Record, name: str, value: Any, loc: SourceLoc,
                   value_loc: SourceLoc) -> None:

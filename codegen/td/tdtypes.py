@@ -95,8 +95,15 @@ def is_compatible(src: TdType, dst: TdType, isa: Callable[[str, str], bool]) -> 
     return False
 
 
-def common_type(a: TdType, b: TdType) -> TdType | None:
-    """The type of a value that may be either ``a`` or ``b`` (``!if`` arms, list elements)."""
+def common_type(a: TdType, b: TdType,
+                hierarchy: tuple[Callable[[str], list[str]], Callable[[str, str], bool]] | None
+                = None) -> TdType | None:
+    """The type of a value that may be either ``a`` or ``b`` (``!if`` arms, list elements).
+
+    With ``hierarchy`` (the direct superclasses of a class, and whether a class derives from
+    another), two record types have TableGen's common type: the nearest classes of ``a`` that
+    ``b`` derives from; without it, the classes they share.
+    """
     if a == b or b is ANY:
         return a
     if a is ANY:
@@ -104,8 +111,19 @@ def common_type(a: TdType, b: TdType) -> TdType | None:
     if is_integral(a) and is_integral(b):
         return INT
     if isinstance(a, ListType) and isinstance(b, ListType):
-        element = common_type(a.element, b.element)
+        element = common_type(a.element, b.element, hierarchy)
         return None if element is None else ListType(element)
     if isinstance(a, RecordType) and isinstance(b, RecordType):
-        return RecordType(tuple(c for c in a.classes if c in b.classes))
+        if hierarchy is None:
+            return RecordType(tuple(c for c in a.classes if c in b.classes))
+        parents, isa = hierarchy
+        common: set[str] = set()
+        stack = list(a.classes)
+        while stack:
+            name = stack.pop()
+            if any(isa(have, name) for have in b.classes):
+                common.add(name)
+            else:
+                stack += parents(name)
+        return RecordType(tuple(sorted(common)))
     return None

@@ -38,6 +38,9 @@ class FoldContext(Protocol):
     def class_isa(self, name: str, parent: str) -> bool:
         """Whether class ``name`` is or derives from class ``parent``."""
 
+    def class_parents(self, name: str) -> list[str]:
+        """The direct superclasses of class ``name``."""
+
     def instantiate(self, cls: Record, keys: tuple[int | str, ...], args: tuple[Any, ...],
                     loc: SourceLoc) -> Record:
         """The anonymous def ``cls<args>``; ``keys`` tell which argument each of ``args`` is
@@ -228,7 +231,8 @@ def type_of(value: Any) -> TdType:
     if isinstance(value, int):
         return INT
     if isinstance(value, Record):
-        return RecordType(tuple(value.superclasses))
+        # TableGen types a record by its direct superclasses, sorted by name.
+        return RecordType(tuple(sorted(set(value.parents))))
     if isinstance(value, TdList):
         element: TdType = ANY
         for item in value:

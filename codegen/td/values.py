@@ -119,13 +119,14 @@ class TemplateArg:
 
 
 class Record:
-    """A class or a def: its fields and its superclasses, all of them, in TableGen's order.
+    """A class or a def: its fields and its superclasses, all of them, in TableGen's order;
+    ``parents`` are the direct ones (those it was derived from by name).
 
     Defs are fully resolved: field values are the Python values described in this module.
     """
 
     __slots__ = ("name", "loc", "is_class", "is_anonymous", "template_args", "superclasses",
-                 "fields", "assertions", "_isa")
+                 "fields", "assertions", "parents", "_isa")
 
     def __init__(self, name: str, loc: SourceLoc, *, is_class: bool = False,
                  is_anonymous: bool = False) -> None:
@@ -137,6 +138,7 @@ class Record:
         self.superclasses: list[str] = []
         self.fields: dict[str, Field] = {}
         self.assertions: list[Assertion] = []
+        self.parents: list[str] = []
         self._isa: set[str] = {name} if is_class else set()
 
     def add_superclass(self, name: str) -> None:
