@@ -124,5 +124,6 @@ def discover_sets() -> list[FileSet]:
 
 def triton_set(triton_include: str, mlir: FileSet) -> FileSet:
     """Triton's dialect files (``include/triton/**/*.td``), read with ``mlir``'s headers."""
-    return FileSet("Triton", mlir.tblgen, mlir.version, _td_files(os.path.join(triton_include, "triton")),
+    return FileSet("Triton", mlir.tblgen, mlir.version,
+                   _td_files(os.path.join(triton_include, "triton")),
                    (triton_include, *mlir.include_dirs))

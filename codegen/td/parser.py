@@ -126,6 +126,32 @@ def _directive(line: str, stack: list[_Conditional], active: bool, macros: set[s
     return stack.pop().outer_active
 
 
+# --- Nesting -----------------------------------------------------------------------------------
+
+MAX_NESTING = 200
+"""How deeply brackets may nest: enough for any real file, and far from Python's recursion limit
+in the evaluator and the generator."""
+
+_BRACKET = re.compile(r'"(?:[^"\\\n]|\\.)*"|\[\{.*?\}\]|[\[({<]|[\])}>]', re.DOTALL)
+
+
+def check_nesting(clean: str, filename: str, text: str) -> None:
+    """Raise `TdError` at the first bracket of ``clean`` (preprocessed text) nested deeper than
+    `MAX_NESTING`; strings and code blocks are skipped."""
+    depth = 0
+    for match in _BRACKET.finditer(clean):
+        token = match.group()
+        if len(token) > 1:
+            continue
+        if token in "[({<":
+            depth += 1
+            if depth > MAX_NESTING:
+                raise TdError(f"brackets nest more than {MAX_NESTING} deep here",
+                              _loc_at(clean, match.start(), filename), text)
+        else:
+            depth = max(depth - 1, 0)
+
+
 # --- Syntax errors -----------------------------------------------------------------------------
 
 _TERMINAL_WORDS = {
@@ -406,6 +432,7 @@ def parse(text: str, filename: str, macros: set[str]) -> list[ast.Stmt]:
     clean = preprocess(text, filename, macros)
     key = (filename, clean)
     if key not in _cache:
+        check_nesting(clean, filename, text)
         parser = _get_parser()
         _builder.file = filename
         try:

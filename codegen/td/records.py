@@ -141,6 +141,7 @@ class Evaluator:
         self.anonymous_count = 0
         self.defsets: list[tuple[TdType, list[Record], SourceLoc]] = []
         self.class_depth = 0
+        self.statement_loc: SourceLoc | None = None
 
     # --- FoldContext -------------------------------------------------------------------------
 
@@ -193,13 +194,14 @@ class Evaluator:
     def run_file(self, path: str, env: Env, loc: SourceLoc | None = None) -> None:
         """Read, parse and run the file at ``path``."""
         try:
-            with open(path, encoding="utf-8") as handle:
-                text = handle.read()
+            with open(path, "rb") as handle:
+                data = handle.read()
         except OSError as error:
             raise TdError(f"cannot read '{path}': {error.strerror}", loc) from None
+        try:
+            text = data.decode("utf-8")
         except UnicodeDecodeError as error:
-            raise TdError(f"cannot read '{path}': it is not UTF-8 text ({error.reason} at byte "
-                          f"{error.start})", loc) from None
+            raise _not_utf8(path, data, error) from None
         self.run_text(text, path, env)
 
     def run_text(self, text: str, filename: str, env: Env) -> None:
@@ -226,6 +228,7 @@ class Evaluator:
     def run(self, statements: list[ast.Stmt], env: Env) -> None:
         """Run ``statements`` in ``env``."""
         for stmt in statements:
+            self.statement_loc = stmt.loc
             _STATEMENTS[type(stmt)](self, stmt, env)
 
     def _block(self, statements: list[ast.Stmt], env: Env) -> None:
@@ -832,6 +835,15 @@ _EXPRESSIONS: dict[type, Callable[[Evaluator, Any, Scope, bool], Any]] = {
 }
 
 
+def _not_utf8(path: str, data: bytes, error: UnicodeDecodeError) -> TdError:
+    """The error for a file that is not UTF-8, at the line and column of the first bad byte."""
+    before = data[:error.start].decode("utf-8")
+    line_start = before.rfind("\n") + 1
+    loc = SourceLoc(path, before.count("\n") + 1, len(before) - line_start + 1)
+    return TdError(f"this file is not UTF-8 text: byte 0x{data[error.start]:02x} "
+                   f"({error.reason})", loc, data.decode("utf-8", "replace"))
+
+
 def _run(evaluator: Evaluator, action: Callable[[], None]) -> RecordKeeper:
     try:
         action()
@@ -840,8 +852,9 @@ def _run(evaluator: Evaluator, action: Callable[[], None]) -> RecordKeeper:
             error.source = evaluator.sources.get(error.loc.file or "")
         raise
     except RecursionError:
+        loc = evaluator.statement_loc
         raise TdError("definitions are nested too deeply (or refer to each other in a loop)",
-                      None) from None
+                      loc, evaluator.sources.get(loc.file or "") if loc else None) from None
     return evaluator.records
 
 

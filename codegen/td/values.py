@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
 from ..diagnostics import SourceLoc
+from .errors import TdError
 from .tdtypes import TdType
 
 
@@ -167,10 +168,13 @@ class Record:
         return entry.value
 
     def get_bit(self, name: str) -> bool:
-        """The value of a ``bit`` field as a bool; TypeError when it is not 0 or 1."""
+        """The value of a ``bit`` field as a bool; a `TdError` at the field's `.td` location
+        (where it was last set) when it is not 0 or 1, such as an unset ``?``."""
         value = self[name]
         if value not in (0, 1) or not isinstance(value, int):
-            raise TypeError(f"field '{name}' of '{self.name}' is not a bit: {value!r}")
+            shown = "unset ('?')" if value is Unset else repr(value)
+            raise TdError(f"field '{name}' of '{self.name}' must be 0 or 1 here; it is {shown}",
+                          self.fields[name].loc)
         return bool(value)
 
     def field_loc(self, name: str) -> SourceLoc:

@@ -2,7 +2,8 @@
 
 The corpus in ``data/conformance`` holds one small `.td` file per language corner found by
 comparing with real MLIR and Triton files, with ``llvm-tblgen``'s output of LLVM 15 and 19 beside
-it (``NAME.15.txt``, ``NAME.19.txt``; cases using what LLVM 15 lacks have no ``.15.txt``). The comparison over the `.td` files of the MLIR versions
+it (``NAME.15.txt``, ``NAME.19.txt``; cases using what LLVM 15 lacks have no ``.15.txt``).
+The comparison over the `.td` files of the MLIR versions
 installed on this machine is slower and skips where none is (CI has none).
 """
 

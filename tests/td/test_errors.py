@@ -163,8 +163,14 @@ def test_recursive_include_and_unreadable_file(tmp_path: Path) -> None:
     assert "includes itself" in error_of_file(tmp_path / "self.td", []).message
     error = error_of_file(tmp_path / "absent.td", [])
     assert error.loc is None and str(error).startswith("error: cannot read ")
-    (tmp_path / "latin1.td").write_bytes(b"def X { string s = \"caf\xe9\"; }")
-    assert "is not UTF-8 text" in error_of_file(tmp_path / "latin1.td", []).message
+
+
+def test_file_not_utf8_is_reported_at_its_first_bad_byte(tmp_path: Path) -> None:
+    (tmp_path / "latin1.td").write_bytes(b"// caf\xc3\xa9\ndef X { string s = \"caf\xe9\"; }")
+    error = error_of_file(tmp_path / "latin1.td", [])
+    assert error.message == "this file is not UTF-8 text: byte 0xe9 (invalid continuation byte)"
+    assert (error.loc.line, error.loc.col) == (2, 24)
+    assert str(error).splitlines()[1:] == ['def X { string s = "caf\ufffd"; }', " " * 23 + "^"]
 
 
 def test_files_with_guards_may_include_each_other(tmp_path: Path) -> None:
@@ -235,9 +241,17 @@ def test_errors_render_with_a_caret_under_tabs() -> None:
     assert str(error).splitlines()[1:3] == [' int a = "s";', "         ^"]
 
 
+def test_brackets_nested_too_deeply_are_reported_where_they_get_too_deep() -> None:
+    assert_error("def X { int v = " + "!add(1, " * 400 + "0" + ")" * 400 + "; }",
+                 "brackets nest more than 200 deep here", 1, 17 + 8 * 199 + 4)
+
+
 def test_no_python_traceback_for_deep_recursion() -> None:
-    error = error_of("def X { int v = " + "!add(1, " * 400 + "0" + ")" * 400 + "; }")
+    # Each class reads the field of an anonymous record of the one before: 3000 records deep.
+    classes = "".join(f"class C{i}<int x> {{ int v = C{i - 1}<x>.v; }}\n" for i in range(1, 3000))
+    error = error_of(f"class C0<int x> {{ int v = x; }}\n{classes}def X {{ int v = C2999<1>.v; }}")
     assert "nested too deeply" in error.message
+    assert (error.loc.line, error.loc.col) == (3001, 5)
 
 
 def test_load_does_not_leak_state_between_calls() -> None:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tilecraft.codegen.td import (BIT, INT, STRING, BitsType, Code, DagValue, ListType,
+from tilecraft.codegen.td import (BIT, INT, STRING, BitsType, Code, DagValue, ListType, TdError,
                                   RecordType, TdList, Term, Unset, load_records)
 
 from .util import FILE, load
@@ -354,8 +354,12 @@ def test_record_accessors() -> None:
     assert "n" in d and d.get("missing") is None
     with pytest.raises(KeyError, match="no field 'missing'"):
         d["missing"]
-    with pytest.raises(TypeError):
+    with pytest.raises(TdError, match="field 'l' of 'D' must be 0 or 1 here") as info:
         d.get_bit("l")
+    assert (info.value.loc.line, info.value.loc.col) == (1, 43)
+    unset = load("def E { bit hasFolder = ?; }").defs["E"]
+    with pytest.raises(TdError, match=r"it is unset \('\?'\)"):
+        unset.get_bit("hasFolder")
     with pytest.raises(TypeError, match="immutable"):
         d["l"].append(2)
     assert isinstance(d["l"], TdList) and hash(d["l"]) == hash((1,))
