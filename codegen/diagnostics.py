@@ -35,10 +35,12 @@ def render_diagnostic(
         source = read_source(loc.file)
         if source is None:
             return head
-    lines = source.splitlines()
+    # Lines end at "\n" only, as the parsers count them (str.splitlines also splits at
+    # U+2028, form feeds and others, which would show the wrong line).
+    lines = source.split("\n")
     if not 1 <= loc.line <= len(lines):
         return head
-    text = lines[loc.line - 1].expandtabs(1)
+    text = lines[loc.line - 1].removesuffix("\r").expandtabs(1)
     caret = " " * max(loc.col - 1, 0) + "^"
     return f"{head}\n{text}\n{caret}"
 

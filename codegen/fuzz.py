@@ -104,8 +104,8 @@ def check_mutant(layout: Layout) -> str | None:
             return text
         if error.loc is None or not error.loc.file:
             return f"no file:line:col: {text}"
-        if "\n" not in text or "^" not in text.splitlines()[2 if len(text.splitlines()) > 2
-                                                         else -1]:
+        lines = text.split("\n")
+        if len(lines) < 3 or lines[2].strip() != "^":
             return f"no caret: {text}"
         return None
     except RecursionError:

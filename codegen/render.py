@@ -8,7 +8,7 @@ from pathlib import Path
 import jinja2
 
 from .backends.attrs import attr_or_type_class
-from .backends.ops import ConstraintTable, op_class
+from .backends.ops import ConstraintTable, docstring_text, op_class
 from .backends.passes import pass_class
 from .backends.rewrites import pattern_module
 from .diagnostics import Diagnostic
@@ -26,8 +26,14 @@ def environment() -> jinja2.Environment:
             trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
             undefined=jinja2.StrictUndefined, autoescape=False,
         )
-        _ENV.filters["pyrepr"] = repr
+        _ENV.filters["pyrepr"] = python_literal
+        _ENV.filters["docstring"] = docstring_text
     return _ENV
+
+
+def python_literal(value: object) -> str:
+    """``value`` as a Python literal; a `.td` code block is written as the plain string it is."""
+    return repr(str(value)) if isinstance(value, str) else repr(value)
 
 
 def _check_python(path: Path, source: str) -> None:

@@ -32,13 +32,24 @@ class ConstraintTable:
         return out
 
 
+def docstring_text(text: str) -> str:
+    """``text`` written so that it reads back as itself inside a ``\"\"\"`` docstring:
+    backslashes, quotes that would end the docstring and characters that are not printable
+    (NUL, carriage returns, U+2028, ...) are escaped; newlines stay."""
+    body = text.replace("\\", "\\\\").rstrip('"')
+    text = body.replace('"""', '\\"\\"\\"') + '\\"' * (len(text) - len(text.rstrip('"')))
+    if all(char.isprintable() or char == "\n" for char in text):
+        return text
+    return "".join(char if char.isprintable() or char == "\n" else repr(char)[1:-1]
+                   for char in text)
+
+
 def _docstring(summary: str, description: str, indent: str = "    ",
                fallback: str = "An operation.") -> list[str]:
     text = summary.strip() or fallback
     if description.strip():
         text += "\n\n" + description.strip()
-    text = text.replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
-    lines = text.splitlines()
+    lines = docstring_text(text).split("\n")
     if len(lines) == 1:
         return [f'{indent}"""{lines[0]}"""']
     return [f'{indent}"""{lines[0]}'] + [f"{indent}{l}".rstrip() for l in lines[1:]] + [
