@@ -4,11 +4,9 @@ at O3 into an object file. Every stage's text is kept (``ttir``, ``llir``, ``asm
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 from tilecraft.ir import Operation, print_op
 
-from ..fingerprint import fingerprint, package_folders, python_files
 from ..ttir import make_ttir
 from .lowering import KernelInfo, lower_kernel
 
@@ -56,17 +54,3 @@ def cache_files(binary: CPUBinary) -> dict[str, bytes | str]:
 
 
 _STAGE_FILES = {"ttir": "ttir", "llir": "llir", "asm": "s"}
-
-
-def fingerprinted_sources() -> list[Path]:
-    """The files whose contents `backend_fingerprint` hashes: this backend's modules, the tile
-    pipeline it shares (backends/ttir.py), the passes, the dialect hooks and the generated
-    dialects."""
-    return python_files(package_folders("backends/cpu", "backends", "transforms", "dialects",
-                                        "generated"))
-
-
-def backend_fingerprint() -> str:
-    """A hash of this backend's source (and the passes it runs), so that cached objects are not
-    reused across changes of the compiler."""
-    return fingerprint(tuple(fingerprinted_sources()))

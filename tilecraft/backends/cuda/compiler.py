@@ -7,11 +7,9 @@ from the layout maps) â†’ ``make_ptx`` (LLVM's NVPTX backend, with libdevice) â†
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 
 from tilecraft.ir import Operation, print_op
 
-from ..fingerprint import fingerprint, package_folders, python_files
 from ..ttir import make_ttir
 from . import toolchain
 
@@ -112,15 +110,3 @@ def binary_from_cache(files: dict, metadata: dict) -> CUDABinary:
     name = metadata["name"]
     asm = {stage: files[f"{name}.{_SUFFIXES[stage]}"] for stage in STAGES}
     return CUDABinary(name, asm, dict(metadata))
-
-
-def fingerprinted_sources() -> list[Path]:
-    """The files whose contents `backend_fingerprint` hashes: this backend's and the scalar
-    emitters it shares with the CPU backend, the passes, the dialects and the layouts."""
-    return python_files(package_folders("backends/cuda", "backends/cpu", "backends",
-                                        "transforms", "dialects", "layouts", "generated"))
-
-
-def backend_fingerprint() -> str:
-    """A hash of the compiler's source that this backend runs."""
-    return fingerprint(tuple(fingerprinted_sources()))
