@@ -497,10 +497,14 @@ class ModelBuilder:
                 out += self._traits(rec, trait["traitList"])
             elif trait.isa("PredOpTrait"):
                 pred = self.predicates.expression(trait["predicate"]["predExpr"], rec, "traits")
+                transformer = trait.get("transformer", "")
+                if transformer:
+                    # Type inference writes it into the generated parser and builders.
+                    self.predicates.expression(transformer, rec, "traits")
                 out.append(OpTrait(
                     None, _trait_class(trait), pred, trait.get("summary", ""),
                     list(trait.get("values", [])), trait.get("lhs", ""), trait.get("rhs", ""),
-                    trait.get("transformer", ""),
+                    transformer,
                 ))
             else:
                 expr = trait.get("pyTrait", "")

@@ -66,7 +66,9 @@ class PredicateChecker:
         `rec.field_name` is where the expression is used; `origin`, when given, is the
         constraint that defines it: errors point there, with a note at the use.
         """
-        probe = _PLACEHOLDER.sub(lambda m: "_ph_" + m.group(1).lstrip("_"), expr)
+        # Parenthesized, as what replaces a placeholder is an expression: `$_selfé` must not
+        # pass as the name `_ph_selfé`.
+        probe = _PLACEHOLDER.sub(lambda m: "(_ph_" + m.group(1).lstrip("_") + ")", expr)
         use_loc = rec.field_loc(field_name) if field_name in rec.fields else rec.loc
         loc, notes = use_loc, []
         if origin is not None and origin is not rec and not origin.is_anonymous:
