@@ -31,10 +31,8 @@ def main() -> int:
 
     failures = 0
     with tempfile.TemporaryDirectory(prefix="racecheck-") as folder_name:
-        folder = Path(folder_name)
-        (folder / "tilecraft_matmul.py").write_text(
-            f"{gpu.HEADERS['tilecraft']}\n{gpu_matmul.MATMUL}")
-        module = gpu.import_kernels(folder, "tilecraft", "matmul")
+        module = gpu.kernel_modules(Path(folder_name), "matmul", gpu_matmul.MATMUL,
+                                    ("tilecraft",))["tilecraft"]
         for stages in (2, 3, 4):
             for m, n, k in SHAPES:
                 a = torch.randn((m, k), device="cuda", dtype=torch.float16)

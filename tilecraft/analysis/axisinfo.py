@@ -46,6 +46,8 @@ from tilecraft.analysis.defuse import DefUseGraph
 from tilecraft.ir import (ArrayAttr, Attribute, BoolAttr, DenseArrayAttr,
                           DenseElementsAttr, DictionaryAttr, IntegerAttr, Operation, Type, Value)
 from tilecraft.ir.types import element_type_of, shape_of
+from tilecraft.layouts.conversion import contiguous_registers
+from tilecraft.layouts.linear import LinearLayout
 
 #: The divisibility of 0 (and the optimistic top value of every field).
 MAX_DIVISOR = 1 << 62
@@ -892,6 +894,19 @@ class AxisInfoAnalysis:
         while width * 2 <= limit and info.contiguity[d] % (width * 2) == 0:
             width *= 2
         return width
+
+    def layout_vector_width(self, ptr: Value, layout: LinearLayout, element_bits: int, *,
+                            mask: Value | None = None) -> int:
+        """`vector_width` along the best dim for a thread of the distributed ``layout`` (a
+        `LinearLayout` of ``ptr``'s type): at most the registers it holds consecutively along
+        that dim (`contiguous_registers`); 1 when none does."""
+        best = 1
+        for dim in range(len(layout.out_dim_names)):
+            registers = contiguous_registers(layout, dim)
+            if registers > 1:
+                width = self.vector_width(ptr, element_bits, mask=mask, dim=dim)
+                best = max(best, min(registers, width))
+        return best
 
     def items(self) -> Iterable[tuple[Value, AxisInfo]]:
         return self._state.items()

@@ -27,7 +27,7 @@ stage count is the pass option, or a loop's own ``tt.num_stages``; 1 leaves loop
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from tilecraft.dialects.foldutils import const_attr, is_zero
 from tilecraft.generated.arith import (AddIOp, AndIOp, CmpIOp, CmpIPredicate, MulIOp,
@@ -57,7 +57,7 @@ class _Plan:
 
     loads: list[tuple[Operation, Operation]]
     slice_ops: list[Operation]
-    carried: list[int] = field(default_factory=list)
+    carried: list[int]
 
 
 def _stages(loop: Operation, default: int) -> int:
@@ -86,23 +86,19 @@ def _candidate(load: Operation) -> Operation | None:
 
 
 def _copy_bytes(load: Operation, alloc: Operation, axis_info) -> int:
-    """The bytes one ``cp.async`` of this load can move: along the dim where the pointers'
-    layout gives a thread consecutive registers, the elements consecutive and aligned in
-    global memory with one mask value (axis info), at most the shared buffer's swizzle
-    ``vec``."""
+    """The bytes one ``cp.async`` of this load can move: the elements a thread holds
+    consecutively, consecutive and aligned in global memory with one mask value (axis info),
+    at most the shared buffer's swizzle ``vec``."""
     from tilecraft.analysis.axisinfo import pointee_bytes
     from tilecraft.dialects.ttg_layouts import encoding_layout
-    from tilecraft.layouts.conversion import contiguous_registers
 
     pointers: RankedTensorType = load.operands[0].type
     layout = encoding_layout(pointers.encoding, tuple(pointers.shape))
     if layout is None:
         return 0
     elem_bytes = pointee_bytes(pointers)
-    width = max(min(contiguous_registers(layout, dim),
-                    axis_info.vector_width(load.operands[0], elem_bytes * 8, mask=load.mask,
-                                           dim=dim))
-                for dim in range(len(pointers.shape)))
+    width = axis_info.layout_vector_width(load.operands[0], layout, elem_bytes * 8,
+                                          mask=load.mask)
     vec = getattr(alloc.results[0].type.encoding, "vec", 1)
     return min(width, vec) * elem_bytes
 
@@ -217,6 +213,15 @@ def _i32(builder: Builder, value: int, location) -> Value:
     return builder.insert(constant_op(value, _I32, location)).results[0]
 
 
+def _buffer_view(builder: Builder, buffer: Value, slot: Value, location) -> Value:
+    """``ttg.memdesc_index`` of buffer ``slot`` of a multi-buffered allocation."""
+    buffer_type: MemDescType = buffer.type
+    view_type = MemDescType(buffer_type.shape[1:], buffer_type.element_type,
+                            buffer_type.encoding, buffer_type.memory_space, True)
+    return builder.insert(MemDescIndexOp.build(view_type, buffer, slot,
+                                               location=location)).results[0]
+
+
 def _emit_stage(builder: Builder, plan: _Plan, mapping: dict, buffers: list[Value],
                 slot: Value, in_range: Value) -> Value:
     """Clones the slice through ``mapping`` at ``builder``'s point, each load as an
@@ -229,12 +234,7 @@ def _emit_stage(builder: Builder, plan: _Plan, mapping: dict, buffers: list[Valu
             builder.insert(op.clone(mapping))
             continue
         location = op.location
-        buffer = buffers[loads[op]]
-        buffer_type: MemDescType = buffer.type
-        view_type = MemDescType(buffer_type.shape[1:], buffer_type.element_type,
-                                buffer_type.encoding, buffer_type.memory_space, True)
-        view = builder.insert(MemDescIndexOp.build(view_type, buffer, slot,
-                                                   location=location)).results[0]
+        view = _buffer_view(builder, buffers[loads[op]], slot, location)
         load_type: RankedTensorType = op.results[0].type
         mask_type = RankedTensorType(load_type.shape, _I1, load_type.encoding)
         mask = builder.insert(SplatOp.build(mask_type, in_range, location=location)).results[0]
@@ -324,12 +324,8 @@ def pipeline_loop(loop: Operation, plan: _Plan, stages: int) -> Operation:
     _emit_stage(start, plan, mapping, buffers, insert_slot, _in_range(loop, start, ahead))
     # the body reads the slot of iteration i
     for (load, alloc), buffer in zip(plan.loads, buffers):
-        at = Builder.before(alloc, alloc.location)
-        buffer_type: MemDescType = buffer.type
-        view_type = MemDescType(buffer_type.shape[1:], buffer_type.element_type,
-                                buffer_type.encoding, buffer_type.memory_space, True)
-        view = at.insert(MemDescIndexOp.build(view_type, buffer, slot,
-                                              location=alloc.location)).results[0]
+        view = _buffer_view(Builder.before(alloc, alloc.location), buffer, slot,
+                            alloc.location)
         for use in list(alloc.results[0].uses):
             user = use.owner
             if isinstance(user, LocalLoadOp) and user.token is None:

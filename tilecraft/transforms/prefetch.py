@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from tilecraft.generated.passes import TritonGPUPrefetchPassBase
 from tilecraft.generated.tt import DotOp
-from tilecraft.generated.ttg import (DotOperandEncodingAttr, LocalLoadOp, MemDescSubsliceOp,
-                                     MemDescType, NvidiaMmaEncodingAttr)
+from tilecraft.generated.ttg import (LocalLoadOp, MemDescSubsliceOp, MemDescType,
+                                     NvidiaMmaEncodingAttr)
 from tilecraft.dialects.foldutils import element_type
 from tilecraft.ir import Builder, Operation, RankedTensorType, Value
 
@@ -32,8 +32,6 @@ def _operand_load(dot: Operation, index: int) -> Operation | None:
     value = dot.operands[index]
     load = value.owner
     if not isinstance(load, LocalLoadOp) or len(list(value.uses)) != 1:
-        return None
-    if not isinstance(load.operands[0].type, MemDescType) or len(value.type.shape) != 2:
         return None
     return load
 
@@ -84,9 +82,6 @@ def prefetch_dots(module: Operation) -> int:
             continue
         a_load, b_load = _operand_load(dot, 0), _operand_load(dot, 1)
         if a_load is None or b_load is None:
-            continue
-        encoding = dot.operands[0].type.encoding
-        if not isinstance(encoding, DotOperandEncodingAttr):
             continue
         width = slice_width(element_type(dot.operands[0].type).width)
         k = dot.operands[0].type.shape[1]

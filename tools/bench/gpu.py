@@ -141,6 +141,21 @@ def import_kernels(folder: Path, compiler: str, stem: str = "kernels") -> Module
     return module
 
 
+def kernel_modules(folder: Path, stem: str, source: str,
+                   compilers: tuple[str, ...] = COMPILERS) -> dict[str, ModuleType]:
+    """``source`` (kernels decorated ``@jit``) written as ``<compiler>_<stem>.py`` under each
+    compiler's `HEADERS` and imported; a compiler that does not import (Triton may be missing)
+    is left out."""
+    modules = {}
+    for compiler in compilers:
+        (folder / f"{compiler}_{stem}.py").write_text(f"{HEADERS[compiler]}\n{source}")
+        try:
+            modules[compiler] = import_kernels(folder, compiler, stem)
+        except ImportError:
+            continue
+    return modules
+
+
 def import_triton() -> ModuleType | None:
     """Triton, or None where it is not installed."""
     try:

@@ -39,18 +39,6 @@ def kernel_source() -> str:
     return "@jit\n" + "\n".join(lines) + "\n"
 
 
-def write_modules(folder: Path) -> dict[str, ModuleType]:
-    modules = {}
-    source = kernel_source()
-    for compiler, header in gpu.HEADERS.items():
-        (folder / f"{compiler}_attention.py").write_text(f"{header}\n{source}")
-        try:
-            modules[compiler] = gpu.import_kernels(folder, compiler, "attention")
-        except ImportError:
-            continue
-    return modules
-
-
 def attention(device: gpu.CudaDevice, modules: dict[str, ModuleType], n_ctx: int,
               head_dim: int, causal: bool) -> gpu.Row:
     torch = device.torch
@@ -101,7 +89,7 @@ def main() -> int:
     device = gpu.CudaDevice(gpu.import_triton())
     rows = []
     with tempfile.TemporaryDirectory(prefix="bench-attention-") as folder_name:
-        modules = write_modules(Path(folder_name))
+        modules = gpu.kernel_modules(Path(folder_name), "attention", kernel_source())
         for head_dim in (64, 128):
             for causal in (False, True):
                 for n_ctx in (int(c) for c in args.contexts.split(",")):

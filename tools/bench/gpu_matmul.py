@@ -65,18 +65,6 @@ CONFIG = {"BLOCK_SIZE_M": 128, "BLOCK_SIZE_N": 256, "BLOCK_SIZE_K": 64, "GROUP_S
 NUM_WARPS, NUM_STAGES = 8, 3
 
 
-def write_modules(folder: Path) -> dict[str, ModuleType]:
-    """The matmul kernel module of each compiler that imports (Triton may be missing)."""
-    modules = {}
-    for compiler, header in gpu.HEADERS.items():
-        (folder / f"{compiler}_matmul.py").write_text(f"{header}\n{MATMUL}")
-        try:
-            modules[compiler] = gpu.import_kernels(folder, compiler, "matmul")
-        except ImportError:
-            continue
-    return modules
-
-
 def matmul(device: gpu.CudaDevice, modules: dict[str, ModuleType], size: int,
            dtype_name: str, stages: int) -> gpu.Row:
     torch = device.torch
@@ -102,24 +90,19 @@ def matmul(device: gpu.CudaDevice, modules: dict[str, ModuleType], size: int,
         grid = (math.ceil(size / CONFIG["BLOCK_SIZE_M"])
                 * math.ceil(size / CONFIG["BLOCK_SIZE_N"]), )
 
-        def launch(module: ModuleType = module, c: Any = c) -> Any:
+        def launch(module: ModuleType = module, c: Any = c, **options: Any) -> Any:
             module.matmul_kernel[grid](a, b, c, size, size, size, a.stride(0), a.stride(1),
                                        b.stride(0), b.stride(1), c.stride(0), c.stride(1),
-                                       num_warps=NUM_WARPS, num_stages=stages, **CONFIG)
+                                       num_warps=NUM_WARPS, num_stages=stages, **options,
+                                       **CONFIG)
             return c
 
         gpu.measure(row, compiler, launch, check, figure, device)
         if compiler == "triton":
             # Triton's own mma.sync code (its sm_80 target run on this GPU): the like-for-like
             # peer of tilecraft's mma.sync path until tilecraft has wgmma
-            def launch_sm80(module: ModuleType = module, c: Any = c) -> Any:
-                module.matmul_kernel[grid](a, b, c, size, size, size, a.stride(0), a.stride(1),
-                                           b.stride(0), b.stride(1), c.stride(0), c.stride(1),
-                                           num_warps=NUM_WARPS, num_stages=stages,
-                                           arch="sm80", **CONFIG)
-                return c
-
-            gpu.measure(row, "triton-sm80", launch_sm80, check, figure, device)
+            gpu.measure(row, "triton-sm80", lambda: launch(arch="sm80"), check, figure,
+                        device)
     return row
 
 
@@ -134,7 +117,7 @@ def main() -> int:
     device = gpu.CudaDevice(gpu.import_triton())
     rows = []
     with tempfile.TemporaryDirectory(prefix="bench-matmul-") as folder_name:
-        modules = write_modules(Path(folder_name))
+        modules = gpu.kernel_modules(Path(folder_name), "matmul", MATMUL)
         for size in (int(s) for s in args.sizes.split(",")):
             for dtype_name in ("float16", "bfloat16"):
                 rows.append(matmul(device, modules, size, dtype_name, args.stages))

@@ -24,7 +24,7 @@ from tilecraft.ir import Operation
 from ..cpu import types as T
 from .lowering import GLOBAL, I32, GPULowering, error_at, lowers, pointer_type
 from .memory import vector_plan
-from .shared_memory import access_plan, shared_tensor
+from .shared_memory import access_plan, shared_tensor, xor_offset
 
 _SIZES = (16, 8, 4)
 #: A token's stand-in: the lowering keeps no state for tokens.
@@ -59,8 +59,7 @@ def _async_copy(fl: GPULowering, op: Operation) -> None:
         if register & free:
             continue
         constant = plan.offsets.apply(register=register)[0] ^ tensor.corner
-        offset = thread if constant == 0 else b.xor(thread, ir.Constant(I32, constant))
-        target = storage.pointer(fl, tensor.base, offset)
+        target = storage.pointer(fl, tensor.base, xor_offset(fl, thread, constant))
         source = pointers.values[register]
         if source.type.addrspace != GLOBAL:
             source = b.addrspacecast(source, pointer_type(GLOBAL))

@@ -20,8 +20,7 @@ from tilecraft.ir import Operation
 
 from ..cpu import types as T
 from . import (async_copy, atomics, control, debug, dot, elementwise,  # noqa: F401
-               memory,
-               reductions, shapes, shared_memory)  # (registration)
+               memory, reductions, shapes, shared_memory)  # (registration)
 from .lowering import GPULowering, KernelInfo, error_at
 from .scratch_sizes import scratch_bytes
 

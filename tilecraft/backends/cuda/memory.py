@@ -15,7 +15,6 @@ from __future__ import annotations
 import llvmlite.ir as ir
 
 from tilecraft.ir import Operation, RankedTensorType
-from tilecraft.layouts.conversion import contiguous_registers
 
 from ..cpu import memory as cpu_memory
 from ..cpu import types as T
@@ -26,19 +25,12 @@ _WORD_CONSTRAINTS = {16: "h", 32: "r", 64: "l"}
 
 
 def vector_plan(fl: GPULowering, op: Operation, pointers: Distributed,
-                 mask: Operation | None) -> tuple[int, int]:
+                mask: Operation | None) -> tuple[int, int]:
     """(the number of registers per access, the bits of one element in memory)."""
     elem = T.element_type(op.operands[0].type).pointee_type
     bits = _bits(T.mem_type(elem))
-    layout = pointers.layout
-    best = 1
-    for dim in range(len(pointers.shape)):
-        registers = contiguous_registers(layout, dim)
-        if registers <= 1:
-            continue
-        width = fl.axis_info.vector_width(op.operands[0], bits, mask=mask, dim=dim)
-        best = max(best, min(registers, width))
-    return best, bits
+    return fl.axis_info.layout_vector_width(op.operands[0], pointers.layout, bits,
+                                            mask=mask), bits
 
 
 def _bits(mem: ir.Type) -> int:

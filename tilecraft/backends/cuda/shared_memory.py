@@ -97,12 +97,13 @@ def _pointers(fl: GPULowering, tensor: SharedTensor, plan: AccessPlan):
     vector = tensor.storage.ty if plan.width == 1 else ir.VectorType(tensor.storage.ty,
                                                                        plan.width)
     for start, constant in zip(plan.starts, plan.constants):
-        pointer = tensor.storage.pointer(fl, tensor.base, _xor(fl, thread,
+        pointer = tensor.storage.pointer(fl, tensor.base, xor_offset(fl, thread,
                                                               constant ^ tensor.corner))
         yield start, pointer, vector
 
 
-def _xor(fl: GPULowering, thread: ir.Value, constant: int) -> ir.Value:
+def xor_offset(fl: GPULowering, thread: ir.Value, constant: int) -> ir.Value:
+    """A thread's offset ``thread`` xor a register's constant part."""
     return thread if constant == 0 else fl.builder.xor(thread, ir.Constant(I32, constant))
 
 
@@ -191,7 +192,7 @@ def load_by_ldmatrix(fl: GPULowering, tensor: SharedTensor, plan: LdmatrixPlan,
     half = ir.IntType(16)
     values: list = []
     for constant in plan.constants:
-        offset = _xor(fl, thread, constant ^ tensor.corner)
+        offset = xor_offset(fl, thread, constant ^ tensor.corner)
         loaded = b.call(fn, [tensor.storage.pointer(fl, tensor.base, offset)])
         for matrix in range(4):
             word = b.extract_value(loaded, matrix)
