@@ -135,6 +135,8 @@ class _Propagation:
                 if k >= 0:
                     self._set([loop.regions[1].blocks[0].arguments[k], loop.results[k]],
                               encodings, user, changed)
+            elif name == "ttng.warp_group_dot_wait":
+                self._set([user.results[use.index]], encodings, user, changed)
             elif name == "tt.gather" and not user.efficient_layout:
                 if use.index == 1:
                     self._set(user.results, encodings, user, changed)
