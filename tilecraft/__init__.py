@@ -10,9 +10,9 @@ __version__ = "0.1.0"
 _LAZY = {
     "jit": ("tilecraft.runtime.jit", "jit"),
     "JITFunction": ("tilecraft.runtime.jit", "JITFunction"),
-    "autotune": ("tilecraft.runtime.jit", "autotune"),
-    "heuristics": ("tilecraft.runtime.jit", "heuristics"),
-    "Config": ("tilecraft.runtime.jit", "Config"),
+    "autotune": ("tilecraft.runtime.autotuner", "autotune"),
+    "heuristics": ("tilecraft.runtime.autotuner", "heuristics"),
+    "Config": ("tilecraft.runtime.autotuner", "Config"),
     "cdiv": ("tilecraft.runtime.jit", "cdiv"),
     "next_power_of_2": ("tilecraft.runtime.jit", "next_power_of_2"),
     "reinterpret": ("tilecraft.runtime.arguments", "reinterpret"),

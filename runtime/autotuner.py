@@ -1,0 +1,504 @@
+"""``@tilecraft.autotune`` and ``@tilecraft.heuristics``, with Triton's API.
+
+``@autotune(configs=[Config({"BLOCK": 128}, num_warps=4), ...], key=["n"])`` above
+``@jit`` (or above ``@heuristics``) makes a kernel that, the first time it is launched with a
+new *tuning key* (the values of the ``key`` arguments and the element types of the array
+arguments), launches it with each configuration under `tilecraft.testing.do_bench`, keeps the
+fastest (by the median time) and launches with it from then on; ``kernel.best_config`` is the
+configuration of the last launch. Tuning runs the kernel many times: ``reset_to_zero`` names
+arrays zeroed before each run and ``restore_value`` arrays put back as they were, and both are
+left as they were given before the real launch.
+
+A configuration that fails (it does not compile, needs more shared memory than the device has,
+does not launch) is skipped with an `AutotuneWarning` that gives its reason; when every one
+fails, `AutotuneError` names the kernel and each reason. ``prune_configs_by`` takes Triton's
+``early_config_prune(configs, named_args, **kwargs)`` and ``perf_model(**named_args, **kwargs,
+**config_kwargs)`` with ``top_k`` (a count, or a fraction of the configurations).
+
+The choice is kept in memory per tuning key and on disk in the compile cache
+(`tilecraft.runtime.cache`), so that another process skips the benchmark: its entry is keyed by
+the tuning key, the configurations benchmarked, the backend and its target, tilecraft's own
+source, and the kernel's source fingerprint (the source of the kernel and of the ``@jit``
+functions and constexpr globals it names). A pre-hook is known to that key by its qualified
+name only. ``TILECRAFT_PRINT_AUTOTUNING=1`` prints each choice, with every configuration's time.
+
+The autotuner never names a target: it launches through the kernel and times with
+``do_bench`` on the device the selected backend runs on.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import inspect
+import os
+import time
+import warnings
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from tilecraft.language import core as tl
+
+from . import cache
+from .arguments import is_array_like
+from .compiler import get_backend, selected_backend
+from .jit import LAUNCH_OPTIONS, JITFunction
+
+_CACHE_FORMAT = "tilecraft-autotune-1"
+_QUANTILES = (0.5, 0.2, 0.8)
+_PRUNE_FIELDS = frozenset({"early_config_prune", "perf_model", "top_k"})
+
+
+class AutotuneError(RuntimeError):
+    """No configuration of an autotuned kernel could run (each one's reason is given), or the
+    autotuner was set up wrongly (a key naming no argument, a conflicting meta-parameter)."""
+
+
+class AutotuneWarning(UserWarning):
+    """A configuration skipped while tuning, and why."""
+
+
+class Config:
+    """One configuration to try, as ``triton.Config``: the meta-parameters ``kwargs`` given to
+    the kernel (its constexpr parameters), the launch options (``num_warps``, ``num_stages``,
+    ``num_ctas``, ``maxnreg``) and a ``pre_hook`` called with the launch's named arguments
+    before each launch with this configuration."""
+
+    def __init__(self, kwargs: dict[str, Any], num_warps: int = 4, num_stages: int = 3,
+                 num_ctas: int = 1, maxnreg: int | None = None,
+                 pre_hook: Callable[[dict[str, Any]], Any] | None = None) -> None:
+        self.kwargs = dict(kwargs)
+        self.num_warps = num_warps
+        self.num_stages = num_stages
+        self.num_ctas = num_ctas
+        self.maxnreg = maxnreg
+        self.pre_hook = pre_hook
+
+    def all_kwargs(self) -> dict[str, Any]:
+        """The meta-parameters and the launch options that are set, as a launch takes them."""
+        options = {"num_warps": self.num_warps, "num_stages": self.num_stages,
+                   "num_ctas": self.num_ctas, "maxnreg": self.maxnreg}
+        return {**self.kwargs, **{k: v for k, v in options.items() if v is not None}}
+
+    def describe(self) -> dict[str, Any]:
+        """What the disk cache knows this configuration by (JSON values; a pre-hook by its
+        qualified name)."""
+        hook = self.pre_hook
+        return {"kwargs": {k: _plain(v) for k, v in self.kwargs.items()},
+                "num_warps": self.num_warps, "num_stages": self.num_stages,
+                "num_ctas": self.num_ctas, "maxnreg": self.maxnreg,
+                "pre_hook": None if hook is None else
+                f"{getattr(hook, '__module__', '?')}.{getattr(hook, '__qualname__', repr(hook))}"}
+
+    def __repr__(self) -> str:
+        text = ", ".join(f"{k}={v!r}" for k, v in self.kwargs.items())
+        options = f"num_warps={self.num_warps}, num_stages={self.num_stages}"
+        if self.num_ctas != 1:
+            options += f", num_ctas={self.num_ctas}"
+        if self.maxnreg is not None:
+            options += f", maxnreg={self.maxnreg}"
+        return f"Config({{{text}}}, {options})"
+
+
+def _plain(value: Any) -> Any:
+    """``value`` as a JSON value: None, bools, ints, floats and strings as they are, anything
+    else (a language dtype, a tuple) by its repr."""
+    value = tl._unwrap(value)
+    return value if value is None or isinstance(value, (bool, int, float, str)) else repr(value)
+
+
+def _base_jit(fn: Any) -> JITFunction:
+    """The `JITFunction` under ``@autotune``/``@heuristics`` wrappers."""
+    while not isinstance(fn, JITFunction):
+        if not hasattr(fn, "fn"):
+            raise TypeError(f"@autotune and @heuristics go above @tilecraft.jit, got {fn!r}")
+        fn = fn.fn
+    return fn
+
+
+def _check_names(kernel: JITFunction, names: Sequence[str], what: str,
+                 options: bool = False) -> list[str]:
+    """``names`` as a list; an error names the first that is not a parameter of ``kernel``
+    (nor, with ``options``, a launch option such as ``num_warps``)."""
+    for name in names:
+        if name not in kernel.signature.parameters and not (options and name in LAUNCH_OPTIONS):
+            raise AutotuneError(f"kernel '{kernel.__name__}': {what} names {name!r}, which is "
+                                f"not a parameter (parameters: {', '.join(kernel.arg_names)})")
+    return list(names)
+
+
+class _Wrapper:
+    """What ``@autotune`` and ``@heuristics`` share: ``kernel[grid](...)`` calls ``run``, and
+    other attributes are the wrapped kernel's."""
+
+    def __init__(self, fn: Any) -> None:
+        self.fn = fn
+        self.base = _base_jit(fn)
+        functools.update_wrapper(self, self.base.fn)
+        self.arg_names = self.base.arg_names
+
+    def __getitem__(self, grid: Any) -> Callable[..., Any]:
+        return functools.partial(self.run, grid=grid)
+
+    def __getattr__(self, name: str) -> Any:
+        if name in ("fn", "base"):  # not set yet: copy and pickle make instances bare
+            raise AttributeError(name)
+        return getattr(self.fn, name)
+
+    def named_args(self, args: tuple, kwargs: dict[str, Any]) -> dict[str, Any]:
+        """The arguments of a launch by parameter name (defaults not filled in)."""
+        return {**dict(zip(self.arg_names, args)), **kwargs}
+
+    def run(self, *args: Any, grid: Any, **kwargs: Any) -> Any:
+        raise NotImplementedError
+
+
+class Autotuner(_Wrapper):
+    """A kernel tuned per key (see the module docstring): made by `autotune`."""
+
+    def __init__(self, fn: Any, configs: Sequence[Config], key: Sequence[str],
+                 prune_configs_by: dict[str, Any] | None = None,
+                 reset_to_zero: Sequence[str] | None = None,
+                 restore_value: Sequence[str] | None = None,
+                 warmup: float | None = None, rep: float | None = None,
+                 do_bench: Callable[..., Any] | None = None, cache_results: bool = True) -> None:
+        super().__init__(fn)
+        name = self.base.__name__
+        self.configs = list(configs) or [Config({})]
+        self.keys = _check_names(self.base, key, "key")
+        self.reset_to_zero = _check_names(self.base, reset_to_zero or (), "reset_to_zero")
+        self.restore_value = _check_names(self.base, restore_value or (), "restore_value")
+        for config in self.configs:
+            _check_names(self.base, config.kwargs, f"{config}", options=True)
+        prune = dict(prune_configs_by or {})
+        unknown = set(prune) - _PRUNE_FIELDS
+        if unknown:
+            raise AutotuneError(f"kernel '{name}': prune_configs_by takes "
+                                f"{', '.join(sorted(_PRUNE_FIELDS))}, not "
+                                f"{', '.join(sorted(unknown))}")
+        self.early_config_prune = prune.get("early_config_prune")
+        self.perf_model = prune.get("perf_model")
+        self.top_k = prune.get("top_k", 1.0)
+        self.warmup_ms = 25.0 if warmup is None else warmup
+        self.rep_ms = 100.0 if rep is None else rep
+        self.custom_do_bench = do_bench
+        self.cache_results = cache_results
+        self._tuned_names = frozenset(name for config in self.configs for name in config.kwargs)
+        self._key_positions = [(self.arg_names.index(k), k) for k in self.keys]
+        self.cache: dict[tuple, Config] = {}
+        self.best_config: Config | None = None
+        self.configs_timings: dict[Config, list[float] | None] = {}
+        self.bench_time = 0.0
+
+    # -- launching
+    def run(self, *args: Any, grid: Any, **kwargs: Any) -> Any:
+        """Launches over ``grid`` with the best configuration for these arguments' tuning key,
+        tuning first when the key is new."""
+        if kwargs and not self._tuned_names.isdisjoint(kwargs):
+            conflicts = ", ".join(sorted(self._tuned_names.intersection(kwargs)))
+            raise AutotuneError(f"kernel '{self.base.__name__}': {conflicts} given at launch "
+                                "and tuned by the autotuner: give it one way")
+        config = self._config_for(args, kwargs, grid)
+        self.best_config = config
+        return self._launch(config, args, kwargs, grid)
+
+    def _launch(self, config: Config, args: tuple, kwargs: dict[str, Any], grid: Any) -> Any:
+        if config.pre_hook is not None:
+            config.pre_hook({**self.named_args(args, kwargs), **config.all_kwargs()})
+        return self.fn.run(*args, grid=grid, **kwargs, **config.all_kwargs())
+
+    def _config_for(self, args: tuple, kwargs: dict[str, Any], grid: Any) -> Config:
+        if len(self.configs) == 1:
+            return self.configs[0]
+        key = self.tuning_key(args, kwargs)
+        config = self.cache.get(key)
+        if config is None:
+            config = self._tune(key, args, kwargs, grid)
+            self.cache[key] = config
+        return config
+
+    def tuning_key(self, args: tuple, kwargs: dict[str, Any]) -> tuple:
+        """The values of the ``key`` arguments, then the element types of the array arguments
+        (as Triton keys its choice)."""
+        values = []
+        for index, name in self._key_positions:
+            if index < len(args):
+                value = args[index]
+            elif name in kwargs:
+                value = kwargs[name]
+            else:
+                default = self.base.signature.parameters[name].default
+                if default is inspect.Parameter.empty:
+                    raise AutotuneError(f"kernel '{self.base.__name__}': key argument "
+                                        f"{name!r} was not given")
+                value = default
+            values.append(_key_value(value))
+        dtypes = tuple(str(getattr(value, "dtype", "?"))
+                       for value in (*args, *kwargs.values()) if is_array_like(value))
+        return (*values, dtypes)
+
+    # -- tuning
+    def prune_configs(self, named: dict[str, Any], kwargs: dict[str, Any]) -> list[Config]:
+        """The configurations to benchmark for a launch: ``early_config_prune``'s, then the
+        ``top_k`` that ``perf_model`` predicts fastest."""
+        configs = self.configs
+        name = self.base.__name__
+        if self.early_config_prune is not None:
+            configs = list(self.early_config_prune(configs, named, **kwargs))
+            if not configs:
+                raise AutotuneError(f"kernel '{name}': early_config_prune left no configuration")
+        if self.perf_model is not None:
+            top_k = self.top_k
+            if isinstance(top_k, float) and 0 < top_k <= 1:
+                top_k = max(1, int(len(configs) * top_k))
+            if not isinstance(top_k, int) or isinstance(top_k, bool) or top_k < 1:
+                raise AutotuneError(f"kernel '{name}': top_k must be a count >= 1 or a fraction "
+                                    f"in (0, 1], got {self.top_k!r}")
+            predicted = {config: self.perf_model(**{**named, **config.all_kwargs()})
+                         for config in configs}
+            configs = sorted(configs, key=predicted.__getitem__)[:top_k]
+        return configs
+
+    def _tune(self, key: tuple, args: tuple, kwargs: dict[str, Any], grid: Any) -> Config:
+        named = self.named_args(args, kwargs)
+        configs = self.prune_configs(named, kwargs)
+        if len(configs) == 1:
+            return configs[0]
+        backend = "interpret" if self.base.interpret else selected_backend()
+        disk_key = self._disk_key(key, configs, backend) if self.cache_results else None
+        chosen = None if disk_key is None else _load_choice(disk_key, configs)
+        if chosen is not None:
+            self._report(key, configs[chosen], None)
+            return configs[chosen]
+        start = time.perf_counter()
+        timings: dict[Config, list[float] | None] = {}
+        reasons = []
+        saved = {name: _copy(named[name]) for name in self.restore_value}
+        try:
+            for config in configs:
+                try:
+                    timings[config] = self._bench(config, args, kwargs, grid, named, saved,
+                                                  backend)
+                except Exception as error:  # noqa: BLE001 - a failing configuration is skipped
+                    timings[config] = None
+                    reason = f"{type(error).__name__}: {error}"
+                    reasons.append(f"{config}: {reason}")
+                    warnings.warn(f"autotuning kernel '{self.base.__name__}': skipping {config}: "
+                                  f"{reason}", AutotuneWarning, stacklevel=4)
+        finally:
+            self._reset(named, saved)
+        self.bench_time = time.perf_counter() - start
+        self.configs_timings = timings
+        measured = [config for config in configs if timings[config] is not None]
+        if not measured:
+            raise AutotuneError(f"kernel '{self.base.__name__}': every configuration failed "
+                                f"for key {key}:\n  " + "\n  ".join(reasons))
+        best = min(measured, key=lambda config: timings[config])
+        if disk_key is not None:
+            _store_choice(disk_key, self.base.__name__, key, configs, timings, best)
+        self._report(key, best, timings)
+        return best
+
+    def _bench(self, config: Config, args: tuple, kwargs: dict[str, Any], grid: Any,
+               named: dict[str, Any], saved: dict[str, Any], backend: str) -> list[float]:
+        """[median, 20%, 80%] times in ms of launches with ``config``; the arrays to reset are
+        reset before each launch."""
+
+        def launch() -> None:
+            self._reset(named, saved)
+            self._launch(config, args, kwargs, grid)
+
+        if self.custom_do_bench is not None:
+            times = self.custom_do_bench(launch, quantiles=_QUANTILES)
+        else:
+            from tilecraft import testing
+
+            device = "cuda" if backend == "cuda" else "cpu"
+            times = testing.do_bench(launch, warmup=self.warmup_ms, rep=self.rep_ms,
+                                     quantiles=_QUANTILES, device=device)
+        return [float(t) for t in times]
+
+    def _reset(self, named: dict[str, Any], saved: dict[str, Any]) -> None:
+        for name in self.reset_to_zero:
+            _zero(named[name])
+        for name, copy in saved.items():
+            _restore(named[name], copy)
+
+    def warmup(self, *args: Any, **kwargs: Any) -> list[Any]:
+        """Compiles the kernel for these arguments with every configuration that pruning keeps,
+        without launching; returns what the kernel's ``warmup`` returns for each."""
+        named = self.named_args(args, kwargs)
+        return [self.fn.warmup(*args, **kwargs, **config.all_kwargs())
+                for config in self.prune_configs(named, kwargs)]
+
+    # -- the disk cache and the report
+    def _disk_key(self, key: tuple, configs: list[Config], backend: str) -> str:
+        from tilecraft import __version__
+        from tilecraft.backends.fingerprint import source_fingerprint
+
+        if backend == "interpret":
+            target: tuple = ()
+        else:
+            compiled = get_backend(backend)
+            target = tuple(_plain(part) for part in
+                           compiled.cache_key_parts(compiled.options({})))
+        return cache.cache_key(_CACHE_FORMAT, __version__, source_fingerprint(), backend,
+                               target, kernel_fingerprint(self.base),
+                               [_plain(part) for part in key[:-1]], list(key[-1]),
+                               [config.describe() for config in configs])
+
+    def _report(self, key: tuple, best: Config,
+                timings: dict[Config, list[float] | None] | None) -> None:
+        if os.environ.get("TILECRAFT_PRINT_AUTOTUNING", "") in ("", "0"):
+            return
+        name = self.base.__name__
+        if timings is None:
+            print(f"tilecraft autotuning: kernel '{name}', key {key}: {best} (from the disk "
+                  "cache)")
+            return
+        print(f"tilecraft autotuning: kernel '{name}', key {key}: benchmarked {len(timings)} "
+              f"configurations in {self.bench_time:.2f} s; best {best}")
+        for config, times in timings.items():
+            measured = "failed" if times is None else f"{times[0]:.4f} ms"
+            print(f"  {config}: {measured}")
+
+
+def _key_value(value: Any) -> Any:
+    """A tuning-key argument as the key holds it: an array by its shape, anything unhashable
+    by its repr."""
+    value = tl._unwrap(value)
+    if is_array_like(value):
+        return ("array", tuple(int(d) for d in getattr(value, "shape", ())))
+    try:
+        hash(value)
+    except TypeError:
+        return repr(value)
+    return value
+
+
+def _zero(array: Any) -> None:
+    if hasattr(array, "zero_"):
+        array.zero_()
+    else:
+        array[...] = 0
+
+
+def _copy(array: Any) -> Any:
+    return array.clone() if hasattr(array, "clone") else array.copy()
+
+
+def _restore(array: Any, saved: Any) -> None:
+    if hasattr(array, "copy_"):
+        array.copy_(saved)
+    else:
+        array[...] = saved
+
+
+def kernel_fingerprint(kernel: JITFunction) -> str:
+    """The sha256 of a kernel's source and, transitively, of the ``@jit`` functions and
+    constexpr globals its code names: what an autotuning choice depends on in the user's code.
+    """
+    digest = hashlib.sha256()
+    seen: set[int] = set()
+    pending = [kernel]
+    while pending:
+        function = pending.pop()
+        if id(function) in seen:
+            continue
+        seen.add(id(function))
+        digest.update(f"{function.fn.__module__}.{function.fn.__qualname__}\0".encode())
+        digest.update(function.source().text.lstrip("\n").encode())
+        scope = function.fn.__globals__
+        for name in sorted(_names_of(function.fn.__code__)):
+            value = scope.get(name)
+            if isinstance(value, JITFunction):
+                pending.append(value)
+            elif isinstance(value, tl.constexpr):
+                digest.update(f"\0{name}={tl._unwrap(value)!r}".encode())
+    return digest.hexdigest()
+
+
+def _names_of(code: Any) -> set[str]:
+    """The global names a code object and the code objects nested in it use."""
+    names = set(code.co_names)
+    for constant in code.co_consts:
+        if inspect.iscode(constant):
+            names |= _names_of(constant)
+    return names
+
+
+def _load_choice(disk_key: str, configs: list[Config]) -> int | None:
+    """The index in ``configs`` of the choice the disk cache holds, or None; an entry that
+    does not describe these configurations is discarded."""
+    entry = cache.get(disk_key)
+    if entry is None:
+        return None
+    metadata = entry[cache.METADATA_FILE]
+    described = [config.describe() for config in configs]
+    best = metadata.get("best") if isinstance(metadata, dict) else None
+    if type(best) is not int or not 0 <= best < len(configs) or \
+            metadata.get("configs") != described:
+        cache.discard(disk_key)
+        return None
+    return best
+
+
+def _store_choice(disk_key: str, name: str, key: tuple, configs: list[Config],
+                  timings: dict[Config, list[float] | None], best: Config) -> None:
+    cache.put(disk_key, {}, {
+        "kernel": name, "key": repr(key), "configs": [config.describe() for config in configs],
+        "timings_ms": [timings[config] for config in configs], "best": configs.index(best)})
+
+
+def autotune(configs: Sequence[Config], key: Sequence[str],
+             prune_configs_by: dict[str, Any] | None = None,
+             reset_to_zero: Sequence[str] | None = None,
+             restore_value: Sequence[str] | None = None, warmup: float | None = None,
+             rep: float | None = None, do_bench: Callable[..., Any] | None = None,
+             cache_results: bool = True) -> Callable[[Any], Autotuner]:
+    """Tunes a ``@jit`` kernel over ``configs`` per value of the ``key`` arguments, as
+    ``triton.autotune`` (see the module docstring): ``warmup`` and ``rep`` are do_bench's
+    (ms, default 25 and 100), ``do_bench(fn, quantiles=...)`` replaces the benchmark,
+    ``cache_results=False`` keeps choices in memory only."""
+
+    def decorate(fn: Any) -> Autotuner:
+        return Autotuner(fn, configs, key, prune_configs_by=prune_configs_by,
+                         reset_to_zero=reset_to_zero, restore_value=restore_value,
+                         warmup=warmup, rep=rep, do_bench=do_bench, cache_results=cache_results)
+
+    return decorate
+
+
+class Heuristics(_Wrapper):
+    """A kernel whose meta-parameters are computed from its arguments: made by `heuristics`."""
+
+    def __init__(self, fn: Any, values: dict[str, Callable[[dict[str, Any]], Any]]) -> None:
+        super().__init__(fn)
+        _check_names(self.base, values, "heuristics", options=True)
+        self.values = dict(values)
+
+    def _with_values(self, args: tuple, kwargs: dict[str, Any]) -> dict[str, Any]:
+        named = self.named_args(args, kwargs)
+        kwargs = dict(kwargs)
+        for name, rule in self.values.items():
+            kwargs[name] = named[name] = rule(named)
+        return kwargs
+
+    def run(self, *args: Any, grid: Any, **kwargs: Any) -> Any:
+        """Launches over ``grid`` with each heuristic's value added to the arguments."""
+        return self.fn.run(*args, grid=grid, **self._with_values(args, kwargs))
+
+    def warmup(self, *args: Any, **kwargs: Any) -> Any:
+        """Compiles, as the kernel's ``warmup``, with each heuristic's value added."""
+        return self.fn.warmup(*args, **self._with_values(args, kwargs))
+
+
+def heuristics(values: dict[str, Callable[[dict[str, Any]], Any]]) -> Callable[[Any], Heuristics]:
+    """Computes meta-parameters from the launch's arguments, as ``triton.heuristics``:
+    ``@heuristics({"BLOCK": lambda args: tc.next_power_of_2(args["n"])})`` above ``@jit``; each
+    function gets the arguments by name (and the values computed before it)."""
+
+    def decorate(fn: Any) -> Heuristics:
+        return Heuristics(fn, values)
+
+    return decorate
