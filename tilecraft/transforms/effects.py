@@ -74,6 +74,8 @@ def memory_effects(op: Operation) -> str:
 
 
 def is_memory_effect_free(op: Operation) -> bool:
+    """Whether ``op`` and the ops nested in it touch no memory (MLIR's isMemoryEffectFree),
+    Triton's pure inline assembly and external calls included."""
     return memory_effects(op) == "none"
 
 

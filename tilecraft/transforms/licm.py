@@ -34,9 +34,9 @@ from tilecraft.generated.passes import LoopInvariantCodeMotionPassBase, TritonLI
 from tilecraft.ir import Operation, RankedTensorType, i1
 from tilecraft.ir.traits import Terminator
 
+from .effects import is_memory_effect_free
 from .transform_utils import (
-    int_constant, is_defined_outside, is_memory_effect_free, is_speculatable, may_write_memory,
-    uses_only,
+    int_constant, is_defined_outside, is_speculatable, may_write_memory, uses_only,
 )
 
 __all__ = ["LoopInvariantCodeMotionPass", "TritonLICMPass", "hoist_loop_invariants",

@@ -23,7 +23,7 @@ from tilecraft.ir import Operation, Region
 from tilecraft.ir.traits import IsolatedFromAbove, Terminator
 from tilecraft.ir.values import BlockArgument, OpResult
 
-from .transform_utils import is_memory_effect_free
+from .effects import is_memory_effect_free
 
 __all__ = ["TritonLoopAwareCSEPass", "eliminate_common_subexpressions",
            "equivalent_iter_args", "remove_iter_args"]

@@ -25,7 +25,8 @@ from .folding import constant_attr
 from .greedy import apply_patterns_greedily
 from .patterns import PatternSet
 from .tile_patterns import broadcast_patterns
-from .transform_utils import constant_op, is_memory_effect_free, splat_scalar_attr
+from .effects import is_memory_effect_free
+from .transform_utils import constant_op, splat_scalar_attr
 
 __all__ = ["TritonReorderBroadcastPass", "MoveSplatAfterElementwise",
            "MoveBroadcastAfterElementwise", "reorder_broadcast_patterns"]

@@ -13,7 +13,7 @@ from tilecraft.ir import (
 )
 from tilecraft.ir.traits import (
     AlwaysSpeculatable, MemoryEffect, MemWrite, MemAlloc, MemFree, NoMemoryEffect,
-    RecursiveMemoryEffects, Terminator, has_side_effects,
+    RecursiveMemoryEffects, Terminator,
 )
 from tilecraft.ir.values import BlockArgument, OpResult
 
@@ -21,7 +21,7 @@ from .folding import constant_attr
 
 __all__ = [
     "int_constant", "splat_scalar_attr", "constant_op", "is_speculatable",
-    "is_memory_effect_free", "may_write_memory", "defining_scope_op", "is_defined_outside",
+    "may_write_memory", "defining_scope_op", "is_defined_outside",
     "uses_only", "clone_block_ops", "clone_region_blocks", "remap_operands",
 ]
 
@@ -121,11 +121,6 @@ def is_speculatable(op: Operation) -> bool:
         return all(is_speculatable(child) for region in op.regions
                    for block in region.blocks for child in block)
     return False
-
-
-def is_memory_effect_free(op: Operation) -> bool:
-    """No memory effects, nested ops included."""
-    return not has_side_effects(op)
 
 
 def may_write_memory(op: Operation) -> bool:
