@@ -17,10 +17,13 @@ conversions from and to them.
 
 from __future__ import annotations
 
+import networkx as nx
+
 from tilecraft.generated import scf as scf_ops
 from tilecraft.generated import ttg as ttg_ops
 from tilecraft.generated.passes import TritonGPURemoveLayoutConversionsPassBase
-from tilecraft.ir import Operation, Value
+from tilecraft.ir import Operation
+from tilecraft.ir.traits import Terminator
 
 from .greedy import apply_patterns_greedily
 from .layout_propagation import propagate_layouts
@@ -39,40 +42,60 @@ def _cleanup(module: Operation, *, loops: bool = False) -> None:
     apply_patterns_greedily(module, patterns)
 
 
-def _iter_arg_is_dead(loop: Operation, k: int) -> bool:
-    """Whether the loop-carried value ``k`` of ``loop`` only feeds itself: no op with an effect,
-    no region and no used loop result depends on it."""
-    body = loop.region.blocks[0]
-    terminator = body.terminator
-    if loop.results[k].uses:
-        return False
-    seen: set[Value] = {body.arguments[k + 1]}
-    work = list(seen)
-    while work:
-        for use in work.pop().uses:
-            user = use.owner
-            if user is terminator:
-                if loop.results[use.index].uses:
-                    return False
-                reached = [body.arguments[use.index + 1]]
-            elif user.regions or user.name == "scf.yield" or not is_memory_effect_free(user):
-                return False
-            else:
-                reached = list(user.results)
-            for value in reached:
-                if value not in seen:
-                    seen.add(value)
-                    work.append(value)
-    return True
+_ROOT = "live"
+
+
+def _liveness_graph(module: Operation) -> nx.DiGraph:
+    """Edges ``a -> b``: if ``a`` is live, so is ``b``; the node ``_ROOT`` reaches what ops
+    with effects, terminators that return and control flow need (MLIR's liveness analysis,
+    conservative about branch conditions and loop bounds)."""
+    graph = nx.DiGraph()
+    for op in module.walk():
+        name = op.name
+        parent = op.parent_op
+        if name == "scf.yield" and parent is not None and parent.name in ("scf.for", "scf.if",
+                                                                          "scf.while"):
+            for k, value in enumerate(op.operands):
+                if parent.name == "scf.for":
+                    sources = [parent.results[k], parent.region.blocks[0].arguments[k + 1]]
+                elif parent.name == "scf.if":
+                    sources = [parent.results[k]]
+                else:
+                    sources = [parent.regions[0].blocks[0].arguments[k]]
+                graph.add_edges_from((source, value) for source in sources)
+        elif name == "scf.condition":
+            graph.add_edge(_ROOT, op.operands[0])
+            after = parent.regions[1].blocks[0]
+            for k, value in enumerate(op.operands[1:]):
+                graph.add_edges_from([(parent.results[k], value), (after.arguments[k], value)])
+        elif name == "scf.for":
+            first = len(op.operands) - len(op.init_args)
+            graph.add_edges_from((_ROOT, bound) for bound in op.operands[:first])
+            body = op.region.blocks[0]
+            for k, init in enumerate(op.init_args):
+                graph.add_edges_from([(op.results[k], init), (body.arguments[k + 1], init)])
+        elif name == "scf.while":
+            before = op.regions[0].blocks[0]
+            graph.add_edges_from(zip(before.arguments, op.operands))
+        elif name == "scf.if":
+            graph.add_edge(_ROOT, op.operands[0])
+        elif not is_memory_effect_free(op) or op.has_trait(Terminator):
+            graph.add_edges_from((_ROOT, value) for value in op.operands)
+        else:
+            graph.add_edges_from((result, value) for result in op.results
+                                 for value in op.operands)
+    graph.add_node(_ROOT)
+    return graph
 
 
 def _eliminate_dead_iter_args(module: Operation) -> None:
-    """Gives the uses of loop-carried values that only feed themselves the initial value (the
+    """Gives the uses of loop-carried values that nothing live needs the initial value (the
     cleanup then drops them), as Triton's runDeadIterArgElimination."""
+    live = nx.descendants(_liveness_graph(module), _ROOT)
     for loop in [op for op in module.walk() if op.name == "scf.for"]:
         body = loop.region.blocks[0]
         for k, init in enumerate(loop.init_args):
-            if _iter_arg_is_dead(loop, k):
+            if body.arguments[k + 1] not in live:
                 body.arguments[k + 1].replace_all_uses_with(init)
 
 
