@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .diagnostics import Diagnostic
+from .hooks import check_hooks
 from .model import Model, build_model
 from .render import describe, render_all
 from .td import Record, load_records
@@ -151,6 +152,8 @@ def _run(args: argparse.Namespace, root: Path | None) -> int:
         return 1
     try:
         model, outputs = generate(layout)
+        if not args.list:
+            check_hooks(model, outputs, layout.generated, layout.root)
     except Diagnostic as err:
         print(err, file=sys.stderr)
         return 1

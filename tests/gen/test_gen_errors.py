@@ -107,16 +107,25 @@ def test_argument_that_is_not_a_constraint(project, capsys):
         "attribute constraint" in err
 
 
-def test_missing_hook_is_an_error_at_import(project, capsys):
-    (project / "defs" / "t.td").write_text(HEADER + """def T_VOp : Op<T_Dialect, "v"> {
+def test_missing_hook_is_an_error_at_generation_and_at_import(project, capsys):
+    td = project / "defs" / "t.td"
+    td.write_text(HEADER + """def T_VOp : Op<T_Dialect, "v"> {
   let hasVerifier = 1;
-  let hooksModule = "";
 }
-""".replace('  let hooksModule = "";\n', ""))
-    assert run_gen(project) == 0
+""")
+    assert run_gen(project) == 1
+    assert "t.td:4:7: error: 't.v' declares hasVerifier but there is no hooks module " \
+        "'tilecraft.dialects.t' to implement VOp.custom_verify" in capsys.readouterr().err
+    assert not (project / "generated").exists()
+    # A module generated without the check (as a stale one would be) still fails to import.
+    from tilecraft.codegen.main import Layout, generate
     from tilecraft.ir.ods import HookError
 
+    _, outputs = generate(Layout(project))
+    module = project / "generated" / "t.py"
+    module.parent.mkdir()
+    module.write_text(outputs[module])
     with pytest.raises(HookError) as info:
-        load_generated(project / "generated" / "t.py", "t_generated_missing_hook")
+        load_generated(module, "t_generated_missing_hook")
     assert "'t.v' declares the hook 'custom_verify' in .td, but tilecraft.dialects.t does not " \
         "implement VOp.custom_verify" in str(info.value)

@@ -9,7 +9,9 @@ every hook the `.td` declares exists.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
 
 from tilecraft.codegen.diagnostics import Diagnostic
 
@@ -25,8 +27,39 @@ __all__ = [
 ]
 
 
+@dataclass(frozen=True)
+class MissingHook:
+    """A hook that `.td` declares for a generated class and its hooks module does not define."""
+
+    name: str  # the op's name (`tt.dot`) or the attribute's or type's (`ttg.blocked`)
+    class_name: str
+    hook: str
+    hooks_module: str
+
+
 class HookError(Diagnostic):
     """A hook declared in `.td` (hasVerifier, hasFolder, ...) that no one implemented."""
+
+    def __init__(self, missing: MissingHook) -> None:
+        super().__init__(f"'{missing.name}' declares the hook '{missing.hook}' in .td, but "
+                         f"{missing.hooks_module} does not implement "
+                         f"{missing.class_name}.{missing.hook}")
+        self.missing = missing
+
+
+_collected: list[MissingHook] | None = None
+
+
+@contextmanager
+def collecting_missing_hooks() -> Iterator[list[MissingHook]]:
+    """Within the block, `finish_dialect` records missing hooks in the yielded list instead of
+    raising, so that tools/gen's hook check reports every one of them at once."""
+    global _collected
+    outer, _collected = _collected, []
+    try:
+        yield _collected
+    finally:
+        _collected = outer
 
 
 def all_equal(*items: object) -> bool:
@@ -270,7 +303,8 @@ def parse_struct(parser, fields: dict[str, Callable[[], object]]) -> dict[str, o
 
 
 def finish_dialect(dialect, hooks_module: str) -> None:
-    """Import the dialect's hooks module if any class declares hooks, then check them all."""
+    """Import the dialect's hooks module if any class declares hooks, then check them all:
+    a HookError for the first one missing (see `collecting_missing_hooks`)."""
     classes = [*dialect.ops.values(), *dialect.types.values(), *dialect.attributes.values()]
     declared = [(cls, hook) for cls in classes for hook in getattr(cls, "HOOKS", ())]
     if not declared:
@@ -283,8 +317,10 @@ def finish_dialect(dialect, hooks_module: str) -> None:
     for cls, hook in declared:
         if hook not in cls.__dict__:
             name = getattr(cls, "OPERATION_NAME", None) or f"{dialect.name}.{cls.MNEMONIC}"
-            raise HookError(f"'{name}' declares the hook '{hook}' in .td, but {hooks_module} "
-                            f"does not implement {cls.__name__}.{hook}")
+            missing = MissingHook(name, cls.__name__, hook, hooks_module)
+            if _collected is None:
+                raise HookError(missing)
+            _collected.append(missing)
 
 
 def implements(cls: type) -> Callable:
