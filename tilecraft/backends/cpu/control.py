@@ -14,6 +14,7 @@ from typing import Sequence
 from tilecraft.ir import Block, Operation, Region, Value
 
 from . import types as T
+from .advancing import Advance, uniform_advances
 from .lowering import FunctionLowering, error_at, lowers
 from .tiles import BufferTile, Tile, reads_in_place
 
@@ -83,8 +84,11 @@ def _for(fl: FunctionLowering, op: Operation) -> None:
     b = fl.builder
     lower, upper, step = fl.get(op.lower_bound), fl.get(op.upper_bound), fl.get(op.step)
     inits = _lowered(fl, op.init_args)
-    carrier = Carrier(fl, inits)
-    carrier.write(inits)
+    advances = uniform_advances(fl, op)
+    carrier = Carrier(fl, _others(inits, advances))
+    carrier.write(_others(inits, advances))
+    for advance in advances.values():
+        advance.start(fl, inits[advance.index], op)
     iv_slot = fl.alloca(lower.type)
     b.store(lower, iv_slot)
     head = b.append_basic_block("for.head")
@@ -97,13 +101,27 @@ def _for(fl: FunctionLowering, op: Operation) -> None:
     b.cbranch(compare("<", iv, upper), body, exit_)
     b.position_at_end(body)
     with fl.new_memo_scope():
-        yielded = fl.lower_block(op.body, [iv, *carrier.read()])
-        carrier.write(yielded)
+        yielded = fl.lower_block(op.body, [iv, *_merged(fl, carrier.read(), advances)])
+        for advance in advances.values():
+            advance.advance(fl)
+        carrier.write(_others(yielded, advances))
     b.store(b.add(iv, step), iv_slot)
     b.branch(head)
     b.position_at_end(exit_)
-    for result, value in zip(op.results, carrier.read()):
+    for result, value in zip(op.results, _merged(fl, carrier.read(), advances)):
         fl.values[result] = value
+
+
+def _others(values: list, advances: dict[int, Advance]) -> list:
+    """``values`` less those of the iteration arguments held as advances."""
+    return [value for index, value in enumerate(values) if index not in advances]
+
+
+def _merged(fl: FunctionLowering, others: list, advances: dict[int, Advance]) -> list:
+    """The values of all iteration arguments: ``others`` in order, advances read in place."""
+    rest = iter(others)
+    return [advances[index].read(fl) if index in advances else next(rest)
+            for index in range(len(others) + len(advances))]
 
 
 @lowers("scf.if")

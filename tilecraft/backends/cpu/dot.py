@@ -33,7 +33,7 @@ from tilecraft.ir.values import BlockArgument
 
 from . import types as T
 from .lowering import FunctionLowering, error_at, lowers
-from .tiles import I32, BufferTile, ExprTile, Tile
+from .tiles import I32, BufferTile, ExprTile, Tile, index_plus
 
 # Accumulator vectors per register block: enough independent multiply-add chains to cover
 # the FMA latency (4 cycles on 2 pipes) while leaving registers for B's pieces and a broadcast.
@@ -178,9 +178,9 @@ class _Matmul:
               pieces: list[tuple[int, int]]) -> None:
         """``rows`` x (the ``pieces``' columns) of the result from ``(row0, col0)`` on."""
         fl, b = self.fl, self.fl.builder
-        row = [_plus(b, row0, r) for r in range(rows)]
-        col = [_plus(b, col0, offset) for offset, _ in pieces]
-        accs = [[self.load_vector(self.d, prefix + (row[r], col[p]), lanes)
+        row = [index_plus(b, row0, r) for r in range(rows)]
+        col = [index_plus(b, col0, offset) for offset, _ in pieces]
+        accs = [[fl.load_vector(self.d, prefix + (row[r], col[p]), lanes)
                  for p, (_, lanes) in enumerate(pieces)] for r in range(rows)]
         entry = b.block
         with fl.loop(self.k) as k:
@@ -192,7 +192,7 @@ class _Matmul:
                     phi.add_incoming(acc, entry)
                     phi_row.append(phi)
                 phis.append(phi_row)
-            rights = [self.widen(self.load_vector(self.b, prefix + (k, col[p]), lanes), self.b)
+            rights = [self.widen(fl.load_vector(self.b, prefix + (k, col[p]), lanes), self.b)
                       for p, (_, lanes) in enumerate(pieces)]
             updated = []
             for r in range(rows):
@@ -207,20 +207,7 @@ class _Matmul:
         # the k loop's body is one block that the exit follows: its values are available here
         for r in range(rows):
             for p, (_, lanes) in enumerate(pieces):
-                self.store_vector(self.d, prefix + (row[r], col[p]), updated[r][p])
-
-    def load_vector(self, buffer: BufferTile, idx: tuple, lanes: int) -> ir.Value:
-        pointer = self.fl.buffer_pointer(buffer, idx)
-        return self.fl.builder.load(pointer, typ=ir.VectorType(buffer.ty, lanes),
-                                    align=T.byte_size(buffer.ty))
-
-    def store_vector(self, buffer: BufferTile, idx: tuple, value: ir.Value) -> None:
-        # built directly: `IRBuilder.store` refuses a vector through the element-typed pointer
-        # that llvmlite gives a stack buffer (LLVM's own pointers are opaque)
-        b = self.fl.builder
-        store = ir.instructions.StoreInstr(b.block, value, self.fl.buffer_pointer(buffer, idx))
-        store.align = T.byte_size(buffer.ty)
-        b._insert(store)
+                fl.store_vector(self.d, prefix + (row[r], col[p]), updated[r][p])
 
     def widen(self, value: ir.Value, source: BufferTile) -> ir.Value:
         """``value`` (a scalar or vector of ``source``'s elements) in the accumulator's type."""
@@ -253,15 +240,7 @@ def _blocks(fl: FunctionLowering, count: int, step: int, body: Callable[[ir.Valu
         return
     with fl.loop(count) as i:
         at = fl.builder.mul(i, ir.Constant(I32, step), flags=("nuw", "nsw")) if step != 1 else i
-        body(_plus(fl.builder, at, start))
-
-
-def _plus(b: ir.IRBuilder, value: ir.Value, offset: int) -> ir.Value:
-    if offset == 0:
-        return value
-    if isinstance(value, ir.Constant):
-        return ir.Constant(I32, value.constant + offset)
-    return b.add(value, ir.Constant(I32, offset), flags=("nuw", "nsw"))
+        body(index_plus(fl.builder, at, start))
 
 
 def _splat(b: ir.IRBuilder, scalar: ir.Value, lanes: int, cache: dict) -> ir.Value:

@@ -23,6 +23,7 @@ from typing import Callable, Iterator, Sequence
 
 import llvmlite.ir as ir
 
+from tilecraft.analysis.axisinfo import AxisInfoAnalysis
 from tilecraft.frontend.errors import CompilationError
 from tilecraft.ir import Block, Operation, RankedTensorType, Value
 
@@ -78,10 +79,14 @@ class FunctionLowering:
     # libcalls
     native_half = False
 
-    def __init__(self, module: ir.Module, func: ir.Function, info: KernelInfo) -> None:
+    def __init__(self, module: ir.Module, func: ir.Function, info: KernelInfo,
+                 axis_info: AxisInfoAnalysis | None = None) -> None:
         self.module = module
         self.func = func
         self.info = info
+        # contiguity, divisibility and constancy of the kernel's values (vector loads, loops
+        # that carry a tensor advanced by a uniform step)
+        self.axis_info = axis_info
         entry = func.append_basic_block("entry")
         self.alloca_builder = ir.IRBuilder(entry)
         body = func.append_basic_block("body")
@@ -180,6 +185,20 @@ class FunctionLowering:
         storage = T.I8 if buffer.ty == T.I1 else buffer.ty
         raw = self.builder.load(self.buffer_pointer(buffer, idx), typ=storage)
         return T.from_buffer(self, raw, buffer.ty)
+
+    def load_vector(self, buffer: BufferTile, idx, lanes: int) -> ir.Value:
+        """``lanes`` consecutive elements of a buffer whose last stride is 1, from ``idx`` on."""
+        return self.builder.load(self.buffer_pointer(buffer, idx),
+                                 typ=ir.VectorType(buffer.ty, lanes), align=T.byte_size(buffer.ty))
+
+    def store_vector(self, buffer: BufferTile, idx, value: ir.Value) -> None:
+        """Stores the vector ``value`` into consecutive elements of ``buffer`` from ``idx`` on."""
+        # built directly: `IRBuilder.store` refuses a vector through the element-typed pointer
+        # that llvmlite gives a stack buffer (LLVM's own pointers are opaque)
+        store = ir.instructions.StoreInstr(self.builder.block, value,
+                                           self.buffer_pointer(buffer, idx))
+        store.align = T.byte_size(buffer.ty)
+        self.builder._insert(store)
 
     def buffer_pointer(self, buffer: BufferTile, idx) -> ir.Value:
         storage = T.I8 if buffer.ty == T.I1 else buffer.ty
@@ -400,7 +419,7 @@ def lower_kernel(module_op: Operation) -> tuple[ir.Module, KernelInfo]:
     program.linkage = "internal"
     for arg, arg_name in zip(program.args, PROGRAM_ARGS):
         arg.name = arg_name
-    fl = FunctionLowering(module, program, info)
+    fl = FunctionLowering(module, program, info, AxisInfoAnalysis(module_op))
     fl.pid, fl.grid, fl.ctx = tuple(program.args[1:4]), tuple(program.args[4:7]), program.args[7]
     args = [_load_argument(fl, program.args[0], index, t) for index, t in enumerate(arg_types)]
     from .control import lower_region

@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import llvmlite.ir as ir
 
-from tilecraft.ir import Operation
+from tilecraft.ir import Operation, Value
 
 from . import types as T
 from .elementwise import ELEMENTWISE_OPS
 from .lowering import FunctionLowering, is_tensor, lowers
 from .shapes import scalar_constant
-from .tiles import ExprTile
+from .tiles import ExprTile, Tile
+from .vector_loads import load_vectors, vector_width
 
 # Ops after which a deferred load could read different memory.
 _WRITES_MEMORY = ("tt.store", "tt.atomic_rmw", "tt.atomic_cas", "tt.call",
@@ -101,7 +102,8 @@ def _load(fl: FunctionLowering, op: Operation) -> None:
                                     lambda i: mask.emit(fl, i), lambda i: other.emit(fl, i)),
             operands, cost=3, pointwise=True))
         return
-    out = fl.new_buffer(result.type.shape, ty)
+    shape = result.type.shape
+    out = fl.new_buffer(shape, ty)
 
     def body(idx) -> None:
         value = element(idx, lambda i: pointers.emit(fl, i),
@@ -109,7 +111,18 @@ def _load(fl: FunctionLowering, op: Operation) -> None:
                         lambda i: other.emit(fl, i))
         fl.store_element(out, idx, value)
 
-    fl.loop_nest(result.type.shape, body)
+    width = 1 if T.is_block_pointer(op.ptr.type) else vector_width(fl, op)
+    if width == 1:
+        fl.loop_nest(shape, body)
+    elif not has_mask or fl.holds(mask):
+        load_vectors(fl, pointers, out, elem, width)
+    else:
+        def unmasked() -> None:
+            with fl.assuming(mask):
+                load_vectors(fl, pointers, out, elem, width)
+
+        fl.if_else(_all_hold(fl, mask, shape, op.mask), unmasked,
+                   lambda: fl.loop_nest(shape, body))
     fl.set(result, out)
 
 
@@ -151,17 +164,26 @@ def _store(fl: FunctionLowering, op: Operation) -> None:
         with fl.assuming(mask):
             fl.loop_nest(shape, body)
 
-    fl.if_else(_all_hold(fl, mask), unmasked, lambda: fl.loop_nest(shape, body))
+    fl.if_else(_all_hold(fl, mask, shape, None if T.is_block_pointer(op.ptr.type) else op.mask),
+               unmasked, lambda: fl.loop_nest(shape, body))
 
 
 # Masked stores of at least this many elements get an unmasked copy (see the module docstring).
 _UNMASKED_COPY_MIN = 16
 
 
-def _all_hold(fl: FunctionLowering, mask) -> ir.Value:
-    """Whether every element of the i1 tile ``mask`` is true: one loop or-reducing the failures
-    as i32 lanes (as wide as the compares that usually make masks, so nothing is packed)."""
+def _all_hold(fl: FunctionLowering, mask: Tile, shape: tuple, mask_value: Value | None
+              ) -> ir.Value:
+    """Whether every element of the i1 tile ``mask`` (of a load or store of ``shape``) is true: one loop
+    or-reducing the failures as i32 lanes (as wide as the compares that usually make masks, so
+    nothing is packed). ``mask_value``, the mask's IR value when it has one, lets the axis
+    info analysis skip the dimensions along which the mask is constant (read at index 0)."""
     b = fl.builder
+    checked = mask.shape  # a scalar mask: ()
+    if mask.shape == shape and mask_value is not None and is_tensor(mask_value) and \
+            fl.axis_info is not None:
+        constancy = fl.axis_info.get(mask_value).constancy
+        checked = tuple(1 if c % size == 0 else size for size, c in zip(shape, constancy))
     slot = fl.alloca(T.I32)
     b.store(ir.Constant(T.I32, 0), slot)
 
@@ -169,7 +191,7 @@ def _all_hold(fl: FunctionLowering, mask) -> ir.Value:
         failed = b.zext(b.not_(mask.emit(fl, idx)), T.I32)
         b.store(b.or_(b.load(slot, typ=T.I32), failed), slot)
 
-    fl.loop_nest(mask.shape, note_failure)
+    fl.loop_nest(checked, note_failure)
     return b.icmp_unsigned("==", b.load(slot, typ=T.I32), ir.Constant(T.I32, 0))
 
 

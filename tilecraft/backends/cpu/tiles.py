@@ -218,6 +218,24 @@ class MappedTile(Tile):
         return self.source.buffers()
 
 
+def index_plus(b: ir.IRBuilder, index: ir.Value, offset: int) -> ir.Value:
+    """``index + offset`` (i32, never wrapping), folded when ``index`` is a constant."""
+    if offset == 0:
+        return index
+    if isinstance(index, ir.Constant):
+        return ir.Constant(I32, index.constant + offset)
+    return b.add(index, ir.Constant(I32, offset), flags=("nuw", "nsw"))
+
+
+def index_times(b: ir.IRBuilder, index: ir.Value, factor: int) -> ir.Value:
+    """``index * factor`` (i32, never wrapping), folded when ``index`` is a constant."""
+    if factor == 1:
+        return index
+    if isinstance(index, ir.Constant):
+        return ir.Constant(I32, index.constant * factor)
+    return b.mul(index, ir.Constant(I32, factor), flags=("nuw", "nsw"))
+
+
 def splat(value: ir.Value, shape: Sequence[int]) -> ExprTile:
     """Every element is ``value`` (a scalar already emitted)."""
     return ExprTile(shape, value.type, lambda fl, idx: value, cost=0)
