@@ -7,7 +7,8 @@ from __future__ import annotations
 import functools
 
 from tilecraft.generated.ttg import (BlockedEncodingAttr, DotOperandEncodingAttr,
-                                     LinearEncodingAttr, NvidiaMmaEncodingAttr,
+                                     LinearEncodingAttr, NVMMASharedEncodingAttr,
+                                     NvidiaMmaEncodingAttr,
                                      PaddedSharedEncodingAttr, SharedLinearEncodingAttr,
                                      SliceEncodingAttr, SwizzledSharedEncodingAttr)
 from tilecraft.ir import Attribute
@@ -16,7 +17,7 @@ from tilecraft.layouts.distributed import (Blocked, blocked_layout, fma_dot_oper
                                            nvidia_mma_v2_layout, slice_layout,
                                            standard_out_dims, swizzled_shared_layout)
 from tilecraft.layouts.linear import LinearLayout
-from tilecraft.layouts.shared import per_cta_shape, with_cta_layout
+from tilecraft.layouts.shared import nvmma_shared_layout, per_cta_shape, with_cta_layout
 
 __all__ = ["blocked_parameters", "encoding_layout", "shared_layout"]
 
@@ -88,7 +89,13 @@ def _linear_encoding_layout(encoding: LinearEncodingAttr, shape: tuple[int, ...]
 def shared_layout(encoding: Attribute | None, shape: tuple[int, ...]) -> LinearLayout | None:
     """The (``offset``, ``block``) map of a shared ``encoding`` over an allocation of ``shape``
     (a padded layout's map, before padding, is its own and ignores ``shape``): swizzled,
-    padded and linear shared layouts; None for the others."""
+    padded, linear and rank-2 NVMMA shared layouts (not fp4-padded); None for the others."""
+    if (isinstance(encoding, NVMMASharedEncodingAttr) and len(shape) == 2
+            and not encoding.fp4_padded):
+        cta = nvmma_shared_layout(per_cta_shape(encoding.cga_layout, shape),
+                                  encoding.swizzling_byte_width, encoding.element_bit_width,
+                                  encoding.transposed)
+        return with_cta_layout(cta, encoding.cga_layout, shape)
     if isinstance(encoding, SwizzledSharedEncodingAttr):
         cta = swizzled_shared_layout(per_cta_shape(encoding.cga_layout, shape), encoding.vec,
                                      encoding.per_phase, encoding.max_phase, encoding.order)

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from tilecraft.layouts.distributed import fit_to_shape, standard_out_dims
 from tilecraft.layouts.linear import LinearLayout
 
-__all__ = ["basis_order", "identity_bases", "padded_offset", "padded_size", "per_cta_shape",
-           "with_cta_layout"]
+__all__ = ["basis_order", "identity_bases", "nvmma_shared_layout", "padded_offset",
+           "padded_size", "per_cta_shape", "with_cta_layout"]
 
 
 def identity_bases(shape: Sequence[int], order: Sequence[int]) -> tuple[tuple[int, ...], ...]:
@@ -86,3 +86,29 @@ def with_cta_layout(cta_layout: LinearLayout, cga_bases: Sequence[Sequence[int]]
     fitted to the part of ``shape`` each CTA holds. Out dims are ``dim0``, ``dim1``, ..."""
     cta = fit_to_shape(cta_layout, per_cta_shape(cga_bases, shape), "offset")
     return (cta * _fitted_cga(cga_bases, shape)).transpose_outs(standard_out_dims(len(shape)))
+
+
+def nvmma_shared_layout(shape: Sequence[int], swizzle_bytes: int, element_bits: int,
+                        transposed: bool) -> LinearLayout:
+    """Triton's ``#ttg.nvmma_shared`` over a rank-2 ``shape`` (one CTA): the layout that
+    ``wgmma`` and TMA read. The contiguous dim is the last (dim0 when ``transposed``); a *core
+    matrix* is 8 rows of ``max(swizzle_bytes, 16)`` bytes along it, where the 16-byte chunk
+    ``c`` of row ``r`` is stored at chunk ``c ^ (r / per_phase % max_phase)`` (``per_phase =
+    128 / swizzle_bytes``, ``max_phase = swizzle_bytes / 16``; no swizzle for 0). Core
+    matrices stack along the rows first, then the next slab of columns follows."""
+    if len(shape) != 2:
+        raise ValueError(f"an NVMMA shared layout is built over rank 2, got {list(shape)}")
+    rows, cols = (shape[1], shape[0]) if transposed else (shape[0], shape[1])
+    tile_cols = max(swizzle_bytes, 16) * 8 // element_bits
+    if rows < 8 or cols < tile_cols:
+        raise ValueError(f"shape {list(shape)} is smaller than one {8}x{tile_cols} core matrix")
+    vec = 128 // element_bits
+    per_phase = 128 // swizzle_bytes if swizzle_bytes else 1
+    max_phase = swizzle_bytes // 16 if swizzle_bytes else 1
+    bases: list[tuple[int, int]] = [(0, 1 << i) for i in range(tile_cols.bit_length() - 1)]
+    bases += [(row, vec * (row // per_phase % max_phase) % tile_cols) for row in (1, 2, 4)]
+    bases += [(1 << i, 0) for i in range(3, rows.bit_length() - 1)]
+    bases += [(0, 1 << i) for i in range(tile_cols.bit_length() - 1, cols.bit_length() - 1)]
+    if transposed:
+        bases = [(c, r) for r, c in bases]
+    return LinearLayout({"offset": bases}, {"dim0": shape[0], "dim1": shape[1]})

@@ -14,10 +14,23 @@ operand types ``mma.sync`` takes gets an ``#ttg.nvidia_mma`` version 2 accumulat
 * The accumulator is converted in, the result converted back; fp8 operands are widened to f16
   where ``mma.sync`` has no fp8 form (all but sm_89 and sm_12x).
 
+On Hopper (sm_90), a dot whose operands are f16 or bf16 loads (through layout conversions),
+with an f32 result (or f16 for f16) of 64 x 16 rows and columns at least and a K of 16 or more,
+under a multiple of 4 warps, and no other dot in its region (attention keeps version 2),
+becomes a ``ttng.warp_group_dot`` (``wgmma``) with an ``#ttg.nvidia_mma`` version 3
+accumulator, as Triton's pass chooses it:
+
+* **Operands** are stored to shared memory (``ttg.local_alloc`` of the loaded value) in
+  ``#ttg.nvmma_shared`` layouts that keep the order the value was loaded in (`memory_order`;
+  ``transposed`` when dim 0 is the contiguous one) and swizzle by the widest of 128, 64 or 32
+  bytes that the contiguous dim fills.
+* **Instruction** ``(16, n, 256 / bits)`` per warp: ``n`` the largest of 8, 16, ..., 256 that
+  divides N and does not exceed the columns a warp group gets (`wgmma_instr_n`); warps go
+  along M in groups of 4 while M has rows for them, then along N (`warps_per_tile_v3`).
+
 Dots that stay on CUDA cores (targets before sm_80, f32 with ``inputPrecision = ieee``, types
 the tensor cores do not take, shapes smaller than one instruction) get operands narrower than
-their result widened to it. Hopper's ``wgmma`` (mma version 3) is not chosen yet: sm_90 gets
-version 2 as sm_80 does.
+their result widened to it.
 """
 
 from __future__ import annotations
@@ -28,15 +41,20 @@ from tilecraft.dialects import ttg
 from tilecraft.generated.passes import TritonGPUAccelerateMatmulPassBase
 from tilecraft.generated.tt import InputPrecision
 from tilecraft.generated.ttg import (BlockedEncodingAttr, DotOperandEncodingAttr,
-                                     NvidiaMmaEncodingAttr, SliceEncodingAttr)
+                                     MemDescType, NVMMASharedEncodingAttr,
+                                     NvidiaMmaEncodingAttr, SharedMemorySpaceAttr,
+                                     SliceEncodingAttr)
+from tilecraft.generated.ttng import WarpGroupDotOp
 from tilecraft.dialects.foldutils import element_type
 from tilecraft.ir import Builder, FloatType, Operation, RankedTensorType, Type, Value
 from tilecraft.ir.traits import Elementwise
 from tilecraft.transforms.effects import is_memory_effect_free
 from tilecraft.transforms.layout_inference import with_encoding
+from tilecraft.transforms.reduce_data_duplication import memory_order
 
 __all__ = ["TritonGPUAccelerateMatmulPass", "accelerate_matmul", "capability_of",
-           "k_width_of", "loaded_bit_width", "mma_v2_supported", "warps_per_tile"]
+           "k_width_of", "loaded_bit_width", "mma_v2_supported", "mma_v3_supported",
+           "nvmma_shared_for", "warps_per_tile", "warps_per_tile_v3", "wgmma_instr_n"]
 
 FP8_KINDS = frozenset({"f8E4M3FN", "f8E5M2", "f8E4M3FNUZ", "f8E5M2FNUZ"})
 # operand types with an mma.sync form (fp8 through f16 where it has none)
@@ -259,6 +277,97 @@ def _is_blocked_like(encoding) -> bool:
     return isinstance(encoding, (BlockedEncodingAttr, SliceEncodingAttr))
 
 
+def _loaded(value: Value) -> Operation | None:
+    """The ``tt.load`` that ``value`` is, through layout conversions (None otherwise)."""
+    while isinstance(value.owner, Operation) and value.owner.name == "ttg.convert_layout":
+        value = value.owner.operands[0]
+    owner = value.owner
+    return owner if isinstance(owner, Operation) and owner.name == "tt.load" else None
+
+
+def mma_v3_supported(dot: Operation, num_warps: int) -> bool:
+    """Whether the dot becomes a ``wgmma`` on Hopper (see the module docstring)."""
+    a_type: RankedTensorType = dot.operands[0].type
+    d_type: RankedTensorType = dot.results[0].type
+    a, b, d = _kind(a_type), _kind(dot.operands[1].type), _kind(d_type)
+    if d_type.rank != 2 or num_warps % 4 or a != b or a not in ("f16", "bf16"):
+        return False
+    if d not in ("f32", "f16") or (d == "f16" and a != "f16"):
+        return False
+    m, n = d_type.shape
+    if m % 64 or n % 16 or a_type.shape[-1] < 256 // _bits(a_type):
+        return False
+    if _connected_dots(dot):
+        return False
+    return all(_loaded(operand) is not None for operand in dot.operands[:2])
+
+
+def wgmma_instr_n(shape: tuple[int, ...], num_warps: int) -> int:
+    """The N of the dot's ``wgmma`` instructions: the largest multiple of 8 up to 256 that
+    divides N and fits the columns each warp along N gets when warps first cover M in rows of
+    16."""
+    m_warps = max(shape[0] // 16, 1)
+    n_warps = max(num_warps // m_warps, 1)
+    widest = max(shape[1] // n_warps, 8)
+    return next(n for n in range(256, 7, -8) if shape[1] % n == 0 and n <= widest)
+
+
+def warps_per_tile_v3(shape: tuple[int, ...], num_warps: int) -> tuple[int, int]:
+    """Warps of a version 3 accumulator: groups of 4 along M, doubled along M while M has more
+    rows than the warps along it take (16 each), else along N."""
+    warps = [4, 1]
+    while warps[0] * warps[1] < num_warps:
+        if shape[0] > 16 * warps[0]:
+            warps[0] *= 2
+        else:
+            warps[1] *= 2
+    return tuple(warps)
+
+
+def nvmma_shared_for(t: RankedTensorType) -> NVMMASharedEncodingAttr:
+    """The ``#ttg.nvmma_shared`` layout for storing a tensor of type ``t`` (rank 2) in its
+    memory order: the widest swizzle (128, 64 or 32 bytes) that the contiguous dim's bytes are
+    a multiple of, none when fewer than 8 rows."""
+    order = memory_order(t)
+    bits = _bits(t)
+    contiguous_bytes = t.shape[order[0]] * bits // 8
+    swizzle = next((w for w in (128, 64, 32) if contiguous_bytes % w == 0), 0)
+    if t.shape[order[1]] < 8:
+        swizzle = 0
+    return NVMMASharedEncodingAttr(swizzle, order[0] == 0, bits)
+
+
+def _to_shared(builder: Builder, value: Value) -> Value:
+    """``value`` (through conversions) stored to a new shared buffer for ``wgmma``."""
+    while isinstance(value.owner, Operation) and value.owner.name == "ttg.convert_layout":
+        value = value.owner.operands[0]
+    t: RankedTensorType = value.type
+    memdesc = MemDescType(t.shape, t.element_type, nvmma_shared_for(t), SharedMemorySpaceAttr())
+    return builder.create("ttg.local_alloc", operands=[value], result_types=[memdesc],
+                          location=builder.location).results[0]
+
+
+def _to_mma_v3(dot: Operation, num_warps: int) -> None:
+    d_type: RankedTensorType = dot.results[0].type
+    shape = tuple(d_type.shape)
+    instr_n = wgmma_instr_n(shape, num_warps)
+    k = 256 // _bits(dot.operands[0].type)
+    mma = NvidiaMmaEncodingAttr(3, 0, warps_per_tile_v3(shape, num_warps),
+                                (16, instr_n, k))
+    builder = Builder.before(dot, dot.location)
+    a = _to_shared(builder, dot.operands[0])
+    b = _to_shared(builder, dot.operands[1])
+    new_type = with_encoding(d_type, mma)
+    c = _convert(builder, dot.operands[2], new_type)
+    wgmma = builder.insert(WarpGroupDotOp.build(
+        a, b, c, new_type, input_precision=dot.input_precision,
+        max_num_imprecise_acc=dot.max_num_imprecise_acc, location=dot.location))
+    back = builder.create("ttg.convert_layout", operands=[wgmma.results[0]],
+                          result_types=[d_type], location=dot.location)
+    dot.results[0].replace_all_uses_with(back.results[0])
+    dot.erase()
+
+
 def accelerate_matmul(module: Operation) -> None:
     """Rewrites the module's dots as the module docstring says."""
     capability = capability_of(module)
@@ -272,7 +381,10 @@ def accelerate_matmul(module: Operation) -> None:
         if not isinstance(d_type, RankedTensorType) or not _is_blocked_like(d_type.encoding):
             continue
         num_warps = ttg.context_num_warps(dot)
-        if capability >= 80 and num_warps is not None and mma_v2_supported(dot):
+        if 90 <= capability < 100 and num_warps is not None and mma_v3_supported(dot,
+                                                                                num_warps):
+            _to_mma_v3(dot, num_warps)
+        elif capability >= 80 and num_warps is not None and mma_v2_supported(dot):
             _to_mma_v2(dot, num_warps, capability)
         else:
             _widen_fma_operands(dot)

@@ -36,7 +36,8 @@ from tilecraft.generated.passes import TritonGPUPipelinePassBase
 from tilecraft.generated.tt import SplatOp
 from tilecraft.generated.ttg import (AsyncCommitGroupOp, AsyncCopyGlobalToLocalOp,
                                      AsyncTokenType, AsyncWaitOp, LocalAllocOp,
-                                     LocalDeallocOp, LocalLoadOp, MemDescIndexOp, MemDescType)
+                                     LocalDeallocOp, LocalLoadOp, MemDescIndexOp, MemDescType,
+                                     NVMMASharedEncodingAttr)
 from tilecraft.ir import (Block, BlockArgument, Builder, IntegerAttr, IntegerType, Operation,
                           RankedTensorType, Value)
 from tilecraft.transforms.accelerate_matmul import capability_of
@@ -88,7 +89,7 @@ def _candidate(load: Operation) -> Operation | None:
 def _copy_bytes(load: Operation, alloc: Operation, axis_info) -> int:
     """The bytes one ``cp.async`` of this load can move: the elements a thread holds
     consecutively, consecutive and aligned in global memory with one mask value (axis info),
-    at most the shared buffer's swizzle ``vec``."""
+    at most the shared buffer's swizzle ``vec`` (an NVMMA layout keeps 16-byte runs)."""
     from tilecraft.analysis.axisinfo import pointee_bytes
     from tilecraft.dialects.ttg_layouts import encoding_layout
 
@@ -99,7 +100,11 @@ def _copy_bytes(load: Operation, alloc: Operation, axis_info) -> int:
     elem_bytes = pointee_bytes(pointers)
     width = axis_info.layout_vector_width(load.operands[0], layout, elem_bytes * 8,
                                           mask=load.mask)
-    vec = getattr(alloc.results[0].type.encoding, "vec", 1)
+    encoding = alloc.results[0].type.encoding
+    if isinstance(encoding, NVMMASharedEncodingAttr):
+        vec = 128 // encoding.element_bit_width
+    else:
+        vec = getattr(encoding, "vec", 1)
     return min(width, vec) * elem_bytes
 
 

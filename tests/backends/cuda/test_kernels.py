@@ -65,15 +65,42 @@ def test_compiles_to_a_cubin(name: str, capability: int) -> None:
 
 
 @needs_ptxas
-@pytest.mark.parametrize("capability", [80, 90])
-def test_fp16_matmul_runs_on_tensor_cores(capability: int) -> None:
-    kernel = compiled("matmul_f16", capability)
+def test_fp16_matmul_runs_on_tensor_cores() -> None:
+    kernel = compiled("matmul_f16", 80)
     assert "#ttg.nvidia_mma<{versionMajor = 2" in kernel.asm["ttgir"]
     ptx = kernel.asm["ptx"]
     assert "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32" in ptx
     # operands through swizzled shared memory: A read with ldmatrix, B with ldmatrix.trans
     assert "ldmatrix.sync.aligned.m8n8.x4.shared.b16" in ptx
     assert "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16" in ptx
+
+
+def _aligned_matmul(capability: int, stages: int):
+    """The fp16 matmul with sizes divisible by 16, so that the masks are uniform over 8
+    elements: 16-byte copies, pipelined."""
+    fn, signature, constexprs = SIGNATURES["matmul_f16"]
+    signature = {name: "i32:16" if kind == "i32" else kind for name, kind in signature.items()}
+    return tc.compile(tc.ASTSource(fn, signature, constexprs),
+                      target=tc.GPUTarget("cuda", capability, 32),
+                      options={"num_stages": stages})
+
+
+@needs_ptxas
+def test_fp16_matmul_runs_on_warp_group_mma_on_hopper() -> None:
+    """sm_90a: wgmma reading both operands from NVMMA-swizzled shared memory that cp.async
+    fills (A K-major, B N-major: read transposed), with a proxy fence after each wait."""
+    kernel = _aligned_matmul(90, 3)
+    ttgir = kernel.asm["ttgir"]
+    assert "#ttg.nvidia_mma<{versionMajor = 3" in ttgir
+    assert "ttng.warp_group_dot" in ttgir and "#ttg.nvmma_shared<{swizzlingByteWidth" in ttgir
+    ptx = kernel.asm["ptx"]
+    assert "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16" in ptx
+    assert "p, 1, 1, 0, 1;" in ptx  # B is read transposed, A is not
+    assert "mma.sync" not in ptx and "ldmatrix" not in ptx
+    loop = ptx[ptx.index("cp.async.wait_group"):]
+    assert loop.index("fence.proxy.async.shared::cta") < loop.index("bar.sync") \
+        < loop.index("wgmma.mma_async")
+    assert "wgmma.commit_group.sync.aligned" in ptx and "wgmma.wait_group.sync.aligned 0" in ptx
 
 
 @needs_ptxas
@@ -83,11 +110,7 @@ def test_matmul_loop_is_pipelined_with_cp_async(stages: int) -> None:
     num_stages - 1 iterations ahead: one wait per iteration leaving num_stages - 2 groups in
     flight, one barrier after it, and no barrier between the copies and the reads of the
     other buffers."""
-    fn, signature, constexprs = SIGNATURES["matmul_f16"]
-    # sizes divisible by 16, so the masks are uniform over 8 elements: 16-byte copies
-    signature = {name: "i32:16" if kind == "i32" else kind for name, kind in signature.items()}
-    kernel = tc.compile(tc.ASTSource(fn, signature, constexprs),
-                        target=tc.GPUTarget("cuda", 80, 32), options={"num_stages": stages})
+    kernel = _aligned_matmul(80, stages)
     ttgir = kernel.asm["ttgir"]
     assert ttgir.count(f"!ttg.memdesc<{stages}x") >= 2
     ptx = kernel.asm["ptx"]
@@ -235,6 +258,33 @@ def test_matmul_against_torch(case: str, shape: tuple[int, int, int]) -> None:
         scale = (a.double().abs() @ b.double().abs()).max()
         error = ((c.double() - ref).abs().max() / scale).item()
         assert error < rtol, f"{case} {shape}: relative error {error:.2e}"
+
+
+@needs_gpu
+@pytest.mark.parametrize("num_warps", [4, 8])
+@pytest.mark.parametrize("orders", ["rr", "rc", "cr", "cc"])
+@pytest.mark.parametrize("shape", [(256, 256, 128), (200, 136, 72)])
+def test_wgmma_operand_orders_and_warp_groups(orders: str, num_warps: int,
+                                              shape: tuple[int, int, int]) -> None:
+    """fp16 128x128x64 blocks: A and B row- (r) or column-major (c) in global memory, so each
+    is stored K-major or M/N-major in shared memory and read transposed or not; with 8 warps
+    two warp groups share the rows. Against float64, masked edges included."""
+    m, n, k = shape
+    a = torch.randn((m, k), device="cuda").half()
+    b = torch.randn((k, n), device="cuda").half()
+    if orders[0] == "c":
+        a = a.t().contiguous().t()
+    if orders[1] == "c":
+        b = b.t().contiguous().t()
+    c = torch.full((m, n), 7, dtype=torch.float32, device="cuda")
+    K.matmul_kernel[(tc.cdiv(m, 128), tc.cdiv(n, 128))](
+        a, b, c, m, n, k, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0),
+        c.stride(1), BM=128, BN=128, BK=64, PRECISION="tf32", OUT=tl.float32,
+        num_warps=num_warps)
+    ref = a.double() @ b.double()
+    scale = (a.double().abs() @ b.double().abs()).max()
+    error = ((c.double() - ref).abs().max() / scale).item()
+    assert error < 1e-3, f"{orders} {num_warps} warps {shape}: relative error {error:.2e}"
 
 
 @needs_gpu

@@ -11,7 +11,8 @@ group reads nothing and fills its bytes with zeros (the source size operand is 0
 what a load with no ``other``, or a zero ``other``, gives. Registers that repeat an element of
 an earlier register of the same thread are skipped. Tokens carry no value: the order of the
 groups is the hardware's; the barrier analysis puts a barrier after each wait, since the
-copies a wait waits for were issued by other threads too.
+copies a wait waits for were issued by other threads too. Where ``wgmma`` reads shared memory,
+a proxy fence follows the wait: the copies wrote through the generic proxy.
 """
 
 from __future__ import annotations
@@ -81,4 +82,6 @@ def _wait(fl: GPULowering, op: Operation) -> None:
     pending = op.num
     fl.builder.call(fl.declare("llvm.nvvm.cp.async.wait.group", ir.VoidType(), [I32]),
                     [ir.Constant(I32, pending)])
+    if fl.async_proxy_reads:
+        fl.fence_async_shared()
     fl.set(op.results[0], _TOKEN)

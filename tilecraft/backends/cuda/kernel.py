@@ -20,7 +20,7 @@ from tilecraft.ir import Operation
 
 from ..cpu import types as T
 from . import (async_copy, atomics, control, debug, dot, elementwise,  # noqa: F401
-               memory, reductions, shapes, shared_memory)  # (registration)
+               memory, reductions, shapes, shared_memory, wgmma)  # (registration)
 from .lowering import GPULowering, KernelInfo, error_at
 from .scratch_sizes import scratch_bytes
 
@@ -86,6 +86,7 @@ def lower_kernel(module_op: Operation, *, num_warps: int, threads_per_warp: int 
     annotate_synced_via_async_wait(module_op)
     ModuleMembar(module_op, allocation, cuda_membar_filter).run()
     fl.allocation = allocation.of(kernel)
+    fl.async_proxy_reads = any(op.name == "ttng.warp_group_dot" for op in kernel.walk())
     args = []
     for value, t in zip(func.args, arg_types):
         args.append(T.round_narrow(fl, value, t) if T.is_narrow(t) else value)

@@ -133,6 +133,9 @@ class GPULowering:
         self.allocation: FunctionAllocation | None = None
         # the op that needs the most shared memory (errors point at it)
         self.largest_shared_user: Operation | None = None
+        # whether the async proxy (wgmma) reads shared memory that threads write: such
+        # writes are followed by a proxy fence (set by `kernel.lower_kernel`)
+        self.async_proxy_reads = False
 
     # -- values
     def get(self, value: Value):
@@ -213,6 +216,13 @@ class GPULowering:
         self.builder.call(self.declare("llvm.nvvm.barrier.cta.sync.aligned.all", ir.VoidType(),
                                        [I32]), [ir.Constant(I32, 0)])
 
+    def fence_async_shared(self) -> None:
+        """``fence.proxy.async.shared::cta``: this thread's shared-memory writes so far become
+        visible to the async proxy (``wgmma``) once a barrier orders them."""
+        asm = ir.InlineAsm(ir.FunctionType(ir.VoidType(), []),
+                           "fence.proxy.async.shared::cta;", "~{memory}", side_effect=True)
+        self.builder.call(asm, [])
+
     def alloca(self, ty: ir.Type, name: str = "") -> ir.Value:
         """A stack slot in the entry block (promoted to a register by LLVM)."""
         return self.alloca_builder.alloca(ty, name=name)
@@ -241,7 +251,7 @@ class GPULowering:
             self._shared = ir.GlobalVariable(self.module, array, "global_smem",
                                              addrspace=SHARED)
             self._shared.linkage = "external"
-            self._shared.align = 16
+            self._shared.align = 1024  # what 128-byte swizzled wgmma operands need
             # llvmlite types globals with typed pointers; use it as an opaque one
             self._shared.type = pointer_type(SHARED)
         if offset == 0:

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import llvmlite.ir as ir
 
 from tilecraft.dialects.ttg_layouts import shared_layout
-from tilecraft.generated.ttg import SwizzledSharedEncodingAttr
+from tilecraft.generated.ttg import NVMMASharedEncodingAttr, SwizzledSharedEncodingAttr
 from tilecraft.ir import Operation
 from tilecraft.layouts.linear import LinearLayout
 
@@ -215,9 +215,11 @@ def shared_tensor(fl: GPULowering, op: Operation, value) -> SharedTensor:
 
 def _encoding_rank(encoding, shape: tuple[int, ...]) -> int:
     """The rank the shared ``encoding`` describes (a swizzled layout's order may cover only
-    the trailing dims of a multi-buffered allocation)."""
+    the trailing dims of a multi-buffered allocation; an NVMMA layout is one of a matrix)."""
     if isinstance(encoding, SwizzledSharedEncodingAttr):
         return len(encoding.order)
+    if isinstance(encoding, NVMMASharedEncodingAttr):
+        return 2
     return len(shape)
 
 
@@ -246,6 +248,13 @@ def _local_alloc(fl: GPULowering, op: Operation) -> None:
     fl.set(result, tensor)
     if op.operands:
         store_distributed(fl, tensor, fl.dist(op.operands[0]))
+        _fence_for_wgmma(fl, memdesc)
+
+
+def _fence_for_wgmma(fl: GPULowering, memdesc) -> None:
+    """A proxy fence after threads write an NVMMA buffer that ``wgmma`` may read."""
+    if fl.async_proxy_reads and isinstance(memdesc.encoding, NVMMASharedEncodingAttr):
+        fl.fence_async_shared()
 
 
 @lowers("ttg.memdesc_index")
@@ -286,6 +295,7 @@ def _memdesc_subslice(fl: GPULowering, op: Operation) -> None:
 @lowers("ttg.local_store")
 def _local_store(fl: GPULowering, op: Operation) -> None:
     store_distributed(fl, shared_tensor(fl, op, op.operands[1]), fl.dist(op.operands[0]))
+    _fence_for_wgmma(fl, op.operands[1].type)
 
 
 @lowers("ttg.local_load")
