@@ -219,7 +219,7 @@ class Autotuner(_Wrapper):
 
     def tuning_key(self, args: tuple, kwargs: dict[str, Any]) -> tuple:
         """The values of the ``key`` arguments, then the element types of the array arguments
-        (as Triton keys its choice)."""
+        (as Triton keys its choice; a torch dtype by its numpy name)."""
         values = []
         for index, name in self._key_positions:
             if index < len(args):
@@ -233,7 +233,7 @@ class Autotuner(_Wrapper):
                                         f"{name!r} was not given")
                 value = default
             values.append(_key_value(value))
-        dtypes = tuple(str(getattr(value, "dtype", "?"))
+        dtypes = tuple(str(getattr(value, "dtype", "?")).removeprefix("torch.")
                        for value in (*args, *kwargs.values()) if is_array_like(value))
         return (*values, dtypes)
 

@@ -46,3 +46,25 @@ def tuned(**options) -> Autotuner:
     options.setdefault("warmup", 1)
     options.setdefault("rep", 10)
     return tc.autotune(configs=configs, key=["n"], **options)(accumulate_kernel)
+
+
+@tc.jit
+def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
+                  BK: tl.constexpr):
+    """``c = a @ b`` for row-major a (M x K), b (K x N) and c (M x N)."""
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    acc = tl.zeros((BM, BN), tl.float32)
+    for k0 in range(0, K, BK):
+        rk = k0 + tl.arange(0, BK)
+        a = tl.load(a_ptr + rm[:, None] * K + rk[None, :],
+                    mask=(rm[:, None] < M) & (rk[None, :] < K), other=0)
+        b = tl.load(b_ptr + rk[:, None] * N + rn[None, :],
+                    mask=(rk[:, None] < K) & (rn[None, :] < N), other=0)
+        acc = tl.dot(a, b, acc)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc,
+             mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+def matmul_grid(meta: dict) -> tuple[int, int]:
+    return (tc.cdiv(meta["M"], meta["BM"]), tc.cdiv(meta["N"], meta["BN"]))

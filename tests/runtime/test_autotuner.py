@@ -250,3 +250,38 @@ def test_autotune_above_heuristics_and_on_the_interpreter(benchmarks):
     kernel[grid](x, out, 40)
     np.testing.assert_array_equal(out, x + 32)
     assert len(benchmarks) == 2 and kernel.best_config in kernel.configs
+
+
+def _cuda_available() -> bool:
+    from tilecraft.backends.cuda import driver
+
+    return driver.is_available()
+
+
+@pytest.mark.skipif(not _cuda_available(), reason="no CUDA device")
+def test_on_the_gpu_the_fastest_fitting_configuration_wins(monkeypatch, benchmarks):
+    torch = pytest.importorskip("torch")
+    from .autotuned_kernels import matmul_grid, matmul_kernel
+
+    monkeypatch.setenv("TILECRAFT_BACKEND", "cuda")
+    kernel = tuned(restore_value=["out_ptr"])
+    x, out = (torch.from_numpy(a).cuda() for a in exact_inputs(1 << 20, 9))
+    expected = out + x
+    kernel[grid](x, out, 1 << 20)
+    assert kernel.best_config.kwargs == FAST and len(benchmarks) == 2
+    assert torch.equal(out, expected)
+
+    configs = [tc.Config({"BM": 32, "BN": 32, "BK": 32}, num_warps=4),
+               tc.Config({"BM": 128, "BN": 128, "BK": 64}, num_warps=4, num_stages=3),
+               tc.Config({"BM": 256, "BN": 256, "BK": 256}, num_warps=8, num_stages=4)]
+    matmul = tc.autotune(configs, key=["M", "N", "K"])(matmul_kernel)
+    a = torch.randn(4096, 2048, device="cuda", dtype=torch.float16)
+    b = torch.randn(2048, 4096, device="cuda", dtype=torch.float16)
+    c = torch.full((4096, 4096), float("nan"), device="cuda")
+    with pytest.warns(AutotuneWarning, match="shared memory"):
+        matmul[matmul_grid](a, b, c, 4096, 4096, 2048)
+    assert set(matmul.cache) == {(4096, 4096, 2048, ("float16", "float16", "float32"))}
+    assert matmul.best_config is configs[1], matmul.configs_timings
+    assert matmul.configs_timings[configs[2]] is None
+    reference = a.double() @ b.double()
+    assert ((c.double() - reference).norm() / reference.norm()).item() < 1e-3
