@@ -2,7 +2,7 @@
 
 ``@autotune(configs=[Config({"BLOCK": 128}, num_warps=4), ...], key=["n"])`` above
 ``@jit`` (or above ``@heuristics``) makes a kernel that, the first time it is launched with a
-new *tuning key* (the values of the ``key`` arguments and the element types of the array
+new *tuning key* (the values of the ``key`` arguments and the dtypes of the array
 arguments), launches it with each configuration under `tilecraft.testing.do_bench`, keeps the
 fastest (by the median time) and launches with it from then on; ``kernel.best_config`` is the
 configuration of the last launch. Tuning runs the kernel many times: ``reset_to_zero`` names
@@ -47,6 +47,7 @@ from .jit import LAUNCH_OPTIONS, JITFunction
 _CACHE_FORMAT = "tilecraft-autotune-1"
 _QUANTILES = (0.5, 0.2, 0.8)
 _PRUNE_FIELDS = frozenset({"early_config_prune", "perf_model", "top_k"})
+_PLAIN_KEYS = frozenset({int, float, bool, str, type(None)})
 
 
 class AutotuneError(RuntimeError):
@@ -218,8 +219,8 @@ class Autotuner(_Wrapper):
         return config
 
     def tuning_key(self, args: tuple, kwargs: dict[str, Any]) -> tuple:
-        """The values of the ``key`` arguments, then the element types of the array arguments
-        (as Triton keys its choice; a torch dtype by its numpy name)."""
+        """The values of the ``key`` arguments, then the ``dtype`` of each argument that has one
+        (arrays, numpy scalars), as Triton keys its choice."""
         values = []
         for index, name in self._key_positions:
             if index < len(args):
@@ -227,15 +228,16 @@ class Autotuner(_Wrapper):
             elif name in kwargs:
                 value = kwargs[name]
             else:
-                default = self.base.signature.parameters[name].default
-                if default is inspect.Parameter.empty:
+                value = self.base.signature.parameters[name].default
+                if value is inspect.Parameter.empty:
                     raise AutotuneError(f"kernel '{self.base.__name__}': key argument "
                                         f"{name!r} was not given")
-                value = default
-            values.append(_key_value(value))
-        dtypes = tuple(str(getattr(value, "dtype", "?")).removeprefix("torch.")
-                       for value in (*args, *kwargs.values()) if is_array_like(value))
-        return (*values, dtypes)
+            values.append(value if type(value) in _PLAIN_KEYS else _key_value(value))
+        dtypes = [getattr(value, "dtype", None) for value in args]
+        if kwargs:
+            dtypes += [getattr(value, "dtype", None) for value in kwargs.values()]
+        values.append(tuple(dtype for dtype in dtypes if dtype is not None))
+        return tuple(values)
 
     # -- tuning
     def prune_configs(self, named: dict[str, Any], kwargs: dict[str, Any]) -> list[Config]:
@@ -344,28 +346,35 @@ class Autotuner(_Wrapper):
                            compiled.cache_key_parts(compiled.options({})))
         return cache.cache_key(_CACHE_FORMAT, __version__, source_fingerprint(), backend,
                                target, kernel_fingerprint(self.base),
-                               [_plain(part) for part in key[:-1]], list(key[-1]),
+                               [_plain(part) for part in key[:-1]],
+                               [_dtype_name(dtype) for dtype in key[-1]],
                                [config.describe() for config in configs])
 
     def _report(self, key: tuple, best: Config,
                 timings: dict[Config, list[float] | None] | None) -> None:
         if os.environ.get("TILECRAFT_PRINT_AUTOTUNING", "") in ("", "0"):
             return
-        name = self.base.__name__
+        described = ", ".join([*(f"{name}={value!r}" for name, value in zip(self.keys, key)),
+                               *(f"dtypes {'/'.join(_dtype_name(d) for d in key[-1])}",)])
+        head = f"tilecraft autotuning: kernel '{self.base.__name__}' ({described}):"
         if timings is None:
-            print(f"tilecraft autotuning: kernel '{name}', key {key}: {best} (from the disk "
-                  "cache)")
+            print(f"{head} {best} (from the disk cache)")
             return
-        print(f"tilecraft autotuning: kernel '{name}', key {key}: benchmarked {len(timings)} "
-              f"configurations in {self.bench_time:.2f} s; best {best}")
+        print(f"{head} benchmarked {len(timings)} configurations in {self.bench_time:.2f} s; "
+              f"best {best}")
         for config, times in timings.items():
             measured = "failed" if times is None else f"{times[0]:.4f} ms"
             print(f"  {config}: {measured}")
 
 
+def _dtype_name(dtype: Any) -> str:
+    """A numpy, torch or language dtype by its name (torch's without ``torch.``)."""
+    return str(dtype).removeprefix("torch.")
+
+
 def _key_value(value: Any) -> Any:
-    """A tuning-key argument as the key holds it: an array by its shape, anything unhashable
-    by its repr."""
+    """A tuning-key argument that is not a plain value as the key holds it: a constexpr by its
+    value, an array by its shape, anything unhashable by its repr."""
     value = tl._unwrap(value)
     if is_array_like(value):
         return ("array", tuple(int(d) for d in getattr(value, "shape", ())))

@@ -70,7 +70,8 @@ def test_tunes_once_per_key_and_again_for_a_new_key_or_dtype(benchmarks):
     assert len(benchmarks) == 2
     _launch(kernel, 5000)
     assert len(benchmarks) == 4
-    assert set(kernel.cache) == {(3000, ("float32", "float32")), (5000, ("float32", "float32"))}
+    f32 = np.dtype(np.float32)
+    assert set(kernel.cache) == {(3000, (f32, f32)), (5000, (f32, f32))}
     x, out = (a.astype(np.float64) for a in exact_inputs(3000, 3))
     kernel[grid](x, out, 3000)
     assert len(benchmarks) == 6
@@ -204,8 +205,8 @@ def test_print_autotuning_reports_each_configuration(monkeypatch, capsys):
     monkeypatch.setenv("TILECRAFT_PRINT_AUTOTUNING", "1")
     _launch(tuned(cache_results=False), 512)
     printed = capsys.readouterr().out
-    assert "tilecraft autotuning: kernel 'accumulate_kernel', key (512, ('float32', 'float32'))" \
-        in printed
+    assert "tilecraft autotuning: kernel 'accumulate_kernel' (n=512, dtypes float32/float32): " \
+        "benchmarked 2 configurations in" in printed
     assert "best Config({BLOCK=1024, ROUNDS=1}" in printed
     assert printed.count(" ms") == 2
 
@@ -280,7 +281,7 @@ def test_on_the_gpu_the_fastest_fitting_configuration_wins(monkeypatch, benchmar
     c = torch.full((4096, 4096), float("nan"), device="cuda")
     with pytest.warns(AutotuneWarning, match="shared memory"):
         matmul[matmul_grid](a, b, c, 4096, 4096, 2048)
-    assert set(matmul.cache) == {(4096, 4096, 2048, ("float16", "float16", "float32"))}
+    assert set(matmul.cache) == {(4096, 4096, 2048, (torch.float16, torch.float16, torch.float32))}
     assert matmul.best_config is configs[1], matmul.configs_timings
     assert matmul.configs_timings[configs[2]] is None
     reference = a.double() @ b.double()
