@@ -267,18 +267,18 @@ tt.func @trans_passes_layout(%a: tensor<64x32xf32, #b>) -> tensor<32x64xf32, #t>
 
 // -----
 
-#b64 = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
-#mfma = #ttg.amd_mfma<{version = 3, warpsPerCTA = [4, 1], instrShape = [32, 32, 8], isTransposed = false}>
-module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 64 : i32} {
+#b64 = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#wmma = #ttg.amd_wmma<{version = 2, isTranspose = false, ctaLayout = {warp = [[1, 0], [2, 0]]}}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
 // Must not fire: a layout the pass has no map for is left where it is, with its conversions.
 // CHECK-LABEL: @unmapped_layout_stays
 // CHECK: ttg.convert_layout %{{.*}} -> tensor<64x32xf32, #mma>
 // CHECK: arith.addf {{.*}} : tensor<64x32xf32, #mma>
 // CHECK: ttg.convert_layout %{{.*}} -> tensor<64x32xf32, #blocked>
 tt.func @unmapped_layout_stays(%a: tensor<64x32xf32, #b64>) -> tensor<64x32xf32, #b64> {
-  %0 = ttg.convert_layout %a : tensor<64x32xf32, #b64> -> tensor<64x32xf32, #mfma>
-  %1 = arith.addf %0, %0 : tensor<64x32xf32, #mfma>
-  %2 = ttg.convert_layout %1 : tensor<64x32xf32, #mfma> -> tensor<64x32xf32, #b64>
+  %0 = ttg.convert_layout %a : tensor<64x32xf32, #b64> -> tensor<64x32xf32, #wmma>
+  %1 = arith.addf %0, %0 : tensor<64x32xf32, #wmma>
+  %2 = ttg.convert_layout %1 : tensor<64x32xf32, #wmma> -> tensor<64x32xf32, #b64>
   tt.return %2 : tensor<64x32xf32, #b64>
 }
 }

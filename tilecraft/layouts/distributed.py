@@ -24,6 +24,7 @@ from tilecraft.layouts.linear import LinearLayout, _log2, identity_1d, zeros_1d
 
 __all__ = [
     "Blocked",
+    "amd_mfma_layout",
     "blocked_layout",
     "fma_dot_operand_layout",
     "insert_out_dim",
@@ -248,6 +249,56 @@ def nvidia_mma_v2_layout(
     warps = _identity_standard("warp", warps_per_cta,
                                _matrix_order(rank, row_major=not hopper))
     return fit_to_shape(tile * warps.transpose_outs(tile.out_dim_names), shape, "register")
+
+
+AMD_WAVE_SIZE = 64
+
+
+def amd_mfma_layout(
+    shape: Sequence[int], warps_per_cta: Sequence[int], instr_shape: Sequence[int],
+    transposed: bool, tiles_per_warp: Sequence[int] = (), element_bits: int = 32,
+) -> LinearLayout:
+    """Triton's ``#ttg.amd_mfma`` accumulator over `shape` (rank 2 or 3, a batch dim first).
+
+    One instruction's M x N output (``instr_shape[:2]``) is spread over a 64-lane wave: each
+    lane holds 4 consecutive rows of one column (one row for 64-bit elements), lanes cover the
+    N columns and then further row groups; the 4-row groups repeat down the tile in registers.
+    ``transposed`` swaps the roles of M and N (a lane holds consecutive columns of one row).
+    Tiles then repeat along N (``tiles_per_warp``, warps, the rest of the tensor), then along M
+    (``tiles_per_warp``, warps); a batch dim takes the remaining warps.
+    """
+    rank = len(shape)
+    _check_rank(shape, warps_per_cta=warps_per_cta)
+    if rank not in (2, 3):
+        raise ValueError(f"amd_mfma_layout: rank {rank} is not 2 or 3")
+    m_dim, n_dim = f"dim{rank - 2}", f"dim{rank - 1}"
+    m, n = instr_shape[0], instr_shape[1]
+    height = 1 if element_bits == 64 else 4
+    tiles = (m * n) // (AMD_WAVE_SIZE * height)
+    rows, cols = (n_dim, m_dim) if transposed else (m_dim, n_dim)
+    lanes_along = m if transposed else n
+    layout = LinearLayout({}, {})
+    for size, in_dim, out_dim in (
+        (height, "register", rows),
+        (lanes_along, "lane", cols),
+        (AMD_WAVE_SIZE // lanes_along, "lane", rows),
+        (max(tiles, 1), "register", rows),
+    ):
+        layout = layout * identity_1d(size, in_dim, out_dim)
+    tiles_per_warp = list(tiles_per_warp) or [1] * rank
+    warps_m, warps_n = warps_per_cta[rank - 2], warps_per_cta[rank - 1]
+    per_warp_m, per_warp_n = tiles_per_warp[rank - 2], tiles_per_warp[rank - 1]
+    for size, in_dim, out_dim in (
+        (per_warp_n, "register", n_dim),
+        (warps_n, "warp", n_dim),
+        (max(shape[rank - 1] // (n * warps_n * per_warp_n), 1), "register", n_dim),
+        (per_warp_m, "register", m_dim),
+        (warps_m, "warp", m_dim),
+    ):
+        layout = layout * identity_1d(size, in_dim, out_dim)
+    if rank == 3:
+        layout = layout * identity_1d(warps_per_cta[0], "warp", "dim0")
+    return fit_to_shape(layout, shape, "register")
 
 
 def nvidia_mma_v2_dot_operand_layout(

@@ -12,11 +12,11 @@
 
 from __future__ import annotations
 
-from tilecraft.generated.ttg import DotOperandEncodingAttr, NvidiaMmaEncodingAttr
+from tilecraft.generated.ttg import DotOperandEncodingAttr
 from tilecraft.ir import Attribute, Builder, OpOperand, Operation, Value
 from tilecraft.ir.traits import Elementwise
 
-from .layout_inference import CONVERT, infer_src_encoding, with_encoding
+from .layout_inference import CONVERT, MMA_ENCODINGS, infer_src_encoding, with_encoding
 from .layout_rematerialization import (Rematerializer, Slice, convert_cost, functions,
                                        is_remat_beneficial, yields)
 from .effects import is_memory_effect_free
@@ -137,7 +137,7 @@ def hoist_dot_operand(remat: Rematerializer, convert: Operation) -> bool:
 
     def moves_no_data(op: Operation) -> bool:
         return (op.has_trait(Elementwise) and is_memory_effect_free(op)) or op.name in (
-            "tt.broadcast", CONVERT) or op.name in VIEW_OPS
+            "tt.broadcast", "ttg.fp4_to_fp", CONVERT) or op.name in VIEW_OPS
 
     piece = Slice()
     if not remat._collect(convert.op_operands[0], target, piece,
@@ -175,7 +175,7 @@ def _dot_follows(convert: Operation) -> bool:
             continue
         encoding = getattr(op.operands[0].type, "encoding", None)
         if not isinstance(encoding, DotOperandEncodingAttr) or not isinstance(
-                encoding.parent, NvidiaMmaEncodingAttr):
+                encoding.parent, MMA_ENCODINGS):
             continue
         anchor = convert
         while anchor is not None and anchor.parent is not op.parent:

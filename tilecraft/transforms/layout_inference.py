@@ -13,19 +13,20 @@ from math import prod
 
 from tilecraft.dialects.ttg import context_num_warps, threads_per_warp
 from tilecraft.dialects.ttg_layouts import encoding_layout
-from tilecraft.generated.ttg import (BlockedEncodingAttr, DotOperandEncodingAttr,
+from tilecraft.generated.ttg import (AMDMfmaEncodingAttr, BlockedEncodingAttr,
+                                     DotOperandEncodingAttr,
                                      LinearEncodingAttr, NvidiaMmaEncodingAttr,
                                      SliceEncodingAttr)
 from tilecraft.ir import Attribute, Operation, RankedTensorType, Value
 from tilecraft.ir.traits import Elementwise, SameOperandsAndResultEncoding
-from tilecraft.layouts.distributed import standard_out_dims, unjoin_registers
+from tilecraft.layouts.distributed import amd_mfma_layout, standard_out_dims, unjoin_registers
 from tilecraft.layouts.linear import LinearLayout
 
 from .triton_to_tritongpu import default_blocked
 
 __all__ = ["infer_dst_encoding", "infer_src_encoding", "is_layout_anchor",
            "is_expensive_load_or_store", "can_use_result_encoding", "is_tensor", "with_encoding",
-           "mappable", "layout_map"]
+           "mappable", "layout_map", "MMA_ENCODINGS"]
 
 CONVERT = "ttg.convert_layout"
 # ops whose tensor operands and result share one layout although they lack the trait
@@ -46,10 +47,19 @@ def with_encoding(type_: RankedTensorType, encoding: Attribute) -> RankedTensorT
     return RankedTensorType(type_.shape, type_.element_type, encoding)
 
 
+#: accumulator layouts of matrix instructions (Triton's MmaEncodingTrait)
+MMA_ENCODINGS = (NvidiaMmaEncodingAttr, AMDMfmaEncodingAttr)
+
+
 def layout_map(encoding: Attribute | None, shape: tuple[int, ...]) -> LinearLayout | None:
-    """``encoding`` as a map over ``shape``; None for a layout the pass does not know (such as
-    an attribute it could not parse) or one that does not fit ``shape``."""
+    """``encoding`` as a map over ``shape`` (AMD's mfma accumulator included); None for a
+    layout the pass does not know (such as an attribute it could not parse) or one that does
+    not fit ``shape``."""
     try:
+        if isinstance(encoding, AMDMfmaEncodingAttr):
+            return amd_mfma_layout(shape, encoding.warps_per_cta, encoding.instr_shape,
+                                   encoding.is_transposed, encoding.tiles_per_warp,
+                                   encoding.element_bit_width)
         return encoding_layout(encoding, tuple(shape))
     except ValueError:
         return None

@@ -21,11 +21,11 @@ from __future__ import annotations
 
 from collections import deque
 
-from tilecraft.generated.ttg import BlockedEncodingAttr, NvidiaMmaEncodingAttr
+from tilecraft.generated.ttg import BlockedEncodingAttr
 from tilecraft.ir import Attribute, Builder, DenseElementsAttr, Operation, Region, Value
 from tilecraft.ir.traits import Elementwise, SameOperandsAndResultEncoding
 
-from .layout_inference import (CONVERT, can_use_result_encoding, infer_dst_encoding,
+from .layout_inference import (CONVERT, MMA_ENCODINGS, can_use_result_encoding, infer_dst_encoding,
                                infer_src_encoding, is_layout_anchor, is_tensor, mappable,
                                with_encoding)
 
@@ -160,7 +160,7 @@ class _Propagation:
             chosen = next(iter(slot))
             for encoding in slot:
                 if (memory and isinstance(encoding, BlockedEncodingAttr)) or (
-                        not memory and isinstance(encoding, NvidiaMmaEncodingAttr)):
+                        not memory and isinstance(encoding, MMA_ENCODINGS)):
                     chosen = encoding
                     break
             self.layouts[value] = {chosen: None}
