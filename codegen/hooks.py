@@ -28,7 +28,7 @@ OP_HOOK_FIELDS = {
     "custom_verify": "hasVerifier",
     "custom_verify_regions": "hasRegionVerifier",
     "fold": "hasFolder",
-    "get_canonicalization_patterns": "hasCanonicalizer",
+    "canonicalization_patterns": "hasCanonicalizer",
     "canonicalize": "hasCanonicalizeMethod",
     "parse": "hasCustomAssemblyFormat",
     "print": "hasCustomAssemblyFormat",

@@ -145,10 +145,18 @@ class OpModel:
     traits: list[OpTrait]
     assembly_format: str | None
     hooks: list[str]
+    # The `Pat`s with `appliedBy = "canonicalize"` rooted at this op: (file stem, def name).
+    canonicalization_patterns: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def full_name(self) -> str:
         return f"{self.dialect}.{self.mnemonic}"
+
+    @property
+    def has_canonicalization_patterns(self) -> bool:
+        """Whether the generated class has `get_canonicalization_patterns` (declared `Pat`s or
+        the hand-written `hasCanonicalizer` hook)."""
+        return bool(self.canonicalization_patterns) or "canonicalization_patterns" in self.hooks
 
     def has_trait(self, name: str) -> bool:
         return any(t.name == name for t in self.traits)
@@ -241,6 +249,8 @@ class PassModel:
     options: list[OptionModel]
     statistics: list[StatisticModel]
     impl_module: str
+    # The `Pat`s with `appliedBy` set to this pass's argument: (file stem, def name).
+    patterns: list[tuple[str, str]] = field(default_factory=list)
 
 
 @dataclass
@@ -260,7 +270,7 @@ _HOOK_BITS = (
     ("hasVerifier", "custom_verify"),
     ("hasRegionVerifier", "custom_verify_regions"),
     ("hasFolder", "fold"),
-    ("hasCanonicalizer", "get_canonicalization_patterns"),
+    ("hasCanonicalizer", "canonicalization_patterns"),
     ("hasCanonicalizeMethod", "canonicalize"),
     ("hasCustomAssemblyFormat", "parse"),
 )
@@ -312,8 +322,35 @@ class ModelBuilder:
         for rec in self.records.all_derived("Pattern"):
             stem = Path(rec.loc.file or "patterns").stem
             patterns.setdefault(stem, []).append(rec)
+            self._attach_pattern(rec, stem, passes)
         return Model(dict(sorted(self.dialects.items())), sorted(passes, key=lambda p: p.argument),
                      dict(sorted(patterns.items())), self.predicates)
+
+    # -- patterns ------------------------------------------------------------------------------
+
+    def _attach_pattern(self, rec: Record, stem: str, passes: list[PassModel]) -> None:
+        """Give the pattern to what `appliedBy` names: its root op's canonicalization, or a
+        pass."""
+        applied_by = rec.get("appliedBy", "")
+        loc = rec.field_loc("appliedBy") if "appliedBy" in rec.fields else rec.loc
+        if not isinstance(applied_by, str) or not applied_by:
+            raise TdError(f"pattern '{rec.name}' is applied by nothing: set 'appliedBy' to "
+                          "\"canonicalize\" (a canonicalization of its root op) or to the "
+                          "argument of the pass that applies it", rec.loc)
+        if applied_by == "canonicalize":
+            source = rec.get("sourcePattern")
+            root = getattr(source, "op", None)
+            op = next((op for d in self.dialects.values() for op in d.ops
+                       if isinstance(root, Record) and op.record is root), None)
+            if op is not None:  # else the rewrite backend reports the source pattern
+                op.canonicalization_patterns.append((stem, rec.name))
+            return
+        target = next((p for p in passes if p.argument == applied_by), None)
+        if target is None:
+            known = ", ".join(sorted(p.argument for p in passes))
+            raise TdError(f"pattern '{rec.name}' is applied by '{applied_by}', which is not a "
+                          f"pass (\"canonicalize\" or one of: {known})", loc)
+        target.patterns.append((stem, rec.name))
 
     # -- dialects ------------------------------------------------------------------------------
 

@@ -16,6 +16,7 @@ def DotAccIsZero : Constraint<CPred<"is_constant_zero($0)">, "the accumulator is
 def SingleUse : Constraint<CPred<"$0.results[0].has_one_use()">, "the result has one use">;
 def SameOffsetType : Constraint<CPred<"$0.type == $1.type">, "the offsets have one type">;
 
+let appliedBy = "triton-combine" in {
 // c + dot(a, b, 0) -> dot(a, b, c), and the same with the operands swapped.
 def CombineDotAddI : Pat<
     (Arith_AddIOp $c, (TT_DotOp:$dot $a, $b, $zero, $precision, $maxImprecise)),
@@ -39,5 +40,6 @@ def CombineAddPtr : Pat<
     (TT_AddPtrOp (TT_AddPtrOp $ptr, $i), $j),
     (TT_AddPtrOp $ptr, (Arith_AddIOp $i, $j)),
     [(SameOffsetType $i, $j)]>;
+}
 
 #endif // TILECRAFT_COMBINE_TD

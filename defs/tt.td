@@ -13,6 +13,7 @@
 
 include "base/OpBase.td"
 include "base/AttrTypeBase.td"
+include "base/PatternBase.td"
 
 def TT_Dialect : Dialect {
   let name = "tt";
@@ -464,7 +465,6 @@ def TT_BroadcastOp : TT_Op<"broadcast", [Pure, SameOperandsAndResultElementType,
   let results = (outs TT_Tensor:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
   let hasFolder = 1;
-  let hasCanonicalizer = 1;
 }
 
 def TT_CatOp : TT_Op<"cat", [NoMemoryEffect, SameTypeOperands,
@@ -865,6 +865,19 @@ def TT_ReturnOp : TT_Op<"return", [Pure, HasParent<"tt.func">, ReturnLike, Termi
   let summary = "Returns from a function";
   let arguments = (ins Variadic<AnyType>:$srcs);
   let assemblyFormat = "attr-dict ($srcs^ `:` type($srcs))?";
+}
+
+//===----------------------------------------------------------------------===//
+// Canonicalization patterns
+//===----------------------------------------------------------------------===//
+
+let appliedBy = "canonicalize" in {
+// broadcast(splat(x)) -> splat(x)
+def BroadcastOfSplat : Pat<(TT_BroadcastOp (TT_SplatOp $x)), (TT_SplatOp $x)>;
+// broadcast(broadcast(x)) -> broadcast(x)
+def BroadcastOfBroadcast : Pat<(TT_BroadcastOp (TT_BroadcastOp $x)), (TT_BroadcastOp $x)>;
+// expand_dims(splat(x)) -> splat(x)
+def ExpandDimsOfSplat : Pat<(TT_ExpandDimsOp (TT_SplatOp $x), $axis), (TT_SplatOp $x)>;
 }
 
 #endif // TILECRAFT_TT_TD

@@ -195,7 +195,7 @@ class AddIOp(DefinedOp):
 
     OPERATION_NAME = 'arith.addi'
     TRAITS = (Commutative, SameOperandsAndResultType, Elementwise, Pure, )
-    HOOKS = ('fold', 'get_canonicalization_patterns', )
+    HOOKS = ('fold', 'canonicalization_patterns', 'get_canonicalization_patterns', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', 'single', )
     RESULT_GROUPS = ('single', )
@@ -248,6 +248,11 @@ class AddIOp(DefinedOp):
         if not _type_constraint_1(value.type):
             raise self.type_error('result', value, 'signless-integer-like')
 
+    @classmethod
+    def get_canonicalization_patterns(cls) -> list:
+        """The op's canonicalization patterns: its `Pat`s in .td, then its hook's."""
+        return [*cls.canonicalization_patterns()]
+
     def print(self, printer: Printer) -> None:
         printer.write(" ")
         printer.print_operand(self.lhs)
@@ -288,7 +293,7 @@ class SubIOp(DefinedOp):
 
     OPERATION_NAME = 'arith.subi'
     TRAITS = (SameOperandsAndResultType, Elementwise, Pure, )
-    HOOKS = ('fold', 'get_canonicalization_patterns', )
+    HOOKS = ('fold', 'canonicalization_patterns', 'get_canonicalization_patterns', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', 'single', )
     RESULT_GROUPS = ('single', )
@@ -341,6 +346,11 @@ class SubIOp(DefinedOp):
         if not _type_constraint_1(value.type):
             raise self.type_error('result', value, 'signless-integer-like')
 
+    @classmethod
+    def get_canonicalization_patterns(cls) -> list:
+        """The op's canonicalization patterns: its `Pat`s in .td, then its hook's."""
+        return [*cls.canonicalization_patterns()]
+
     def print(self, printer: Printer) -> None:
         printer.write(" ")
         printer.print_operand(self.lhs)
@@ -381,7 +391,7 @@ class MulIOp(DefinedOp):
 
     OPERATION_NAME = 'arith.muli'
     TRAITS = (Commutative, SameOperandsAndResultType, Elementwise, Pure, )
-    HOOKS = ('fold', 'get_canonicalization_patterns', )
+    HOOKS = ('fold', 'canonicalization_patterns', 'get_canonicalization_patterns', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', 'single', )
     RESULT_GROUPS = ('single', )
@@ -433,6 +443,11 @@ class MulIOp(DefinedOp):
         value = self.results[0]
         if not _type_constraint_1(value.type):
             raise self.type_error('result', value, 'signless-integer-like')
+
+    @classmethod
+    def get_canonicalization_patterns(cls) -> list:
+        """The op's canonicalization patterns: its `Pat`s in .td, then its hook's."""
+        return [*cls.canonicalization_patterns()]
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -1218,7 +1233,7 @@ class XOrIOp(DefinedOp):
 
     OPERATION_NAME = 'arith.xori'
     TRAITS = (Commutative, SameOperandsAndResultType, Elementwise, Pure, )
-    HOOKS = ('fold', 'get_canonicalization_patterns', )
+    HOOKS = ('fold', 'canonicalization_patterns', 'get_canonicalization_patterns', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', 'single', )
     RESULT_GROUPS = ('single', )
@@ -1270,6 +1285,11 @@ class XOrIOp(DefinedOp):
         value = self.results[0]
         if not _type_constraint_1(value.type):
             raise self.type_error('result', value, 'signless-integer-like')
+
+    @classmethod
+    def get_canonicalization_patterns(cls) -> list:
+        """The op's canonicalization patterns: its `Pat`s in .td, then its hook's."""
+        return [*cls.canonicalization_patterns()]
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -3124,7 +3144,7 @@ class SelectOp(DefinedOp):
 
     OPERATION_NAME = 'arith.select'
     TRAITS = (Pure, )
-    HOOKS = ('custom_verify', 'fold', 'get_canonicalization_patterns', 'parse', 'print', )
+    HOOKS = ('custom_verify', 'fold', 'canonicalization_patterns', 'parse', 'print', 'get_canonicalization_patterns', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', 'single', 'single', )
     RESULT_GROUPS = ('single', )
@@ -3178,6 +3198,11 @@ class SelectOp(DefinedOp):
         if not ((all_equal(self.true_value.type, self.false_value.type, self.result_.type))):
             raise self.emit_error('failed to verify that all of {true_value, false_value, result} have same type')
 
+    @classmethod
+    def get_canonicalization_patterns(cls) -> list:
+        """The op's canonicalization patterns: its `Pat`s in .td, then its hook's."""
+        return [*cls.canonicalization_patterns()]
+
 
 @DIALECT.op
 class ExtSIOp(DefinedOp):
@@ -3185,7 +3210,7 @@ class ExtSIOp(DefinedOp):
 
     OPERATION_NAME = 'arith.extsi'
     TRAITS = (Elementwise, SameOperandsAndResultShape, SameOperandsAndResultEncoding, Pure, )
-    HOOKS = ('fold', 'get_canonicalization_patterns', )
+    HOOKS = ('fold', 'canonicalization_patterns', 'get_canonicalization_patterns', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -3227,6 +3252,11 @@ class ExtSIOp(DefinedOp):
         value = self.results[0]
         if not _type_constraint_1(value.type):
             raise self.type_error('result', value, 'signless-integer-like')
+
+    @classmethod
+    def get_canonicalization_patterns(cls) -> list:
+        """The op's canonicalization patterns: its `Pat`s in .td, then its hook's."""
+        return [*cls.canonicalization_patterns()]
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -3345,7 +3375,7 @@ class TruncIOp(DefinedOp):
 
     OPERATION_NAME = 'arith.trunci'
     TRAITS = (Elementwise, SameOperandsAndResultShape, SameOperandsAndResultEncoding, Pure, )
-    HOOKS = ('fold', 'get_canonicalization_patterns', )
+    HOOKS = ('fold', 'canonicalization_patterns', 'get_canonicalization_patterns', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -3387,6 +3417,11 @@ class TruncIOp(DefinedOp):
         value = self.results[0]
         if not _type_constraint_1(value.type):
             raise self.type_error('result', value, 'signless-integer-like')
+
+    @classmethod
+    def get_canonicalization_patterns(cls) -> list:
+        """The op's canonicalization patterns: its `Pat`s in .td, then its hook's."""
+        return [*cls.canonicalization_patterns()]
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")

@@ -218,6 +218,12 @@ class TritonCombinePassBase(Pass):
     STATISTICS = (
     )
 
+    @staticmethod
+    def declared_patterns() -> list:
+        """The rewrite patterns of defs/ with `appliedBy = 'triton-combine'`."""
+        from tilecraft.generated.patterns import combine as _patterns_combine
+        return [_patterns_combine.CombineDotAddI(), _patterns_combine.CombineDotAddIRev(), _patterns_combine.CombineDotAddF(), _patterns_combine.CombineDotAddFRev(), _patterns_combine.CombineAddPtr()]
+
 
 class TritonLICMPassBase(Pass):
     """Hoist loop invariants, including loads that are safe to hoist

@@ -58,7 +58,7 @@ class ForOp(DefinedOp):
 
     OPERATION_NAME = 'scf.for'
     TRAITS = (RecursiveMemoryEffects, SingleBlock, )
-    HOOKS = ('custom_verify', 'custom_verify_regions', 'get_canonicalization_patterns', 'parse', 'print', )
+    HOOKS = ('custom_verify', 'custom_verify_regions', 'canonicalization_patterns', 'parse', 'print', 'get_canonicalization_patterns', )
     PROPERTY_NAMES = ('unsignedCmp', )
     DEFAULT_VALUED = (('unsignedCmp', 'unsigned_cmp', False), )
     OPERAND_GROUPS = ('single', 'single', 'single', 'variadic', )
@@ -151,6 +151,11 @@ class ForOp(DefinedOp):
     def verify_regions(self) -> None:
         self.custom_verify_regions()
 
+    @classmethod
+    def get_canonicalization_patterns(cls) -> list:
+        """The op's canonicalization patterns: its `Pat`s in .td, then its hook's."""
+        return [*cls.canonicalization_patterns()]
+
 
 @DIALECT.op
 class IfOp(DefinedOp):
@@ -170,7 +175,7 @@ class IfOp(DefinedOp):
 
     OPERATION_NAME = 'scf.if'
     TRAITS = (RecursiveMemoryEffects, SingleBlock, )
-    HOOKS = ('custom_verify', 'custom_verify_regions', 'get_canonicalization_patterns', 'parse', 'print', )
+    HOOKS = ('custom_verify', 'custom_verify_regions', 'canonicalization_patterns', 'parse', 'print', 'get_canonicalization_patterns', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('variadic', )
@@ -226,6 +231,11 @@ class IfOp(DefinedOp):
     def verify_regions(self) -> None:
         self.custom_verify_regions()
 
+    @classmethod
+    def get_canonicalization_patterns(cls) -> list:
+        """The op's canonicalization patterns: its `Pat`s in .td, then its hook's."""
+        return [*cls.canonicalization_patterns()]
+
 
 @DIALECT.op
 class WhileOp(DefinedOp):
@@ -249,7 +259,7 @@ class WhileOp(DefinedOp):
 
     OPERATION_NAME = 'scf.while'
     TRAITS = (RecursiveMemoryEffects, SingleBlock, )
-    HOOKS = ('custom_verify_regions', 'get_canonicalization_patterns', 'parse', 'print', )
+    HOOKS = ('custom_verify_regions', 'canonicalization_patterns', 'parse', 'print', 'get_canonicalization_patterns', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('variadic', )
     RESULT_GROUPS = ('variadic', )
@@ -301,6 +311,11 @@ class WhileOp(DefinedOp):
 
     def verify_regions(self) -> None:
         self.custom_verify_regions()
+
+    @classmethod
+    def get_canonicalization_patterns(cls) -> list:
+        """The op's canonicalization patterns: its `Pat`s in .td, then its hook's."""
+        return [*cls.canonicalization_patterns()]
 
 
 @DIALECT.op

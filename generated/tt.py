@@ -541,7 +541,7 @@ class IntToPtrOp(DefinedOp):
 
     OPERATION_NAME = 'tt.int_to_ptr'
     TRAITS = (Elementwise, SameOperandsAndResultShape, SameOperandsAndResultEncoding, Pure, )
-    HOOKS = ('custom_verify', 'get_canonicalization_patterns', )
+    HOOKS = ('custom_verify', 'canonicalization_patterns', 'get_canonicalization_patterns', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -583,6 +583,11 @@ class IntToPtrOp(DefinedOp):
         value = self.results[0]
         if not _type_constraint_1(value.type):
             raise self.type_error('result', value, 'ptr or tensor of ptr values')
+
+    @classmethod
+    def get_canonicalization_patterns(cls) -> list:
+        """The op's canonicalization patterns: its `Pat`s in .td, then its hook's."""
+        return [*cls.canonicalization_patterns()]
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -1394,7 +1399,7 @@ class LoadOp(DefinedOp):
 
     OPERATION_NAME = 'tt.load'
     TRAITS = (AttrSizedOperandSegments, MemRead, )
-    HOOKS = ('custom_verify', 'get_canonicalization_patterns', 'parse', 'print', )
+    HOOKS = ('custom_verify', 'canonicalization_patterns', 'parse', 'print', 'get_canonicalization_patterns', )
     PROPERTY_NAMES = ('boundaryCheck', 'padding', 'cache', 'evict', 'isVolatile', 'operandSegmentSizes', )
     DEFAULT_VALUED = (('boundaryCheck', 'boundary_check', ()), ('cache', 'cache', CacheModifier.NONE), ('evict', 'evict', EvictionPolicy.NORMAL), ('isVolatile', 'is_volatile', False), )
     OPERAND_GROUPS = ('single', 'optional', 'optional', )
@@ -1539,6 +1544,11 @@ class LoadOp(DefinedOp):
         if not ((self.other is None or (RankedTensorType(self.ptr.type.shape, self.ptr.type.element_type.pointee_type, self.ptr.type.encoding) if isinstance(self.ptr.type, RankedTensorType) else self.ptr.type.pointee_type) == self.other.type)):
             raise self.emit_error('failed to verify that other matches ptr type')
 
+    @classmethod
+    def get_canonicalization_patterns(cls) -> list:
+        """The op's canonicalization patterns: its `Pat`s in .td, then its hook's."""
+        return [*cls.canonicalization_patterns()]
+
 
 @DIALECT.op
 class StoreOp(DefinedOp):
@@ -1551,7 +1561,7 @@ class StoreOp(DefinedOp):
 
     OPERATION_NAME = 'tt.store'
     TRAITS = (MemWrite, )
-    HOOKS = ('custom_verify', 'get_canonicalization_patterns', 'parse', 'print', )
+    HOOKS = ('custom_verify', 'canonicalization_patterns', 'parse', 'print', 'get_canonicalization_patterns', )
     PROPERTY_NAMES = ('boundaryCheck', 'cache', 'evict', )
     DEFAULT_VALUED = (('boundaryCheck', 'boundary_check', ()), ('cache', 'cache', CacheModifier.NONE), ('evict', 'evict', EvictionPolicy.NORMAL), )
     OPERAND_GROUPS = ('single', 'single', 'optional', )
@@ -1651,6 +1661,11 @@ class StoreOp(DefinedOp):
             raise self.emit_error('failed to verify that value type matches ptr type')
         if not ((self.mask is None or i1_like((RankedTensorType(self.ptr.type.shape, self.ptr.type.element_type.pointee_type, self.ptr.type.encoding) if isinstance(self.ptr.type, RankedTensorType) else self.ptr.type.pointee_type)) == self.mask.type)):
             raise self.emit_error('failed to verify that mask type matches ptr type')
+
+    @classmethod
+    def get_canonicalization_patterns(cls) -> list:
+        """The op's canonicalization patterns: its `Pat`s in .td, then its hook's."""
+        return [*cls.canonicalization_patterns()]
 
 
 @DIALECT.op
@@ -2407,7 +2422,7 @@ class ExpandDimsOp(DefinedOp):
 
     OPERATION_NAME = 'tt.expand_dims'
     TRAITS = (Pure, SameOperandsAndResultElementType, )
-    HOOKS = ('custom_verify', 'fold', 'get_canonicalization_patterns', )
+    HOOKS = ('custom_verify', 'fold', 'canonicalization_patterns', 'get_canonicalization_patterns', )
     PROPERTY_NAMES = ('axis', )
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -2466,6 +2481,12 @@ class ExpandDimsOp(DefinedOp):
         if not _type_constraint_21(value.type):
             raise self.type_error('result', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
 
+    @classmethod
+    def get_canonicalization_patterns(cls) -> list:
+        """The op's canonicalization patterns: its `Pat`s in .td, then its hook's."""
+        from tilecraft.generated.patterns import tt as _patterns_tt
+        return [_patterns_tt.ExpandDimsOfSplat(), *cls.canonicalization_patterns()]
+
     def print(self, printer: Printer) -> None:
         printer.write(" ")
         printer.print_operand(self.src)
@@ -2507,7 +2528,7 @@ class ReshapeOp(DefinedOp):
 
     OPERATION_NAME = 'tt.reshape'
     TRAITS = (Pure, SameOperandsAndResultElementType, )
-    HOOKS = ('custom_verify', 'fold', 'get_canonicalization_patterns', )
+    HOOKS = ('custom_verify', 'fold', 'canonicalization_patterns', 'get_canonicalization_patterns', )
     PROPERTY_NAMES = ('allow_reorder', 'efficient_layout', )
     DEFAULT_VALUED = (('allow_reorder', 'allow_reorder', False), ('efficient_layout', 'efficient_layout', False), )
     OPERAND_GROUPS = ('single', )
@@ -2580,6 +2601,11 @@ class ReshapeOp(DefinedOp):
         value = self.results[0]
         if not _type_constraint_21(value.type):
             raise self.type_error('result', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
+
+    @classmethod
+    def get_canonicalization_patterns(cls) -> list:
+        """The op's canonicalization patterns: its `Pat`s in .td, then its hook's."""
+        return [*cls.canonicalization_patterns()]
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -2668,6 +2694,12 @@ class BroadcastOp(DefinedOp):
         value = self.results[0]
         if not _type_constraint_21(value.type):
             raise self.type_error('result', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
+
+    @classmethod
+    def get_canonicalization_patterns(cls) -> list:
+        """The op's canonicalization patterns: its `Pat`s in .td, then its hook's."""
+        from tilecraft.generated.patterns import tt as _patterns_tt
+        return [_patterns_tt.BroadcastOfSplat(), _patterns_tt.BroadcastOfBroadcast()]
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -2989,7 +3021,7 @@ class TransOp(DefinedOp):
 
     OPERATION_NAME = 'tt.trans'
     TRAITS = (Pure, SameOperandsAndResultElementType, )
-    HOOKS = ('custom_verify', 'fold', 'get_canonicalization_patterns', )
+    HOOKS = ('custom_verify', 'fold', 'canonicalization_patterns', 'get_canonicalization_patterns', )
     PROPERTY_NAMES = ('order', )
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -3047,6 +3079,11 @@ class TransOp(DefinedOp):
         value = self.results[0]
         if not _type_constraint_21(value.type):
             raise self.type_error('result', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
+
+    @classmethod
+    def get_canonicalization_patterns(cls) -> list:
+        """The op's canonicalization patterns: its `Pat`s in .td, then its hook's."""
+        return [*cls.canonicalization_patterns()]
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")

@@ -925,7 +925,7 @@ class ConvertLayoutOp(DefinedOp):
 
     OPERATION_NAME = 'ttg.convert_layout'
     TRAITS = (SameOperandsAndResultShape, SameOperandsAndResultElementType, Pure, )
-    HOOKS = ('get_canonicalization_patterns', )
+    HOOKS = ('canonicalization_patterns', 'get_canonicalization_patterns', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -967,6 +967,11 @@ class ConvertLayoutOp(DefinedOp):
         value = self.results[0]
         if not _type_constraint_0(value.type):
             raise self.type_error('result', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
+
+    @classmethod
+    def get_canonicalization_patterns(cls) -> list:
+        """The op's canonicalization patterns: its `Pat`s in .td, then its hook's."""
+        return [*cls.canonicalization_patterns()]
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -1424,7 +1429,7 @@ class LocalAllocOp(DefinedOp):
 
     OPERATION_NAME = 'ttg.local_alloc'
     TRAITS = (MemAlloc, )
-    HOOKS = ('custom_verify', 'fold', 'get_canonicalization_patterns', )
+    HOOKS = ('custom_verify', 'fold', 'canonicalization_patterns', 'get_canonicalization_patterns', )
     PROPERTY_NAMES = ('alignment', )
     OPERAND_GROUPS = ('optional', )
     RESULT_GROUPS = ('single', )
@@ -1481,6 +1486,11 @@ class LocalAllocOp(DefinedOp):
         value = self.results[0]
         if not _type_constraint_9(value.type):
             raise self.type_error('result', value, 'memory descriptor type')
+
+    @classmethod
+    def get_canonicalization_patterns(cls) -> list:
+        """The op's canonicalization patterns: its `Pat`s in .td, then its hook's."""
+        return [*cls.canonicalization_patterns()]
 
     def print(self, printer: Printer) -> None:
         if self.src is not None:
@@ -1689,7 +1699,7 @@ class MemDescSubsliceOp(DefinedOp):
 
     OPERATION_NAME = 'ttg.memdesc_subslice'
     TRAITS = (Pure, )
-    HOOKS = ('custom_verify', 'get_canonicalization_patterns', 'parse', 'print', )
+    HOOKS = ('custom_verify', 'canonicalization_patterns', 'parse', 'print', 'get_canonicalization_patterns', )
     PROPERTY_NAMES = ('offsets', )
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -1747,6 +1757,11 @@ class MemDescSubsliceOp(DefinedOp):
         value = self.results[0]
         if not _type_constraint_9(value.type):
             raise self.type_error('result', value, 'memory descriptor type')
+
+    @classmethod
+    def get_canonicalization_patterns(cls) -> list:
+        """The op's canonicalization patterns: its `Pat`s in .td, then its hook's."""
+        return [*cls.canonicalization_patterns()]
 
 
 @DIALECT.op
@@ -2106,7 +2121,7 @@ class LocalStoreOp(DefinedOp):
 
     OPERATION_NAME = 'ttg.local_store'
     TRAITS = (MemWrite, )
-    HOOKS = ('custom_verify', 'get_canonicalization_patterns', )
+    HOOKS = ('custom_verify', 'canonicalization_patterns', 'get_canonicalization_patterns', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', 'single', )
     RESULT_GROUPS = ()
@@ -2148,6 +2163,11 @@ class LocalStoreOp(DefinedOp):
         value = self.get_operand(1)
         if not _type_constraint_9(value.type):
             raise self.type_error('operand', value, 'memory descriptor type')
+
+    @classmethod
+    def get_canonicalization_patterns(cls) -> list:
+        """The op's canonicalization patterns: its `Pat`s in .td, then its hook's."""
+        return [*cls.canonicalization_patterns()]
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")
@@ -2265,7 +2285,7 @@ class WarpSpecializeOp(DefinedOp):
 
     OPERATION_NAME = 'ttg.warp_specialize'
     TRAITS = (RecursiveMemoryEffects, )
-    HOOKS = ('custom_verify', 'get_canonicalization_patterns', 'parse', 'print', )
+    HOOKS = ('custom_verify', 'canonicalization_patterns', 'parse', 'print', 'get_canonicalization_patterns', )
     PROPERTY_NAMES = ('partitionNumWarps', 'warpGroupStartIds', 'requestedRegisters', 'actualRegisters', )
     OPERAND_GROUPS = ()
     RESULT_GROUPS = ('variadic', )
@@ -2371,6 +2391,11 @@ class WarpSpecializeOp(DefinedOp):
             if not _region_constraint_15(region):
                 raise self.region_error(region, 'partitionOpHolder', 'region with 1 blocks')
 
+    @classmethod
+    def get_canonicalization_patterns(cls) -> list:
+        """The op's canonicalization patterns: its `Pat`s in .td, then its hook's."""
+        return [*cls.canonicalization_patterns()]
+
 
 @DIALECT.op
 class WarpSpecializePartitionsOp(DefinedOp):
@@ -2382,7 +2407,7 @@ class WarpSpecializePartitionsOp(DefinedOp):
 
     OPERATION_NAME = 'ttg.warp_specialize.partitions'
     TRAITS = (IsolatedFromAbove, RecursiveMemoryEffects, Terminator, HasParent.of("ttg.warp_specialize"), )
-    HOOKS = ('custom_verify', 'get_canonicalization_patterns', )
+    HOOKS = ('custom_verify', 'canonicalization_patterns', 'get_canonicalization_patterns', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('variadic', )
     RESULT_GROUPS = ()
@@ -2420,6 +2445,11 @@ class WarpSpecializePartitionsOp(DefinedOp):
         for region in self.regions[0:]:
             if not _region_constraint_14(region):
                 raise self.region_error(region, 'partitionRegions', 'region with at least 1 blocks')
+
+    @classmethod
+    def get_canonicalization_patterns(cls) -> list:
+        """The op's canonicalization patterns: its `Pat`s in .td, then its hook's."""
+        return [*cls.canonicalization_patterns()]
 
 
 @DIALECT.op

@@ -332,7 +332,7 @@ def op_class(op: OpModel, table: ConstraintTable) -> list[str]:
         "",
         f"    OPERATION_NAME = {op.full_name!r}",
         f"    TRAITS = ({''.join(t + ', ' for t in traits)})",
-        f"    HOOKS = ({''.join(repr(h) + ', ' for h in op.hooks)})",
+        f"    HOOKS = ({''.join(repr(h) + ', ' for h in _hooks(op))})",
         f"    PROPERTY_NAMES = ({''.join(repr(n) + ', ' for n in _property_names(op))})",
         *_default_valued(op),
         f"    OPERAND_GROUPS = ({''.join(repr(o.kind) + ', ' for o in op.operands)})",
@@ -343,11 +343,37 @@ def op_class(op: OpModel, table: ConstraintTable) -> list[str]:
     lines += accessors(op)
     lines += builder(op)
     lines += verifier(op, table)
+    lines += canonicalization_patterns(op)
     if op.assembly_format is not None:
         printer, parser = generate_format(op)
         lines += printer + [""] + parser + [""]
     while lines[-1] == "":
         lines.pop()
+    return lines
+
+
+def _hooks(op: OpModel) -> list[str]:
+    """`HOOKS`: the hand-written hooks `.td` declares, and `get_canonicalization_patterns`
+    (generated) when the op has canonicalization patterns, which the canonicalizer collects."""
+    if op.has_canonicalization_patterns:
+        return [*op.hooks, "get_canonicalization_patterns"]
+    return op.hooks
+
+
+def canonicalization_patterns(op: OpModel) -> list[str]:
+    """`get_canonicalization_patterns`: the `Pat`s applied by `canonicalize` at this op, then
+    those of the hand-written `canonicalization_patterns` hook (`hasCanonicalizer`)."""
+    if not op.has_canonicalization_patterns:
+        return []
+    lines = ["    @classmethod", "    def get_canonicalization_patterns(cls) -> list:",
+             '        """The op\'s canonicalization patterns: its `Pat`s in .td, then its '
+             'hook\'s."""']
+    items = [f"_patterns_{stem}.{name}()" for stem, name in op.canonicalization_patterns]
+    for stem in dict.fromkeys(stem for stem, _ in op.canonicalization_patterns):
+        lines.append(f"        from tilecraft.generated.patterns import {stem} as _patterns_{stem}")
+    if "canonicalization_patterns" in op.hooks:
+        items.append("*cls.canonicalization_patterns()")
+    lines += [f"        return [{', '.join(items)}]", ""]
     return lines
 
 

@@ -50,4 +50,17 @@ def pass_class(model: PassModel) -> list[str]:
         lines.append("")
         for stat in model.statistics:
             lines.append(f"    {stat.name}: int")
-    return lines
+    return lines + _declared_patterns(model)
+
+
+def _declared_patterns(model: PassModel) -> list[str]:
+    """`declared_patterns()`: new instances of the `Pat`s whose `appliedBy` is this pass."""
+    if not model.patterns:
+        return []
+    lines = ["", "    @staticmethod", "    def declared_patterns() -> list:",
+             f'        """The rewrite patterns of defs/ with `appliedBy = {model.argument!r}`."""']
+    stems = dict.fromkeys(stem for stem, _ in model.patterns)
+    for stem in stems:
+        lines.append(f"        from tilecraft.generated.patterns import {stem} as _patterns_{stem}")
+    items = ", ".join(f"_patterns_{stem}.{name}()" for stem, name in model.patterns)
+    return lines + [f"        return [{items}]"]

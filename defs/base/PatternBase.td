@@ -13,6 +13,12 @@
 // `(Constraint<CPred<"...$0...">, "summary"> $a, ...)` with `$0`, `$1`, ... the arguments.
 // tools/gen writes the patterns of each main file into `tilecraft.generated.patterns.<file>`.
 //
+// Every pattern says which pass applies it in `appliedBy`: "canonicalize" adds it to the
+// canonicalization patterns of its root op (the op's generated `get_canonicalization_patterns`),
+// any other pass argument (`triton-combine`) to that pass's generated `declared_patterns()`.
+// A pattern that nothing applies is an error. Set it for a group with
+// `let appliedBy = "triton-combine" in { ... }`.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TILECRAFT_PATTERNBASE_TD
@@ -32,6 +38,7 @@ class Pattern<dag source, list<dag> results, list<dag> preds = [],
   list<dag> constraints = preds;
   dag benefitDelta = benefitAdded;
   string summary = "";
+  string appliedBy = "";
 }
 
 class Pat<dag pattern, dag result, list<dag> preds = [], dag benefitAdded = (addBenefit 0)>

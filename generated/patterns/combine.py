@@ -13,7 +13,7 @@ from tilecraft.generated import tt as _tt
 
 
 class CombineDotAddI(RewritePattern):
-    """`arith.addi` rewrite from combine.td:20."""
+    """`arith.addi` rewrite from combine.td:21."""
 
     ROOT = 'arith.addi'
     BENEFIT = 2
@@ -39,7 +39,7 @@ class CombineDotAddI(RewritePattern):
 
 
 class CombineDotAddIRev(RewritePattern):
-    """`arith.addi` rewrite from combine.td:24."""
+    """`arith.addi` rewrite from combine.td:25."""
 
     ROOT = 'arith.addi'
     BENEFIT = 2
@@ -65,7 +65,7 @@ class CombineDotAddIRev(RewritePattern):
 
 
 class CombineDotAddF(RewritePattern):
-    """`arith.addf` rewrite from combine.td:28."""
+    """`arith.addf` rewrite from combine.td:29."""
 
     ROOT = 'arith.addf'
     BENEFIT = 2
@@ -91,7 +91,7 @@ class CombineDotAddF(RewritePattern):
 
 
 class CombineDotAddFRev(RewritePattern):
-    """`arith.addf` rewrite from combine.td:32."""
+    """`arith.addf` rewrite from combine.td:33."""
 
     ROOT = 'arith.addf'
     BENEFIT = 2
@@ -117,7 +117,7 @@ class CombineDotAddFRev(RewritePattern):
 
 
 class CombineAddPtr(RewritePattern):
-    """`tt.addptr` rewrite from combine.td:38."""
+    """`tt.addptr` rewrite from combine.td:39."""
 
     ROOT = 'tt.addptr'
     BENEFIT = 2

@@ -58,7 +58,7 @@ def fold(self, operands):
 
 @implements(fancy.AddOp)
 @staticmethod
-def get_canonicalization_patterns():
+def canonicalization_patterns():
     return []
 
 
@@ -107,7 +107,7 @@ def test_every_missing_hook_is_reported_at_its_field(fancy_project: Path, capsys
                           "ModeAttr.verify"),
         ("hasFolder", f"'fancy.add' declares hasFolder but {module} implements no AddOp.fold"),
         ("hasCanonicalizer", f"'fancy.add' declares hasCanonicalizer but {module} implements "
-                             "no AddOp.get_canonicalization_patterns"),
+                             "no AddOp.canonicalization_patterns"),
         ("hasVerifier", f"'fancy.odd' declares hasVerifier but {module} implements no "
                         "OddOp.custom_verify"),
         ("hasCustomAssemblyFormat", f"'fancy.odd' declares hasCustomAssemblyFormat but "

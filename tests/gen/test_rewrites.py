@@ -105,11 +105,47 @@ def test_type_constraint_in_source_and_result_type_from_root(rewrites):
 ])
 def test_pattern_errors(project: Path, capsys, pattern: str, message: str):
     (project / "defs" / "bad.td").write_text(
-        'include "base/PatternBase.td"\ninclude "arith.td"\n' + pattern + "\n")
+        'include "base/PatternBase.td"\ninclude "arith.td"\nlet appliedBy = "canonicalize" in {\n'
+        + pattern + "\n}\n")
     assert run_gen(project) == 1
     err = capsys.readouterr().err
-    assert f"bad.td:3:5: error: in pattern 'P': {message}" in err
+    assert f"bad.td:4:5: error: in pattern 'P': {message}" in err
     assert not (project / "generated").exists()
+
+
+@pytest.mark.parametrize("applied_by, message", [
+    ("", "pattern 'P' is applied by nothing: set 'appliedBy' to \"canonicalize\" (a "
+         "canonicalization of its root op) or to the argument of the pass that applies it"),
+    ("let appliedBy = \"no-such-pass\";", "pattern 'P' is applied by 'no-such-pass', which is "
+                                          "not a pass (\"canonicalize\" or one of: "),
+])
+def test_pattern_that_nothing_applies(project: Path, capsys, applied_by: str, message: str):
+    (project / "defs" / "bad.td").write_text(
+        'include "base/PatternBase.td"\ninclude "arith.td"\n'
+        f"def P : Pat<(Arith_AddIOp $x, $x), (replaceWithValue $x)> {{ {applied_by} }}\n")
+    assert run_gen(project) == 1
+    err = capsys.readouterr().err
+    line, col = (3, 5) if not applied_by else (3, 65)
+    assert f"bad.td:{line}:{col}: error: {message}" in err, err
+    assert "Traceback" not in err
+    assert not (project / "generated").exists()
+
+
+def test_patterns_are_wired_to_what_applies_them():
+    """`appliedBy = "canonicalize"` adds a `Pat` to its root op's canonicalization patterns
+    (before those of the op's hook), a pass argument to that pass's `declared_patterns()`."""
+    from tilecraft.generated import tt
+    from tilecraft.generated.passes import TritonCombinePassBase
+
+    names = lambda patterns: [type(p).__name__ for p in patterns]  # noqa: E731
+    assert names(tt.BroadcastOp.get_canonicalization_patterns()) == [
+        "BroadcastOfSplat", "BroadcastOfBroadcast"]
+    assert names(tt.ExpandDimsOp.get_canonicalization_patterns()) == [
+        "ExpandDimsOfSplat", "ExpandDimsOfBroadcast"]
+    assert "get_canonicalization_patterns" in tt.BroadcastOp.HOOKS
+    assert names(TritonCombinePassBase.declared_patterns()) == [
+        "CombineDotAddI", "CombineDotAddIRev", "CombineDotAddF", "CombineDotAddFRev",
+        "CombineAddPtr"]
 
 
 MATMUL = """module {

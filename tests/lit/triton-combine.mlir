@@ -7,8 +7,9 @@
 // CHECK-NEXT:    %0 = tt.dot %arg0, %arg1, %arg2 : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf32>
 // CHECK-NEXT:    %1 = tt.dot %arg0, %arg1, %arg2 : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf32>
 // CHECK-NEXT:    %2 = tt.dot %arg3, %arg3, %arg4 : tensor<16x16xi8> * tensor<16x16xi8> -> tensor<16x16xi32>
-// CHECK-NEXT:    tt.return %0, %1, %2
-tt.func @dot_add(%a: tensor<16x16xf16>, %b: tensor<16x16xf16>, %c: tensor<16x16xf32>, %x: tensor<16x16xi8>, %ci: tensor<16x16xi32>) -> (tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xi32>) {
+// CHECK-NEXT:    %3 = tt.dot %arg3, %arg3, %arg4 : tensor<16x16xi8> * tensor<16x16xi8> -> tensor<16x16xi32>
+// CHECK-NEXT:    tt.return %0, %1, %2, %3
+tt.func @dot_add(%a: tensor<16x16xf16>, %b: tensor<16x16xf16>, %c: tensor<16x16xf32>, %x: tensor<16x16xi8>, %ci: tensor<16x16xi32>) -> (tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xi32>, tensor<16x16xi32>) {
   %z = arith.constant dense<0.0> : tensor<16x16xf32>
   %zi = arith.constant dense<0> : tensor<16x16xi32>
   %d0 = tt.dot %a, %b, %z : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf32>
@@ -17,7 +18,9 @@ tt.func @dot_add(%a: tensor<16x16xf16>, %b: tensor<16x16xf16>, %c: tensor<16x16x
   %r1 = arith.addf %c, %d1 : tensor<16x16xf32>
   %d2 = tt.dot %x, %x, %zi : tensor<16x16xi8> * tensor<16x16xi8> -> tensor<16x16xi32>
   %r2 = arith.addi %ci, %d2 : tensor<16x16xi32>
-  tt.return %r0, %r1, %r2 : tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xi32>
+  %d3 = tt.dot %x, %x, %zi : tensor<16x16xi8> * tensor<16x16xi8> -> tensor<16x16xi32>
+  %r3 = arith.addi %d3, %ci : tensor<16x16xi32>
+  tt.return %r0, %r1, %r2, %r3 : tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xi32>, tensor<16x16xi32>
 }
 
 // -----

@@ -909,7 +909,7 @@ class ExtSIOfExtUI(RewritePattern):
 def _patterns(cls, *pattern_classes):
     @implements(cls)
     @staticmethod
-    def get_canonicalization_patterns():
+    def canonicalization_patterns():
         return [p() for p in pattern_classes]
 
 

@@ -670,7 +670,7 @@ class WhileConditionTruth(RewritePattern):
 def _patterns(cls, *pattern_classes):
     @implements(cls)
     @staticmethod
-    def get_canonicalization_patterns():
+    def canonicalization_patterns():
         return [p() for p in pattern_classes]
 
 

@@ -1197,45 +1197,6 @@ def _no_encoding(*types) -> bool:
     return all(not isinstance(t, RankedTensorType) or t.encoding is None for t in types)
 
 
-class BroadcastOfSplat(RewritePattern):
-    """broadcast(splat(x)) -> splat(x)."""
-
-    ROOT = "tt.broadcast"
-
-    def match_and_rewrite(self, op, rewriter) -> bool:
-        splat = _defining(op.src, gen.SplatOp)
-        if splat is None:
-            return False
-        rewriter.replace_op_with_new_op(op, gen.SplatOp, op.result_.type, splat.src)
-        return True
-
-
-class BroadcastOfBroadcast(RewritePattern):
-    """broadcast(broadcast(x)) -> broadcast(x)."""
-
-    ROOT = "tt.broadcast"
-
-    def match_and_rewrite(self, op, rewriter) -> bool:
-        inner = _defining(op.src, gen.BroadcastOp)
-        if inner is None:
-            return False
-        rewriter.replace_op_with_new_op(op, gen.BroadcastOp, op.result_.type, inner.src)
-        return True
-
-
-class ExpandDimsOfSplat(RewritePattern):
-    """expand_dims(splat(x)) -> splat(x)."""
-
-    ROOT = "tt.expand_dims"
-
-    def match_and_rewrite(self, op, rewriter) -> bool:
-        splat = _defining(op.src, gen.SplatOp)
-        if splat is None:
-            return False
-        rewriter.replace_op_with_new_op(op, gen.SplatOp, op.result_.type, splat.src)
-        return True
-
-
 class ExpandDimsOfBroadcast(RewritePattern):
     """expand_dims(broadcast(x)) -> broadcast(expand_dims(x)) (tensors without encodings: the
     intermediate type's layout could not be inferred)."""
@@ -1393,12 +1354,11 @@ class IntToPtrOfPtrToInt(RewritePattern):
 def _patterns(cls, *pattern_classes):
     @implements(cls)
     @staticmethod
-    def get_canonicalization_patterns():
+    def canonicalization_patterns():
         return [p() for p in pattern_classes]
 
 
-_patterns(gen.BroadcastOp, BroadcastOfSplat, BroadcastOfBroadcast)
-_patterns(gen.ExpandDimsOp, ExpandDimsOfSplat, ExpandDimsOfBroadcast)
+_patterns(gen.ExpandDimsOp, ExpandDimsOfBroadcast)
 _patterns(gen.ReshapeOp, ReshapeOfReshapeOrSplat)
 _patterns(gen.TransOp, TransOfTrans, TransOfSplat)
 _patterns(gen.LoadOp, MaskedLoadOfConstantMask)

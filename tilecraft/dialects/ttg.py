@@ -1318,7 +1318,7 @@ def _patterns(cls, *pattern_classes) -> None:
 
     @implements(cls)
     @staticmethod
-    def get_canonicalization_patterns() -> list[RewritePattern]:
+    def canonicalization_patterns() -> list[RewritePattern]:
         return [pattern() for pattern in pattern_classes]
 
 

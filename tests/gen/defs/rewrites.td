@@ -3,6 +3,7 @@
 include "base/PatternBase.td"
 include "arith.td"
 
+let appliedBy = "canonicalize" in {
 // x + 0 -> x
 def AddZero : Pat<(Arith_AddIOp $x, (Arith_ConstantOp $zero)), (replaceWithValue $x),
                   [(Constraint<CPred<"$0.value == 0">, "zero"> $zero)]>;
@@ -17,3 +18,4 @@ def SubSelf : Pat<(Arith_SubIOp $x, $x), (Arith_XOrIOp $x, $x)>;
 
 // extsi on an i32 only
 def ExtOfI32 : Pat<(Arith_ExtSIOp I32:$x), (Arith_ExtUIOp $x)>;
+}
