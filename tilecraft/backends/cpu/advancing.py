@@ -4,8 +4,9 @@ Triton kernels carry tensors of pointers around their loops and move every eleme
 amount each iteration (``a_ptrs += BLOCK_K * stride_ak``). Stored as tiles, each iteration would
 rewrite the whole tensor. Instead, when the loop yields ``tt.addptr(arg, step)`` or
 ``arith.addi(arg, step)`` for an iteration argument ``arg`` and the analysis finds every element
-of ``step`` equal, the loop keeps the initial tensor in a buffer written once before the loop and
-one scalar offset (the sum of the steps) in a stack slot: element ``idx`` of the argument is
+of ``step`` equal, the loop keeps the initial tensor as it is (or, when it is costly or reads storage that
+changes, in a buffer written once before the loop) and one scalar offset (the sum of the steps)
+in a stack slot: element ``idx`` of the argument is
 ``base[idx] + offset``. Everything else reads the argument as any other tile.
 
 A step defined outside the loop is also known where the argument is read: the tile records it
@@ -21,8 +22,8 @@ import llvmlite.ir as ir
 from tilecraft.ir import Operation, Value
 
 from . import types as T
-from .lowering import FunctionLowering, is_tensor
-from .tiles import I32, BufferTile, ExprTile, Tile
+from .lowering import MATERIALIZE_COST, FunctionLowering, is_tensor
+from .tiles import I32, ExprTile, MappedTile, Tile
 
 I64 = ir.IntType(64)
 
@@ -34,7 +35,7 @@ class AdvancingTile(ExprTile):
 
     __slots__ = ("base", "offset", "pointee", "step")
 
-    def __init__(self, base: BufferTile, offset: ir.Value, pointee: ir.Type | None,
+    def __init__(self, base: Tile, offset: ir.Value, pointee: ir.Type | None,
                  step: ir.Value | None) -> None:
         super().__init__(base.shape, base.ty, self._element, (base,), cost=1)
         self.base, self.offset, self.pointee, self.step = base, offset, pointee, step
@@ -53,7 +54,7 @@ class Advance:
     index: int  # among the loop's iteration arguments
     step: Value  # the uniform tensor added each iteration
     pointee: ir.Type | None  # element type the pointers point to; None for integers
-    base: BufferTile | None = None
+    base: Tile | None = None
     slot: ir.Value | None = None  # the offset
     invariant_step: ir.Value | None = None  # the step's scalar, when defined before the loop
 
@@ -62,8 +63,14 @@ class Advance:
         return I64 if self.pointee is not None else self.base.ty
 
     def start(self, fl: FunctionLowering, init: Tile, loop: Operation) -> None:
-        """Before the loop: stores the initial tensor and a zero offset."""
-        self.base = fl.materialize(init, into=fl.new_buffer(init.shape, init.ty))
+        """Before the loop: the initial tensor as the base (a cheap expression that reads no
+        buffer written again stays an expression, so addresses stay affine; anything else is
+        stored) and a zero offset."""
+        if isinstance(init, (ExprTile, MappedTile)) and init.cost <= MATERIALIZE_COST and \
+                not init.buffers() & fl.carrier_roots:
+            self.base = init
+        else:
+            self.base = fl.materialize(init, into=fl.new_buffer(init.shape, init.ty))
         self.slot = fl.alloca(self.offset_type)
         fl.builder.store(ir.Constant(self.offset_type, 0), self.slot)
         if not _inside(self.step, loop):

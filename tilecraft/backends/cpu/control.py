@@ -28,6 +28,7 @@ class Carrier:
         self.fl = fl
         self.slots = [self._storage(value) for value in like]
         self.roots = frozenset(slot.root for slot in self.slots if isinstance(slot, BufferTile))
+        fl.carrier_roots |= self.roots
 
     def _storage(self, value):
         if isinstance(value, Tile):

@@ -100,6 +100,8 @@ class FunctionLowering:
         self.ctx: ir.Value | None = None
         self.reduction_depth = 0
         self._holding: list[Tile] = []
+        # buffers written more than once: the storage of values carried along control flow
+        self.carrier_roots: set[ir.Value] = set()
 
     # -- values
     def get(self, value: Value):

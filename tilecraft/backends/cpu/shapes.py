@@ -9,7 +9,7 @@ import llvmlite.ir as ir
 from tilecraft.ir import DenseElementsAttr, Operation
 
 from . import types as T
-from .lowering import FunctionLowering, lowers
+from .lowering import MATERIALIZE_COST, FunctionLowering, lowers
 from .tiles import ZERO, BufferTile, ExprTile, MappedTile, splat
 
 
@@ -72,7 +72,12 @@ def _splat(fl: FunctionLowering, op: Operation) -> None:
 
 @lowers("tt.broadcast")
 def _broadcast(fl: FunctionLowering, op: Operation) -> None:
-    fl.set(op.results[0], fl.tile(op.src).broadcast_to(op.results[0].type.shape))
+    source = fl.tile(op.src)
+    if isinstance(source, (ExprTile, MappedTile)) and source.cost >= MATERIALIZE_COST:
+        # computed once per element of the source, not per element of the broadcast (the
+        # ``(start + arange) % N`` offsets of a tile's rows)
+        source = fl.materialize(source)
+    fl.set(op.results[0], source.broadcast_to(op.results[0].type.shape))
 
 
 @lowers("tt.expand_dims")

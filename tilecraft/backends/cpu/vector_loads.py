@@ -6,7 +6,8 @@ arange) % N`` is as long as N's divisibility allows. A load whose runs are at le
 long reads each run (or a power-of-two piece of it, at most one vector register) with a single
 vector load from the address of its first element: one pointer in ``width`` is computed, so a
 tensor of pointers carried around a loop, or an offset taken ``% N``, costs one scalar per piece
-instead of a gather per element.
+instead of a gather per element. A tensor of pointers that its loop advances by a step known
+before the loop (`advancing`) has the piece of the next iteration prefetched as well.
 
 A masked load first checks that every element of its mask holds, reading the mask only along the
 dimensions where the analysis says it varies (``k < K`` over a ``[BLOCK_M, BLOCK_K]`` tile is
@@ -21,6 +22,7 @@ import llvmlite.ir as ir
 from tilecraft.ir import Operation
 
 from . import types as T
+from .advancing import AdvancingTile
 from .lowering import FunctionLowering
 from .tiles import I32, BufferTile, Tile, index_plus, index_times
 
@@ -55,7 +57,10 @@ def load_vectors(fl: FunctionLowering, pointers: Tile, out: BufferTile, elem, wi
     def body(idx: tuple) -> None:
         b = fl.builder
         first = idx[:-1] + (index_times(b, idx[-1], width),)
-        raw = b.load(pointers.emit(fl, first), typ=vector_ty, align=T.byte_size(storage))
+        pointer = pointers.emit(fl, first)
+        raw = b.load(pointer, typ=vector_ty, align=T.byte_size(storage))
+        if isinstance(pointers, AdvancingTile) and pointers.step is not None:
+            _prefetch(fl, b.gep(pointer, [pointers.step], source_etype=pointers.pointee))
         if not converts:
             fl.store_vector(out, first, raw)
             return
@@ -64,3 +69,13 @@ def load_vectors(fl: FunctionLowering, pointers: Tile, out: BufferTile, elem, wi
             fl.store_element(out, first[:-1] + (index_plus(b, first[-1], lane),), value)
 
     fl.loop_nest(shape[:-1] + (shape[-1] // width,), body)
+
+
+def _prefetch(fl: FunctionLowering, pointer: ir.Value) -> None:
+    """Asks the CPU to bring the line at ``pointer`` into its caches (a read, kept close)."""
+    prefetch = fl.module.globals.get("llvm.prefetch.p0")
+    if prefetch is None:
+        prefetch = ir.Function(fl.module, ir.FunctionType(ir.VoidType(), [T.PTR, I32, I32, I32]),
+                               "llvm.prefetch.p0")
+    fl.builder.call(prefetch, [pointer, ir.Constant(I32, 0), ir.Constant(I32, 3),
+                               ir.Constant(I32, 1)])

@@ -1,0 +1,229 @@
+#!/usr/bin/env python3
+"""The CPU backend at the machine's speed: Triton's tutorial matmul against numpy's BLAS, and
+vector add and softmax against the memory bandwidth ``numpy.copyto`` reaches, in one run.
+
+* matmul: ``matmul_tutorial_kernel`` of ``cpu_backend.py`` (Triton's tutorial 03 with an fp32
+  result: 64x64x32 blocks, grouped ordering with GROUP_M=8, pointer tensors advanced around the
+  K loop, masks on K) at 1024^3, 2048^3 and 2048x2048x512, against ``np.matmul(a, b, out=c)``;
+  goal: at most 1.25x numpy's time (the 2-core CI-like machine; 1.5x on the 16-core GPU host).
+* vector add of 2^26 fp32 and a one-row-per-program softmax of 16384x4096 fp32: their bytes
+  moved per second against ``np.copyto`` of an array as large as the input (one read and one
+  write per element); goal: within 10% of it.
+
+Each of ``--runs`` rounds draws fresh random inputs, then times tilecraft, then numpy; the table
+gives medians and the ratio of medians. numpy's idle BLAS threads spin for a while after a call
+(OpenBLAS), which would take cores from tilecraft's next run: each round waits ``--settle``
+seconds after numpy before timing tilecraft again. Every tilecraft result is checked against a
+float64 reference first (relative error ``max|out - ref| / max|ref|``, outputs poisoned with
+NaN).
+
+    python tools/bench/cpu_matmul.py [--runs 7] [--threads N] [--only matmul,add,softmax]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import cpu_backend  # noqa: E402  (the kernels; their launch helpers)
+
+import tilecraft as tc  # noqa: E402
+
+MATMUL_SHAPES = ((1024, 1024, 1024), (2048, 2048, 2048), (2048, 2048, 512))
+MATMUL_BLOCKS = (64, 64, 32)
+MATMUL_GOAL = 1.25
+BANDWIDTH_GOAL = 1.10
+
+
+@dataclass
+class Row:
+    """One case: the times of each side, and what the ratio is measured against."""
+
+    case: str
+    size: str
+    baseline: str
+    goal: float
+    tilecraft: list[float] = field(default_factory=list)
+    numpy: list[float] = field(default_factory=list)
+    error: float = float("nan")
+    tolerance: float = 0.0
+    numpy_scale: float = 1.0  # numpy's work relative to tilecraft's (bytes moved)
+
+    @property
+    def ratio(self) -> float:
+        return statistics.median(self.tilecraft) / (statistics.median(self.numpy) *
+                                                     self.numpy_scale)
+
+
+def timed(call: Callable[[], None]) -> float:
+    start = time.perf_counter()
+    call()
+    return time.perf_counter() - start
+
+
+def measure(row: Row, runs: int, settle: float, prepare: Callable[[], tuple[Callable, Callable]],
+            check: Callable[[], float]) -> Row:
+    """``prepare()`` draws fresh inputs and returns (tilecraft call, numpy call)."""
+    tilecraft_call, numpy_call = prepare()
+    tilecraft_call()  # compiles
+    row.error = check()
+    numpy_call()
+    for _ in range(runs):
+        tilecraft_call, numpy_call = prepare()
+        time.sleep(settle)
+        row.tilecraft.append(timed(tilecraft_call))
+        row.numpy.append(timed(numpy_call))
+    return row
+
+
+def bench_matmul(args, rng) -> list[Row]:
+    rows = []
+    kernel = cpu_backend.matmul_tutorial_kernel
+    for m, n, k in MATMUL_SHAPES:
+        row = Row("matmul fp32, Triton tutorial", f"{m}x{n}x{k}", "np.matmul", MATMUL_GOAL,
+                  tolerance=1e-5)
+        state: dict = {}
+
+        def prepare(m=m, n=n, k=k, state=state):
+            a = rng.standard_normal((m, k), dtype=np.float32)
+            b = rng.standard_normal((k, n), dtype=np.float32)
+            c = np.full((m, n), np.nan, np.float32)
+            state.update(a=a, b=b, c=c)
+            return (lambda: cpu_backend.matmul(kernel, a, b, c, MATMUL_BLOCKS, tutorial=True),
+                    lambda: np.matmul(a, b, out=c))
+
+        def check(state=state) -> float:
+            state["c"].fill(np.nan)
+            cpu_backend.matmul(kernel, state["a"], state["b"], state["c"], MATMUL_BLOCKS,
+                               tutorial=True)
+            return cpu_backend.relative_error(state["c"], state["a"].astype(np.float64) @
+                                              state["b"])
+
+        rows.append(measure(row, args.runs, args.settle, prepare, check))
+    return rows
+
+
+def bench_add(args, rng) -> Row:
+    n = 1 << 26
+    row = Row("vector add fp32", "2^26", "np.copyto", BANDWIDTH_GOAL, tolerance=1e-7,
+              numpy_scale=1.5)  # add moves 3 arrays' bytes, copyto 2
+    state: dict = {}
+
+    def prepare():
+        x = rng.standard_normal(n, dtype=np.float32)
+        y = rng.standard_normal(n, dtype=np.float32)
+        out = np.full(n, np.nan, np.float32)
+        state.update(x=x, y=y, out=out)
+        return (lambda: cpu_backend.add(cpu_backend.add_kernel, x, y, out, args.add_block),
+                lambda: np.copyto(out, x))
+
+    def check() -> float:
+        state["out"].fill(np.nan)
+        cpu_backend.add(cpu_backend.add_kernel, state["x"], state["y"], state["out"],
+                        args.add_block)
+        return cpu_backend.relative_error(state["out"], state["x"].astype(np.float64) +
+                                          state["y"])
+
+    return measure(row, args.runs, args.settle, prepare, check)
+
+
+def bench_softmax(args, rng) -> Row:
+    shape = (16384, 4096)
+    row = Row("softmax fp32, one row per program", "16384x4096", "np.copyto", BANDWIDTH_GOAL,
+              tolerance=1e-5)
+    state: dict = {}
+
+    def prepare():
+        x = rng.standard_normal(shape, dtype=np.float32)
+        out = np.full(shape, np.nan, np.float32)
+        state.update(x=x, out=out)
+        return (lambda: cpu_backend.softmax(cpu_backend.softmax_row_kernel, x, out, None),
+                lambda: np.copyto(out, x))
+
+    def check() -> float:
+        state["out"].fill(np.nan)
+        cpu_backend.softmax(cpu_backend.softmax_row_kernel, state["x"], state["out"], None)
+        return cpu_backend.relative_error(state["out"],
+                                          cpu_backend.softmax_reference(state["x"]))
+
+    return measure(row, args.runs, args.settle, prepare, check)
+
+
+def fmt_time(seconds: float) -> str:
+    return f"{seconds * 1e3:.2f} ms"
+
+
+def print_table(rows: list[Row]) -> None:
+    header = ("case", "size", "tilecraft", "baseline", "baseline time", "ratio", "goal",
+              "rel. error", "status")
+    table = [header]
+    for row in rows:
+        ok = row.error <= row.tolerance
+        status = "MISMATCH" if not ok else ("goal met" if row.ratio <= row.goal else
+                                            "goal missed")
+        table.append((row.case, row.size, fmt_time(statistics.median(row.tilecraft)),
+                      row.baseline, fmt_time(statistics.median(row.numpy)),
+                      f"{row.ratio:.2f}x", f"<={row.goal:g}x", f"{row.error:.1e}", status))
+    widths = [max(len(line[i]) for line in table) for i in range(len(header))]
+    for index, line in enumerate(table):
+        print("  ".join(cell.ljust(w) if i in (0, 1, 3, 8) else cell.rjust(w)
+                        for i, (cell, w) in enumerate(zip(line, widths))).rstrip())
+        if index == 0:
+            print("  ".join("-" * w for w in widths))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--only", default="matmul,add,softmax")
+    parser.add_argument("--threads", type=int, default=0,
+                        help="TILECRAFT_CPU_THREADS (default: the environment's, else one per CPU)")
+    parser.add_argument("--settle", type=float, default=0.3,
+                        help="seconds to wait before each round (numpy's BLAS threads spin)")
+    parser.add_argument("--add-block", type=int, default=4096)
+    args = parser.parse_args()
+    if args.threads:
+        os.environ["TILECRAFT_CPU_THREADS"] = str(args.threads)
+    from tilecraft.runtime.compiler import selected_backend
+    from tilecraft.runtime.cpu_driver import thread_count
+
+    thread_count.cache_clear()
+    if selected_backend() != "cpu":
+        print(f"TILECRAFT_BACKEND selects {selected_backend()!r}: this benchmark needs 'cpu'")
+        return 2
+    cases = args.only.split(",")
+    rng = np.random.default_rng()
+    load_before = os.getloadavg()
+    rows: list[Row] = []
+    if "matmul" in cases:
+        rows += bench_matmul(args, rng)
+    if "add" in cases:
+        rows.append(bench_add(args, rng))
+    if "softmax" in cases:
+        rows.append(bench_softmax(args, rng))
+    load_after = os.getloadavg()
+
+    from tilecraft.backends.cpu.engine import host_target
+
+    print(f"host: {host_target().cpu}, {os.cpu_count()} CPUs; tilecraft threads: "
+          f"{thread_count()}; numpy {np.__version__}; tilecraft {tc.__version__}")
+    print(f"load average (1 min): before {load_before[0]:.2f}, after {load_after[0]:.2f}")
+    print(f"median of {args.runs} rounds, fresh random inputs each; ratio = tilecraft / "
+          "baseline (for bandwidth cases: per byte moved)")
+    print()
+    print_table(rows)
+    return 0 if all(row.error <= row.tolerance for row in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
