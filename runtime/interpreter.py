@@ -20,6 +20,7 @@ import types
 
 import numpy as np
 
+from tilecraft.frontend.errors import UnsupportedOpError
 from tilecraft.language import core as tl
 from tilecraft.language import functions as tl_functions
 from tilecraft.language import semantic
@@ -145,17 +146,25 @@ _UINT = {1: np.uint8, 8: np.uint8, 16: np.uint16, 32: np.uint32, 64: np.uint64}
 _SINT = {8: np.int8, 16: np.int16, 32: np.int32, 64: np.int64}
 
 
+def _compute_type(name: str):
+    try:
+        return _COMPUTE[name]
+    except KeyError:
+        raise UnsupportedOpError(f"the interpreter has no numpy type for '{name}' (add it to "
+                                 "_COMPUTE in runtime/interpreter.py)") from None
+
+
 def compute_dtype(ty) -> np.dtype:
     scalar = ty.scalar
     if scalar.is_ptr():
         return np.dtype(np.uint64)
-    return np.dtype(_COMPUTE[scalar.name])
+    return np.dtype(_compute_type(scalar.name))
 
 
 def storage_dtype(scalar) -> np.dtype:
     if scalar.is_ptr():
         return np.dtype(np.uint64)
-    return np.dtype(_STORAGE.get(scalar.name, _COMPUTE[scalar.name]))
+    return np.dtype(_STORAGE.get(scalar.name) or _compute_type(scalar.name))
 
 
 def to_storage(values, scalar) -> np.ndarray:
@@ -386,6 +395,25 @@ _CMPI = {
     "ugt": lambda a, b: _unsigned(a) > _unsigned(b),
     "uge": lambda a, b: _unsigned(a) >= _unsigned(b),
 }
+_SEMANTICS = {"binary": ("_BINARY", _BINARY), "unary": ("_UNARY", _UNARY),
+              "cmpi": ("_CMPI", _CMPI)}
+
+
+def _semantics(kind: str, name: str):
+    """The numpy function of the language's `kind` op `name` ("binary", "unary", "cmpi"); an
+    `UnsupportedOpError` naming the op and the table when there is none."""
+    table_name, table = _SEMANTICS[kind]
+    function = table.get(name)
+    if function is None:
+        from tilecraft.frontend.ir_builder import language_op_name  # the error path only
+
+        op = language_op_name(kind, name) if kind != "cmpi" else f"arith.cmpi {name}"
+        raise UnsupportedOpError(
+            f"the interpreter has no semantics for '{op or name}' (the language's {kind} op "
+            f"'{name}': add it to {table_name} in runtime/interpreter.py)")
+    return function
+
+
 _CMPF_BASE = {"eq": np.equal, "gt": np.greater, "ge": np.greater_equal, "lt": np.less,
               "le": np.less_equal, "ne": np.not_equal}
 
@@ -659,14 +687,14 @@ class InterpreterBuilder(Builder):
 
     # -- element-wise
     def binary(self, op, a, b, ty):
-        return normalize(_BINARY[op](_arr(a), _arr(b)), ty)
+        return normalize(_semantics("binary", op)(_arr(a), _arr(b)), ty)
 
     def unary(self, op, x, ty):
         x = _arr(x)
         if x.dtype.kind == "f" and op not in ("isnan", "isinf", "isfinite") and \
                 (ty.scalar.is_bf16() or ty.scalar.is_fp8()):
             x = x.astype(np.float32)
-        return normalize(_UNARY[op](x), ty)
+        return normalize(_semantics("unary", op)(x), ty)
 
     def fma(self, a, b, c, ty):
         a, b, c = _arr(a), _arr(b), _arr(c)
@@ -674,7 +702,7 @@ class InterpreterBuilder(Builder):
         return normalize(a.astype(wide) * b.astype(wide) + c.astype(wide), ty)
 
     def cmpi(self, predicate, a, b, ty):
-        return normalize(_CMPI[predicate](_arr(a), _arr(b)), ty)
+        return normalize(_semantics("cmpi", predicate)(_arr(a), _arr(b)), ty)
 
     def cmpf(self, predicate, a, b, ty):
         return normalize(_cmpf(predicate, _arr(a), _arr(b)), ty)

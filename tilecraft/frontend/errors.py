@@ -31,3 +31,9 @@ class UnsupportedLanguageConstruct(CompilationError):
 
 class InterpreterError(CompilationError):
     """An error raised while interpreting a kernel, at the kernel's line that caused it."""
+
+
+class UnsupportedOpError(NotImplementedError):
+    """An op that a table of the frontend, the interpreter or a backend has no entry for. The
+    message names the op and the table to extend; the kernel's line is added where it is caught
+    (a `NotImplementedError`, so both the code generator and the interpreter locate it)."""

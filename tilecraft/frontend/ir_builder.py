@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
+from tilecraft.frontend.errors import UnsupportedOpError
 from tilecraft.generated import arith, math as math_d, tt, ttg
 from tilecraft.ir import (
     Block, DenseElementsAttr, FloatAttr, IntegerAttr, Operation, RankedTensorType, UnknownLoc,
@@ -47,6 +48,28 @@ _CASTS = {
     "extf": arith.ExtFOp, "truncf": arith.TruncFOp, "sitofp": arith.SIToFPOp,
     "uitofp": arith.UIToFPOp, "fptosi": arith.FPToSIOp, "fptoui": arith.FPToUIOp,
 }
+
+_TABLES = {"binary": ("_BINARY", _BINARY), "unary": ("_UNARY", _UNARY),
+           "cast": ("_CASTS", _CASTS)}
+
+
+def language_op(kind: str, name: str):
+    """The op class that the language's `kind` ("binary", "unary", "cast") op `name` builds;
+    an `UnsupportedOpError` naming the table when there is none."""
+    table_name, table = _TABLES[kind]
+    cls = table.get(name)
+    if cls is None:
+        raise UnsupportedOpError(
+            f"the frontend has no {kind} op '{name}' (add it to {table_name} in "
+            "tilecraft/frontend/ir_builder.py, which maps the language's names to IR ops)")
+    return cls
+
+
+def language_op_name(kind: str, name: str) -> str | None:
+    """The IR name (`math.atan2`) of the language's `kind` op `name`, None if unknown."""
+    cls = _TABLES[kind][1].get(name)
+    return None if cls is None else cls.OPERATION_NAME
+
 
 _CACHE = {c.keyword: c for c in tt.CacheModifier}
 _EVICT = {c.keyword: c for c in tt.EvictionPolicy}
@@ -166,13 +189,13 @@ class IRBuilder(Builder):
 
     # -- element-wise
     def binary(self, op, a, b, ty):
-        cls = _BINARY[op]
+        cls = language_op("binary", op)
         if cls in (tt.MulhiUIOp, tt.PreciseDivFOp):
             return self._value(cls, x=a, y=b)
         return self._value(cls, lhs=a, rhs=b)
 
     def unary(self, op, x, ty):
-        cls = _UNARY[op]
+        cls = language_op("unary", op)
         if op in ("isnan", "isinf", "isfinite"):
             return self._value(cls, operand_=x, result_type=ty.to_ir())
         if cls is tt.PreciseSqrtOp:
@@ -209,8 +232,6 @@ class IRBuilder(Builder):
                 cls = arith.ExtSIOp if op == "int_cast_signed" else arith.ExtUIOp
                 return self._value(cls, out_type=dst, in_=x)
             return self._value(arith.TruncIOp, out_type=dst, in_=x)
-        if op in _CASTS:
-            return self._value(_CASTS[op], out_type=dst, in_=x)
         if op == "fp_to_fp":
             mode = None if rounding is None else tt.RoundingMode[rounding.upper()]
             return self._value(tt.FpToFpOp, result_type=dst, src=x, rounding=mode)
@@ -220,7 +241,7 @@ class IRBuilder(Builder):
             return self._value(tt.IntToPtrOp, result_type=dst, src=x)
         if op == "ptr_to_int":
             return self._value(tt.PtrToIntOp, result_type=dst, src=x)
-        raise ValueError(f"unknown cast {op}")
+        return self._value(language_op("cast", op), out_type=dst, in_=x)
 
     def _fold_cast(self, op, x, src_ty, ty, rounding):
         """A constant for a cast of a constant (as Triton's canonicalizer would make it)."""
