@@ -1,9 +1,11 @@
 """The layout transfer functions of tritongpu-remove-layout-conversions on hand-worked cases:
-AMD's mfma accumulator map, reshapes of blocked layouts, the unpacking of ttg.fp4_to_fp."""
+AMD's mfma accumulator and dot operand maps, reshapes of blocked layouts, the unpacking of
+ttg.fp4_to_fp."""
 
 from __future__ import annotations
 
-from tilecraft.generated.ttg import AMDMfmaEncodingAttr, BlockedEncodingAttr
+from tilecraft.generated.ttg import (AMDMfmaEncodingAttr, BlockedEncodingAttr,
+                                     DotOperandEncodingAttr)
 from tilecraft.transforms.layout_inference import (blocked_reshape_encoding, fp4_to_fp_encoding,
                                                    layout_map)
 
@@ -32,6 +34,24 @@ def test_mfma_warps_split_n_first_then_m_and_tiles_repeat_along_n():
     assert layout.bases["warp"] == [(0, 16), (16, 0)]
     # after the instruction's 4 rows: N repeats (64 / (16 * 2 warps)) before M does
     assert layout.bases["register"][2:] == [(0, 32), (32, 0)]
+
+
+def test_mfma_operands_hold_k_width_elements_along_k():
+    # A (32x64, kWidth 4) of a 32x32 instruction: 4 consecutive K per lane, lanes down the 32
+    # rows, lane 32 four K further; the 8-wide K tile repeats in registers up to K = 64.
+    mfma = AMDMfmaEncodingAttr(3, (1, 1), (32, 32, 8), False)
+    a = layout_map(DotOperandEncodingAttr(0, mfma, 4), (32, 64))
+    assert a.bases["register"] == [(0, 1), (0, 2), (0, 8), (0, 16), (0, 32)]
+    assert a.bases["lane"] == [(1, 0), (2, 0), (4, 0), (8, 0), (16, 0), (0, 4)]
+    b = layout_map(DotOperandEncodingAttr(1, mfma, 4), (64, 32))
+    for name in ("register", "lane"):
+        assert b.bases[name] == [(c, r) for r, c in a.bases[name]]
+
+
+def test_mfma_operand_is_broadcast_over_the_other_operands_warps():
+    mfma = AMDMfmaEncodingAttr(3, (2, 2), (32, 32, 8), False)
+    a = layout_map(DotOperandEncodingAttr(0, mfma, 4), (64, 16))
+    assert a.bases["warp"] == [(0, 0), (32, 0)]
 
 
 def test_blocked_reshape_merges_minor_dims_and_is_symmetric():

@@ -24,6 +24,7 @@ from tilecraft.layouts.linear import LinearLayout, _log2, identity_1d, zeros_1d
 
 __all__ = [
     "Blocked",
+    "amd_mfma_dot_operand_layout",
     "amd_mfma_layout",
     "blocked_layout",
     "fma_dot_operand_layout",
@@ -299,6 +300,47 @@ def amd_mfma_layout(
     if rank == 3:
         layout = layout * identity_1d(warps_per_cta[0], "warp", "dim0")
     return fit_to_shape(layout, shape, "register")
+
+
+def amd_mfma_dot_operand_layout(
+    shape: Sequence[int], warps_per_cta: Sequence[int], instr_shape: Sequence[int],
+    op_idx: int, k_width: int, tiles_per_warp: Sequence[int] = (),
+) -> LinearLayout:
+    """Triton's ``#ttg.dot_op<{opIdx, parent = #amd_mfma, kWidth}>`` over `shape` (rank 2 or 3).
+
+    A lane holds `k_width` consecutive elements along K; lanes cover the instruction's non-K
+    size (M for A, `op_idx` 0; N for B) and then further K groups; registers repeat the tile
+    along K up to the operand's K, then along the non-K dim (``tiles_per_warp``). Warps are
+    placed as in the accumulator (N first, then M, then batch), which broadcasts those along K.
+    """
+    rank = len(shape)
+    _check_rank(shape, warps_per_cta=warps_per_cta)
+    if rank not in (2, 3):
+        raise ValueError(f"amd_mfma_dot_operand_layout: rank {rank} is not 2 or 3")
+    k_index, non_k_index = (rank - 1, rank - 2) if op_idx == 0 else (rank - 2, rank - 1)
+    k_dim, non_k_dim = f"dim{k_index}", f"dim{non_k_index}"
+    m, n = instr_shape[0], instr_shape[1]
+    non_k = m if op_idx == 0 else n
+    k_tile = AMD_WAVE_SIZE // non_k * k_width
+    repeats = 1
+    if (m, n, op_idx) in ((64, 4, 0), (4, 64, 1)):
+        repeats = 16
+        k_tile *= 16
+    tiles_per_warp = list(tiles_per_warp) or [1] * rank
+    layout = LinearLayout({}, {})
+    for size, in_dim, out_dim in (
+        (k_width, "register", k_dim),
+        (non_k, "lane", non_k_dim),
+        (AMD_WAVE_SIZE // non_k, "lane", k_dim),
+        (repeats, "register", k_dim),
+        (max(shape[k_index] // k_tile, 1), "register", k_dim),
+        (tiles_per_warp[non_k_index], "register", non_k_dim),
+    ):
+        layout = layout * identity_1d(size, in_dim, out_dim)
+    if rank == 3:
+        layout = layout * identity_1d(1, "register", "dim0")
+    warps = _identity_standard("warp", warps_per_cta, list(range(rank - 1, -1, -1)))
+    return fit_to_shape(layout * warps.transpose_outs(layout.out_dim_names), shape, "register")
 
 
 def nvidia_mma_v2_dot_operand_layout(

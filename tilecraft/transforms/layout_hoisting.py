@@ -6,8 +6,8 @@
   tensor is smaller;
 - into branches: inside a loop, a conversion of an ``scf.if`` result that only one branch can
   make in the wanted layout moves into the other branch;
-- dot operands: a conversion to a dot operand layout, feeding an mma dot that follows it, moves
-  over element-wise ops and views up to the loads (where the pipeliner wants it).
+- up to loads: before an mma dot, a conversion (to a dot operand layout, or one on the way to
+  it) moves over element-wise ops and views up to the loads (where the pipeliner wants it).
 """
 
 from __future__ import annotations
@@ -129,10 +129,12 @@ def hoist_into_branches(remat: Rematerializer, convert: Operation) -> bool:
     return True
 
 def hoist_dot_operand(remat: Rematerializer, convert: Operation) -> bool:
-    """Moves a conversion to an mma dot operand layout over element-wise ops and views up
-    to the loads it comes from, when a dot that uses such operands follows it."""
+    """Moves a conversion over element-wise ops and views up to the loads it comes from, when
+    a dot with mma operands follows it (as Triton, whatever the conversion's target: the
+    conversions feeding a dot's operands then sit next to their loads, where the pipeliner
+    wants them)."""
     target = convert.results[0].type.encoding
-    if not isinstance(target, DotOperandEncodingAttr) or not _dot_follows(convert):
+    if not _dot_follows(convert):
         return False
 
     def moves_no_data(op: Operation) -> bool:
