@@ -19,7 +19,7 @@ same value, as Triton's LoopAwareCSE does.
 from __future__ import annotations
 
 from tilecraft.generated.passes import TritonLoopAwareCSEPassBase
-from tilecraft.ir import Operation, Region
+from tilecraft.ir import Operation
 from tilecraft.ir.traits import IsolatedFromAbove, Terminator
 from tilecraft.ir.values import BlockArgument, OpResult
 

@@ -6,10 +6,13 @@ for the code between the ops whose layouts matter, in phases (as Triton's pass d
 2. backward rematerialization, repeated while it removes conversions: a conversion whose source
    can be computed in the target layout cheaply enough is replaced by that computation
    (`layout_rematerialization`);
-3. hoisting (`layout_hoisting`) of the conversions that stay: above extensions and broadcasts, into the branch of
-   an ``scf.if`` that needs them, and to the loads of dot operands;
-4. cleanup: loop-carried values nothing needs are dropped, and conversions canonicalized (folded
-   into their producers, removed when they convert to the same layout).
+3. hoisting (`layout_hoisting`) of the conversions that stay: above extensions and
+   broadcasts, into the branch of an ``scf.if`` that needs them, and up to the loads before an
+   mma dot;
+4. cleanup: loop-carried values that nothing live needs (a liveness graph: effects, returns and
+   control flow make values live, and liveness flows back through ops, branches and loops) are
+   dropped, and conversions canonicalized (folded into their producers, removed when they
+   convert to the same layout).
 
 Layouts the pass cannot map (attributes it does not know) stay where they are, with the
 conversions from and to them.
