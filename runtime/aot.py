@@ -36,6 +36,7 @@ import argparse
 import ast
 import hashlib
 import importlib.util
+import json
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -67,6 +68,17 @@ class Parameter:
     name: str
     kind: str
     c_type: str
+
+
+@dataclass(frozen=True)
+class Signature:
+    """A parsed signature: ``types`` of the runtime parameters (``"*fp32:16"``), ``constants``
+    (numbers, and integers given as ``:1``), and ``ones``: the types of the parameters given as
+    ``:1``."""
+
+    types: dict[str, str]
+    constants: dict[str, Any]
+    ones: dict[str, str]
 
 
 @dataclass(frozen=True)
@@ -102,9 +114,9 @@ def load_kernel(path: Path, kernel_name: str) -> Any:
     return value
 
 
-def parse_signature(kernel: Any, text: str) -> tuple[dict[str, str], dict[str, Any]]:
-    """(type strings of the runtime parameters, values of the constants) of a signature such
-    as ``"*fp32:16, i32, 1024"`` for ``kernel``'s parameters in order."""
+def parse_signature(kernel: Any, text: str) -> Signature:
+    """The signature ``text``, such as ``"*fp32:16, i32, 1024"``, of ``kernel``'s parameters in
+    order."""
     from tilecraft.language import core as tl
 
     entries = [entry.strip() for entry in text.split(",")]
@@ -114,6 +126,7 @@ def parse_signature(kernel: Any, text: str) -> tuple[dict[str, str], dict[str, A
                        f"{len(names)} parameters ({', '.join(names)})")
     types: dict[str, str] = {}
     constants: dict[str, Any] = {}
+    ones: dict[str, str] = {}
     for position, (name, entry) in enumerate(zip(names, entries), start=1):
         where = f"signature entry {position} ({entry!r}, parameter {name!r})"
         constant = _number(entry)
@@ -124,7 +137,7 @@ def parse_signature(kernel: Any, text: str) -> tuple[dict[str, str], dict[str, A
             raise AOTError(f"{where}: {name} is a constexpr parameter; give its value")
         base, _, hint = entry.partition(":")
         try:
-            ty = tl.str_to_ty(base.strip())
+            tl.str_to_ty(base.strip())
         except Exception:  # noqa: BLE001 - whatever the parser raises, the entry is wrong
             raise AOTError(f"{where}: not a type such as *fp32, i32 or fp32, nor a number") \
                 from None
@@ -132,12 +145,13 @@ def parse_signature(kernel: Any, text: str) -> tuple[dict[str, str], dict[str, A
             raise AOTError(f"{where}: the hint after ':' is 16 (a multiple of 16) or 1 (equal "
                            "to 1)")
         if hint == "1":
-            if ty.is_ptr() or not ty.is_int():
-                raise AOTError(f"{where}: only integers can be specialized to 1")
+            if base.strip() not in _INTEGER_KINDS:
+                raise AOTError(f"{where}: only integers (i32, u64, ...) can be specialized to 1")
             constants[name] = 1
+            ones[name] = base.strip()
             continue
         types[name] = base.strip() + (":16" if hint == "16" else "")
-    return types, constants
+    return Signature(types, constants, ones)
 
 
 def _number(entry: str) -> int | float | bool | None:
@@ -212,19 +226,19 @@ def compile_kernel(path: Path, kernel_name: str, signature: str, grid: str,
     from .compiler import ASTSource, compile
 
     kernel = load_kernel(path, kernel_name)
-    types, constants = parse_signature(kernel, signature)
-    compiled = compile(ASTSource(kernel, types, constants), target=_target(target),
+    parsed = parse_signature(kernel, signature)
+    compiled = compile(ASTSource(kernel, parsed.types, parsed.constants),
+                       target=_target(target),
                        options={"num_warps": num_warps, "num_stages": num_stages})
     metadata = compiled.metadata
-    parameters = _c_parameters(metadata["arg_names"], metadata["arg_kinds"], types)
+    parameters = _c_parameters(metadata["arg_names"], metadata["arg_kinds"], parsed.types)
     integers = [p.name for p in parameters if p.kind in _INTEGER_KINDS]
-    grid_c = grid_to_c(grid, integers, constants)
-    kinds = [p.kind for p in parameters]
+    grid_c = grid_to_c(grid, integers, parsed.constants)
     cubin = compiled.asm["cubin"]
     digest = hashlib.sha256(cubin + f"\0{signature}\0{grid}".encode()).hexdigest()[:8]
     out_name = out_name or kernel_name
     function = f"{out_name}_{digest}"
-    described = ", ".join([*(f"{k}={v!r}" for k, v in constants.items()),
+    described = ", ".join([*(f"{k}={v!r}" for k, v in parsed.constants.items()),
                            f"num_warps={metadata['num_warps']}", f"num_stages={num_stages}"])
     out_dir.mkdir(parents=True, exist_ok=True)
     header = out_dir / f"{out_name}.{digest}.h"
@@ -232,18 +246,33 @@ def compile_kernel(path: Path, kernel_name: str, signature: str, grid: str,
     prototype = _prototype(function, parameters)
     comment = (f"kernel {kernel_name} of {path.name}, signature \"{signature}\", grid "
                f"({grid}); {described}; {metadata['shared']} bytes of shared memory")
+    record = json.dumps({"name": out_name, "function": function,
+                         "parameters": _link_parameters(kernel, parsed, parameters)})
     header.write_text(_HEADER.format(file=header.name, comment=comment, function=function,
-                                     prototype=prototype))
+                                     prototype=prototype, record=record))
+    shared = metadata["shared"]
     source.write_text(_SOURCE.format(
         file=source.name, header=header.name, function=function, prototype=prototype,
-        size=len(cubin), data=_bytes_in_c(cubin), name=metadata["name"],
-        shared=metadata["shared"], opt_in=_OPT_IN.format(shared=metadata["shared"])
-        if metadata["shared"] > 48 * 1024 else "", threads=32 * metadata["num_warps"], slots=max(1, len(kinds)),
+        size=len(cubin), data=_bytes_in_c(cubin), name=metadata["name"], shared=shared,
+        opt_in=_OPT_IN.format(shared=shared) if shared > 48 * 1024 else "",
+        threads=32 * metadata["num_warps"], slots=max(1, len(parameters)),
         grid_x=grid_c[0], grid_y=grid_c[1], grid_z=grid_c[2],
         pack="".join(f"    memcpy(&slots[{index}], &{p.name}, sizeof {p.name});\n"
                      f"    args[{index}] = &slots[{index}];\n"
                      for index, p in enumerate(parameters))))
     return Generated(function, header, source)
+
+
+def _link_parameters(kernel: Any, parsed: Signature,
+                     parameters: list[Parameter]) -> list[dict[str, Any]]:
+    """What `tilecraft.runtime.aot_link` dispatches on: each parameter that is not a number in
+    the signature, in the kernel's order, with its C type and hint (16, 1 or None)."""
+    c_types = {p.name: p.c_type for p in parameters}
+    c_types.update((name, _C_TYPES[text]) for name, text in parsed.ones.items())
+    hints = {**{name: 16 for name, text in parsed.types.items() if text.endswith(":16")},
+             **{name: 1 for name in parsed.ones}}
+    return [{"name": name, "c_type": c_types[name], "hint": hints.get(name)}
+            for name in kernel.arg_names if name in c_types]
 
 
 def _c_parameters(names: Sequence[str], kinds: Sequence[str],
@@ -289,6 +318,7 @@ def _bytes_in_c(data: bytes) -> str:
 _HEADER = """\
 /* {file}: written by tilecraft-compile; do not edit.
    {comment}. */
+/* tilecraft-link: {record} */
 #pragma once
 #include <cuda.h>
 #include <stdbool.h>
@@ -358,8 +388,8 @@ CUresult unload_{function}(void) {{
     if (gx <= 0 || gy <= 0 || gz <= 0) return CUDA_SUCCESS;
     uint64_t slots[{slots}] = {{0}};
     void *args[{slots}];
-{pack}    return cuLaunchKernel(function_, (unsigned)gx, (unsigned)gy, (unsigned)gz, {threads}, 1, 1,
-                          {shared}, stream, args, NULL);
+{pack}    return cuLaunchKernel(function_, (unsigned)gx, (unsigned)gy, (unsigned)gz,
+                          {threads}, 1, 1, {shared}, stream, args, NULL);
 }}
 """
 

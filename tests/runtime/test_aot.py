@@ -1,6 +1,8 @@
-"""tilecraft-compile, as Triton's compile.py: a kernel, a signature and a grid become a C header
-and source that embed the cubin and launch it through the CUDA driver API. Mistakes are named
-without a traceback; gcc compiles the C against cuda.h, and on a GPU a C program launches it."""
+"""tilecraft-compile and tilecraft-link, as Triton's compile.py and link.py: a kernel, a
+signature and a grid become a C header and source that embed the cubin and launch it through the
+CUDA driver API, and specializations join behind one function that dispatches on the hints.
+Mistakes are named without a traceback; gcc compiles the C against cuda.h, and on a GPU a C
+program launches it."""
 
 from __future__ import annotations
 
@@ -9,9 +11,9 @@ import shutil
 import subprocess
 from pathlib import Path
 
-import numpy as np
 import pytest
 
+from tilecraft.runtime import aot_link
 from tilecraft.runtime.aot import AOTError, compile_kernel, grid_to_c, main
 
 KERNEL = '''
@@ -82,7 +84,8 @@ def kernel_file(tmp_path, monkeypatch) -> Path:
     ("*fp32:8, *fp32, *fp32, i32, fp32, 256",
      "signature entry 1 ('*fp32:8', parameter 'x_ptr'): the hint after ':' is 16"),
     ("*fp32, *fp32, *fp32, i32, fp32:1, 256",
-     "signature entry 5 ('fp32:1', parameter 'alpha'): only integers can be specialized to 1"),
+     "signature entry 5 ('fp32:1', parameter 'alpha'): only integers (i32, u64, ...) can be "
+     "specialized to 1"),
 ])
 def test_a_signature_that_does_not_fit_is_named_by_its_entry(kernel_file, tmp_path, capsys,
                                                              signature, message):
@@ -131,7 +134,7 @@ def test_writes_a_header_and_a_source_that_gcc_compiles(kernel_file, tmp_path):
     assert f"CUresult load_{generated.function}(void);" in header
     source = generated.source.read_text()
     assert "(((int64_t)n + 256LL - 1) / 256LL)" in source
-    assert ", 64, 1, 1," in source  # 2 warps
+    assert "64, 1, 1, 0, stream, args, NULL" in source  # 2 warps, no shared memory
     include = _cuda_include()
     if include is None or shutil.which("gcc") is None:
         pytest.skip("cuda.h or gcc not found")
@@ -151,8 +154,8 @@ PROGRAM = r'''
 #define CHECK(call) do { CUresult s = (call); if (s != CUDA_SUCCESS) { \
     fprintf(stderr, "%s failed: %d\n", #call, (int)s); return 1; } } while (0)
 
-int main(void) {
-    const int n = 100003;
+int main(int argc, char **argv) {
+    const int n = argc > 1 ? atoi(argv[1]) : 100003;
     const float alpha = 1.5f;
     float *x = malloc(n * sizeof(float)), *y = malloc(n * sizeof(float));
     float *out = malloc(n * sizeof(float));
@@ -191,21 +194,91 @@ int main(void) {
 '''
 
 
+SPECIALIZATIONS = ["*fp32:16, *fp32:16, *fp32:16, i32:16, fp32, 256",
+                   "*fp32, *fp32, *fp32, i32, fp32, 256",
+                   "*fp32, *fp32, *fp32, i32:1, fp32, 256"]
+
+
+def _link_all(kernel_file: Path, out: Path) -> tuple[list, Path, Path]:
+    generated = [compile_kernel(kernel_file, "scale_add_kernel", signature, GRID, out,
+                                "scale_add", target="cuda:90") for signature in SPECIALIZATIONS]
+    header, source = aot_link.link([g.header for g in generated], out / "linked" / "kernels")
+    return generated, header, source
+
+
+@needs_ptxas
+def test_link_dispatches_to_the_specialization_with_the_most_hints_met(kernel_file, tmp_path):
+    (aligned, plain, one), header, source = _link_all(kernel_file, tmp_path / "out")
+    assert ("CUresult scale_add(CUstream stream, CUdeviceptr x_ptr, CUdeviceptr y_ptr, "
+            "CUdeviceptr out_ptr, int32_t n, float alpha);") in header.read_text()
+    assert f'#include "../{aligned.header.name}"' in header.read_text()
+    text = source.read_text()
+    assert (f"    if ((x_ptr % 16 == 0) && (y_ptr % 16 == 0) && (out_ptr % 16 == 0) && "
+            f"(n % 16 == 0)) return {aligned.function}(stream, x_ptr, y_ptr, out_ptr, n, "
+            "alpha);\n"
+            f"    if ((n == 1)) return {one.function}(stream, x_ptr, y_ptr, out_ptr, alpha);\n"
+            f"    return {plain.function}(stream, x_ptr, y_ptr, out_ptr, n, alpha);\n}}") in text
+    assert f"status = load_{one.function}();" in text
+    include = _cuda_include()
+    if include is None or shutil.which("gcc") is None:
+        pytest.skip("cuda.h or gcc not found")
+    for c_file in [source, aligned.source, plain.source, one.source]:
+        subprocess.run(["gcc", "-std=c11", "-Wall", "-Wextra", "-Werror", "-c", f"-I{include}",
+                        str(c_file), "-o", str(c_file.with_suffix(".o"))], check=True)
+
+
+@needs_ptxas
+def test_link_names_what_it_cannot_join(kernel_file, tmp_path, capsys):
+    out = tmp_path / "out"
+    first = compile_kernel(kernel_file, "scale_add_kernel", SIGNATURE, GRID, out, "scale_add",
+                           target="cuda:90")
+    fixed = compile_kernel(kernel_file, "scale_add_kernel",
+                           "*fp32, *fp32, *fp32, i32, 2.0, 256", GRID, out, "scale_add",
+                           target="cuda:90")
+    with pytest.raises(AOTError, match="the specializations of scale_add take different "
+                                       "parameters: .*float alpha.*"):
+        aot_link.link([first.header, fixed.header], out / "kernels")
+    stranger = tmp_path / "other.h"
+    stranger.write_text("#pragma once\n")
+    assert aot_link.main([str(first.header), str(stranger), "-o", str(out / "k")]) == 2
+    error = capsys.readouterr().err
+    assert error == f"tilecraft-link: error: {stranger}: not a header written by " \
+        "tilecraft-compile\n"
+
+
+def _build(program_text: str, sources: list[Path], tmp_path: Path) -> Path:
+    include = _cuda_include()
+    assert include is not None and shutil.which("gcc") is not None
+    program = tmp_path / "main.c"
+    program.write_text(program_text)
+    libraries = [f"-L{folder}" for folder in (include.parent / "lib64",
+                                               include.parent / "lib64" / "stubs")]
+    binary = tmp_path / "main"
+    subprocess.run(["gcc", "-std=c11", "-O1", str(program), *map(str, sources),
+                    f"-I{include}", *libraries, "-lcuda", "-lm", "-o", str(binary)], check=True)
+    return binary
+
+
+def _check_run(binary: Path, n: int) -> None:
+    run = subprocess.run([str(binary), str(n)], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert float(run.stdout.split()[-1]) < 1e-6
+
+
 @pytest.mark.skipif(not _have_gpu(), reason="no CUDA device")
 def test_a_c_program_launches_the_kernel_on_the_gpu(kernel_file, tmp_path):
     generated = compile_kernel(kernel_file, "scale_add_kernel", SIGNATURE, GRID,
                                tmp_path / "out", "scale_add")
-    include = _cuda_include()
-    assert include is not None and shutil.which("gcc") is not None
-    program = tmp_path / "main.c"
-    program.write_text(PROGRAM.replace("HEADER", str(generated.header))
-                       .replace("FUNCTION", generated.function))
-    libraries = [f"-L{folder}" for folder in (include.parent / "lib64",
-                                               include.parent / "lib64" / "stubs")]
-    binary = tmp_path / "scale_add"
-    subprocess.run(["gcc", "-std=c11", "-O1", str(program), str(generated.source),
-                    f"-I{include}", *libraries, "-lcuda", "-lm", "-o", str(binary)], check=True)
-    run = subprocess.run([str(binary)], capture_output=True, text=True, timeout=60)
-    assert run.returncode == 0, run.stdout + run.stderr
-    assert "max relative error" in run.stdout
-    np.testing.assert_array_less(float(run.stdout.split()[-1]), 1e-6)
+    binary = _build(PROGRAM.replace("HEADER", str(generated.header))
+                    .replace("FUNCTION", generated.function), [generated.source], tmp_path)
+    for n in (100003, 37):
+        _check_run(binary, n)
+
+
+@pytest.mark.skipif(not _have_gpu(), reason="no CUDA device")
+def test_a_c_program_launches_each_linked_specialization(kernel_file, tmp_path):
+    generated, header, source = _link_all(kernel_file, tmp_path / "out")
+    binary = _build(PROGRAM.replace("HEADER", str(header)).replace("FUNCTION", "scale_add"),
+                    [source, *(g.source for g in generated)], tmp_path)
+    for n in (100000, 100003, 1):  # aligned, plain, n == 1
+        _check_run(binary, n)
