@@ -34,12 +34,13 @@ from tilecraft.generated.arith import (AddIOp, AndIOp, CmpIOp, CmpIPredicate, Mu
                                        SelectOp, SubIOp)
 from tilecraft.generated.passes import TritonGPUPipelinePassBase
 from tilecraft.generated.tt import SplatOp
+from tilecraft.generated.ttng import WarpGroupDotWaitOp
 from tilecraft.generated.ttg import (AsyncCommitGroupOp, AsyncCopyGlobalToLocalOp,
                                      AsyncTokenType, AsyncWaitOp, LocalAllocOp,
                                      LocalDeallocOp, LocalLoadOp, MemDescIndexOp, MemDescType,
                                      NVMMASharedEncodingAttr)
-from tilecraft.ir import (Block, BlockArgument, Builder, IntegerAttr, IntegerType, Operation,
-                          RankedTensorType, Value)
+from tilecraft.ir import (Block, BlockArgument, BoolAttr, Builder, IntegerAttr, IntegerType,
+                          Operation, RankedTensorType, Value)
 from tilecraft.transforms.accelerate_matmul import capability_of
 from tilecraft.transforms.effects import is_memory_effect_free
 from tilecraft.transforms.loop_unroll import NUM_STAGES
@@ -227,6 +228,29 @@ def _buffer_view(builder: Builder, buffer: Value, slot: Value, location) -> Valu
                                                location=location)).results[0]
 
 
+def _async_dot(body: Block, plan: _Plan) -> Operation | None:
+    """The ``ttng.warp_group_dot`` of the body that can run asynchronously: it reads pipelined
+    buffers only, accumulates into a carried f32 value and feeds only the yield (Triton's
+    pipeliner makes such dots asynchronous, one in flight)."""
+    allocs = {alloc.results[0] for _, alloc in plan.loads}
+    yield_op = body.last_op
+    dots = [op for op in body if op.name == "ttng.warp_group_dot"]
+    if len(dots) != 1:
+        return None
+    dot = dots[0]
+    uses = list(dot.results[0].uses)
+    carried = dot.operands[2]
+    if dot.operands[0] not in allocs or dot.operands[1] not in allocs or dot.use_c is not None:
+        return None
+    if str(dot.results[0].type.element_type) != "f32":
+        return None  # f16 accumulators are packed around each dot: it stays synchronous
+    if not (isinstance(carried, BlockArgument) and carried.owner is body
+            and len(uses) == 1 and uses[0].owner is yield_op
+            and uses[0].index == carried.index - 1):
+        return None
+    return dot
+
+
 def _emit_stage(builder: Builder, plan: _Plan, mapping: dict, buffers: list[Value],
                 slot: Value, in_range: Value) -> Value:
     """Clones the slice through ``mapping`` at ``builder``'s point, each load as an
@@ -313,6 +337,15 @@ def pipeline_loop(loop: Operation, plan: _Plan, stages: int) -> Operation:
     start = Builder.at_start(body, location)
     wait = start.insert(AsyncWaitOp.build(max(distance - 1, 0), _token(),
                                           location=location)).results[0]
+    dot = _async_dot(body, plan)
+    if dot is not None:
+        # the dot runs on while the next copies are issued: they go after the wait that
+        # leaves it alone in flight (the dot of i - 1, which read their slot, is done)
+        dot.properties["isAsync"] = BoolAttr(True)
+        waited = Builder.after(dot, dot.location).insert(WarpGroupDotWaitOp.build(
+            [dot.results[0].type], 1, [dot.results[0]], location=dot.location))
+        dot.results[0].replace_uses_with_if(waited.results[0], lambda use: use.owner is not waited)
+        start = Builder.after(waited, location)
     # the copies of iteration i + distance, into the slot iteration i - 1 read
     mapping: dict = {}
     shift = start.insert(constant_op(distance, iv.type, location)).results[0]
@@ -363,6 +396,11 @@ def pipeline_loop(loop: Operation, plan: _Plan, stages: int) -> Operation:
 
     # drain, then free the buffers
     after = Builder.after(new_loop, location)
+    if dot is not None:
+        result = new_loop.results[yield_op.operands.index(waited.results[0])]
+        done = after.insert(WarpGroupDotWaitOp.build([result.type], 0, [result],
+                                                     location=location))
+        result.replace_uses_with_if(done.results[0], lambda use: use.owner is not done)
     after.insert(AsyncWaitOp.build(0, _token(), location=location))
     for buffer in buffers:
         after.insert(LocalDeallocOp.build(buffer, location=location))

@@ -7,6 +7,11 @@ in one of its own registers (the lane and warp parts of both maps agree), the re
 selection of registers; when a conversion stays within warps, warp shuffles move the elements
 (`shuffles`); otherwise the tensor goes through shared memory: every thread writes its
 registers at their coordinates, and after a barrier reads the elements of its new registers.
+A layout conversion of a power-of-two shape goes through a swizzled buffer whose 16-byte
+chunks run along the dim the new layout's registers run along, xor-ed with the row
+(`conversion_buffer`): both sides move vectors (`shared_memory.access_plan`) without bank
+conflicts for the usual pairs, an mma accumulator (pairs of columns per thread, rows across
+lanes) into a blocked layout (runs along rows) included.
 """
 
 from __future__ import annotations
@@ -16,12 +21,14 @@ from collections.abc import Callable, Sequence
 import llvmlite.ir as ir
 
 from tilecraft.ir import DenseElementsAttr, Operation, RankedTensorType
-from tilecraft.layouts.conversion import registers_by_coordinate
+from tilecraft.layouts.conversion import contiguous_registers, registers_by_coordinate
+from tilecraft.layouts.distributed import swizzled_shared_layout
 from tilecraft.layouts.linear import LinearLayout
 
 from ..cpu.shapes import scalar_constant
 from .lowering import I32, Distributed, GPULowering, error_at, lowers, reg_type
 from .scratch import Storage, row_major
+from .shared_memory import SharedTensor, load_distributed, store_distributed
 from .shuffles import convert_by_shuffles, shuffle_plan
 
 Coordinates = tuple[int, ...]
@@ -183,7 +190,37 @@ def move(fl: GPULowering, op: Operation, project: Projection) -> None:
                                    tuple(result.type.shape)))
         return
     src_shape = tuple(op.operands[0].type.shape)
+    storage = Storage.of(result.type)
+    buffer = (conversion_buffer(layout, src_shape, storage.size)
+              if op.name == "ttg.convert_layout" else None)
+    if buffer is not None:
+        tensor = SharedTensor(fl.shared_base(buffer.in_dim_size("offset") * storage.size),
+                              buffer, storage)
+        store_distributed(fl, tensor, source)
+        fl.barrier()
+        fl.set(result, load_distributed(fl, tensor, layout, src_shape))
+        return
     fl.set(result, through_shared(fl, [(source, lambda c: c)], src_shape, result.type, project))
+
+
+def conversion_buffer(target: LinearLayout, shape: Sequence[int],
+                      element_bytes: int) -> LinearLayout | None:
+    """The swizzled shared layout a conversion into ``target`` goes through (None for shapes
+    of rank 1 or not powers of two): rows along the dim ``target``'s registers run along (the
+    last on ties), chunks of 16 bytes, the chunk index xor-ed with the row so that 128 bytes
+    of consecutive rows fall in distinct banks."""
+    rank = len(shape)
+    if rank < 2 or any(size & (size - 1) for size in shape):
+        return None
+    runs = [contiguous_registers(target, dim) for dim in range(rank)]
+    col = max(reversed(range(rank)), key=lambda dim: runs[dim])
+    order = (col, *(dim for dim in reversed(range(rank)) if dim != col))
+    cols = shape[col]
+    vec = max(1, min(16 // element_bytes, cols))
+    row_bytes = cols * element_bytes
+    per_phase = max(1, 128 // row_bytes)
+    max_phase = max(1, min(cols // vec, 8 // per_phase))
+    return swizzled_shared_layout(shape, vec, per_phase, max_phase, order)
 
 
 def register_selection(source: LinearLayout, target: LinearLayout,
