@@ -60,6 +60,15 @@ def class_name(record: Record) -> str:
     return name.split("_", 1)[1] if "_" in name and not name.startswith("anonymous") else name
 
 
+def checked_class_name(record: Record, name: str) -> str:
+    """`name`, the Python class generated for `record`; a TdError when it is not an identifier
+    (a def named `Math_` or `UB_0xPoisonOp`)."""
+    if not name.isidentifier() or name in _PY_KEYWORDS:
+        raise TdError(f"the def '{record.name}' gives the class name '{name}', which is not a "
+                      "Python identifier", record.loc)
+    return name
+
+
 @dataclass
 class TypeConstraintModel:
     """A type constraint: its predicate (with `$_self`), summary and buildable type, if any."""
@@ -426,6 +435,11 @@ class ModelBuilder:
                           "'hasCustomAssemblyFormat'", rec.field_loc("assemblyFormat"))
         if "parse" in hooks:
             hooks.append("print")
+        for trait_name, group, what in (("AttrSizedOperandSegments", operands, "operands"),
+                                        ("AttrSizedResultSegments", results, "results")):
+            if not group and any(t.name == trait_name for t in traits):
+                raise TdError(f"op '{rec.name}' has the trait '{trait_name}' but no {what}",
+                              rec.loc)
         variadic = [o for o in operands if o.kind != "single"]
         if len(variadic) > 1 and not any(
             t.name in ("AttrSizedOperandSegments", "SameVariadicOperandSize") for t in traits
@@ -441,7 +455,8 @@ class ModelBuilder:
                 f"op '{rec.name}' has more than one variadic or optional result: it needs "
                 "'AttrSizedResultSegments' or 'SameVariadicResultSize'", rec.loc)
         return OpModel(
-            record=rec, dialect=dialect, mnemonic=mnemonic, class_name=class_name(rec),
+            record=rec, dialect=dialect, mnemonic=mnemonic,
+            class_name=checked_class_name(rec, class_name(rec)),
             summary=rec.get("summary", ""), description=_dedent(rec.get("description", "")),
             operands=operands, attributes=attributes, results=results, regions=regions,
             successors=successors, traits=traits, assembly_format=fmt, hooks=hooks,
@@ -582,7 +597,8 @@ class ModelBuilder:
                           "with the parameters '$shape' and '$elementType'", rec.field_loc("traits"))
         return AttrOrTypeModel(
             record=rec, kind=kind, dialect=dialect, mnemonic=mnemonic,
-            class_name=class_name(rec), summary=rec.get("summary", ""),
+            class_name=checked_class_name(rec, class_name(rec)),
+            summary=rec.get("summary", ""),
             description=_dedent(rec.get("description", "")), parameters=params,
             assembly_format=None if fmt is Unset or fmt == "" else fmt,
             alias=rec.get("alias", "") if kind == "Attr" else "", hooks=hooks, shaped=shaped,
@@ -650,7 +666,8 @@ class ModelBuilder:
                  for s in rec.get("statistics", [])]
         anchor = rec.get("opName", "") if rec.isa("Pass") else ""
         return PassModel(
-            record=rec, class_name=_pass_class_name(rec.name), argument=argument,
+            record=rec, class_name=checked_class_name(rec, _pass_class_name(rec.name)),
+            argument=argument,
             summary=rec.get("summary", ""), description=_dedent(rec.get("description", "")),
             anchor=anchor, dependent_dialects=list(rec.get("dependentDialects", [])),
             options=options, statistics=stats,

@@ -19,15 +19,24 @@ from .td import Record, TdError
 _PLACEHOLDER = re.compile(r"\$(_?[A-Za-z][A-Za-z0-9_]*)")
 
 
+class UnknownPlaceholder(KeyError):
+    """A `$_name` placeholder that the place where the expression is used does not provide."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.name = name
+
+
 def substitute(expr: str, mapping: dict[str, str], op_var: str | None = None) -> str:
-    """Replace `$_self`-style placeholders by `mapping[name]`; other `$name`s by `op_var.name`."""
+    """Replace `$_self`-style placeholders by `mapping[name]`; other `$name`s by `op_var.name`;
+    an `UnknownPlaceholder` for any other."""
 
     def repl(match: re.Match[str]) -> str:
         name = match.group(1)
         if name in mapping:
             return mapping[name]
         if name.startswith("_") or op_var is None:
-            raise KeyError(name)
+            raise UnknownPlaceholder(name)
         from .model import accessor_name
 
         return f"{op_var}.{accessor_name(name)}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from pathlib import Path
 
 import jinja2
@@ -13,6 +14,8 @@ from .backends.passes import pass_class
 from .backends.rewrites import pattern_module
 from .diagnostics import Diagnostic
 from .model import Model
+from .predicates import UnknownPlaceholder
+from .td import Record, TdError
 
 _ENV: jinja2.Environment | None = None
 
@@ -58,8 +61,9 @@ def render_all(model: Model, root: Path, gen_dir: Path, docs_dir: Path) -> dict[
     out: dict[Path, str] = {}
     for name, dialect in model.dialects.items():
         table = ConstraintTable()
-        ops = ["\n".join(op_class(op, table)) for op in dialect.ops]
-        attrs = ["\n".join(attr_or_type_class(m)) for m in [*dialect.attrs, *dialect.types]]
+        ops = [_located(op.record, lambda op=op: op_class(op, table)) for op in dialect.ops]
+        attrs = [_located(m.record, lambda m=m: attr_or_type_class(m))
+                 for m in [*dialect.attrs, *dialect.types]]
         origin = _relative(dialect.record.loc.file, root)
         constraints = "\n".join(table.lines()).rstrip()
         source = env.get_template("dialect.py.j2").render(
@@ -83,6 +87,16 @@ def render_all(model: Model, root: Path, gen_dir: Path, docs_dir: Path) -> dict[
         dialects=list(model.dialects))
     out.update(_render_patterns(model, gen_dir / "patterns"))
     return out
+
+
+def _located(record: Record, render: Callable[[], list[str]]) -> str:
+    """The lines `render` gives for `record`, joined; an unknown placeholder in one of its
+    expressions is a `TdError` at the record."""
+    try:
+        return "\n".join(render())
+    except UnknownPlaceholder as err:
+        raise TdError(f"'{record.name}' uses the placeholder '${err.name}', which is not "
+                      "available where the expression is used", record.loc) from None
 
 
 def _foreign_imports(model: Model, dialect: str, code: str) -> list[tuple[str, list[str]]]:

@@ -15,19 +15,22 @@ class ConstraintTable:
     """Deduplicated module-level constraint functions, like MLIR's local type constraints."""
 
     def __init__(self) -> None:
-        self.functions: dict[tuple[str, str], str] = {}
+        self.functions: dict[tuple[str, str], tuple[str, str]] = {}
 
     def function(self, kind: str, pred: str) -> str:
+        """The name of the function checking `pred` (substituted now, so that an unknown
+        placeholder is reported while the op using it is rendered)."""
         key = (kind, pred)
         if key not in self.functions:
-            self.functions[key] = f"_{kind}_constraint_{len(self.functions)}"
-        return self.functions[key]
+            arg = {"type": "type_", "attr": "attr", "region": "region"}[kind]
+            self.functions[key] = (f"_{kind}_constraint_{len(self.functions)}",
+                                   substitute(pred, {"_self": arg}))
+        return self.functions[key][0]
 
     def lines(self) -> list[str]:
         out = []
-        for (kind, pred), name in self.functions.items():
+        for (kind, _), (name, body) in self.functions.items():
             arg = {"type": "type_", "attr": "attr", "region": "region"}[kind]
-            body = substitute(pred, {"_self": arg})
             out += [f"def {name}({arg}) -> bool:", f"    return bool({body})", "", ""]
         return out
 

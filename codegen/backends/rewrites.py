@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..model import AttributeModel, OpModel, Operand
-from ..predicates import PredicateChecker, substitute
+from ..predicates import PredicateChecker, UnknownPlaceholder, substitute
 from ..td import DagValue, Record, TdError, Unset
 from .ops import _docstring, builder_inferred_results, type_param
 
@@ -260,6 +260,9 @@ def pattern_module(records: list[Record], ops: dict[str, OpModel],
     classes, dialects = [], set()
     for rec in records:
         emitter = PatternEmitter(rec, ops, checker)
-        classes.append("\n".join(emitter.emit_class()))
+        try:
+            classes.append("\n".join(emitter.emit_class()))
+        except UnknownPlaceholder as err:
+            raise emitter.error(f"unknown placeholder '${err.name}'") from None
         dialects |= emitter.state.dialects
     return classes, dialects
