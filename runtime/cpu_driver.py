@@ -17,9 +17,11 @@ Kinds name the type of an argument or of a printed value, with Triton's signatur
 
 A launch splits the linear range into one contiguous chunk per thread (``TILECRAFT_CPU_THREADS``,
 or one per CPU), or fewer when the kernel's programs, timed on its previous launch, are too cheap
-to be worth a thread (`plan_chunks`). The calling thread runs the first chunk and a process-wide
-pool, created on the first launch that needs it, runs the others; the kernel is called through
-ctypes, which releases the GIL.
+to be worth a thread (`plan_chunks`). A launch of one chunk calls the kernel in this thread; a
+launch of several makes one call (through ctypes, which releases the GIL) into a thread pool
+written in compiled code (`tilecraft.backends.cpu.thread_pool`), created on the first launch
+that needs it, whose workers never return to Python: the calling thread and the workers claim
+the chunks, and no Python runs until every program has.
 """
 
 from __future__ import annotations
@@ -27,7 +29,6 @@ from __future__ import annotations
 import ctypes
 import functools
 import os
-import queue
 import struct
 import sys
 import threading
@@ -140,7 +141,8 @@ class CPUKernel:
         self.prints, self.asserts = debug_tables(symbol, arg_kinds, prints, asserts)
         self._pack = struct.Struct("<" + "".join(ARG_KINDS[kind] for kind in arg_kinds)).pack
         _register_callbacks()
-        self._function = _KERNEL_TYPE(library.address(symbol))
+        self._address = library.address(symbol)
+        self._function = _KERNEL_TYPE(self._address)
         self._program_seconds: float | None = None
         # Kernels with no print and no assertion call back nothing; launched in one chunk, they
         # are given a context no one writes (the abort flag stays zero).
@@ -185,17 +187,9 @@ class CPUKernel:
             if chunks == 1:
                 self._run_chunk(packed, gx, gy, gz, 0, total, address)
             else:
-                bounds = [total * i // chunks for i in range(chunks + 1)]
-                batch = _pool().start(self._function, [
-                    (packed, gx, gy, gz, bounds[i], bounds[i + 1], address)
-                    for i in range(1, chunks)])
-                try:
-                    self._run_chunk(packed, gx, gy, gz, 0, bounds[1], address)
-                finally:
-                    batch.wait()
-        except BaseException:
-            context.abort = 1  # interrupted while chunks run: they stop at their next program
-            raise
+                start = time.perf_counter()
+                _pool().run(self._address, packed, (gx, gy, gz), total, address, chunks)
+                self._program_seconds = (time.perf_counter() - start) * chunks / total
         finally:
             del _LAUNCHES[address]
         context.raise_failure()
@@ -223,8 +217,8 @@ class CPUKernel:
 def plan_chunks(programs: int, threads: int, program_seconds: float | None) -> int:
     """How many chunks a launch of ``programs`` programs is split into: one per thread, but
     fewer when the cost of a program (as last measured, if it was) says that a chunk would hold
-    less than `MIN_CHUNK_SECONDS` of work: handing a chunk to a pool thread costs tens of
-    microseconds, as the threads take turns with the GIL."""
+    less than `MIN_CHUNK_SECONDS` of work: a worker that waits on the pool's condition
+    variable takes microseconds to wake and more to warm its caches."""
     if program_seconds is not None:
         threads = min(threads, max(1, int(programs * program_seconds / MIN_CHUNK_SECONDS)))
     return min(threads, programs)
@@ -369,21 +363,34 @@ def _register_callbacks() -> None:
 
 
 class _ThreadPool:
-    """Daemon threads with large stacks that run chunks of launches; it grows to the largest
-    number of threads a launch has asked for."""
+    """The compiled pool of `tilecraft.backends.cpu.thread_pool`: its state, and daemon threads
+    with large stacks that spend their whole life in ``tilecraft_pool_worker`` (entered once,
+    through ctypes, so they never hold the GIL). It grows to the largest number of threads a
+    launch has asked for."""
 
     def __init__(self) -> None:
-        self._tasks: queue.SimpleQueue = queue.SimpleQueue()
+        from tilecraft.backends.cpu import thread_pool
+
+        library = thread_pool.compiled_pool()
+        layout = thread_pool.LAYOUT
+        self._state = ctypes.create_string_buffer(thread_pool.POOL_BYTES)
+        address = ctypes.addressof(self._state)
+        libc = ctypes.CDLL(None)
+        libc.pthread_mutex_init(ctypes.c_void_p(address + layout.mutex), None)
+        for variable in (layout.work_posted, layout.work_done):
+            libc.pthread_cond_init(ctypes.c_void_p(address + variable), None)
+        self._address = address
+        self._launch = _POOL_LAUNCH_TYPE(library.address("tilecraft_pool_launch"))
+        self._worker = _POOL_WORKER_TYPE(library.address("tilecraft_pool_worker"))
         self._workers = 0
         self._lock = threading.Lock()
 
-    def start(self, function: Any, calls: list[tuple]) -> _Batch:
-        """Hands the calls of ``function`` on each argument tuple to the pool's threads."""
-        self._grow(len(calls))
-        batch = _Batch(len(calls))
-        for call in calls:
-            self._tasks.put((function, call, batch.done))
-        return batch
+    def run(self, kernel: int, packed: bytes, grid: tuple[int, int, int], programs: int,
+            ctx: int, chunks: int) -> None:
+        """Runs programs [0, programs) of the kernel at address ``kernel`` in ``chunks``
+        contiguous chunks, one of them in this thread, and returns when all are done."""
+        self._grow(chunks - 1)
+        self._launch(self._address, kernel, packed, *grid, programs, ctx, chunks)
 
     def _grow(self, workers: int) -> None:
         if workers <= self._workers:
@@ -393,37 +400,16 @@ class _ThreadPool:
             try:
                 while self._workers < workers:
                     self._workers += 1
-                    threading.Thread(target=self._work, name=f"tilecraft-cpu-{self._workers}",
-                                     daemon=True).start()
+                    threading.Thread(target=self._worker, args=(self._address,),
+                                     name=f"tilecraft-cpu-{self._workers}", daemon=True).start()
             finally:
                 threading.stack_size(previous)
 
-    def _work(self) -> None:
-        while True:
-            function, call, done = self._tasks.get()
-            try:
-                function(*call)
-            except BaseException as error:  # noqa: BLE001 - handed to the launching thread
-                done.put(error)
-            else:
-                done.put(None)
 
-
-class _Batch:
-    """Calls handed to the pool; `wait` returns once all have returned."""
-
-    def __init__(self, count: int) -> None:
-        self.count = count
-        self.done: queue.SimpleQueue = queue.SimpleQueue()
-
-    def wait(self) -> None:
-        """Waits for every call, then raises the first exception one raised."""
-        errors = [self.done.get() for _ in range(self.count)]
-        for error in errors:
-            if error is not None:
-                raise error
-
-
+_POOL_LAUNCH_TYPE = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_char_p,
+                                     ctypes.c_int32, ctypes.c_int32, ctypes.c_int32,
+                                     ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64)
+_POOL_WORKER_TYPE = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
 _POOL: _ThreadPool | None = None
 _POOL_LOCK = threading.Lock()
 
@@ -438,6 +424,7 @@ def _pool() -> _ThreadPool:
 
 
 def _forget_pool() -> None:
+    """In a forked child: the pool's threads stayed in the parent."""
     global _POOL
     _POOL = None
 

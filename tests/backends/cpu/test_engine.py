@@ -11,7 +11,7 @@ import llvmlite.binding as llvm
 import numpy as np
 import pytest
 
-from tilecraft.backends.cpu import engine
+from tilecraft.backends.cpu import engine, thread_pool
 from tilecraft.runtime import cpu_driver
 from tilecraft.runtime.cpu_driver import CPUKernel, DeviceAssertionError
 
@@ -135,7 +135,41 @@ def test_every_program_runs_once_with_its_pid(pid_kernel, use_threads, threads, 
     bounds = [len(ran_on) * i // chunks for i in range(chunks + 1)]
     for begin, end in itertools.pairwise(bounds):  # a chunk runs in one thread
         assert len(set(ran_on[begin:end])) == 1
-    assert ran_on[0] not in ran_on[bounds[1]:]  # the caller's, the others in the pool
+
+
+# each program sleeps for 2 ms, then notes its thread
+SLOW_BODY = """
+  %threads = load ptr, ptr %args
+  %slept = call i32 @usleep(i32 2000)
+  %thread = call i64 @pthread_self()
+  %thread.lin = getelementptr i64, ptr %threads, i64 %lin
+  store i64 %thread, ptr %thread.lin
+"""
+
+
+def test_pool_fields_do_not_overlap():
+    sizes = {"mutex": 40, "work_posted": 48, "work_done": 48, "grid": 12}
+    fields = sorted((offset, offset + sizes.get(name, 8)) for name, offset in
+                    vars(thread_pool.LAYOUT).items())
+    assert all(end <= start for (_, end), (start, _) in itertools.pairwise(fields))
+    assert fields[-1][1] <= thread_pool.POOL_BYTES
+
+
+def test_chunks_run_in_parallel_on_the_pool(use_threads):
+    """Four chunks of slow programs: the workers, which wait in compiled code, take chunks
+    while the calling thread runs its own, and a second launch reuses them."""
+    use_threads("4")
+    compiled = engine.compile_module(
+        "declare i64 @pthread_self()\ndeclare i32 @usleep(i32)\n" +
+        kernel_ir(SLOW_BODY, "slow"), "slow")
+    kernel = CPUKernel(engine.JITLibrary(compiled.obj), "slow", ["ptr"], [], [])
+    for _ in range(2):
+        threads = np.zeros(16, np.int64)
+        kernel.launch((16, 1, 1), [address(threads)])
+        assert np.all(threads != 0)
+        chunks = threads.reshape(4, 4)
+        assert all(len(set(chunk)) == 1 for chunk in chunks)
+        assert len(set(threads)) > 1
 
 
 def test_cheap_programs_run_on_fewer_threads():
