@@ -189,9 +189,10 @@ def test_empty_and_invalid_grids(pid_kernel):
 def test_thread_count_from_the_environment(use_threads):
     use_threads("3")
     assert cpu_driver.thread_count() == 3
-    use_threads("many")
-    with pytest.raises(ValueError, match="TILECRAFT_CPU_THREADS"):
-        cpu_driver.thread_count()
+    for bad in ("many", "0", "-2", "2.5", " "):
+        use_threads(bad)
+        with pytest.raises(ValueError, match="TILECRAFT_CPU_THREADS"):
+            cpu_driver.thread_count()
 
 
 SCALAR_KINDS = ["i1", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "fp16", "fp32",
