@@ -24,7 +24,11 @@ def accumulate_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr, ROUNDS: tl.constex
 
 
 FAST = {"BLOCK": 1024, "ROUNDS": 1}
-SLOW = {"BLOCK": 16, "ROUNDS": 64}
+SLOW = {"BLOCK": 16, "ROUNDS": 1024}
+# A size at which SLOW takes tens of times as long as FAST on the CPU backend, whatever its
+# thread count (TILECRAFT_CPU_THREADS), so that tests asserting the choice hold on a loaded
+# machine.
+LARGE = 1 << 15
 
 
 def grid(meta: dict) -> tuple[int]:
@@ -32,8 +36,8 @@ def grid(meta: dict) -> tuple[int]:
 
 
 def exact_inputs(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Random x (multiples of 1/64, so that adding it up 64 times and dividing is exact) and a
-    random ``out``."""
+    """Random x (multiples of 1/64, so that adding it up 1024 times and dividing is exact)
+    and a random ``out``."""
     rng = np.random.default_rng(seed)
     x = (np.round(rng.standard_normal(n) * 64) / 64).astype(np.float32)
     out = rng.standard_normal(n).astype(np.float32)

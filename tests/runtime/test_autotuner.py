@@ -18,7 +18,7 @@ import tilecraft.language as tl
 from tilecraft import testing
 from tilecraft.runtime.autotuner import AutotuneError, AutotuneWarning, Autotuner
 
-from .autotuned_kernels import FAST, SLOW, accumulate_kernel, exact_inputs, grid, tuned
+from .autotuned_kernels import FAST, LARGE, SLOW, accumulate_kernel, exact_inputs, grid, tuned
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -55,7 +55,7 @@ def _launch(kernel, n: int, seed: int = 0):
 
 def test_picks_the_fastest_configuration_and_launches_with_it(benchmarks):
     kernel = tuned(reset_to_zero=["out_ptr"])
-    x, _, out = _launch(kernel, 1 << 15)
+    x, _, out = _launch(kernel, LARGE)
     assert kernel.best_config.kwargs == FAST
     assert len(benchmarks) == 2
     slow, fast = (kernel.configs_timings[config][0] for config in kernel.configs)
@@ -83,15 +83,15 @@ def test_restore_value_puts_back_what_tuning_runs_overwrote():
 
 
 def test_the_disk_cache_serves_another_autotuner_of_the_same_kernel(benchmarks):
-    _launch(tuned(), 4096)
+    _launch(tuned(), LARGE)
     assert len(benchmarks) == 2
     again = tuned()
-    x, before, out = _launch(again, 4096)
+    x, before, out = _launch(again, LARGE)
     assert len(benchmarks) == 2
     assert again.best_config.kwargs == FAST
     np.testing.assert_array_equal(out, before + x)
     _launch(tc.autotune(configs=[tc.Config(dict(SLOW)), tc.Config(dict(FAST), num_warps=8)],
-                        key=["n"], warmup=1, rep=10)(accumulate_kernel), 4096)
+                        key=["n"], warmup=1, rep=10)(accumulate_kernel), LARGE)
     assert len(benchmarks) == 4  # other configurations: another entry
 
 
@@ -99,15 +99,15 @@ _NEW_PROCESS = """
 import sys
 sys.path.insert(0, {repo!r})
 from tilecraft import testing
-from tests.runtime.autotuned_kernels import exact_inputs, grid, tuned
+from tests.runtime.autotuned_kernels import LARGE, exact_inputs, grid, tuned
 
 measured = []
 real = testing.do_bench
 testing.do_bench = lambda fn, **kwargs: measured.append(fn) or real(fn, **kwargs)
 kernel = tuned(restore_value=["out_ptr"])
-x, out = exact_inputs(4096, 0)
+x, out = exact_inputs(LARGE, 0)
 expected = out + x
-kernel[grid](x, out, 4096)
+kernel[grid](x, out, LARGE)
 assert (out == expected).all()
 print("RESULT", len(measured), kernel.best_config.kwargs["BLOCK"])
 """
@@ -203,9 +203,9 @@ def test_pre_hooks_see_the_named_arguments_and_the_configuration():
 
 def test_print_autotuning_reports_each_configuration(monkeypatch, capsys):
     monkeypatch.setenv("TILECRAFT_PRINT_AUTOTUNING", "1")
-    _launch(tuned(cache_results=False), 512)
+    _launch(tuned(cache_results=False), LARGE)
     printed = capsys.readouterr().out
-    assert "tilecraft autotuning: kernel 'accumulate_kernel' (n=512, dtypes float32/float32): " \
+    assert "tilecraft autotuning: kernel 'accumulate_kernel' (n=32768, dtypes float32/float32): " \
         "benchmarked 2 configurations in" in printed
     assert "best Config({BLOCK=1024, ROUNDS=1}" in printed
     assert printed.count(" ms") == 2
