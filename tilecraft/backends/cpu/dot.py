@@ -33,7 +33,7 @@ from tilecraft.ir.values import BlockArgument
 
 from . import types as T
 from .lowering import FunctionLowering, error_at, lowers
-from .tiles import I32, BufferTile, ExprTile, Tile, index_plus
+from .tiles import I32, BufferTile, ExprTile, RowsTile, Tile, index_plus
 
 # Accumulator vectors per register block: enough independent multiply-add chains to cover
 # the FMA latency (4 cycles on 2 pipes) while leaving registers for B's pieces and a broadcast.
@@ -60,8 +60,12 @@ def vector_unit() -> tuple[int, int]:
     return 16, 16
 
 
-def _operand_buffer(fl: FunctionLowering, tile: Tile) -> BufferTile:
-    return tile if isinstance(tile, BufferTile) else fl.materialize(tile)
+def _operand_buffer(fl: FunctionLowering, tile: Tile, rows_in_place: bool = False) -> Tile:
+    """The operand as the micro-kernel reads it: a buffer, or (for ``a``, read one element at
+    a time) rows left where they are."""
+    if isinstance(tile, BufferTile) or (rows_in_place and isinstance(tile, RowsTile)):
+        return tile
+    return fl.materialize(tile)
 
 
 @lowers("tt.dot")
@@ -70,7 +74,7 @@ def _dot(fl: FunctionLowering, op: Operation) -> None:
         elem = T.element_type(operand.type)
         if isinstance(elem, FloatType) and elem.kind.startswith("f8"):
             raise error_at(op, f"the CPU backend cannot compute a dot of {elem.kind} operands")
-    a, b = _operand_buffer(fl, fl.tile(op.a)), _operand_buffer(fl, fl.tile(op.b))
+    a, b = _operand_buffer(fl, fl.tile(op.a), rows_in_place=True), _operand_buffer(fl, fl.tile(op.b))
     result = op.results[0]
     out_elem = T.element_type(result.type)
     shape = result.type.shape
@@ -196,7 +200,7 @@ class _Matmul:
                       for p, (_, lanes) in enumerate(pieces)]
             updated = []
             for r in range(rows):
-                left = self.widen(fl.load_element(self.a, prefix + (row[r], k)), self.a)
+                left = self.widen(self.a.emit(fl, prefix + (row[r], k)), self.a)
                 splats: dict[int, ir.Value] = {}
                 updated.append([self.multiply_add(_splat(b, left, lanes, splats), right, acc)
                                 for (_, lanes), right, acc in zip(pieces, rights, phis[r])])

@@ -14,6 +14,8 @@ on some CPUs (microcoded on AMD's), and plain ones let LLVM drop the mask arithm
 
 from __future__ import annotations
 
+from typing import Callable
+
 import llvmlite.ir as ir
 
 from tilecraft.ir import Operation, Value
@@ -22,7 +24,7 @@ from . import types as T
 from .elementwise import ELEMENTWISE_OPS
 from .lowering import FunctionLowering, is_tensor, lowers
 from .shapes import scalar_constant
-from .tiles import ExprTile, Tile
+from .tiles import BufferTile, ExprTile, RowsTile, Tile
 from .vector_loads import load_vectors, vector_width
 
 # Ops after which a deferred load could read different memory.
@@ -50,12 +52,34 @@ def _can_defer(op: Operation) -> bool:
                 any(getattr(v.type, "shape", shape) != shape for v in user.operands):
             return False
         value = user.results[0]
+    return _nothing_writes_between(op, user)
+
+
+def _nothing_writes_between(op: Operation, user: Operation) -> bool:
+    """Whether no op from ``op`` to ``user`` (in one block) may write memory."""
     between = op.next_op
     while between is not None and between is not user:
         if between.name in _WRITES_MEMORY or between.regions:
             return False
         between = between.next_op
     return True
+
+
+def _read_in_place_by_dot(fl: FunctionLowering, op: Operation, width: int) -> bool:
+    """Whether a load's 2-D result can stay in memory as a `RowsTile`: it is the ``a`` operand
+    of the one `tt.dot` that reads it, in the same block with nothing that may write memory in
+    between; each of its rows is contiguous; and its elements have
+    the same form in memory and in registers."""
+    result = op.results[0]
+    shape = result.type.shape
+    if len(shape) != 2 or len(result.uses) != 1 or width == 1 or \
+            fl.axis_info.get(op.ptr).contiguity[1] % shape[1] != 0:
+        return False
+    user = result.uses[0].owner
+    elem = T.element_type(result.type)
+    return user.name == "tt.dot" and user.a is result and user.b is not result and \
+        user.parent is op.parent and T.mem_type(elem) == T.reg_type(elem) != T.I1 and \
+        _nothing_writes_between(op, user)
 
 
 def _load_element(fl: FunctionLowering, pointer: ir.Value, elem) -> ir.Value:
@@ -112,6 +136,9 @@ def _load(fl: FunctionLowering, op: Operation) -> None:
         fl.store_element(out, idx, value)
 
     width = 1 if T.is_block_pointer(op.ptr.type) else vector_width(fl, op)
+    if _read_in_place_by_dot(fl, op, width):
+        fl.set(result, _rows_in_place(fl, op, pointers, mask, out, body))
+        return
     if width == 1:
         fl.loop_nest(shape, body)
     elif not has_mask or fl.holds(mask):
@@ -166,6 +193,35 @@ def _store(fl: FunctionLowering, op: Operation) -> None:
 
     fl.if_else(_all_hold(fl, mask, shape, None if T.is_block_pointer(op.ptr.type) else op.mask),
                unmasked, lambda: fl.loop_nest(shape, body))
+
+
+def _rows_in_place(fl: FunctionLowering, op: Operation, pointers: Tile, mask: Tile | None,
+                   out: BufferTile, copy: Callable[[tuple], None]) -> RowsTile:
+    """The rows of a load as pointers: into user memory where every element of the mask holds
+    (no copy), else into ``out`` once ``copy`` filled it element by element."""
+    shape = op.results[0].type.shape
+    rows = fl.alloca(T.PTR, shape[0])
+    b = fl.builder
+
+    def point(row_pointer: Callable[[ir.Value], ir.Value]) -> None:
+        def body(idx: tuple) -> None:
+            slot = b.gep(rows, [b.zext(idx[0], T.I64)], source_etype=T.PTR, inbounds=True)
+            b.store(row_pointer(idx[0]), slot)
+
+        fl.loop_nest((shape[0], 1), body)
+
+    def in_place() -> None:
+        point(lambda row: pointers.emit(fl, (row, ir.Constant(T.I32, 0))))
+
+    def copied() -> None:
+        fl.loop_nest(shape, copy)
+        point(lambda row: fl.buffer_pointer(out, (row, ir.Constant(T.I32, 0))))
+
+    if mask is None or fl.holds(mask):
+        in_place()
+    else:
+        fl.if_else(_all_hold(fl, mask, shape, op.mask), in_place, copied)
+    return RowsTile(rows, shape, out.ty, frozenset({rows, out.root}))
 
 
 # Masked stores of at least this many elements get an unmasked copy (see the module docstring).

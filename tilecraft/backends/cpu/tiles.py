@@ -146,6 +146,34 @@ class BufferTile(Tile):
         return super().reshape(shape)
 
 
+class RowsTile(Tile):
+    """A 2-D tile whose row ``r`` lies contiguously in memory from the pointer ``rows[r]`` (a
+    stack array of pointers): a matrix read where it is, in user memory or in a buffer. Its
+    elements have the same type in memory and in registers."""
+
+    __slots__ = ("rows", "roots")
+
+    def __init__(self, rows: ir.Value, shape: Sequence[int], ty: ir.Type,
+                 roots: frozenset) -> None:
+        super().__init__(shape, ty)
+        self.rows = rows
+        self.roots = roots
+
+    def row_pointer(self, fl: FunctionLowering, row: ir.Value) -> ir.Value:
+        b = fl.builder
+        slot = b.gep(self.rows, [b.zext(row, I64)], source_etype=ir.PointerType(), inbounds=True)
+        return b.load(slot, typ=ir.PointerType())
+
+    def emit(self, fl: FunctionLowering, idx: Index) -> ir.Value:
+        b = fl.builder
+        pointer = b.gep(self.row_pointer(fl, idx[0]), [b.zext(idx[1], I64)], source_etype=self.ty,
+                        inbounds=True)
+        return b.load(pointer, typ=self.ty)
+
+    def buffers(self) -> frozenset:
+        return self.roots
+
+
 class ExprTile(Tile):
     """Elements computed on demand by ``fn(fl, idx)`` from the ``operands`` tiles.
 
