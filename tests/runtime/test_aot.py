@@ -184,7 +184,7 @@ int main(int argc, char **argv) {
     double worst = 0;
     for (int i = 0; i < n; i++) {
         double expected = (double)alpha * x[i] + y[i];
-        double error = fabs(out[i] - expected) / (fabs(expected) + 1e-6);
+        double error = fabs(out[i] - expected) / (fabs((double)alpha * x[i]) + fabs(y[i]));
         if (!(error <= worst)) worst = error;
     }
     CHECK(unload_FUNCTION());
