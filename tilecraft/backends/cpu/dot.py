@@ -3,12 +3,15 @@
 The ``M x N`` result is cut into blocks of ``rows x columns`` whose accumulators are LLVM
 vectors (as wide as the host's vector registers), kept in registers across the whole ``k``
 loop: each step loads one vector per column piece of ``B``'s row ``k``, broadcasts one element
-of ``A`` per row and issues ``rows x pieces`` vector multiply-adds. On an AVX2 host a block of
-f32 is 4 x 16 (two 8-lane pieces, 8 accumulators: 2 loads and 4 broadcasts per 8 fused
-multiply-adds). Columns that do not fill a block's pieces get narrower vectors (8, 4, 2, 1
-lanes), rows that do not fill a block one shorter block; column blocks are the outer loop, so a
-``K x 16`` panel of ``B`` stays in the L1 cache while the row blocks run over it. ``B`` is read
-by rows, so a ``B`` whose rows are not contiguous (a transposed view) is copied first.
+of ``A`` per row and issues ``rows x pieces`` vector multiply-adds. The block follows the
+host's vector registers (`vector_unit`): on an AVX2 host a block of f32 is 4 x 16 (two 8-lane
+pieces, 8 accumulators: 2 loads and 4 broadcasts per 8 fused multiply-adds), on an AVX-512 host
+6 x 32 (two 16-lane pieces, 12 accumulators), elsewhere 128-bit vectors. Columns that do not
+fill a block's pieces get narrower vectors (8, 4, 2, 1 lanes), rows that do not fill a block one
+shorter block; column blocks are the outer loop, so a ``K x 2``-vector panel of ``B`` stays in
+the L1 cache while the row blocks run over it. ``B`` is read by rows, so a ``B`` whose rows are
+not contiguous (a transposed view) is copied first; ``A`` is read one element at a time, so an
+``A`` loaded only for the dot may stay where it lies (a `RowsTile`, see `memory`).
 
 Inputs are computed in their register form (fp16/bf16 widened to f32, so products are exact and
 sums are f32, as on tensor cores; integers widened to the accumulator's type);
@@ -36,10 +39,14 @@ from .lowering import FunctionLowering, error_at, lowers
 from .tiles import I32, BufferTile, ExprTile, RowsTile, Tile, index_plus
 
 # Accumulator vectors per register block: enough independent multiply-add chains to cover
-# the FMA latency (4 cycles on 2 pipes) while leaving registers for B's pieces and a broadcast.
-# Measured on Zen 3 (f32, AVX2) in a dot-only loop: 4 x 16 blocks (8 accumulators) ran at
-# 88 GFLOP/s per core, 6 x 16 at 81, 5 x 16 at 83, 2 x 32 at 84, 3 x 16 at 69.
-BLOCK_ACCUMULATORS = 8
+# the FMA latency (4 cycles) times the FMA ports, while leaving registers for B's pieces and a
+# broadcast. With 16 vector registers (AVX2): 8, a 4 x 2-vector block. Measured on Zen 3 (f32,
+# AVX2) in a dot-only loop: 4 x 16 blocks (8 accumulators) ran at 88 GFLOP/s per core, 6 x 16
+# at 81, 5 x 16 at 83, 2 x 32 at 84, 3 x 16 at 69. With 32 (AVX-512, where Intel's cores issue
+# two 512-bit FMAs a cycle, so 8 chains only just cover the latency): 12, a 6 x 2-vector block;
+# on Zen 4 (one 512-bit FMA a cycle) 8, 12 and 16 accumulators all ran at 112-116 GFLOP/s.
+FEW_REGISTERS_ACCUMULATORS = 8
+MANY_REGISTERS_ACCUMULATORS = 12
 # Vector registers (of the column pieces) in a block of full-width pieces.
 BLOCK_VECTORS = 2
 
@@ -157,7 +164,9 @@ class _Matmul:
 
     def rows_per_block(self, pieces: int) -> int:
         budget = (self.registers - pieces - 1) // pieces  # less B's pieces and a broadcast
-        wanted = -(-BLOCK_ACCUMULATORS // pieces)
+        accumulators = MANY_REGISTERS_ACCUMULATORS if self.registers >= 32 else \
+            FEW_REGISTERS_ACCUMULATORS
+        wanted = -(-accumulators // pieces)
         return max(1, min(self.m, wanted, budget))
 
     # -- code
