@@ -16,11 +16,9 @@ fails, `AutotuneError` names the kernel and each reason. ``prune_configs_by`` ta
 **config_kwargs)`` with ``top_k`` (a count, or a fraction of the configurations).
 
 The choice is kept in memory per tuning key and on disk in the compile cache
-(`tilecraft.runtime.cache`), so that another process skips the benchmark: its entry is keyed by
-the tuning key, the configurations benchmarked, the backend and its target, tilecraft's own
-source, and the kernel's source fingerprint (the source of the kernel and of the ``@jit``
-functions and constexpr globals it names). A pre-hook is known to that key by its qualified
-name only. ``TILECRAFT_PRINT_AUTOTUNING=1`` prints each choice, with every configuration's time.
+(`tilecraft.runtime.autotune_cache`), so that another process skips the benchmark;
+``cache_results=False`` keeps it in memory only. ``TILECRAFT_PRINT_AUTOTUNING=1`` prints each
+choice, with every configuration's time.
 
 The autotuner never names a target: it launches through the kernel and times with
 ``do_bench`` on the device the selected backend runs on.
@@ -29,7 +27,6 @@ The autotuner never names a target: it launches through the kernel and times wit
 from __future__ import annotations
 
 import functools
-import hashlib
 import inspect
 import os
 import time
@@ -39,12 +36,11 @@ from typing import Any
 
 from tilecraft.language import core as tl
 
-from . import cache
 from .arguments import is_array_like
-from .compiler import get_backend, selected_backend
+from .autotune_cache import choice_key, dtype_name, load_choice, plain, store_choice
+from .compiler import selected_backend
 from .jit import LAUNCH_OPTIONS, JITFunction
 
-_CACHE_FORMAT = "tilecraft-autotune-1"
 _QUANTILES = (0.5, 0.2, 0.8)
 _PRUNE_FIELDS = frozenset({"early_config_prune", "perf_model", "top_k"})
 _PLAIN_KEYS = frozenset({int, float, bool, str, type(None)})
@@ -85,7 +81,7 @@ class Config:
         """What the disk cache knows this configuration by (JSON values; a pre-hook by its
         qualified name)."""
         hook = self.pre_hook
-        return {"kwargs": {k: _plain(v) for k, v in self.kwargs.items()},
+        return {"kwargs": {k: plain(v) for k, v in self.kwargs.items()},
                 "num_warps": self.num_warps, "num_stages": self.num_stages,
                 "num_ctas": self.num_ctas, "maxnreg": self.maxnreg,
                 "pre_hook": None if hook is None else
@@ -99,13 +95,6 @@ class Config:
         if self.maxnreg is not None:
             options += f", maxnreg={self.maxnreg}"
         return f"Config({{{text}}}, {options})"
-
-
-def _plain(value: Any) -> Any:
-    """``value`` as a JSON value: None, bools, ints, floats and strings as they are, anything
-    else (a language dtype, a tuple) by its repr."""
-    value = tl._unwrap(value)
-    return value if value is None or isinstance(value, (bool, int, float, str)) else repr(value)
 
 
 def _base_jit(fn: Any) -> JITFunction:
@@ -267,8 +256,8 @@ class Autotuner(_Wrapper):
         if len(configs) == 1:
             return configs[0]
         backend = "interpret" if self.base.interpret else selected_backend()
-        disk_key = self._disk_key(key, configs, backend) if self.cache_results else None
-        chosen = None if disk_key is None else _load_choice(disk_key, configs)
+        disk_key = choice_key(self.base, key, configs, backend) if self.cache_results else None
+        chosen = None if disk_key is None else load_choice(disk_key, configs)
         if chosen is not None:
             self._report(key, configs[chosen], None)
             return configs[chosen]
@@ -297,7 +286,7 @@ class Autotuner(_Wrapper):
                                 f"for key {key}:\n  " + "\n  ".join(reasons))
         best = min(measured, key=lambda config: timings[config])
         if disk_key is not None:
-            _store_choice(disk_key, self.base.__name__, key, configs, timings, best)
+            store_choice(disk_key, self.base.__name__, key, configs, timings, best)
         self._report(key, best, timings)
         return best
 
@@ -334,28 +323,12 @@ class Autotuner(_Wrapper):
                 for config in self.prune_configs(named, kwargs)]
 
     # -- the disk cache and the report
-    def _disk_key(self, key: tuple, configs: list[Config], backend: str) -> str:
-        from tilecraft import __version__
-        from tilecraft.backends.fingerprint import source_fingerprint
-
-        if backend == "interpret":
-            target: tuple = ()
-        else:
-            compiled = get_backend(backend)
-            target = tuple(_plain(part) for part in
-                           compiled.cache_key_parts(compiled.options({})))
-        return cache.cache_key(_CACHE_FORMAT, __version__, source_fingerprint(), backend,
-                               target, kernel_fingerprint(self.base),
-                               [_plain(part) for part in key[:-1]],
-                               [_dtype_name(dtype) for dtype in key[-1]],
-                               [config.describe() for config in configs])
-
     def _report(self, key: tuple, best: Config,
                 timings: dict[Config, list[float] | None] | None) -> None:
         if os.environ.get("TILECRAFT_PRINT_AUTOTUNING", "") in ("", "0"):
             return
         described = ", ".join([*(f"{name}={value!r}" for name, value in zip(self.keys, key)),
-                               *(f"dtypes {'/'.join(_dtype_name(d) for d in key[-1])}",)])
+                               *(f"dtypes {'/'.join(dtype_name(d) for d in key[-1])}",)])
         head = f"tilecraft autotuning: kernel '{self.base.__name__}' ({described}):"
         if timings is None:
             print(f"{head} {best} (from the disk cache)")
@@ -365,11 +338,6 @@ class Autotuner(_Wrapper):
         for config, times in timings.items():
             measured = "failed" if times is None else f"{times[0]:.4f} ms"
             print(f"  {config}: {measured}")
-
-
-def _dtype_name(dtype: Any) -> str:
-    """A numpy, torch or language dtype by its name (torch's without ``torch.``)."""
-    return str(dtype).removeprefix("torch.")
 
 
 def _key_value(value: Any) -> Any:
@@ -401,62 +369,6 @@ def _restore(array: Any, saved: Any) -> None:
         array.copy_(saved)
     else:
         array[...] = saved
-
-
-def kernel_fingerprint(kernel: JITFunction) -> str:
-    """The sha256 of a kernel's source and, transitively, of the ``@jit`` functions and
-    constexpr globals its code names: what an autotuning choice depends on in the user's code.
-    """
-    digest = hashlib.sha256()
-    seen: set[int] = set()
-    pending = [kernel]
-    while pending:
-        function = pending.pop()
-        if id(function) in seen:
-            continue
-        seen.add(id(function))
-        digest.update(f"{function.fn.__module__}.{function.fn.__qualname__}\0".encode())
-        digest.update(function.source().text.lstrip("\n").encode())
-        scope = function.fn.__globals__
-        for name in sorted(_names_of(function.fn.__code__)):
-            value = scope.get(name)
-            if isinstance(value, JITFunction):
-                pending.append(value)
-            elif isinstance(value, tl.constexpr):
-                digest.update(f"\0{name}={tl._unwrap(value)!r}".encode())
-    return digest.hexdigest()
-
-
-def _names_of(code: Any) -> set[str]:
-    """The global names a code object and the code objects nested in it use."""
-    names = set(code.co_names)
-    for constant in code.co_consts:
-        if inspect.iscode(constant):
-            names |= _names_of(constant)
-    return names
-
-
-def _load_choice(disk_key: str, configs: list[Config]) -> int | None:
-    """The index in ``configs`` of the choice the disk cache holds, or None; an entry that
-    does not describe these configurations is discarded."""
-    entry = cache.get(disk_key)
-    if entry is None:
-        return None
-    metadata = entry[cache.METADATA_FILE]
-    described = [config.describe() for config in configs]
-    best = metadata.get("best") if isinstance(metadata, dict) else None
-    if type(best) is not int or not 0 <= best < len(configs) or \
-            metadata.get("configs") != described:
-        cache.discard(disk_key)
-        return None
-    return best
-
-
-def _store_choice(disk_key: str, name: str, key: tuple, configs: list[Config],
-                  timings: dict[Config, list[float] | None], best: Config) -> None:
-    cache.put(disk_key, {}, {
-        "kernel": name, "key": repr(key), "configs": [config.describe() for config in configs],
-        "timings_ms": [timings[config] for config in configs], "best": configs.index(best)})
 
 
 def autotune(configs: Sequence[Config], key: Sequence[str],

@@ -190,6 +190,16 @@ def test_pruning_decides_what_is_benchmarked(benchmarks):
     assert predicted.best_config.kwargs == FAST and not benchmarks
 
 
+def test_warmup_compiles_every_configuration_without_launching(benchmarks):
+    kernel = tuned(cache_results=False)
+    x, out = exact_inputs(300, 10)
+    before = out.copy()
+    compiled = kernel.warmup(x, out, 300)
+    assert len(compiled) == 2 and compiled[0] is not compiled[1]
+    np.testing.assert_array_equal(out, before)
+    assert not benchmarks and kernel.best_config is None
+
+
 def test_pre_hooks_see_the_named_arguments_and_the_configuration():
     calls = []
     kernel = tc.autotune([tc.Config(dict(FAST), pre_hook=calls.append)], key=["n"])(
