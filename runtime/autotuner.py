@@ -18,7 +18,8 @@ fails, `AutotuneError` names the kernel and each reason. ``prune_configs_by`` ta
 The choice is kept in memory per tuning key and on disk in the compile cache
 (`tilecraft.runtime.autotune_cache`), so that another process skips the benchmark;
 ``cache_results=False`` keeps it in memory only. ``TILECRAFT_PRINT_AUTOTUNING=1`` prints each
-choice, with every configuration's time.
+choice, with every configuration's time; on a terminal, tuning shows a tqdm progress bar when
+tqdm is installed (``pip install 'tilecraft[progress]'``).
 
 The autotuner never names a target: it launches through the kernel and times with
 ``do_bench`` on the device the selected backend runs on.
@@ -29,9 +30,10 @@ from __future__ import annotations
 import functools
 import inspect
 import os
+import sys
 import time
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from tilecraft.language import core as tl
@@ -266,7 +268,7 @@ class Autotuner(_Wrapper):
         reasons = []
         saved = {name: _copy(named[name]) for name in self.restore_value}
         try:
-            for config in configs:
+            for config in _progress(configs, self.base.__name__):
                 try:
                     timings[config] = self._bench(config, args, kwargs, grid, named, saved,
                                                   backend)
@@ -338,6 +340,17 @@ class Autotuner(_Wrapper):
         for config, times in timings.items():
             measured = "failed" if times is None else f"{times[0]:.4f} ms"
             print(f"  {config}: {measured}")
+
+
+def _progress(configs: list[Config], name: str) -> Iterable[Config]:
+    """``configs``, under a tqdm progress bar when tqdm is installed and stderr is a terminal."""
+    if not sys.stderr.isatty():
+        return configs
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return configs
+    return tqdm(configs, desc=f"autotuning {name}", unit="config", leave=False)
 
 
 def _key_value(value: Any) -> Any:

@@ -221,6 +221,20 @@ def test_print_autotuning_reports_each_configuration(monkeypatch, capsys):
     assert printed.count(" ms") == 2
 
 
+def test_a_terminal_shows_a_progress_bar_over_the_configurations(monkeypatch):
+    bars = []
+
+    def tqdm(configs, **options):
+        bars.append(options)
+        return iter(configs)
+
+    monkeypatch.setitem(sys.modules, "tqdm", type(sys)("tqdm"))
+    monkeypatch.setattr(sys.modules["tqdm"], "tqdm", tqdm, raising=False)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    _launch(tuned(cache_results=False), 1000)
+    assert bars == [{"desc": "autotuning accumulate_kernel", "unit": "config", "leave": False}]
+
+
 def test_setup_errors_name_what_is_wrong():
     with pytest.raises(AutotuneError, match="key names 'size', which is not a parameter"):
         tc.autotune([tc.Config(FAST)], key=["size"])(accumulate_kernel)
