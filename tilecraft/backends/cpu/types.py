@@ -1,13 +1,15 @@
 """tilecraft types as the CPU lowering holds them: in registers and in memory.
 
-Scalars keep their width; ``i1`` is a byte in memory. fp16 and bf16 are emulated: in memory they
-are their 16 bits, in registers an ``f32`` holding a value exactly representable in the narrow
-format (each op on them rounds its result back, so results match a real fp16 unit). Pointers
+Scalars keep their width; ``i1`` is a byte in memory. fp16 and bf16 are their 16 bits in memory
+and, in registers, an ``f32`` holding a value exactly representable in the narrow format (each op
+on them rounds its result back, so results match a real fp16 unit); the conversions are
+emulated with integer operations, except fp16's on a host with F16C. Pointers
 are LLVM's opaque ``ptr``. fp8 is emulated the same way (see `fp8`); tf32 has no CPU form.
 """
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
 import llvmlite.ir as ir
@@ -108,6 +110,24 @@ def native_half_type(t: Type) -> ir.Type:
     return ir.HalfType() if element_type(t).kind == "f16" else BF16
 
 
+def _native(fl: FunctionLowering, t: Type) -> bool:
+    """Whether fp16 or bf16 ``t`` converts with LLVM's own instructions: where the target says
+    so (the GPU), and fp16 on a CPU with F16C (``vcvtph2ps``/``vcvtps2ph``, exactly rounded like
+    the emulation). bf16 stays emulated on the CPU: its widening is a shift either way, and the
+    native narrowing (``vcvtneps2bf16``) flushes subnormals."""
+    if fl.native_half:
+        return True
+    return t.kind == "f16" and host_has_f16c()
+
+
+@functools.cache
+def host_has_f16c() -> bool:
+    """Whether the host CPU converts fp16 in hardware."""
+    from .engine import host_target
+
+    return "+f16c" in host_target().features.split(",")
+
+
 def from_memory(fl: FunctionLowering, raw: ir.Value, t: Type) -> ir.Value:
     """A value loaded as `mem_type` turned into its register form."""
     t = element_type(t)
@@ -115,7 +135,7 @@ def from_memory(fl: FunctionLowering, raw: ir.Value, t: Type) -> ir.Value:
     if isinstance(t, IntegerType) and t.width == 1:
         return b.icmp_unsigned("!=", raw, ir.Constant(I8, 0))
     if is_half(t):
-        if fl.native_half:
+        if _native(fl, t):
             return b.fpext(b.bitcast(raw, native_half_type(t)), F32)
         convert = mathlib.f16_to_f32 if t.kind == "f16" else mathlib.bf16_to_f32
         return convert(b, raw)
@@ -131,7 +151,7 @@ def to_memory(fl: FunctionLowering, value: ir.Value, t: Type) -> ir.Value:
     if isinstance(t, IntegerType) and t.width == 1:
         return b.zext(value, I8)
     if is_half(t):
-        if fl.native_half:
+        if _native(fl, t):
             return b.bitcast(b.fptrunc(value, native_half_type(t)), I16)
         convert = mathlib.f32_to_f16 if t.kind == "f16" else mathlib.f32_to_bf16
         return convert(b, value)
@@ -155,7 +175,7 @@ def round_narrow(fl: FunctionLowering, value: ir.Value, t: Type) -> ir.Value:
         return fp8.round_to_grid(fl.builder, value, fp8.FORMATS[t.kind])
     if not is_half(t):
         return value
-    if fl.native_half:
+    if _native(fl, t):
         return fl.builder.fpext(fl.builder.fptrunc(value, native_half_type(t)), F32)
     rounding = mathlib.round_f32_to_f16 if t.kind == "f16" else mathlib.round_f32_to_bf16
     return rounding(fl.builder, value)
