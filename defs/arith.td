@@ -196,8 +196,17 @@ def Arith_CmpFOp : Arith_CompareOp<"cmpf", FloatLike, Arith_CmpFPredicate> {
   let summary = "Floating-point comparison";
 }
 
-def Arith_SelectOp : Arith_Op<"select", [AllTypesMatch<["true_value", "false_value",
-                                                         "result"]>]> {
+// MLIR's: a scalar i1 condition, or a condition of the result's shape.
+class BooleanConditionOrMatchingShape<string condition, string result>
+    : PredOpTrait<condition # " is signless i1 or has matching shape",
+                  CPred<"$" # condition # ".type == IntegerType(1) or (isinstance($" # condition #
+                        ".type, RankedTensorType) and isinstance($" # result #
+                        ".type, RankedTensorType) and $" # condition # ".type.shape == $" #
+                        result # ".type.shape)">>;
+
+def Arith_SelectOp : Arith_Op<"select", [AllTypesMatch<["true_value", "false_value", "result"]>,
+                                         BooleanConditionOrMatchingShape<"condition", "result">,
+                                         Elementwise]> {
   let summary = "Chooses between two values by a condition";
   let description = [{
     The condition is an i1 scalar (selecting a whole value) or an i1 tensor of the same shape

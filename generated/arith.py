@@ -3143,7 +3143,7 @@ class SelectOp(DefinedOp):
     """
 
     OPERATION_NAME = 'arith.select'
-    TRAITS = (Pure, )
+    TRAITS = (Elementwise, Pure, )
     HOOKS = ('custom_verify', 'fold', 'canonicalization_patterns', 'parse', 'print', 'get_canonicalization_patterns', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', 'single', 'single', )
@@ -3197,6 +3197,8 @@ class SelectOp(DefinedOp):
             raise self.type_error('operand', value, 'bool-like')
         if not ((all_equal(self.true_value.type, self.false_value.type, self.result_.type))):
             raise self.emit_error('failed to verify that all of {true_value, false_value, result} have same type')
+        if not ((self.condition.type == IntegerType(1) or (isinstance(self.condition.type, RankedTensorType) and isinstance(self.result_.type, RankedTensorType) and self.condition.type.shape == self.result_.type.shape))):
+            raise self.emit_error('failed to verify that condition is signless i1 or has matching shape')
 
     @classmethod
     def get_canonicalization_patterns(cls) -> list:

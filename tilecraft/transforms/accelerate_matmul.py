@@ -14,19 +14,21 @@ operand types ``mma.sync`` takes gets an ``#ttg.nvidia_mma`` version 2 accumulat
 * The accumulator is converted in, the result converted back; fp8 operands are widened to f16
   where ``mma.sync`` has no fp8 form (all but sm_89 and sm_12x).
 
-On Hopper (sm_90), a dot whose operands are f16 or bf16 loads (through layout conversions),
-with an f32 result (or f16 for f16) of 64 x 16 rows and columns at least and a K of 16 or more,
-under a multiple of 4 warps, and no other dot in its region (attention keeps version 2),
-becomes a ``ttng.warp_group_dot`` (``wgmma``) with an ``#ttg.nvidia_mma`` version 3
-accumulator, as Triton's pass chooses it:
+On Hopper (sm_90), a dot of f16 or bf16 operands with an f32 result (or f16 for f16), M a
+multiple of 64, N of 16 and a K of 16 or more, under a multiple of 4 warps, becomes a
+``ttng.warp_group_dot`` (``wgmma``) with an ``#ttg.nvidia_mma`` version 3 accumulator, as
+Triton's pass chooses it:
 
-* **Operands** are stored to shared memory (``ttg.local_alloc`` of the loaded value) in
-  ``#ttg.nvmma_shared`` layouts that keep the order the value was loaded in (`memory_order`;
-  ``transposed`` when dim 0 is the contiguous one) and swizzle by the widest of 128, 64 or 32
-  bytes that the contiguous dim fills.
+* **Operands**: B, and A when it is loaded (through layout conversions), are stored to shared
+  memory (``ttg.local_alloc``) in ``#ttg.nvmma_shared`` layouts that keep the order the value
+  was loaded in (`memory_order`; ``transposed`` when dim 0 is the contiguous one) and swizzle
+  by the widest of 128, 64 or 32 bytes that the contiguous dim fills. An A computed in
+  registers (attention's probabilities) stays there, in the ``#ttg.dot_op`` layout of the
+  accumulator with ``kWidth = 32 / bits``.
 * **Instruction** ``(16, n, 256 / bits)`` per warp: ``n`` the largest of 8, 16, ..., 256 that
   divides N and does not exceed the columns a warp group gets (`wgmma_instr_n`); warps go
-  along M in groups of 4 while M has rows for them, then along N (`warps_per_tile_v3`).
+  along M in groups of 4 while M has rows for them, then along N (`warps_per_tile_v3`); all
+  along M for chained dots, which then need 16 rows per warp.
 
 Dots that stay on CUDA cores (targets before sm_80, f32 with ``inputPrecision = ieee``, types
 the tensor cores do not take, shapes smaller than one instruction) get operands narrower than
@@ -154,7 +156,7 @@ def _connected_dots(dot: Operation) -> list[Operation]:
                 continue
             seen.add(neighbour)
             stack.append(neighbour)
-            if neighbour.name in ("tt.dot", "tt.dot_scaled"):
+            if neighbour.name in ("tt.dot", "tt.dot_scaled", "ttng.warp_group_dot"):
                 dots.append(neighbour)
     return dots
 
@@ -297,9 +299,8 @@ def mma_v3_supported(dot: Operation, num_warps: int) -> bool:
     m, n = d_type.shape
     if m % 64 or n % 16 or a_type.shape[-1] < 256 // _bits(a_type):
         return False
-    if _connected_dots(dot):
-        return False
-    return all(_loaded(operand) is not None for operand in dot.operands[:2])
+    # chained dots put every warp along M: each warp group needs its 64 rows
+    return not _connected_dots(dot) or m >= 16 * num_warps
 
 
 def wgmma_instr_n(shape: tuple[int, ...], num_warps: int) -> int:
@@ -312,9 +313,14 @@ def wgmma_instr_n(shape: tuple[int, ...], num_warps: int) -> int:
     return next(n for n in range(256, 7, -8) if shape[1] % n == 0 and n <= widest)
 
 
-def warps_per_tile_v3(shape: tuple[int, ...], num_warps: int) -> tuple[int, int]:
-    """Warps of a version 3 accumulator: groups of 4 along M, doubled along M while M has more
-    rows than the warps along it take (16 each), else along N."""
+def warps_per_tile_v3(dot: Operation, shape: tuple[int, ...], num_warps: int
+                      ) -> tuple[int, int]:
+    """Warps of a version 3 accumulator: all along M when the dot is chained to another (the
+    rows of attention's two products stay in the same warps); else groups of 4 along M,
+    doubled along M while M has more rows than the warps along it take (16 each), else along
+    N."""
+    if _connected_dots(dot):
+        return (num_warps, 1)
     warps = [4, 1]
     while warps[0] * warps[1] < num_warps:
         if shape[0] > 16 * warps[0]:
@@ -338,13 +344,17 @@ def nvmma_shared_for(t: RankedTensorType) -> NVMMASharedEncodingAttr:
 
 
 def _to_shared(builder: Builder, value: Value) -> Value:
-    """``value`` (through conversions) stored to a new shared buffer for ``wgmma``."""
+    """``value`` (through conversions) stored to a new shared buffer for ``wgmma``, right
+    after it is defined (a loop-invariant operand is stored once, before the loop)."""
     while isinstance(value.owner, Operation) and value.owner.name == "ttg.convert_layout":
         value = value.owner.operands[0]
     t: RankedTensorType = value.type
     memdesc = MemDescType(t.shape, t.element_type, nvmma_shared_for(t), SharedMemorySpaceAttr())
-    return builder.create("ttg.local_alloc", operands=[value], result_types=[memdesc],
-                          location=builder.location).results[0]
+    owner = value.owner
+    at = (Builder.after(owner, builder.location) if isinstance(owner, Operation)
+          else Builder.at_start(owner, builder.location))
+    return at.create("ttg.local_alloc", operands=[value], result_types=[memdesc],
+                     location=builder.location).results[0]
 
 
 def _to_mma_v3(dot: Operation, num_warps: int) -> None:
@@ -352,10 +362,15 @@ def _to_mma_v3(dot: Operation, num_warps: int) -> None:
     shape = tuple(d_type.shape)
     instr_n = wgmma_instr_n(shape, num_warps)
     k = 256 // _bits(dot.operands[0].type)
-    mma = NvidiaMmaEncodingAttr(3, 0, warps_per_tile_v3(shape, num_warps),
+    mma = NvidiaMmaEncodingAttr(3, 0, warps_per_tile_v3(dot, shape, num_warps),
                                 (16, instr_n, k))
     builder = Builder.before(dot, dot.location)
-    a = _to_shared(builder, dot.operands[0])
+    a = dot.operands[0]
+    if _loaded(a) is not None:
+        a = _to_shared(builder, a)
+    else:
+        encoding = DotOperandEncodingAttr(0, mma, 32 // _bits(a.type))
+        a = _convert(builder, a, with_encoding(a.type, encoding))
     b = _to_shared(builder, dot.operands[1])
     new_type = with_encoding(d_type, mma)
     c = _convert(builder, dot.operands[2], new_type)

@@ -34,7 +34,7 @@ tt.func @result_type(%a: i32) {
 
 tt.func @select_shape(%c: tensor<4xi1>, %a: tensor<8xi32>) -> tensor<8xi32> {
   %0 = arith.select %c, %a, %a : tensor<4xi1>, tensor<8xi32>
-  // expected-error @above {{expected condition type to have the same shape as the result type}}
+  // expected-error @above {{failed to verify that condition is signless i1 or has matching shape}}
   tt.return %0 : tensor<8xi32>
 }
 

@@ -79,7 +79,7 @@ class _Operand:
         return self.tensor.values[register]
 
 
-def _pack(fl: GPULowering, values: list[ir.Value], element: Type, ty: ir.Type) -> ir.Value:
+def pack(fl: GPULowering, values: list[ir.Value], element: Type, ty: ir.Type) -> ir.Value:
     """``values`` (register forms of ``element``) as one mma register of type ``ty``."""
     b = fl.builder
     if len(values) == 1:
@@ -173,7 +173,7 @@ def _tile(fl: GPULowering, form: Instruction, a: _Operand, b: _Operand, values: 
     high K halves, for A and for B alike."""
     c_registers = [c_index[batch + (m + dm, n + dn)] for dm in (0, 8) for dn in (0, 1)]
     per_acc = form.per_accumulator
-    acc = [_pack(fl, [values[r] for r in c_registers[i:i + per_acc]], result, form.accumulator)
+    acc = [pack(fl, [values[r] for r in c_registers[i:i + per_acc]], result, form.accumulator)
            if per_acc > 1 else values[c_registers[i]]
            for i in range(0, 4, per_acc)]
     per = form.per_operand
@@ -182,10 +182,10 @@ def _tile(fl: GPULowering, form: Instruction, a: _Operand, b: _Operand, values: 
         for first in range(0, len(offsets), 2 * per):
             halves = [[k_tile + k for k in offsets[first + h * per:first + (h + 1) * per]]
                       for h in (0, 1)]
-            a_regs = [_pack(fl, [a.value(batch + (m + dm, k)) for k in half], a.element,
+            a_regs = [pack(fl, [a.value(batch + (m + dm, k)) for k in half], a.element,
                             form.operand)
                       for half in halves for dm in (0, 8)]
-            b_regs = [_pack(fl, [b.value(batch + (k, n)) for k in half], b.element,
+            b_regs = [pack(fl, [b.value(batch + (k, n)) for k in half], b.element,
                             form.operand)
                       for half in halves]
             acc = _call(fl, form, a_regs, b_regs, acc)

@@ -35,6 +35,7 @@ from tilecraft.layouts.linear import LinearLayout
 
 from ..cpu import types as T
 from .lowering import F32, I32, Distributed, GPULowering, error_at, lowers
+from .mma import pack
 from .shared_memory import SharedTensor
 
 I64 = ir.IntType(64)
@@ -151,12 +152,15 @@ def lower_wgmma(fl: GPULowering, op: Operation) -> None:
                        f"f16 for f16), not {kind} x {b_value.type.element_type} -> "
                        f"{accumulate}")
     a_tensor, b_tensor = fl.get(a_value), fl.get(b_value)
-    if not isinstance(a_tensor, SharedTensor) or not isinstance(b_tensor, SharedTensor):
-        raise error_at(op, "the CUDA backend's wgmma reads both operands from shared memory")
-    if a_tensor.count > 1 or b_tensor.count > 1:
+    if not isinstance(a_tensor, (SharedTensor, Distributed)) \
+            or not isinstance(b_tensor, SharedTensor):
+        raise error_at(op, "wgmma reads B from shared memory and A from shared memory or "
+                       "registers")
+    if any(isinstance(t, SharedTensor) and t.count > 1 for t in (a_tensor, b_tensor)):
         raise error_at(op, "wgmma on a multi-buffered allocation: pick one buffer with "
                        "ttg.memdesc_index first")
-    a_desc = descriptor(op, a_value.type, a_tensor, 1)
+    a_desc = (descriptor(op, a_value.type, a_tensor, 1)
+              if isinstance(a_tensor, SharedTensor) else None)
     b_desc = descriptor(op, b_value.type, b_tensor, 0)
     _, instr_n, instr_k = mma.instr_shape
     shape_k = a_value.type.shape[1]
@@ -164,10 +168,13 @@ def lower_wgmma(fl: GPULowering, op: Operation) -> None:
         raise error_at(op, f"K = {shape_k} is not a multiple of the wgmma K ({instr_k})")
     c = fl.dist(c_value)
     layout = c.layout
-    a_group = _warp_group_offset(fl, layout, a_desc, 0, 0)
     b_group = _warp_group_offset(fl, layout, b_desc, 1, 1)
     b = fl.builder
-    a_base = _descriptor_base(fl, a_tensor, a_group, a_desc)
+    if a_desc is not None:
+        a_group = _warp_group_offset(fl, layout, a_desc, 0, 0)
+        a_base = _descriptor_base(fl, a_tensor, a_group, a_desc)
+    else:
+        a_index = registers_by_coordinate(a_tensor.layout)
     b_base = _descriptor_base(fl, b_tensor, b_group, b_desc)
     values = list(c.values)
     index = registers_by_coordinate(layout)
@@ -186,10 +193,15 @@ def lower_wgmma(fl: GPULowering, op: Operation) -> None:
         else:
             acc = _pack_f16(fl, acc)
         for k in range(0, shape_k, instr_k):
-            a_address = b.add(a_base, ir.Constant(I64, _units(a_desc, a_tensor, (m, k))))
+            if a_desc is not None:
+                a_operand = [b.add(a_base, ir.Constant(I64, _units(a_desc, a_tensor, (m, k))))]
+            else:
+                a_operand = _fragment(fl, op, a_tensor, a_value.type.element_type, a_index,
+                                      m, k)
             b_address = b.add(b_base, ir.Constant(I64, _units(b_desc, b_tensor, (k, n))))
-            acc = _instruction(fl, kind, accumulate, instr_n, instr_k, a_address, b_address,
-                               acc, a_desc.transposed, b_desc.transposed)
+            acc = _instruction(fl, kind, accumulate, instr_n, instr_k, a_operand, b_address,
+                               acc, a_desc is not None and a_desc.transposed,
+                               b_desc.transposed)
         tiles.append((registers, acc))
     _asm(fl, "wgmma.commit_group.sync.aligned;", ir.VoidType(), "~{memory}", [])
     if op.is_async and accumulate != "f32":
@@ -236,19 +248,47 @@ def _units(desc: Descriptor, tensor: SharedTensor, coordinate: tuple[int, int]) 
     return (desc.offset(coordinate) ^ tensor.corner) * desc.element_bytes >> 4
 
 
-def _instruction(fl: GPULowering, kind: str, accumulate: str, n: int, k: int, a: ir.Value,
-                 b: ir.Value, acc: list[ir.Value], trans_a: bool, trans_b: bool
-                 ) -> list[ir.Value]:
+def _fragment(fl: GPULowering, op: Operation, a: Distributed, element, index: dict, m: int,
+              k: int) -> list[ir.Value]:
+    """The four 32-bit registers of an A operand held in registers for the instruction at
+    (m, k): pairs of K neighbours at row ``t / 4``, eight rows below, and both again eight K
+    further (thread 0's coordinates; the lane and warp parts are the layout's)."""
+    registers = []
+    for dk in (0, 8):
+        for dm in (0, 8):
+            pair = []
+            for e in (0, 1):
+                register = index.get((m + dm, k + dk + e))
+                if register is None:
+                    raise error_at(op, f"the wgmma A operand's layout has no element at "
+                                   f"{(m + dm, k + dk + e)}")
+                pair.append(a.values[register])
+            registers.append(pack(fl, pair, element, I32))
+    return registers
+
+
+def _instruction(fl: GPULowering, kind: str, accumulate: str, n: int, k: int,
+                 a: list[ir.Value], b: ir.Value, acc: list[ir.Value], trans_a: bool,
+                 trans_b: bool) -> list[ir.Value]:
+    """One ``wgmma.mma_async``: A as a descriptor (one i64) or four registers."""
     count = len(acc)
     registers = ", ".join(f"${i}" for i in range(count))
+    if len(a) == 1:
+        a_text, a_codes = f"${count}", ["l"]
+        trans = f"{int(trans_a)}, {int(trans_b)}"
+    else:
+        a_text = "{" + ", ".join(f"${count + i}" for i in range(4)) + "}"
+        a_codes = ["r"] * 4
+        trans = f"{int(trans_b)}"
+    b_text = f"${count + len(a)}"
     text = ("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
             f"wgmma.mma_async.sync.aligned.m64n{n}k{k}.{accumulate}.{kind}.{kind} "
-            f"{{{registers}}}, ${count}, ${count + 1}, p, 1, 1, {int(trans_a)}, "
-            f"{int(trans_b)};\n}}")
+            f"{{{registers}}}, {a_text}, {b_text}, p, 1, 1, {trans};\n}}")
     code = "f" if accumulate == "f32" else "r"
-    constraints = ",".join([f"={code}"] * count + ["l", "l"] + [str(i) for i in range(count)])
+    constraints = ",".join([f"={code}"] * count + a_codes + ["l"]
+                           + [str(i) for i in range(count)])
     result = ir.LiteralStructType([acc[0].type] * count)
-    call = _asm(fl, text, result, constraints, [a, b, *acc])
+    call = _asm(fl, text, result, constraints, [*a, b, *acc])
     return [fl.builder.extract_value(call, i) for i in range(count)]
 
 
