@@ -230,10 +230,17 @@ _UNMASKED_COPY_MIN = 16
 
 def _all_hold(fl: FunctionLowering, mask: Tile, shape: tuple, mask_value: Value | None
               ) -> ir.Value:
-    """Whether every element of the i1 tile ``mask`` (of a load or store of ``shape``) is true: one loop
-    or-reducing the failures as i32 lanes (as wide as the compares that usually make masks, so
-    nothing is packed). ``mask_value``, the mask's IR value when it has one, lets the axis
-    info analysis skip the dimensions along which the mask is constant (read at index 0)."""
+    """Whether every element of the i1 tile ``mask`` (of a load or store of ``shape``) is true:
+    one loop or-reducing the failures as i32 lanes (as wide as the compares that usually make
+    masks, so nothing is packed). ``mask_value``, the mask's IR value when it has one, lets the
+    axis info analysis skip the dimensions along which the mask is constant (read at index 0),
+    and the answer serves every later load and store of that mask where it is available (the
+    expression memo's scope: a load and the store of its row under one mask check once)."""
+    key = ("all hold", mask_value) if mask_value is not None else None
+    if key is not None:
+        known = fl.memo_get(key)
+        if known is not None:
+            return known
     b = fl.builder
     checked = mask.shape  # a scalar mask: ()
     if mask.shape == shape and mask_value is not None and is_tensor(mask_value) and \
@@ -248,7 +255,10 @@ def _all_hold(fl: FunctionLowering, mask: Tile, shape: tuple, mask_value: Value 
         b.store(b.or_(b.load(slot, typ=T.I32), failed), slot)
 
     fl.loop_nest(checked, note_failure)
-    return b.icmp_unsigned("==", b.load(slot, typ=T.I32), ir.Constant(T.I32, 0))
+    holds = b.icmp_unsigned("==", b.load(slot, typ=T.I32), ir.Constant(T.I32, 0))
+    if key is not None:
+        fl.memo_put(key, holds, mask)
+    return holds
 
 
 # -- block pointers (tt.make_tensor_ptr, tt.advance) ---------------------------------------------
