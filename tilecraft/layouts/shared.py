@@ -14,7 +14,8 @@ from tilecraft.layouts.distributed import fit_to_shape, standard_out_dims
 from tilecraft.layouts.linear import LinearLayout
 
 __all__ = ["basis_order", "identity_bases", "nvmma_shared_layout", "padded_offset",
-           "padded_size", "per_cta_shape", "with_cta_layout"]
+           "padded_size", "per_cta_shape", "shared_vector_width", "thread_offsets_map",
+           "with_cta_layout"]
 
 
 def identity_bases(shape: Sequence[int], order: Sequence[int]) -> tuple[tuple[int, ...], ...]:
@@ -112,3 +113,32 @@ def nvmma_shared_layout(shape: Sequence[int], swizzle_bytes: int, element_bits: 
     if transposed:
         bases = [(c, r) for r, c in bases]
     return LinearLayout({"offset": bases}, {"dim0": shape[0], "dim1": shape[1]})
+
+
+def thread_offsets_map(shared: LinearLayout, distributed: LinearLayout) -> LinearLayout:
+    """``shared⁻¹ ∘ distributed`` restricted to (register, lane, warp) -> offset: where each
+    register of each thread lives in a shared buffer of layout ``shared``."""
+    composed = shared.invert_and_compose(distributed)
+    return composed.sublayout(("register", "lane", "warp"), ("offset",))
+
+
+def shared_vector_width(shared: LinearLayout, distributed: LinearLayout, element_bytes: int,
+                        max_bytes: int = 16) -> int:
+    """How many consecutive registers of ``distributed`` a thread moves to or from a buffer
+    of layout ``shared`` as one vector of at most ``max_bytes``: they sit at consecutive
+    offsets, and every other register, lane and warp moves the offset by a multiple of the
+    width (so each vector is aligned)."""
+    offsets = thread_offsets_map(shared, distributed)
+    registers = offsets.in_dim_size("register")
+    width = 1
+    while width * 2 * element_bytes <= max_bytes and width * 2 <= registers:
+        bits = (width * 2).bit_length() - 1
+        consecutive = all(offsets.basis("register", i) == (1 << i,) for i in range(bits))
+        aligned = all(basis[0] % (width * 2) == 0
+                      for dim in ("register", "lane", "warp")
+                      for i, basis in enumerate(offsets.bases.get(dim, ()))
+                      if not (dim == "register" and i < bits))
+        if not (consecutive and aligned):
+            break
+        width *= 2
+    return width

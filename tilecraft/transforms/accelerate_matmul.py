@@ -14,15 +14,18 @@ operand types ``mma.sync`` takes gets an ``#ttg.nvidia_mma`` version 2 accumulat
 * The accumulator is converted in, the result converted back; fp8 operands are widened to f16
   where ``mma.sync`` has no fp8 form (all but sm_89 and sm_12x).
 
-On Hopper (sm_90), a dot of f16 or bf16 operands with an f32 result (or f16 for f16), M a
-multiple of 64, N of 16 and a K of 16 or more, under a multiple of 4 warps, becomes a
+On Hopper (sm_90), a dot of f16, bf16, tf32 (f32 with ``inputPrecision = tf32``), int8 or fp8
+operands (fp8 when ``maxNumImpreciseAcc`` is 32 or more) into the accumulator types
+``wgmma`` has (`WGMMA_TYPES`), with M a multiple of 64, N of 16 and K at least one
+instruction's (``256 / bits``), under a multiple of 4 warps, becomes a
 ``ttng.warp_group_dot`` (``wgmma``) with an ``#ttg.nvidia_mma`` version 3 accumulator, as
 Triton's pass chooses it:
 
 * **Operands**: B, and A when it is loaded (through layout conversions), are stored to shared
   memory (``ttg.local_alloc``) in ``#ttg.nvmma_shared`` layouts that keep the order the value
   was loaded in (`memory_order`; ``transposed`` when dim 0 is the contiguous one) and swizzle
-  by the widest of 128, 64 or 32 bytes that the contiguous dim fills. An A computed in
+  by the widest of 128, 64 or 32 bytes that the contiguous dim fills; 8-bit and tf32
+  operands, which ``wgmma`` cannot read transposed, are stored K-major. An A computed in
   registers (attention's probabilities) stays there, in the ``#ttg.dot_op`` layout of the
   accumulator with ``kWidth = 32 / bits``.
 * **Instruction** ``(16, n, 256 / bits)`` per warp: ``n`` the largest of 8, 16, ..., 256 that
@@ -54,13 +57,18 @@ from tilecraft.transforms.effects import is_memory_effect_free
 from tilecraft.transforms.layout_inference import with_encoding
 from tilecraft.transforms.reduce_data_duplication import memory_order
 
-__all__ = ["TritonGPUAccelerateMatmulPass", "accelerate_matmul", "capability_of",
+__all__ = ["WGMMA_TYPES", "TritonGPUAccelerateMatmulPass", "accelerate_matmul", "capability_of",
            "k_width_of", "loaded_bit_width", "mma_v2_supported", "mma_v3_supported",
            "nvmma_shared_for", "warps_per_tile", "warps_per_tile_v3", "wgmma_instr_n"]
 
 FP8_KINDS = frozenset({"f8E4M3FN", "f8E5M2", "f8E4M3FNUZ", "f8E5M2FNUZ"})
 # operand types with an mma.sync form (fp8 through f16 where it has none)
 _MMA_OPERAND_KINDS = frozenset({"f16", "bf16"}) | FP8_KINDS
+#: ``wgmma`` operand types (both alike) and the accumulator types each takes.
+WGMMA_TYPES = {"f16": ("f32", "f16"), "bf16": ("f32",), "f32": ("f32",), "i8": ("i32",),
+               "f8E4M3FN": ("f32",), "f8E5M2": ("f32",)}
+#: The N of int8 ``wgmma`` instructions (Triton's list; other types take multiples of 8).
+_INT8_WGMMA_N = (224, 208, 192, 176, 160, 144, 128, 112, 96, 80, 64, 48, 32, 24, 16, 8)
 # where a layout-only or element-wise op lets the loaded element width show through
 _VIEW_OPS = frozenset({"tt.broadcast", "tt.expand_dims", "tt.reshape", "tt.trans", "tt.join",
                        "tt.split", "tt.cat", "ttg.convert_layout", "tt.fp_to_fp", "tt.load",
@@ -292,10 +300,12 @@ def mma_v3_supported(dot: Operation, num_warps: int) -> bool:
     a_type: RankedTensorType = dot.operands[0].type
     d_type: RankedTensorType = dot.results[0].type
     a, b, d = _kind(a_type), _kind(dot.operands[1].type), _kind(d_type)
-    if d_type.rank != 2 or num_warps % 4 or a != b or a not in ("f16", "bf16"):
+    if d_type.rank != 2 or num_warps % 4 or a != b or d not in WGMMA_TYPES.get(a, ()):
         return False
-    if d not in ("f32", "f16") or (d == "f16" and a != "f16"):
+    if a == "f32" and dot.input_precision != InputPrecision.TF32:
         return False
+    if a in FP8_KINDS and dot.max_num_imprecise_acc < 32:
+        return False  # Triton's rule: fp8 accumulates in f32 only when allowed to
     m, n = d_type.shape
     if m % 64 or n % 16 or a_type.shape[-1] < 256 // _bits(a_type):
         return False
@@ -303,14 +313,15 @@ def mma_v3_supported(dot: Operation, num_warps: int) -> bool:
     return not _connected_dots(dot) or m >= 16 * num_warps
 
 
-def wgmma_instr_n(shape: tuple[int, ...], num_warps: int) -> int:
-    """The N of the dot's ``wgmma`` instructions: the largest multiple of 8 up to 256 that
-    divides N and fits the columns each warp along N gets when warps first cover M in rows of
-    16."""
+def wgmma_instr_n(shape: tuple[int, ...], num_warps: int, kind: str) -> int:
+    """The N of the dot's ``wgmma`` instructions: the largest instruction N (multiples of 8
+    up to 256; int8's own list) that divides N and fits the columns each warp along N gets
+    when warps first cover M in rows of 16."""
     m_warps = max(shape[0] // 16, 1)
     n_warps = max(num_warps // m_warps, 1)
     widest = max(shape[1] // n_warps, 8)
-    return next(n for n in range(256, 7, -8) if shape[1] % n == 0 and n <= widest)
+    choices = _INT8_WGMMA_N if kind == "i8" else range(256, 7, -8)
+    return next(n for n in choices if shape[1] % n == 0 and n <= widest)
 
 
 def warps_per_tile_v3(dot: Operation, shape: tuple[int, ...], num_warps: int
@@ -330,11 +341,13 @@ def warps_per_tile_v3(dot: Operation, shape: tuple[int, ...], num_warps: int
     return tuple(warps)
 
 
-def nvmma_shared_for(t: RankedTensorType) -> NVMMASharedEncodingAttr:
+def nvmma_shared_for(t: RankedTensorType, op_idx: int | None = None
+                     ) -> NVMMASharedEncodingAttr:
     """The ``#ttg.nvmma_shared`` layout for storing a tensor of type ``t`` (rank 2) in its
-    memory order: the widest swizzle (128, 64 or 32 bytes) that the contiguous dim's bytes are
-    a multiple of, none when fewer than 8 rows."""
-    order = memory_order(t)
+    memory order, or K-major for operand ``op_idx`` when given (``wgmma`` reads 8-bit and tf32
+    operands only so): the widest swizzle (128, 64 or 32 bytes) that the contiguous dim's bytes
+    are a multiple of, none when fewer than 8 rows."""
+    order = memory_order(t) if op_idx is None else ((1, 0) if op_idx == 0 else (0, 1))
     bits = _bits(t)
     contiguous_bytes = t.shape[order[0]] * bits // 8
     swizzle = next((w for w in (128, 64, 32) if contiguous_bytes % w == 0), 0)
@@ -343,13 +356,15 @@ def nvmma_shared_for(t: RankedTensorType) -> NVMMASharedEncodingAttr:
     return NVMMASharedEncodingAttr(swizzle, order[0] == 0, bits)
 
 
-def _to_shared(builder: Builder, value: Value) -> Value:
-    """``value`` (through conversions) stored to a new shared buffer for ``wgmma``, right
-    after it is defined (a loop-invariant operand is stored once, before the loop)."""
+def _to_shared(builder: Builder, value: Value, op_idx: int) -> Value:
+    """``value`` (through conversions) stored to a new shared buffer for ``wgmma`` operand
+    ``op_idx``, right after it is defined (a loop-invariant operand is stored once, before
+    the loop); K-major unless the type can be read transposed (16-bit types)."""
     while isinstance(value.owner, Operation) and value.owner.name == "ttg.convert_layout":
         value = value.owner.operands[0]
     t: RankedTensorType = value.type
-    memdesc = MemDescType(t.shape, t.element_type, nvmma_shared_for(t), SharedMemorySpaceAttr())
+    encoding = nvmma_shared_for(t, None if _bits(t) == 16 else op_idx)
+    memdesc = MemDescType(t.shape, t.element_type, encoding, SharedMemorySpaceAttr())
     owner = value.owner
     at = (Builder.after(owner, builder.location) if isinstance(owner, Operation)
           else Builder.at_start(owner, builder.location))
@@ -360,18 +375,18 @@ def _to_shared(builder: Builder, value: Value) -> Value:
 def _to_mma_v3(dot: Operation, num_warps: int) -> None:
     d_type: RankedTensorType = dot.results[0].type
     shape = tuple(d_type.shape)
-    instr_n = wgmma_instr_n(shape, num_warps)
+    instr_n = wgmma_instr_n(shape, num_warps, _kind(dot.operands[0].type))
     k = 256 // _bits(dot.operands[0].type)
     mma = NvidiaMmaEncodingAttr(3, 0, warps_per_tile_v3(dot, shape, num_warps),
                                 (16, instr_n, k))
     builder = Builder.before(dot, dot.location)
     a = dot.operands[0]
     if _loaded(a) is not None:
-        a = _to_shared(builder, a)
+        a = _to_shared(builder, a, 0)
     else:
         encoding = DotOperandEncodingAttr(0, mma, 32 // _bits(a.type))
         a = _convert(builder, a, with_encoding(a.type, encoding))
-    b = _to_shared(builder, dot.operands[1])
+    b = _to_shared(builder, dot.operands[1], 1)
     new_type = with_encoding(d_type, mma)
     c = _convert(builder, dot.operands[2], new_type)
     wgmma = builder.insert(WarpGroupDotOp.build(

@@ -37,10 +37,10 @@ from tilecraft.generated.tt import SplatOp
 from tilecraft.generated.ttng import WarpGroupDotWaitOp
 from tilecraft.generated.ttg import (AsyncCommitGroupOp, AsyncCopyGlobalToLocalOp,
                                      AsyncTokenType, AsyncWaitOp, LocalAllocOp,
-                                     LocalDeallocOp, LocalLoadOp, MemDescIndexOp, MemDescType,
-                                     NVMMASharedEncodingAttr)
+                                     LocalDeallocOp, LocalLoadOp, MemDescIndexOp, MemDescType)
 from tilecraft.ir import (Block, BlockArgument, BoolAttr, Builder, IntegerAttr, IntegerType,
                           Operation, RankedTensorType, Value)
+from tilecraft.layouts.shared import shared_vector_width
 from tilecraft.transforms.accelerate_matmul import capability_of
 from tilecraft.transforms.effects import is_memory_effect_free
 from tilecraft.transforms.loop_unroll import NUM_STAGES
@@ -89,24 +89,21 @@ def _candidate(load: Operation) -> Operation | None:
 
 def _copy_bytes(load: Operation, alloc: Operation, axis_info) -> int:
     """The bytes one ``cp.async`` of this load can move: the elements a thread holds
-    consecutively, consecutive and aligned in global memory with one mask value (axis info),
-    at most the shared buffer's swizzle ``vec`` (an NVMMA layout keeps 16-byte runs)."""
+    consecutively, consecutive and aligned in global memory with one mask value (axis info)
+    and in the shared buffer (its layout map)."""
     from tilecraft.analysis.axisinfo import pointee_bytes
-    from tilecraft.dialects.ttg_layouts import encoding_layout
+    from tilecraft.dialects.ttg_layouts import encoding_layout, shared_layout
 
     pointers: RankedTensorType = load.operands[0].type
-    layout = encoding_layout(pointers.encoding, tuple(pointers.shape))
-    if layout is None:
+    shape = tuple(pointers.shape)
+    layout = encoding_layout(pointers.encoding, shape)
+    buffer = shared_layout(alloc.results[0].type.encoding, shape)
+    if layout is None or buffer is None:
         return 0
     elem_bytes = pointee_bytes(pointers)
     width = axis_info.layout_vector_width(load.operands[0], layout, elem_bytes * 8,
                                           mask=load.mask)
-    encoding = alloc.results[0].type.encoding
-    if isinstance(encoding, NVMMASharedEncodingAttr):
-        vec = 128 // encoding.element_bit_width
-    else:
-        vec = getattr(encoding, "vec", 1)
-    return min(width, vec) * elem_bytes
+    return min(width, shared_vector_width(buffer, layout, elem_bytes)) * elem_bytes
 
 
 def _slice_of(body: Block, roots: list[Operation], loads: list[Operation]
@@ -230,7 +227,7 @@ def _buffer_view(builder: Builder, buffer: Value, slot: Value, location) -> Valu
 
 def _async_dot(body: Block, plan: _Plan) -> Operation | None:
     """The ``ttng.warp_group_dot`` of the body that can run asynchronously: it reads pipelined
-    buffers only, accumulates into a carried f32 value and feeds only the yield (Triton's
+    buffers only, accumulates into a carried f32 or i32 value and feeds only the yield (Triton's
     pipeliner makes such dots asynchronous, one in flight)."""
     allocs = {alloc.results[0] for _, alloc in plan.loads}
     yield_op = body.last_op
@@ -242,7 +239,7 @@ def _async_dot(body: Block, plan: _Plan) -> Operation | None:
     carried = dot.operands[2]
     if dot.operands[0] not in allocs or dot.operands[1] not in allocs or dot.use_c is not None:
         return None
-    if str(dot.results[0].type.element_type) != "f32":
+    if str(dot.results[0].type.element_type) not in ("f32", "i32"):
         return None  # f16 accumulators are packed around each dot: it stays synchronous
     if not (isinstance(carried, BlockArgument) and carried.owner is body
             and len(uses) == 1 and uses[0].owner is yield_op

@@ -104,6 +104,24 @@ def test_fp16_matmul_runs_on_warp_group_mma_on_hopper() -> None:
 
 
 @needs_ptxas
+@pytest.mark.parametrize("pointee, out, form", [
+    ("fp32", tl.float32, "m64n64k8.f32.tf32.tf32"),
+    ("i8", tl.int32, "m64n64k32.s32.s8.s8"),
+    ("bf16", tl.float32, "m64n64k16.f32.bf16.bf16"),
+])
+def test_other_types_run_on_warp_group_mma(pointee: str, out, form: str) -> None:
+    """tf32, int8 and bf16 dots on sm_90a are wgmma instructions of their types (tf32 and int8
+    operands stored K-major: no transpose immediates)."""
+    fn, signature, constexprs = SIGNATURES["matmul_f16"]
+    signature = {**signature, "a_ptr": f"*{pointee}:16", "b_ptr": f"*{pointee}:16"}
+    kernel = tc.compile(tc.ASTSource(fn, signature, {**constexprs, "OUT": out}),
+                        target=tc.GPUTarget("cuda", 90, 32))
+    ptx = kernel.asm["ptx"]
+    assert f"wgmma.mma_async.sync.aligned.{form}" in ptx
+    assert "mma.sync" not in ptx
+
+
+@needs_ptxas
 @pytest.mark.parametrize("stages", [2, 3, 4])
 def test_matmul_loop_is_pipelined_with_cp_async(stages: int) -> None:
     """num_stages buffers per operand in shared memory, filled by 16-byte cp.async copies
@@ -264,27 +282,39 @@ def test_matmul_against_torch(case: str, shape: tuple[int, int, int]) -> None:
 @pytest.mark.parametrize("num_warps", [4, 8])
 @pytest.mark.parametrize("orders", ["rr", "rc", "cr", "cc"])
 @pytest.mark.parametrize("shape", [(256, 256, 128), (200, 136, 72)])
-def test_wgmma_operand_orders_and_warp_groups(orders: str, num_warps: int,
+@pytest.mark.parametrize("dtype_name", ["float16", "float32", "int8"])
+def test_wgmma_operand_orders_and_warp_groups(dtype_name: str, orders: str, num_warps: int,
                                               shape: tuple[int, int, int]) -> None:
-    """fp16 128x128x64 blocks: A and B row- (r) or column-major (c) in global memory, so each
-    is stored K-major or M/N-major in shared memory and read transposed or not; with 8 warps
-    two warp groups share the rows. Against float64, masked edges included."""
+    """128x128x64 blocks on wgmma: A and B row- (r) or column-major (c) in global memory, so
+    that fp16 operands are stored K-major or M/N-major in shared memory and read transposed or
+    not (tf32 and int8 are always stored K-major); with 8 warps two warp groups share the
+    rows. Against float64 (int8 exactly), masked edges included."""
     m, n, k = shape
-    a = torch.randn((m, k), device="cuda").half()
-    b = torch.randn((k, n), device="cuda").half()
+    dtype = getattr(torch, dtype_name)
+    if dtype == torch.int8:
+        a = torch.randint(-128, 128, (m, k), dtype=dtype, device="cuda")
+        b = torch.randint(-128, 128, (k, n), dtype=dtype, device="cuda")
+    else:
+        a = torch.randn((m, k), device="cuda").to(dtype)
+        b = torch.randn((k, n), device="cuda").to(dtype)
     if orders[0] == "c":
         a = a.t().contiguous().t()
     if orders[1] == "c":
         b = b.t().contiguous().t()
-    c = torch.full((m, n), 7, dtype=torch.float32, device="cuda")
+    out, out_dtype = (tl.int32, torch.int32) if dtype == torch.int8 else (tl.float32,
+                                                                          torch.float32)
+    c = torch.full((m, n), 7, dtype=out_dtype, device="cuda")
     K.matmul_kernel[(tc.cdiv(m, 128), tc.cdiv(n, 128))](
         a, b, c, m, n, k, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0),
-        c.stride(1), BM=128, BN=128, BK=64, PRECISION="tf32", OUT=tl.float32,
-        num_warps=num_warps)
+        c.stride(1), BM=128, BN=128, BK=64, PRECISION="tf32", OUT=out, num_warps=num_warps)
     ref = a.double() @ b.double()
+    if dtype == torch.int8:
+        assert torch.equal(c.long(), ref.long())
+        return
     scale = (a.double().abs() @ b.double().abs()).max()
     error = ((c.double() - ref).abs().max() / scale).item()
-    assert error < 1e-3, f"{orders} {num_warps} warps {shape}: relative error {error:.2e}"
+    limit = 5e-3 if dtype == torch.float32 else 1e-3
+    assert error < limit, f"{orders} {num_warps} warps {shape}: relative error {error:.2e}"
 
 
 @needs_gpu

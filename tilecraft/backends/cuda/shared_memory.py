@@ -28,6 +28,7 @@ from tilecraft.dialects.ttg_layouts import shared_layout
 from tilecraft.generated.ttg import NVMMASharedEncodingAttr, SwizzledSharedEncodingAttr
 from tilecraft.ir import Operation
 from tilecraft.layouts.linear import LinearLayout
+from tilecraft.layouts.shared import shared_vector_width, thread_offsets_map
 
 from .lowering import I32, Distributed, GPULowering, error_at, lowers
 from .scratch import Storage
@@ -65,22 +66,11 @@ class AccessPlan:
 def access_plan(shared: LinearLayout, distributed: LinearLayout, element_bytes: int,
                 unique: bool) -> AccessPlan:
     """The plan for moving ``distributed`` into or out of ``shared`` (see `AccessPlan`), with
-    vectors of at most 16 bytes; with ``unique``, registers holding the same element as an
-    earlier one are left out (a store writes each element once)."""
-    composed = shared.invert_and_compose(distributed)
-    offsets = composed.sublayout(("register", "lane", "warp"), ("offset",))
+    vectors of at most 16 bytes (`shared_vector_width`); with ``unique``, registers holding
+    the same element as an earlier one are left out (a store writes each element once)."""
+    offsets = thread_offsets_map(shared, distributed)
+    width = shared_vector_width(shared, distributed, element_bytes)
     registers = offsets.in_dim_size("register")
-    width = 1
-    while width * 2 * element_bytes <= 16 and width * 2 <= registers:
-        bits = (width * 2).bit_length() - 1
-        consecutive = all(offsets.basis("register", i) == (1 << i,) for i in range(bits))
-        aligned = all(basis[0] % (width * 2) == 0
-                      for dim in ("register", "lane", "warp")
-                      for i, basis in enumerate(offsets.bases.get(dim, ()))
-                      if not (dim == "register" and i < bits))
-        if not (consecutive and aligned):
-            break
-        width *= 2
     starts, constants, seen = [], [], set()
     for start in range(0, registers, width):
         constant = offsets.apply(register=start)[0]

@@ -32,15 +32,18 @@ from tilecraft.generated.ttg import NVMMASharedEncodingAttr, NvidiaMmaEncodingAt
 from tilecraft.ir import Operation
 from tilecraft.layouts.conversion import registers_by_coordinate
 from tilecraft.layouts.linear import LinearLayout
+from tilecraft.transforms.accelerate_matmul import WGMMA_TYPES
 
-from ..cpu import types as T
 from .lowering import F32, I32, Distributed, GPULowering, error_at, lowers
 from .mma import pack
 from .shared_memory import SharedTensor
 
 I64 = ir.IntType(64)
 _SWIZZLE_MODES = {128: 1, 64: 2, 32: 3}
-_OPERAND_KINDS = ("f16", "bf16")
+#: PTX names of the operand and accumulator types.
+_PTX_TYPES = {"f16": "f16", "bf16": "bf16", "f32": "tf32", "i8": "s8", "f8E4M3FN": "e4m3",
+              "f8E5M2": "e5m2"}
+_ACCUMULATORS = {"f32": "f32", "f16": "f16", "i32": "s32"}
 
 
 @dataclass(frozen=True)
@@ -146,10 +149,8 @@ def lower_wgmma(fl: GPULowering, op: Operation) -> None:
         raise error_at(op, "the CUDA backend does not lower ttng.warp_group_dot with useC")
     kind = str(a_value.type.element_type)
     accumulate = str(result_type.element_type)
-    if kind not in _OPERAND_KINDS or str(b_value.type.element_type) != kind \
-            or accumulate not in ("f32", "f16") or (accumulate == "f16" and kind != "f16"):
-        raise error_at(op, f"the CUDA backend's wgmma takes f16 or bf16 operands into f32 (or "
-                       f"f16 for f16), not {kind} x {b_value.type.element_type} -> "
+    if accumulate not in WGMMA_TYPES.get(kind, ()) or str(b_value.type.element_type) != kind:
+        raise error_at(op, f"wgmma has no form for {kind} x {b_value.type.element_type} -> "
                        f"{accumulate}")
     a_tensor, b_tensor = fl.get(a_value), fl.get(b_value)
     if not isinstance(a_tensor, (SharedTensor, Distributed)) \
@@ -162,6 +163,9 @@ def lower_wgmma(fl: GPULowering, op: Operation) -> None:
     a_desc = (descriptor(op, a_value.type, a_tensor, 1)
               if isinstance(a_tensor, SharedTensor) else None)
     b_desc = descriptor(op, b_value.type, b_tensor, 0)
+    if a_value.type.element_type.width != 16 and (b_desc.transposed
+                                                  or a_desc is not None and a_desc.transposed):
+        raise error_at(op, f"wgmma reads {kind} operands K-major only")
     _, instr_n, instr_k = mma.instr_shape
     shape_k = a_value.type.shape[1]
     if shape_k % instr_k:
@@ -188,9 +192,7 @@ def lower_wgmma(fl: GPULowering, op: Operation) -> None:
         registers = [index[(m + 8 * ((i // 2) % 2), n + 8 * (i // 4) + i % 2)]
                      for i in range(instr_n // 2)]
         acc = [values[r] for r in registers]
-        if accumulate == "f32":
-            acc = [v if v.type == F32 else b.fpext(v, F32) for v in acc]
-        else:
+        if accumulate == "f16":
             acc = _pack_f16(fl, acc)
         for k in range(0, shape_k, instr_k):
             if a_desc is not None:
@@ -204,7 +206,7 @@ def lower_wgmma(fl: GPULowering, op: Operation) -> None:
                                b_desc.transposed)
         tiles.append((registers, acc))
     _asm(fl, "wgmma.commit_group.sync.aligned;", ir.VoidType(), "~{memory}", [])
-    if op.is_async and accumulate != "f32":
+    if op.is_async and accumulate == "f16":
         raise error_at(op, "the CUDA backend runs wgmma into f16 accumulators synchronously "
                        "only")
     if not op.is_async:
@@ -212,14 +214,14 @@ def lower_wgmma(fl: GPULowering, op: Operation) -> None:
         tiles = [(registers, flat[i * len(acc):(i + 1) * len(acc)])
                  for i, (registers, acc) in enumerate(tiles)]
     for registers, acc in tiles:
-        outputs = acc if accumulate == "f32" else _unpack_f16(fl, acc, register)
+        outputs = _unpack_f16(fl, acc, register) if accumulate == "f16" else acc
         for r, value in zip(registers, outputs):
             values[r] = value
     fl.set(op.results[0], c.with_values(values))
 
 
 def wait_for(fl: GPULowering, values: list[ir.Value], pending: int) -> list[ir.Value]:
-    """``wgmma.wait_group pending`` with ``values`` (32-bit accumulator registers: f32, or
+    """``wgmma.wait_group pending`` with ``values`` (32-bit accumulator registers: f32, i32 or
     packed f16 pairs) tied through it, so that nothing reads them before the wait."""
     text = f"wgmma.wait_group.sync.aligned {pending};"
     if not values:
@@ -251,19 +253,21 @@ def _units(desc: Descriptor, tensor: SharedTensor, coordinate: tuple[int, int]) 
 def _fragment(fl: GPULowering, op: Operation, a: Distributed, element, index: dict, m: int,
               k: int) -> list[ir.Value]:
     """The four 32-bit registers of an A operand held in registers for the instruction at
-    (m, k): pairs of K neighbours at row ``t / 4``, eight rows below, and both again eight K
-    further (thread 0's coordinates; the lane and warp parts are the layout's)."""
+    (m, k): runs of ``32 / bits`` K neighbours at row ``t / 4``, eight rows below, and both
+    again four runs further along K (thread 0's coordinates; the lane and warp parts are the
+    layout's)."""
+    per = 32 // element.width
     registers = []
-    for dk in (0, 8):
+    for dk in (0, 4 * per):
         for dm in (0, 8):
-            pair = []
-            for e in (0, 1):
+            run = []
+            for e in range(per):
                 register = index.get((m + dm, k + dk + e))
                 if register is None:
                     raise error_at(op, f"the wgmma A operand's layout has no element at "
                                    f"{(m + dm, k + dk + e)}")
-                pair.append(a.values[register])
-            registers.append(pack(fl, pair, element, I32))
+                run.append(a.values[register])
+            registers.append(pack(fl, run, element, I32))
     return registers
 
 
@@ -275,15 +279,18 @@ def _instruction(fl: GPULowering, kind: str, accumulate: str, n: int, k: int,
     registers = ", ".join(f"${i}" for i in range(count))
     if len(a) == 1:
         a_text, a_codes = f"${count}", ["l"]
-        trans = f"{int(trans_a)}, {int(trans_b)}"
+        trans = f", {int(trans_a)}, {int(trans_b)}"
     else:
         a_text = "{" + ", ".join(f"${count + i}" for i in range(4)) + "}"
         a_codes = ["r"] * 4
-        trans = f"{int(trans_b)}"
+        trans = f", {int(trans_b)}"
+    # only 16-bit types transpose; integer products take no scale immediates either
+    immediates = ("" if kind == "i8" else ", 1, 1") + (trans if kind in ("f16", "bf16") else "")
     b_text = f"${count + len(a)}"
     text = ("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
-            f"wgmma.mma_async.sync.aligned.m64n{n}k{k}.{accumulate}.{kind}.{kind} "
-            f"{{{registers}}}, {a_text}, {b_text}, p, 1, 1, {trans};\n}}")
+            f"wgmma.mma_async.sync.aligned.m64n{n}k{k}.{_ACCUMULATORS[accumulate]}."
+            f"{_PTX_TYPES[kind]}.{_PTX_TYPES[kind]} "
+            f"{{{registers}}}, {a_text}, {b_text}, p{immediates};\n}}")
     code = "f" if accumulate == "f32" else "r"
     constraints = ",".join([f"={code}"] * count + a_codes + ["l"]
                            + [str(i) for i in range(count)])
@@ -299,13 +306,13 @@ def _warp_group_dot(fl: GPULowering, op: Operation) -> None:
 
 @lowers("ttng.warp_group_dot_wait")
 def _warp_group_dot_wait(fl: GPULowering, op: Operation) -> None:
-    """Waits until at most ``pendings`` asynchronous dots are in flight; the f32 accumulators
-    among the inputs pass through the wait, descriptors as they are."""
+    """Waits until at most ``pendings`` asynchronous dots are in flight; the f32 and i32
+    accumulators among the inputs pass through the wait, descriptors as they are."""
     lowered = [fl.get(v) for v in op.operands]
     tensors = [v for v in lowered if isinstance(v, Distributed)]
     flat = [value for tensor in tensors for value in tensor.values]
-    if any(value.type != F32 for value in flat):
-        raise error_at(op, "the CUDA backend waits for asynchronous wgmma into f32 "
+    if any(value.type not in (F32, I32) for value in flat):
+        raise error_at(op, "the CUDA backend waits for asynchronous wgmma into f32 or i32 "
                        "accumulators only")
     flat = wait_for(fl, flat, op.pendings)
     for source, result in zip(lowered, op.results):
