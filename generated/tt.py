@@ -2930,6 +2930,7 @@ class SplitOp(DefinedOp):
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', 'single', )
+    ASM_RESULT_NAMES = ('outLHS', 'outRHS', )
     __slots__ = ()
 
     @property

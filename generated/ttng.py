@@ -637,6 +637,7 @@ class TMEMAllocOp(DefinedOp):
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('optional', )
     RESULT_GROUPS = ('single', 'optional', )
+    ASM_RESULT_NAMES = ('result', 'token', )
     __slots__ = ()
 
     @property
@@ -735,6 +736,7 @@ class TMEMLoadOp(DefinedOp):
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', 'optional', )
     RESULT_GROUPS = ('single', 'optional', )
+    ASM_RESULT_NAMES = ('result', 'token', )
     __slots__ = ()
 
     @property

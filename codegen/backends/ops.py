@@ -340,6 +340,7 @@ def op_class(op: OpModel, table: ConstraintTable) -> list[str]:
         *_default_valued(op),
         f"    OPERAND_GROUPS = ({''.join(repr(o.kind) + ', ' for o in op.operands)})",
         f"    RESULT_GROUPS = ({''.join(repr(r.kind) + ', ' for r in op.results)})",
+        *_asm_result_names(op),
         "    __slots__ = ()",
         "",
     ]
@@ -353,6 +354,15 @@ def op_class(op: OpModel, table: ConstraintTable) -> list[str]:
     while lines[-1] == "":
         lines.pop()
     return lines
+
+
+def _asm_result_names(op: OpModel) -> list[str]:
+    """`ASM_RESULT_NAMES`, the names the printer gives the op's result groups (``%outLHS,
+    %outRHS = tt.split``): as MLIR's ODS, for an op with several declared results that does not
+    name them itself (no `OpAsmOpInterface` trait); empty otherwise."""
+    if len(op.results) < 2 or op.has_trait("OpAsmOpInterface"):
+        return []
+    return [f"    ASM_RESULT_NAMES = ({''.join(repr(r.name) + ', ' for r in op.results)})"]
 
 
 def _hooks(op: OpModel) -> list[str]:

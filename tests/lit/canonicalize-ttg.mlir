@@ -161,12 +161,12 @@ tt.func @trans(%x: tensor<32x32xf32, #r_linear>, %y: tensor<32x32xf32, #r>) -> (
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32} {
 // CHECK-LABEL: tt.func @split
 // CHECK-SAME:    (%arg0: tensor<128x2xf32, #[[SL:[a-z0-9_]+]]>, %arg1: tensor<128x2xf32, #[[S:[a-z0-9_]+]]>) -> (tensor<128xf32, #[[B0:[a-z0-9_]+]]>,
-// CHECK-NEXT:    %[[A:.+]]:2 = tt.split %arg1 : tensor<128x2xf32, #[[S]]> -> tensor<128xf32, #[[B0]]>
+// CHECK-NEXT:    %[[A:[a-zA-Z0-9_]+]], %{{.+}} = tt.split %arg1 : tensor<128x2xf32, #[[S]]> -> tensor<128xf32, #[[B0]]>
 // CHECK-NEXT:    %[[C:.+]] = ttg.convert_layout %arg0
-// CHECK-NEXT:    %[[B:.+]]:2 = tt.split %[[C]]
+// CHECK-NEXT:    %{{.+}}, %[[B:[a-zA-Z0-9_]+]] = tt.split %[[C]]
 // CHECK-NEXT:    %[[D:.+]] = ttg.convert_layout %arg1
-// CHECK-NEXT:    %[[E:.+]]:2 = tt.split %[[D]]
-// CHECK-NEXT:    tt.return %[[A]]#0, %[[B]]#1, %[[E]]#0
+// CHECK-NEXT:    %[[E:[a-zA-Z0-9_]+]], %{{.+}} = tt.split %[[D]]
+// CHECK-NEXT:    tt.return %[[A]], %[[B]], %[[E]]
 tt.func @split(%x: tensor<128x2xf32, #s_lanes>, %y: tensor<128x2xf32, #s>) -> (tensor<128xf32, #b0>, tensor<128xf32, #b0>, tensor<128xf32, #b1>) {
   %0 = ttg.convert_layout %y : tensor<128x2xf32, #s> -> tensor<128x2xf32, #s_lanes>
   %a, %b = tt.split %0 : tensor<128x2xf32, #s_lanes> -> tensor<128xf32, #b0>

@@ -109,6 +109,9 @@ class DefinedOp(Operation):
     __slots__ = ()
     OPERAND_GROUPS: tuple[str, ...] = ()
     RESULT_GROUPS: tuple[str, ...] = ()
+    # The declared results' names when the printer names them (several results, see
+    # `named_result_groups`); empty when the results print as numbers.
+    ASM_RESULT_NAMES: tuple[str, ...] = ()
     PROPERTY_NAMES: tuple[str, ...] = ()
     HOOKS: tuple[str, ...] = ()
     DEFAULT_VALUED: tuple[tuple[str, str, object], ...] = ()
@@ -131,6 +134,17 @@ class DefinedOp(Operation):
         """The results of the `index`-th declared result."""
         return self._group(self.results, self.RESULT_GROUPS, index, "resultSegmentSizes",
                            "SameVariadicResultSize")
+
+    def named_result_groups(self) -> list[tuple[int, str]]:
+        """(first result, name) of each non-empty declared result group with a name in
+        `ASM_RESULT_NAMES`, as MLIR's ODS-generated ``getAsmResultNames``: the printer writes
+        ``%outLHS, %outRHS = tt.split``."""
+        sizes = self.properties.get("resultSegmentSizes")
+        same = any(t.__name__ == "SameVariadicResultSize" for t in self.TRAITS)
+        segments = _segments(self.RESULT_GROUPS, len(self.results),
+                             sizes.values if isinstance(sizes, DenseArrayAttr) else None, same)
+        return [(start, name) for (start, length), name in zip(segments, self.ASM_RESULT_NAMES)
+                if length and name]
 
     def verify_groups(self) -> None:
         """Check operand and result counts against the declared groups and segment sizes."""

@@ -13,7 +13,7 @@ rest of the op, leading space included, through the ``print_*`` methods and `wri
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping
+from typing import Iterable, Mapping, Sequence
 
 from tilecraft.ir.attributes import Attribute, UnitAttr
 from tilecraft.ir.block import Block, Region
@@ -316,11 +316,7 @@ class Printer:
         out = self._out
         results = op.results
         if results:
-            name = self._names.get(results[0], UNKNOWN_VALUE)
-            if len(results) == 1:
-                out.append(name + " = ")
-            else:
-                out.append(f"{name.partition('#')[0]}:{len(results)} = ")
+            out.append(self._result_list(results))
         cls = type(op)
         if not self.generic and hasattr(cls, "print"):
             name = op.name
@@ -331,6 +327,19 @@ class Printer:
         if self.print_debuginfo:
             out.append(" ")
             self.print_location(op.location)
+
+    def _result_list(self, results: Sequence[Value]) -> str:
+        """``%0 = ``, ``%0:2 = ``, ``%outLHS, %outRHS = ``: each group of results once, with
+        its size when it holds several."""
+        names = self._names
+        groups: list[list] = []
+        for result in results:
+            prefix = names.get(result, UNKNOWN_VALUE).partition("#")[0]
+            if groups and groups[-1][0] == prefix:
+                groups[-1][1] += 1
+            else:
+                groups.append([prefix, 1])
+        return ", ".join(p if n == 1 else f"{p}:{n}" for p, n in groups) + " = "
 
     def _print_generic(self, op: Operation) -> None:
         out = self._out
@@ -470,15 +479,23 @@ class _NameScope:
 
 
 class _ResultNamers(dict):
-    """Op class -> its `asm_result_name` hook, or None when the op does not name its results."""
+    """Op class -> the function giving an op's named result groups, ``[(first result, name)]``
+    (its `asm_result_name` hook for the first result, or the generated `named_result_groups`),
+    or None when the op does not name its results."""
 
     def __missing__(self, cls: type) -> object:
         namer = None
         if cls.has_trait(OpAsmOpInterface):
-            namer = getattr(cls, "asm_result_name", None)
-            if namer is None:
+            hook = getattr(cls, "asm_result_name", None)
+            if hook is None:
                 raise TypeError(f"'{cls.OPERATION_NAME}' has the trait OpAsmOpInterface but "
                                 "does not implement asm_result_name")
+
+            def namer(op: Operation) -> list[tuple[int, str]]:
+                name = hook(op)
+                return [] if name is None else [(0, name)]
+        elif getattr(cls, "ASM_RESULT_NAMES", ()):
+            namer = cls.named_result_groups
         self[cls] = namer
         return namer
 
@@ -490,33 +507,39 @@ _ID_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01234
 
 def _name_op_results(names: dict[Value, str], op: Operation, namers: _ResultNamers | None,
                      scope: _NameScope, value_id: int, conflict_id: int) -> tuple[int, int]:
-    """Name ``op``'s results (``%name`` from its hook made unique in ``scope``, else ``%N``;
-    ``#i`` suffixes for several results); return the next value and conflict ids."""
+    """Name ``op``'s results as MLIR's SSANameState does: each named group (from the op's
+    namer) is ``%name`` made unique in ``scope``, a first result without a name starts a group
+    numbered ``%N``; a group of several results is ``%name#i``. Return the next value and
+    conflict ids."""
     results = op.results
     if not results:
         return value_id, conflict_id
     namer = namers[type(op)] if namers is not None else None
-    name = namer(op) if namer is not None else None
-    if name is None:
-        prefix = f"%{value_id}"
-        value_id += 1
-    else:
-        name = _sanitize_identifier(name)
-        if name in scope:
-            # MLIR's uniqueValueName: probe name_<id> with one counter for all names.
-            while True:
-                probe = f"{name}_{conflict_id}"
-                conflict_id += 1
-                if probe not in scope:
-                    name = probe
-                    break
-        scope.names.add(name)
-        prefix = "%" + name
-    if len(results) == 1:
-        names[results[0]] = prefix
-    else:
-        for result in results:
-            names[result] = f"{prefix}#{result.index}"
+    groups: list[tuple[int, str | None]] = list(namer(op)) if namer is not None else []
+    if not groups or groups[0][0] != 0:
+        groups.insert(0, (0, None))
+    for k, (start, name) in enumerate(groups):
+        if name is None:
+            prefix = f"%{value_id}"
+            value_id += 1
+        else:
+            name = _sanitize_identifier(name)
+            if name in scope:
+                # MLIR's uniqueValueName: probe name_<id> with one counter for all names.
+                while True:
+                    probe = f"{name}_{conflict_id}"
+                    conflict_id += 1
+                    if probe not in scope:
+                        name = probe
+                        break
+            scope.names.add(name)
+            prefix = "%" + name
+        end = groups[k + 1][0] if k + 1 < len(groups) else len(results)
+        if end - start == 1:
+            names[results[start]] = prefix
+        else:
+            for index in range(start, end):
+                names[results[index]] = f"{prefix}#{index - start}"
     return value_id, conflict_id
 
 
