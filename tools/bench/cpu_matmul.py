@@ -6,6 +6,8 @@ vector add and softmax against the memory bandwidth ``numpy.copyto`` reaches, in
   result: 64x64x32 blocks, grouped ordering with GROUP_M=8, pointer tensors advanced around the
   K loop, masks on K) at 1024^3, 2048^3 and 2048x2048x512, against ``np.matmul(a, b, out=c)``;
   goal: at most 1.25x numpy's time (the 2-core CI-like machine; 1.5x on the 16-core GPU host).
+* bf16 inputs with fp32 accumulation at 2048^3 (the same kernel), against torch's CPU bf16
+  matmul where torch is installed (else numpy's fp32 matmul of the same values); goal: faster.
 * vector add of 2^26 fp32 and a one-row-per-program softmax of 16384x4096 fp32: their bytes
   moved per second against ``np.copyto`` of an array as large as the input (one read and one
   write per element); goal: within 10% of it.
@@ -17,7 +19,7 @@ seconds after numpy before timing tilecraft again. Every tilecraft result is che
 float64 reference first (relative error ``max|out - ref| / max|ref|``, outputs poisoned with
 NaN).
 
-    python tools/bench/cpu_matmul.py [--runs 7] [--threads N] [--only matmul,add,softmax]
+    python tools/bench/cpu_matmul.py [--runs 7] [--threads N] [--only matmul,bf16,add,softmax]
 """
 
 from __future__ import annotations
@@ -113,6 +115,60 @@ def bench_matmul(args, rng) -> list[Row]:
     return rows
 
 
+def bf16_bits(x: np.ndarray) -> np.ndarray:
+    """The bf16 bit patterns of fp32 ``x`` (truncated: the values are random anyway)."""
+    return (x.view(np.uint32) >> 16).astype(np.uint16)
+
+
+def bf16_values(bits: np.ndarray) -> np.ndarray:
+    return (bits.astype(np.uint32) << 16).view(np.float32)
+
+
+def matmul_bf16(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> None:
+    """The tutorial kernel on bf16 ``a`` and ``b`` (their bit patterns), fp32 ``c``."""
+    import tilecraft.language as tl
+
+    (m, k), n = a.shape, b.shape[1]
+    bm, bn, bk = MATMUL_BLOCKS
+    cpu_backend.matmul_tutorial_kernel[(tc.cdiv(m, bm) * tc.cdiv(n, bn),)](
+        tc.reinterpret(a, tl.bfloat16), tc.reinterpret(b, tl.bfloat16), c, m, n, k, k, 1, n, 1,
+        n, 1, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=8)
+
+
+def bench_bf16(args, rng) -> Row:
+    """The tutorial kernel on bf16 inputs with fp32 accumulation at 2048^3, against torch's CPU
+    bf16 matmul when torch is installed, else numpy's fp32 matmul of the same values."""
+    try:
+        import torch
+    except ImportError:
+        torch = None
+    m = n = k = 2048
+    baseline = "torch bf16" if torch is not None else "np.matmul fp32"
+    row = Row("matmul bf16 in, fp32 acc, tutorial", f"{m}x{n}x{k}", baseline, 1.0,
+              tolerance=1e-5)
+    state: dict = {}
+
+    def prepare():
+        a = bf16_bits(rng.standard_normal((m, k), dtype=np.float32))
+        b = bf16_bits(rng.standard_normal((k, n), dtype=np.float32))
+        c = np.full((m, n), np.nan, np.float32)
+        state.update(a=a, b=b, c=c)
+        if torch is not None:
+            ta = torch.from_numpy(a.view(np.int16)).view(torch.bfloat16)
+            tb = torch.from_numpy(b.view(np.int16)).view(torch.bfloat16)
+            return lambda: matmul_bf16(a, b, c), lambda: torch.matmul(ta, tb)
+        a32, b32 = bf16_values(a), bf16_values(b)
+        return lambda: matmul_bf16(a, b, c), lambda: np.matmul(a32, b32, out=c)
+
+    def check() -> float:
+        state["c"].fill(np.nan)
+        matmul_bf16(state["a"], state["b"], state["c"])
+        return cpu_backend.relative_error(
+            state["c"], bf16_values(state["a"]).astype(np.float64) @ bf16_values(state["b"]))
+
+    return measure(row, args.runs, args.settle, prepare, check)
+
+
 def bench_add(args, rng) -> Row:
     n = 1 << 26
     row = Row("vector add fp32", "2^26", "np.copyto", BANDWIDTH_GOAL, tolerance=1e-7,
@@ -185,7 +241,7 @@ def print_table(rows: list[Row]) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
-    parser.add_argument("--only", default="matmul,add,softmax")
+    parser.add_argument("--only", default="matmul,bf16,add,softmax")
     parser.add_argument("--threads", type=int, default=0,
                         help="TILECRAFT_CPU_THREADS (default: the environment's, else one per CPU)")
     parser.add_argument("--settle", type=float, default=0.3,
@@ -207,6 +263,8 @@ def main() -> int:
     rows: list[Row] = []
     if "matmul" in cases:
         rows += bench_matmul(args, rng)
+    if "bf16" in cases:
+        rows.append(bench_bf16(args, rng))
     if "add" in cases:
         rows.append(bench_add(args, rng))
     if "softmax" in cases:

@@ -106,11 +106,14 @@ def _inputs(rng, name: str, m: int, n: int, k: int):
     if name == "bf16":
         a16 = (a32.view(np.uint32) >> 16).astype(np.uint16)
         b16 = (b32.view(np.uint32) >> 16).astype(np.uint16)
-        wide = lambda x: (x.astype(np.uint32) << 16).view(np.float32).astype(np.float64)  # noqa: E731
         return (tc.reinterpret(a16, tl.bfloat16), tc.reinterpret(b16, tl.bfloat16),
-                wide(a16), wide(b16))
+                _bf16_values(a16), _bf16_values(b16))
     a, b = a32.astype(storage), b32.astype(storage)
     return a, b, a.astype(np.float64), b.astype(np.float64)
+
+
+def _bf16_values(bits: np.ndarray) -> np.ndarray:
+    return (bits.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
 
 
 def _base(x):

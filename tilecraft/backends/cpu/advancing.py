@@ -4,10 +4,10 @@ Triton kernels carry tensors of pointers around their loops and move every eleme
 amount each iteration (``a_ptrs += BLOCK_K * stride_ak``). Stored as tiles, each iteration would
 rewrite the whole tensor. Instead, when the loop yields ``tt.addptr(arg, step)`` or
 ``arith.addi(arg, step)`` for an iteration argument ``arg`` and the analysis finds every element
-of ``step`` equal, the loop keeps the initial tensor as it is (or, when it is costly or reads storage that
-changes, in a buffer written once before the loop) and one scalar offset (the sum of the steps)
-in a stack slot: element ``idx`` of the argument is
-``base[idx] + offset``. Everything else reads the argument as any other tile.
+of ``step`` equal, the loop keeps the initial tensor as it is (or, when it is costly or reads
+storage that changes, in a buffer written once before the loop) and one scalar offset (the sum
+of the steps) in a stack slot: element ``idx`` of the argument is ``base[idx] + offset``.
+Everything else reads the argument as any other tile.
 
 A step defined outside the loop is also known where the argument is read: the tile records it
 (`AdvancingTile.step`), so a vector load through it can prefetch the next iteration's data.
@@ -23,9 +23,7 @@ from tilecraft.ir import Operation, Value
 
 from . import types as T
 from .lowering import MATERIALIZE_COST, FunctionLowering, is_tensor
-from .tiles import I32, ExprTile, MappedTile, Tile
-
-I64 = ir.IntType(64)
+from .tiles import I32, I64, ExprTile, MappedTile, Tile
 
 
 class AdvancingTile(ExprTile):

@@ -81,7 +81,8 @@ def _dot(fl: FunctionLowering, op: Operation) -> None:
         elem = T.element_type(operand.type)
         if isinstance(elem, FloatType) and elem.kind.startswith("f8"):
             raise error_at(op, f"the CPU backend cannot compute a dot of {elem.kind} operands")
-    a, b = _operand_buffer(fl, fl.tile(op.a), rows_in_place=True), _operand_buffer(fl, fl.tile(op.b))
+    a = _operand_buffer(fl, fl.tile(op.a), rows_in_place=True)
+    b = _operand_buffer(fl, fl.tile(op.b))
     result = op.results[0]
     out_elem = T.element_type(result.type)
     shape = result.type.shape
