@@ -28,14 +28,13 @@ def choice_key(kernel: JITFunction, key: tuple, configs: list[Config], backend: 
     """The compile-cache key of the choice among ``configs`` for the tuning ``key`` of
     ``kernel`` on ``backend`` (see the module docstring)."""
     from tilecraft import __version__
-    from tilecraft.backends.fingerprint import source_fingerprint
 
     if backend == "interpret":
         target: tuple = ()
     else:
         compiled = get_backend(backend)
         target = tuple(plain(part) for part in compiled.cache_key_parts(compiled.options({})))
-    return cache.cache_key(_FORMAT, __version__, source_fingerprint(), backend, target,
+    return cache.cache_key(_FORMAT, __version__, cache.source_fingerprint(), backend, target,
                            kernel_fingerprint(kernel), [plain(part) for part in key[:-1]],
                            [dtype_name(dtype) for dtype in key[-1]],
                            [config.describe() for config in configs])

@@ -7,11 +7,17 @@ of each. An entry is written in a temporary directory and renamed into place, so
 whole entry or none; one that does not match its manifest counts as a miss and is replaced by
 the next `put`, and one that matches it but that its reader rejects is removed by `discard`.
 ``TILECRAFT_CACHE_DISABLE=1`` turns the cache off.
+
+Keys fold in `source_fingerprint`, the hash of every module of the installed package, so that
+entries made by another version of the compiler (another `generated/` after a `.td` edit
+included) are not served.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import importlib.util
 import json
 import os
 import shutil
@@ -23,6 +29,48 @@ from typing import Any
 METADATA_FILE = "metadata.json"
 _MANIFEST_FILE = "manifest.json"
 _FORMAT = 1
+# The packages the build puts in the tilecraft namespace: tilecraft/ and the top-level folders
+# pyproject maps into it. Each is found through the import system, wherever the install put it.
+_PACKAGES = ("tilecraft", "tilecraft.codegen", "tilecraft.generated", "tilecraft.runtime")
+
+
+def source_modules() -> dict[str, str]:
+    """Module name -> source file of every module of the tilecraft distribution, subpackages
+    included, in a fixed order: each package's folders come from its import spec (so a mapped
+    folder is found however it is installed), its modules are its ``*.py`` files and its
+    subpackages its subfolders with an ``__init__.py``."""
+    modules: dict[str, str] = {}
+    pending = list(reversed(_PACKAGES))
+    while pending:
+        package = pending.pop()
+        spec = importlib.util.find_spec(package)  # finds the folder without running the package
+        if spec is None or not spec.submodule_search_locations:
+            continue
+        subpackages = []
+        for folder in spec.submodule_search_locations:
+            for entry in sorted(os.scandir(folder), key=lambda e: e.name):
+                stem, dot, suffix = entry.name.partition(".")
+                if entry.is_file() and dot and suffix == "py" and stem.isidentifier():
+                    name = package if stem == "__init__" else f"{package}.{stem}"
+                    modules.setdefault(name, entry.path)
+                elif (entry.is_dir() and entry.name.isidentifier()
+                      and os.path.isfile(os.path.join(entry.path, "__init__.py"))):
+                    subpackages.append(f"{package}.{entry.name}")
+        pending.extend(name for name in reversed(subpackages)
+                       if name not in modules and name not in pending)
+    return modules
+
+
+@functools.cache
+def source_fingerprint() -> str:
+    """The sha256 of `source_modules`, by module name and file contents (computed once per
+    process, a few milliseconds): what compile-cache keys fold in as tilecraft's own source."""
+    digest = hashlib.sha256()
+    for name, path in source_modules().items():
+        digest.update(f"{name}\0".encode())
+        with open(path, "rb") as file:
+            digest.update(hashlib.sha256(file.read()).digest())
+    return digest.hexdigest()
 
 
 def cache_dir() -> Path | None:

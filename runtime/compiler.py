@@ -317,7 +317,6 @@ def compile_module(module, backend: Backend, launch_options: dict | None = None,
     """``module`` (the frontend's `tt` module) compiled by ``backend``, from the disk cache
     when it holds an entry that passes the checks of the module docstring."""
     from tilecraft import __version__
-    from tilecraft.backends.fingerprint import source_fingerprint
     from tilecraft.ir import print_op
 
     try:
@@ -326,7 +325,7 @@ def compile_module(module, backend: Backend, launch_options: dict | None = None,
         from tilecraft.frontend.errors import CompilationError
 
         raise CompilationError(f"kernel '{_kernel_name(module)}': {error}") from None
-    key = cache.cache_key(backend.name, __version__, source_fingerprint(), print_op(module),
+    key = cache.cache_key(backend.name, __version__, cache.source_fingerprint(), print_op(module),
                           backend.cache_key_parts(options))
     binary = None if always_compile() else _cached_binary(key, module, backend)
     if binary is None:

@@ -14,7 +14,6 @@ import pytest
 
 import tilecraft as tc
 import tilecraft.language as tl
-from tilecraft.backends import fingerprint
 from tilecraft.runtime import cache
 from tilecraft.runtime.compiler import CPUBackend
 
@@ -193,11 +192,11 @@ def test_key_follows_specialization_callees_globals_and_source(cache_dir, monkey
     _run(n=320)
     _run(n=300)  # not divisible by 16: another specialization
     assert len(list(cache_dir.iterdir())) == 2
-    monkeypatch.setattr(fingerprint, "source_fingerprint", lambda: "another tilecraft")
+    monkeypatch.setattr(cache, "source_fingerprint", lambda: "another tilecraft")
     axpy_kernel.forget_compiled()
     _run(n=320)
     assert len(list(cache_dir.iterdir())) == 3
-    monkeypatch.setattr(fingerprint, "source_fingerprint", lambda: "yet another tilecraft")
+    monkeypatch.setattr(cache, "source_fingerprint", lambda: "yet another tilecraft")
     SCALE = tl.constexpr(3.0)  # a constexpr global the callee reads
     try:
         fresh = tc.jit(axpy_kernel.fn)  # a new process would compile the kernel afresh
@@ -212,12 +211,15 @@ def test_key_follows_specialization_callees_globals_and_source(cache_dir, monkey
 
 
 def test_source_fingerprint_covers_the_whole_package():
-    files = {"/".join(Path(path).parts[-2:]) for path in fingerprint.source_files()}
-    for expected in ("frontend/code_generator.py", "ir/printer.py", "analysis/membar.py",
-                     "cpu/lowering.py", "cuda/driver.py", "generated/tt.py", "runtime/jit.py",
-                     "language/core.py", "tilecraft/__init__.py"):
-        assert expected in files, expected
-    assert len(fingerprint.source_fingerprint()) == 64
+    modules = cache.source_modules()
+    for expected in ("tilecraft.frontend.code_generator", "tilecraft.ir.printer",
+                     "tilecraft.analysis.membar", "tilecraft.backends.cpu.lowering",
+                     "tilecraft.backends.cuda.driver", "tilecraft.generated.tt",
+                     "tilecraft.runtime.jit", "tilecraft.codegen.diagnostics",
+                     "tilecraft.language.core", "tilecraft"):
+        assert expected in modules, expected
+    assert Path(modules["tilecraft.generated.tt"]).parent.name == "generated"
+    assert len(cache.source_fingerprint()) == 64
 
 
 def test_warmup_compiles_without_launching(cache_dir, compiles):
