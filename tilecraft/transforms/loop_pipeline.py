@@ -225,27 +225,76 @@ def _buffer_view(builder: Builder, buffer: Value, slot: Value, location) -> Valu
                                                location=location)).results[0]
 
 
-def _async_dot(body: Block, plan: _Plan) -> Operation | None:
-    """The ``ttng.warp_group_dot`` of the body that can run asynchronously: it reads pipelined
-    buffers only, accumulates into a carried f32 or i32 value and feeds only the yield (Triton's
-    pipeliner makes such dots asynchronous, one in flight)."""
+def _reads_stable_memory(dot: Operation, body: Block, allocs: set[Value]) -> bool:
+    """Whether the dot's shared-memory operands are pipelined buffers or defined before the
+    loop (what the dot reads then stays put while it runs)."""
+    for operand in dot.operands[:2]:
+        if not isinstance(operand.type, MemDescType) or operand in allocs:
+            continue
+        owner = operand.owner
+        if isinstance(owner, Operation) and body.parent_op.is_ancestor(owner):
+            return False
+    return True
+
+
+def _async_dots(body: Block, plan: _Plan) -> list[Operation] | None:
+    """The ``ttng.warp_group_dot`` ops of the body, made asynchronous as Triton's pipeliner
+    does, or None to leave them synchronous. They read pipelined buffers or memory from before
+    the loop, and the last one makes a carried f32 or i32 value that only the yield takes
+    (alone, it adds into that value itself). Every earlier dot's result is needed right away: a wait for all dots follows it,
+    which also waits for the last dot of the iteration before (the carried accumulator passes
+    through it, so every later read of it comes after)."""
     allocs = {alloc.results[0] for _, alloc in plan.loads}
     yield_op = body.last_op
     dots = [op for op in body if op.name == "ttng.warp_group_dot"]
-    if len(dots) != 1:
+    if not dots:
         return None
-    dot = dots[0]
-    uses = list(dot.results[0].uses)
-    carried = dot.operands[2]
-    if dot.operands[0] not in allocs or dot.operands[1] not in allocs or dot.use_c is not None:
+    last = dots[-1]
+    uses = list(last.results[0].uses)
+    if len(uses) != 1 or uses[0].owner is not yield_op:
         return None
-    if str(dot.results[0].type.element_type) not in ("f32", "i32"):
-        return None  # f16 accumulators are packed around each dot: it stays synchronous
-    if not (isinstance(carried, BlockArgument) and carried.owner is body
-            and len(uses) == 1 and uses[0].owner is yield_op
-            and uses[0].index == carried.index - 1):
+    carried = body.arguments[uses[0].index + 1]
+    if len(dots) == 1 and last.operands[2] is not carried:
         return None
-    return dot
+    order = {op: index for index, op in enumerate(body)}
+    for dot in dots:
+        if dot.use_c is not None or not _reads_stable_memory(dot, body, allocs):
+            return None
+        if str(dot.results[0].type.element_type) not in ("f32", "i32"):
+            return None  # f16 accumulators are packed around each dot: they stay synchronous
+    if len(dots) == 1 and not all(operand in allocs for operand in last.operands[:2]):
+        return None
+    first_read = min((order[use.owner] for use in carried.uses if use.owner in order),
+                     default=len(order))
+    if any(order[dot] >= first_read for dot in dots[:-1]):
+        return None  # the accumulator is read before the wait that would follow a dot
+    return dots
+
+
+def _make_async(dots: list[Operation], body: Block) -> Operation:
+    """Makes ``dots`` (see `_async_dots`) asynchronous; returns the op after which the next
+    copies go. One dot: a wait leaving it alone in flight follows it (the dot of the iteration
+    before, which read the slot the copies fill, is then done). Several: a wait for all
+    follows each but the last, which runs on while the copies are issued at the end of the
+    body (the wait after the first dot of the iteration finished the dots before)."""
+    for dot in dots:
+        dot.properties["isAsync"] = BoolAttr(True)
+    last = dots[-1]
+    if len(dots) == 1:
+        waited = Builder.after(last, last.location).insert(WarpGroupDotWaitOp.build(
+            [last.results[0].type], 1, [last.results[0]], location=last.location))
+        last.results[0].replace_uses_with_if(waited.results[0],
+                                             lambda use: use.owner is not waited)
+        return waited
+    carried = body.arguments[next(iter(last.results[0].uses)).index + 1]
+    for dot in dots[:-1]:
+        values = [dot.results[0], carried]
+        wait = Builder.after(dot, dot.location).insert(WarpGroupDotWaitOp.build(
+            [v.type for v in values], 0, values, location=dot.location))
+        dot.results[0].replace_uses_with_if(wait.results[0], lambda use, w=wait: use.owner is not w)
+        carried.replace_uses_with_if(wait.results[1], lambda use, w=wait: use.owner is not w)
+        carried = wait.results[1]
+    return body.last_op.prev_op if body.last_op.prev_op is not None else last
 
 
 def _emit_stage(builder: Builder, plan: _Plan, mapping: dict, buffers: list[Value],
@@ -334,15 +383,11 @@ def pipeline_loop(loop: Operation, plan: _Plan, stages: int) -> Operation:
     start = Builder.at_start(body, location)
     wait = start.insert(AsyncWaitOp.build(max(distance - 1, 0), _token(),
                                           location=location)).results[0]
-    dot = _async_dot(body, plan)
-    if dot is not None:
-        # the dot runs on while the next copies are issued: they go after the wait that
-        # leaves it alone in flight (the dot of i - 1, which read their slot, is done)
-        dot.properties["isAsync"] = BoolAttr(True)
-        waited = Builder.after(dot, dot.location).insert(WarpGroupDotWaitOp.build(
-            [dot.results[0].type], 1, [dot.results[0]], location=dot.location))
-        dot.results[0].replace_uses_with_if(waited.results[0], lambda use: use.owner is not waited)
-        start = Builder.after(waited, location)
+    dots = _async_dots(body, plan)
+    if dots is not None:
+        # the dots run on while the next copies are issued
+        accumulated = next(iter(dots[-1].results[0].uses)).index
+        start = Builder.after(_make_async(dots, body), location)
     # the copies of iteration i + distance, into the slot iteration i - 1 read
     mapping: dict = {}
     shift = start.insert(constant_op(distance, iv.type, location)).results[0]
@@ -393,8 +438,8 @@ def pipeline_loop(loop: Operation, plan: _Plan, stages: int) -> Operation:
 
     # drain, then free the buffers
     after = Builder.after(new_loop, location)
-    if dot is not None:
-        result = new_loop.results[yield_op.operands.index(waited.results[0])]
+    if dots is not None:
+        result = new_loop.results[accumulated]
         done = after.insert(WarpGroupDotWaitOp.build([result.type], 0, [result],
                                                      location=location))
         result.replace_uses_with_if(done.results[0], lambda use: use.owner is not done)

@@ -121,6 +121,58 @@ def test_other_types_run_on_warp_group_mma(pointee: str, out, form: str) -> None
     assert "mma.sync" not in ptx
 
 
+def _example(name: str):
+    """A module of ``examples/`` (their file names start with digits; they import their
+    neighbour ``_report``)."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parents[3] / "examples"
+    spec = importlib.util.spec_from_file_location(name.lstrip("0123456789_"),
+                                                  folder / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, str(folder))
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(folder))
+    return module
+
+
+@needs_ptxas
+def test_attention_runs_on_asynchronous_warp_group_mma() -> None:
+    """The attention example on sm_90a with 128x64 blocks and 8 warps: Q K^T and P V are wgmma
+    (P from registers), the softmax stays in the accumulator's layout (no shared memory
+    between the two products), and each iteration waits once for both products."""
+    import inspect
+
+    kernel_fn = _example("05_fused_attention")._attn_fwd
+    names = list(inspect.signature(kernel_fn.fn).parameters)
+    constexprs = {"HEAD_DIM": 64, "BLOCK_M": 128, "BLOCK_N": 64, "CAUSAL": False}
+    signature = {}
+    for name in names:
+        if name in constexprs:
+            signature[name] = "constexpr"
+        elif name in ("Q", "K", "V", "Out"):
+            signature[name] = "*fp16:16"
+        else:
+            signature[name] = "fp32" if name == "sm_scale" else "i32:16"
+    for name in ("stride_qk", "stride_kk", "stride_vk", "stride_ok"):
+        signature[name] = "constexpr"
+        constexprs[name] = 1
+    kernel = tc.compile(tc.ASTSource(kernel_fn, signature, constexprs),
+                        target=tc.GPUTarget("cuda", 90, 32),
+                        options={"num_warps": 8, "num_stages": 3})
+    ptx = kernel.asm["ptx"]
+    assert "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16" in ptx
+    loop = ptx[ptx.index("cp.async.wait_group"):]
+    loop = loop[:loop.index("bra")]
+    assert loop.count("wgmma.wait_group.sync.aligned 0") == 1
+    assert "ld.shared" not in loop and "st.shared" not in loop and "ldmatrix" not in loop
+    assert kernel.metadata["spills"] == 0
+
+
 @needs_ptxas
 @pytest.mark.parametrize("stages", [2, 3, 4])
 def test_matmul_loop_is_pipelined_with_cp_async(stages: int) -> None:
