@@ -6,7 +6,8 @@
 Each file is split on ``// -----`` lines as ``-split-input-file`` splits it; every piece is
 written (padded with empty lines, so line numbers are the file's) to a scratch folder and each
 RUN line of the file runs with ``%s`` naming the piece: ``triton-opt`` is ``tilecraft-opt`` and
-``FileCheck`` the ``filecheck`` package, both in this process (a pool of ``--jobs`` processes
+``FileCheck`` the ``filecheck`` package with LLVM's CHECK-NOT range
+(`tilecraft.transforms.filecheck`), both in this process (a pool of ``--jobs`` processes
 shares the pieces). A piece passes when all RUN lines succeed on it; a piece without check lines
 of a RUN line's prefixes passes that line when ``tilecraft-opt`` succeeded, as it would inside
 the whole file. Triton itself runs FileCheck once over the whole file's output; the pieces are
@@ -39,11 +40,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from filecheck.matcher import Matcher  # noqa: E402
-from filecheck.options import parse_argv_options  # noqa: E402
-
 from tilecraft.codegen.diagnostics import Diagnostic  # noqa: E402
 from tilecraft.ir import parse_module  # noqa: E402
+from tilecraft.transforms import filecheck  # noqa: E402
 from tilecraft.transforms.opt import main as opt_main  # noqa: E402
 from tilecraft.transforms.opt import split_input  # noqa: E402
 
@@ -247,16 +246,14 @@ def _run_filecheck(args: list[str], stdin_text: str, scratch: Path) -> tuple[int
         rewritten.write_text(_with_implicit_not(path.read_text("utf-8"), _prefixes(kept),
                                                 implicit), encoding="utf-8")
         kept[kept.index(check_files[-1])] = str(rewritten)
-    with _captured(stdin_text, False) as (out, err):
-        try:
-            status = Matcher.from_opts(parse_argv_options(["filecheck", *kept])).run()
-        except (RuntimeError, ValueError, OSError) as exc:
-            print(f"filecheck: {exc}", file=sys.stderr)
-            status = 2
-    stderr = _ANSI.sub("", err.getvalue())
+    try:
+        status, messages = filecheck.run(kept, stdin_text)
+    except (RuntimeError, ValueError, OSError) as exc:
+        status, messages = 2, f"filecheck: {exc}\n"
+    stderr = _ANSI.sub("", messages)
     if status == 2 and "No check strings found" in stderr:
         status = 0  # a piece without checks of these prefixes
-    return status, out.getvalue(), note + stderr
+    return status, "", note + stderr
 
 
 def _substitute(words: list[str], piece_path: Path) -> list[str]:

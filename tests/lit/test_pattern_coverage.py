@@ -48,9 +48,9 @@ class OptRun:
 
     def checks(self) -> bool:
         """Whether FileCheck accepts the output."""
-        done = subprocess.run([sys.executable, "-m", "filecheck", str(self.path),
-                               *self.check_args], input=self.output(), capture_output=True,
-                              text=True)
+        done = subprocess.run([sys.executable, "-m", "tilecraft.transforms.filecheck",
+                               str(self.path), *self.check_args], input=self.output(),
+                              capture_output=True, text=True)
         return done.returncode == 0
 
     def __str__(self) -> str:
