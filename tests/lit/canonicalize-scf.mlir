@@ -153,6 +153,69 @@ tt.func @for_iter_args(%a: i32, %b: i32, %n: index, %p: !tt.ptr<i32>) -> (i32, i
 
 // -----
 
+// A loop known to run at least twice whose body is only a yield of values defined outside
+// it is those values. It must not fire when the trip count is unknown (zero trips give the
+// initial value), when the body computes something, or when it yields a region argument.
+// CHECK-LABEL: tt.func @for_empty_body(%arg0: i32, %arg1: i32, %arg2: index)
+// CHECK-NEXT:    %[[C0:.+]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[C1:.+]] = arith.constant 1 : index
+// CHECK-NEXT:    %[[C5:.+]] = arith.constant 5 : index
+// CHECK-NEXT:    %[[DYN:.+]] = scf.for %{{.+}} = %[[C0]] to %arg2 step %[[C1]] iter_args(%{{.+}} = %arg0) -> (i32) {
+// CHECK-NEXT:      scf.yield %arg1 : i32
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[BODY:.+]] = scf.for %{{.+}} = %[[C0]] to %[[C5]] step %[[C1]] iter_args(%{{.+}} = %arg0) -> (i32) {
+// CHECK-NEXT:      %[[M:.+]] = arith.muli %arg1, %arg1 : i32
+// CHECK-NEXT:      scf.yield %[[M]] : i32
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[SWAP:.+]]:2 = scf.for %{{.+}} = %[[C0]] to %[[C5]] step %[[C1]] iter_args(%[[X:.+]] = %arg0, %[[Y:.+]] = %arg1) -> (i32, i32) {
+// CHECK-NEXT:      scf.yield %[[Y]], %[[X]] : i32, i32
+// CHECK-NEXT:    }
+// CHECK-NEXT:    tt.return %arg1, %[[DYN]], %[[BODY]], %[[SWAP]]#0
+tt.func @for_empty_body(%a: i32, %b: i32, %n: index) -> (i32, i32, i32, i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c5 = arith.constant 5 : index
+  %0 = scf.for %i = %c0 to %c5 step %c1 iter_args(%acc = %a) -> (i32) : index {
+    scf.yield %b : i32
+  }
+  %1 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %a) -> (i32) : index {
+    scf.yield %b : i32
+  }
+  %2 = scf.for %i = %c0 to %c5 step %c1 iter_args(%acc = %a) -> (i32) : index {
+    %m = arith.muli %b, %b : i32
+    scf.yield %m : i32
+  }
+  %3:2 = scf.for %i = %c0 to %c5 step %c1 iter_args(%x = %a, %y = %b) -> (i32, i32) : index {
+    scf.yield %y, %x : i32, i32
+  }
+  tt.return %0, %1, %2, %3#0 : i32, i32, i32, i32
+}
+
+// -----
+
+// Loop-carried values with the same initial value and the same yielded value are one value:
+// the later one goes and its uses (inside and after the loop) take the earlier one. Not when
+// only the initial values agree, or only the yielded values.
+// CHECK-LABEL: tt.func @for_same_iter_args(%arg0: i32, %arg1: i32, %arg2: index)
+// CHECK:         %[[R:.+]]:3 = scf.for %{{.+}} = %{{.+}} to %arg2 step %{{.+}} iter_args(%[[A:.+]] = %arg0, %[[B:.+]] = %arg0, %[[C:.+]] = %arg1) -> (i32, i32, i32) {
+// CHECK-NEXT:      %[[X:.+]] = arith.addi %[[A]], %[[A]] : i32
+// CHECK-NEXT:      %[[Y:.+]] = arith.muli %[[B]], %[[C]] : i32
+// CHECK-NEXT:      scf.yield %[[X]], %[[Y]], %[[Y]] : i32, i32, i32
+// CHECK-NEXT:    }
+// CHECK-NEXT:    tt.return %[[R]]#0, %[[R]]#0, %[[R]]#1, %[[R]]#2
+tt.func @for_same_iter_args(%a: i32, %b: i32, %n: index) -> (i32, i32, i32, i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %0:4 = scf.for %i = %c0 to %n step %c1 iter_args(%p = %a, %q = %a, %r = %a, %s = %b) -> (i32, i32, i32, i32) : index {
+    %x = arith.addi %p, %q : i32
+    %y = arith.muli %r, %s : i32
+    scf.yield %x, %x, %y, %y : i32, i32, i32, i32
+  }
+  tt.return %0#0, %0#1, %0#2, %0#3 : i32, i32, i32, i32
+}
+
+// -----
+
 // A pure loop whose results nobody uses is dead; a loop with an unknown trip count that
 // computes something stays.
 // CHECK-LABEL: tt.func @for_dead(%arg0: i32, %arg1: index)

@@ -575,37 +575,47 @@ def trip_count(op) -> int | None:
 
 class ForTrivialTrips(RewritePattern):
     """An scf.for that runs no iteration becomes its initial values; one that runs once
-    becomes its body (MLIR's SimplifyTrivialLoops)."""
+    becomes its body; one that runs more than once, whose body is only its yield of values
+    defined outside the loop, becomes those values (MLIR's SimplifyTrivialLoops)."""
 
     ROOT = "scf.for"
 
     def match_and_rewrite(self, op, rewriter) -> bool:
         count = trip_count(op)
+        if count is None:
+            return False
         if count == 0:
             rewriter.replace_op(op, list(op.init_args))
             return True
-        if count != 1:
-            return False
         body = op.region.blocks[0]
         terminator = body.last_op
         values = list(terminator.operands)
-        rewriter.inline_block_before(body, op, [op.lower_bound, *op.init_args])
-        rewriter.erase_op(terminator)
+        if count == 1:
+            rewriter.inline_block_before(body, op, [op.lower_bound, *op.init_args])
+            rewriter.erase_op(terminator)
+            rewriter.replace_op(op, values)
+            return True
+        if len(body) != 1 or not all(_defined_outside(value, op) for value in values):
+            return False
         rewriter.replace_op(op, values)
         return True
 
 
-def remove_for_iter_args(rewriter, op, drop: list[int]):
+def remove_for_iter_args(rewriter, op, drop: list[int],
+                         same_as: dict[int, int] | None = None):
     """Replace the scf.for ``op`` by one without the loop-carried values at the positions
-    ``drop``: their region arguments (if still used) and results become the initial values;
-    returns the new op."""
+    ``drop``: their region arguments (if still used) and results become the initial values,
+    or, for a position that ``same_as`` maps to a kept one, that kept value's region argument
+    and result; returns the new op."""
+    same_as = same_as or {}
     body = op.region.blocks[0]
     terminator = body.last_op
     args = body.arguments[1:]
     keep = [i for i in range(len(args)) if i not in drop]
     inits = list(op.init_args)
     for index in drop:
-        rewriter.replace_all_uses_with(args[index], inits[index])
+        rewriter.replace_all_uses_with(args[index], args[same_as[index]]
+                                       if index in same_as else inits[index])
     yielded = terminator.operands
     new = gen.ForOp.build([op.results[i].type for i in keep], op.lower_bound,
                           op.upper_bound, op.step, [inits[i] for i in keep],
@@ -620,6 +630,8 @@ def remove_for_iter_args(rewriter, op, drop: list[int]):
     values = list(inits)
     for position, index in enumerate(keep):
         values[index] = new.results[position]
+    for index, kept in same_as.items():
+        values[index] = values[kept]
     rewriter.replace_op(op, values)
     return new
 
@@ -627,7 +639,8 @@ def remove_for_iter_args(rewriter, op, drop: list[int]):
 class ForRemoveIterArgs(RewritePattern):
     """Loop-carried values that do not vary (the body yields the region argument itself, or
     the initial value) become the initial value; loop-carried values nothing reads (neither
-    the body nor the loop's users) go (MLIR's ForOpIterArgsFolder)."""
+    the body nor the loop's users) go; a loop-carried value with the same initial value and
+    the same yielded value as an earlier one is that one (MLIR's ForOpIterArgsFolder)."""
 
     ROOT = "scf.for"
 
@@ -635,12 +648,21 @@ class ForRemoveIterArgs(RewritePattern):
         body = op.region.blocks[0]
         args = body.arguments[1:]
         yielded = body.last_op.operands
-        drop = [index for index, (init, arg, value, result) in enumerate(
-                    zip(op.init_args, args, yielded, op.results))
-                if value is arg or value is init or (not arg.uses and not result.uses)]
+        drop: list[int] = []
+        same_as: dict[int, int] = {}
+        first: dict[tuple[Value, Value], int] = {}
+        for index, (init, arg, value, result) in enumerate(
+                zip(op.init_args, args, yielded, op.results)):
+            if value is arg or value is init or (not arg.uses and not result.uses):
+                drop.append(index)
+            elif (init, value) in first:
+                drop.append(index)
+                same_as[index] = first[init, value]
+            else:
+                first[init, value] = index
         if not drop:
             return False
-        remove_for_iter_args(rewriter, op, drop)
+        remove_for_iter_args(rewriter, op, drop, same_as)
         return True
 
 
