@@ -1,7 +1,8 @@
 """`triton-combine`: Triton's peepholes on tile IR, applied greedily (with folding).
 
-Declarative patterns (``defs/combine.td``, generated into
-``tilecraft.generated.patterns.combine.PATTERNS``), with Triton's extra conditions:
+Declarative patterns (``defs/combine.td``, the `Pat`s with ``appliedBy = "triton-combine"``,
+which the generated ``TritonCombinePassBase.declared_patterns()`` returns), with Triton's extra
+conditions:
 
 - ``addi/addf(dot(a, b, 0), c)`` (either operand order) → ``dot(a, b, c)`` when the dot has
   one use; for ``addf`` only with ``maxNumImpreciseAcc = 0``.
@@ -32,7 +33,6 @@ from __future__ import annotations
 import math
 
 from tilecraft.generated.passes import TritonCombinePassBase
-from tilecraft.generated.patterns import combine as generated
 from tilecraft.ir import (
     DenseElementsAttr, FloatAttr, Operation, RankedTensorType, element_type_of,
 )
@@ -109,16 +109,20 @@ def _addptr_offsets_combinable(op: Operation) -> bool:
 
 
 def _generated_patterns() -> list[RewritePattern]:
+    """The declarative patterns defs/ declares for `triton-combine`, each with Triton's extra
+    condition where it has one."""
     guards = {
         "CombineDotAddF": _precise_accumulation(use_lhs=False),
         "CombineDotAddFRev": _precise_accumulation(use_lhs=True),
         "CombineAddPtr": _addptr_offsets_combinable,
     }
-    patterns = []
-    for cls in generated.PATTERNS:
-        guard = guards.get(cls.__name__)
-        patterns.append(_Guarded(cls(), guard) if guard is not None else cls())
-    return patterns
+    declared = TritonCombinePassBase.declared_patterns()
+    unknown = guards.keys() - {type(pattern).__name__ for pattern in declared}
+    if unknown:
+        raise RuntimeError(f"triton-combine guards patterns that defs/ no longer declares for "
+                           f"it: {', '.join(sorted(unknown))}")
+    return [_Guarded(pattern, guards[type(pattern).__name__])
+            if type(pattern).__name__ in guards else pattern for pattern in declared]
 
 
 # -- select of a masked load
