@@ -248,3 +248,28 @@ tt.func @gather(%src: tensor<32x16xf16, #b0>, %idx: tensor<32x8xi32, #b0>) -> (t
   tt.return %1, %2 : tensor<32x8xf16, #b0>, tensor<32x8xf16, #b0>
 }
 }
+
+// -----
+
+// AMD's mfma accumulator is a map like the others: a tt.trans of a conversion from #mma to
+// the #ttg.linear of the same map transposes #mma itself; a conversion to another map (lane 32
+// four rows further, not eight) stays.
+#mma = #ttg.amd_mfma<{version = 3, warpsPerCTA = [1, 1], instrShape = [32, 32, 8], isTransposed = false}>
+#same = #ttg.linear<{register = [[1, 0], [2, 0], [8, 0], [16, 0]], lane = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [4, 0]], warp = [], block = []}>
+#other = #ttg.linear<{register = [[1, 0], [2, 0], [4, 0], [16, 0]], lane = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [8, 0]], warp = [], block = []}>
+#t = #ttg.linear<{register = [[0, 1], [0, 2], [0, 8], [0, 16]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [0, 4]], warp = [], block = []}>
+#t2 = #ttg.linear<{register = [[0, 1], [0, 2], [0, 4], [0, 16]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [0, 8]], warp = [], block = []}>
+// CHECK-LABEL: tt.func @trans_of_mfma_convert
+// CHECK-NEXT:    %[[T:.+]] = tt.trans %arg0 {order = array<i32: 1, 0>} : tensor<32x32xf32, #mma> -> tensor<32x32xf32, #[[L:linear[0-9]*]]>
+// CHECK-NEXT:    %[[C:.+]] = ttg.convert_layout %arg0 : tensor<32x32xf32, #mma> -> tensor<32x32xf32, #[[L2:linear[0-9]*]]>
+// CHECK-NEXT:    %[[T2:.+]] = tt.trans %[[C]] {order = array<i32: 1, 0>} : tensor<32x32xf32, #[[L2]]> ->
+// CHECK-NEXT:    tt.return %[[T]], %[[T2]]
+module attributes {"ttg.num-warps" = 1 : i32, "ttg.threads-per-warp" = 64 : i32} {
+  tt.func @trans_of_mfma_convert(%arg0: tensor<32x32xf32, #mma>) -> (tensor<32x32xf32, #t>, tensor<32x32xf32, #t2>) {
+    %0 = ttg.convert_layout %arg0 : tensor<32x32xf32, #mma> -> tensor<32x32xf32, #same>
+    %1 = tt.trans %0 {order = array<i32: 1, 0>} : tensor<32x32xf32, #same> -> tensor<32x32xf32, #t>
+    %2 = ttg.convert_layout %arg0 : tensor<32x32xf32, #mma> -> tensor<32x32xf32, #other>
+    %3 = tt.trans %2 {order = array<i32: 1, 0>} : tensor<32x32xf32, #other> -> tensor<32x32xf32, #t2>
+    tt.return %1, %3 : tensor<32x32xf32, #t>, tensor<32x32xf32, #t2>
+  }
+}

@@ -4,8 +4,9 @@ ttg.fp4_to_fp."""
 
 from __future__ import annotations
 
+from tilecraft.dialects.ttg_layouts import encoding_layout
 from tilecraft.generated.ttg import (AMDMfmaEncodingAttr, BlockedEncodingAttr,
-                                     DotOperandEncodingAttr)
+                                     DotOperandEncodingAttr, SliceEncodingAttr)
 from tilecraft.transforms.layout_inference import (blocked_reshape_encoding, fp4_to_fp_encoding,
                                                    layout_map)
 
@@ -52,6 +53,18 @@ def test_mfma_operand_is_broadcast_over_the_other_operands_warps():
     mfma = AMDMfmaEncodingAttr(3, (2, 2), (32, 32, 8), False)
     a = layout_map(DotOperandEncodingAttr(0, mfma, 4), (64, 16))
     assert a.bases["warp"] == [(0, 0), (32, 0)]
+
+
+def test_mfma_maps_are_the_shared_encoding_layouts():
+    # The analyses and the lowering read the same maps, slices of mfma parents included.
+    mfma = AMDMfmaEncodingAttr(3, (2, 2), (32, 32, 8), False)
+    operand = DotOperandEncodingAttr(1, mfma, 4)
+    assert encoding_layout(mfma, (64, 64)) == layout_map(mfma, (64, 64))
+    assert encoding_layout(operand, (16, 64)) == layout_map(operand, (16, 64))
+    rows = encoding_layout(SliceEncodingAttr(1, mfma), (64,))
+    assert rows.bases["register"] == [(1,), (2,), (8,), (16,)]
+    assert rows.bases["lane"] == [(0,)] * 5 + [(4,)]
+    assert rows.bases["warp"] == [(0,), (32,)]
 
 
 def test_blocked_reshape_merges_minor_dims_and_is_symmetric():

@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import functools
 
-from tilecraft.generated.ttg import (BlockedEncodingAttr, DotOperandEncodingAttr,
+from tilecraft.generated.ttg import (AMDMfmaEncodingAttr, BlockedEncodingAttr,
+                                     DotOperandEncodingAttr,
                                      LinearEncodingAttr, NVMMASharedEncodingAttr,
                                      NvidiaMmaEncodingAttr,
                                      PaddedSharedEncodingAttr, SharedLinearEncodingAttr,
                                      SliceEncodingAttr, SwizzledSharedEncodingAttr)
 from tilecraft.ir import Attribute
-from tilecraft.layouts.distributed import (Blocked, blocked_layout, fma_dot_operand_layout,
+from tilecraft.layouts.distributed import (Blocked, amd_mfma_dot_operand_layout,
+                                           amd_mfma_layout, blocked_layout,
+                                           fma_dot_operand_layout,
                                            nvidia_mma_v2_dot_operand_layout,
                                            nvidia_mma_v2_layout, slice_layout,
                                            standard_out_dims, swizzled_shared_layout)
@@ -31,8 +34,8 @@ def blocked_parameters(encoding: BlockedEncodingAttr) -> Blocked:
 @functools.lru_cache(maxsize=4096)
 def encoding_layout(encoding: Attribute | None, shape: tuple[int, ...]) -> LinearLayout | None:
     """The map of ``encoding`` over ``shape``: blocked, slices of mapped parents, NVIDIA mma v2
-    and v3, dot operands of blocked (FMA) and mma v2 and v3 parents, and linear layouts; None
-    for the others."""
+    and v3, AMD mfma, dot operands of blocked (FMA), mma v2 and v3 and mfma parents, and linear
+    layouts; None for the others."""
     if isinstance(encoding, BlockedEncodingAttr):
         return blocked_layout(shape, *blocked_parameters(encoding))
     if isinstance(encoding, SliceEncodingAttr):
@@ -42,6 +45,10 @@ def encoding_layout(encoding: Attribute | None, shape: tuple[int, ...]) -> Linea
     if isinstance(encoding, NvidiaMmaEncodingAttr) and encoding.version_major in (2, 3):
         return nvidia_mma_v2_layout(shape, encoding.warps_per_cta, encoding.instr_shape,
                                     hopper=encoding.version_major == 3)
+    if isinstance(encoding, AMDMfmaEncodingAttr):
+        return amd_mfma_layout(shape, encoding.warps_per_cta, encoding.instr_shape,
+                               encoding.is_transposed, encoding.tiles_per_warp,
+                               encoding.element_bit_width)
     if isinstance(encoding, DotOperandEncodingAttr):
         parent = encoding.parent
         if isinstance(parent, BlockedEncodingAttr):
@@ -51,6 +58,10 @@ def encoding_layout(encoding: Attribute | None, shape: tuple[int, ...]) -> Linea
             return nvidia_mma_v2_dot_operand_layout(shape, parent.warps_per_cta,
                                                     encoding.op_idx, encoding.k_width,
                                                     hopper=parent.version_major == 3)
+        if isinstance(parent, AMDMfmaEncodingAttr):
+            return amd_mfma_dot_operand_layout(shape, parent.warps_per_cta, parent.instr_shape,
+                                               encoding.op_idx, encoding.k_width,
+                                               parent.tiles_per_warp)
         return None
     if isinstance(encoding, LinearEncodingAttr):
         return _linear_encoding_layout(encoding, shape)

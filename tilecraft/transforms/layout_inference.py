@@ -19,8 +19,7 @@ from tilecraft.generated.ttg import (AMDMfmaEncodingAttr, BlockedEncodingAttr,
                                      SliceEncodingAttr)
 from tilecraft.ir import Attribute, Operation, RankedTensorType, Value
 from tilecraft.ir.traits import Elementwise, SameOperandsAndResultEncoding
-from tilecraft.layouts.distributed import (amd_mfma_dot_operand_layout, amd_mfma_layout,
-                                           standard_out_dims, unjoin_registers)
+from tilecraft.layouts.distributed import standard_out_dims, unjoin_registers
 from tilecraft.layouts.linear import LinearLayout
 
 from .triton_to_tritongpu import default_blocked
@@ -53,20 +52,10 @@ MMA_ENCODINGS = (NvidiaMmaEncodingAttr, AMDMfmaEncodingAttr)
 
 
 def layout_map(encoding: Attribute | None, shape: tuple[int, ...]) -> LinearLayout | None:
-    """``encoding`` as a map over ``shape`` (AMD's mfma accumulator and its dot operands
-    included); None for a layout the pass does not know (such as an attribute it could not
-    parse) or one that does not fit ``shape``."""
+    """``encoding`` as a map over ``shape`` (`encoding_layout`); None for a layout the pass
+    does not know (such as an attribute it could not parse) or one that does not fit
+    ``shape``."""
     try:
-        if isinstance(encoding, AMDMfmaEncodingAttr):
-            return amd_mfma_layout(shape, encoding.warps_per_cta, encoding.instr_shape,
-                                   encoding.is_transposed, encoding.tiles_per_warp,
-                                   encoding.element_bit_width)
-        if isinstance(encoding, DotOperandEncodingAttr) and isinstance(encoding.parent,
-                                                                       AMDMfmaEncodingAttr):
-            parent = encoding.parent
-            return amd_mfma_dot_operand_layout(shape, parent.warps_per_cta, parent.instr_shape,
-                                               encoding.op_idx, encoding.k_width,
-                                               parent.tiles_per_warp)
         return encoding_layout(encoding, tuple(shape))
     except ValueError:
         return None
