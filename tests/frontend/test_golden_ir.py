@@ -78,7 +78,7 @@ def test_layer_norm_forward():
     text = k.layer_norm_fwd.ttir("*fp16:16", "*fp16:16", "*fp16:16", "*fp16:16", "*fp32:16",
                                  "*fp32:16", "i32", "i32", "fp32", BLOCK_SIZE=256)
     filecheck(text, """
-    // CHECK-LABEL: tt.func public @layer_norm_fwd(
+    // CHECK-LABEL: tt.func public @_layer_norm_fwd_fused(
     // CHECK-SAME: %[[X:arg0]]: !tt.ptr<f16>
     // CHECK-SAME: %[[EPS:arg[0-9]+]]: f32)
     // CHECK: %[[XROW:.+]] = tt.addptr %[[X]], %{{.+}} : !tt.ptr<f16>, i32
@@ -227,7 +227,7 @@ def test_early_return_and_scf_if():
 def test_dropout_philox():
     text = k.dropout_kernel.ttir("*fp32", "*fp32", "i32", "fp32", "i32", BLOCK_SIZE=128)
     filecheck(text, """
-    // CHECK-LABEL: tt.func public @dropout_kernel(
+    // CHECK-LABEL: tt.func public @_seeded_dropout(
     // CHECK: arith.extsi %{{.+}} : i32 to i64
     // CHECK: tt.mulhiui %{{.+}}, %{{.+}} : tensor<128xi32>
     // CHECK: arith.xori
@@ -278,9 +278,9 @@ def test_locations_are_the_users_file_line_col():
 
     lines, first = inspect.getsourcelines(k.add_kernel.fn)
     load_line = first + next(i for i, line in enumerate(lines) if "x = tl.load" in line)
-    assert f'classic_kernels.py":{load_line}:' in text
+    assert f'01_vector_add.py":{load_line}:' in text
     store = next(line for line in text.splitlines() if "tt.store" in line)
-    assert f'classic_kernels.py":{load_line + 3}:5)' in store
+    assert f'01_vector_add.py":{load_line + 3}:5)' in store
 
 
 @pytest.mark.parametrize("kernel,args,kwargs", [

@@ -29,3 +29,17 @@ def test_examples_exist():
     names = {p.stem for p in EXAMPLES}
     for part in ("vector_add", "fused_softmax", "layer_norm", "matmul", "fused_attention"):
         assert any(part in name for name in names)
+
+
+def test_tests_and_benchmarks_load_the_examples_kernels(monkeypatch):
+    folder = EXAMPLES[0].parent
+    monkeypatch.syspath_prepend(str(folder))
+    from _load import example, kernel_source
+
+    source = kernel_source("04_matmul", "matmul_kernel")
+    assert source.startswith("def matmul_kernel(") and source.rstrip().endswith("mask=c_mask)")
+    assert example("04_matmul") is example("04_matmul")
+    assert example("04_matmul").matmul_kernel.fn.fn.__code__.co_filename == str(
+        folder / "04_matmul.py")
+    with pytest.raises(LookupError, match="defines no function 'nope'"):
+        kernel_source("01_vector_add", "nope")

@@ -35,16 +35,16 @@ import numpy as np
 import tilecraft as tc
 import tilecraft.language as tl
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir,
+                                "examples"))
+
+from _load import example  # noqa: E402  (examples/_load.py: the tutorial kernels)
+
 # -- kernels --------------------------------------------------------------------------------------
 
 
-@tc.jit
-def add_kernel(x_ptr, y_ptr, out_ptr, n_elements, BLOCK: tl.constexpr):
-    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-    mask = offsets < n_elements
-    x = tl.load(x_ptr + offsets, mask=mask)
-    y = tl.load(y_ptr + offsets, mask=mask)
-    tl.store(out_ptr + offsets, x + y, mask=mask)
+# examples/01_vector_add.py's kernel (Triton's tutorial 01).
+add_kernel = example("01_vector_add").add_kernel
 
 
 @tc.jit
@@ -105,37 +105,9 @@ def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk,
         tl.store(c_ptrs, acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
 
 
-@tc.jit
-def matmul_tutorial_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk,
-                           stride_bn, stride_cm, stride_cn, BLOCK_M: tl.constexpr,
-                           BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
-                           GROUP_M: tl.constexpr):
-    """examples/04_matmul.py's kernel (Triton's tutorial 03) with an fp32 result."""
-    pid = tl.program_id(axis=0)
-    num_pid_m = tl.cdiv(M, BLOCK_M)
-    num_pid_n = tl.cdiv(N, BLOCK_N)
-    num_pid_in_group = GROUP_M * num_pid_n
-    group_id = pid // num_pid_in_group
-    first_pid_m = group_id * GROUP_M
-    group_size_m = min(num_pid_m - first_pid_m, GROUP_M)
-    pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m)
-    pid_n = (pid % num_pid_in_group) // group_size_m
-    offs_am = (pid_m * BLOCK_M + tl.arange(0, BLOCK_M)) % M
-    offs_bn = (pid_n * BLOCK_N + tl.arange(0, BLOCK_N)) % N
-    offs_k = tl.arange(0, BLOCK_K)
-    a_ptrs = a_ptr + (offs_am[:, None] * stride_am + offs_k[None, :] * stride_ak)
-    b_ptrs = b_ptr + (offs_k[:, None] * stride_bk + offs_bn[None, :] * stride_bn)
-    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-    for k in range(0, tl.cdiv(K, BLOCK_K)):
-        a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BLOCK_K, other=0.0)
-        b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BLOCK_K, other=0.0)
-        acc = tl.dot(a, b, acc)
-        a_ptrs += BLOCK_K * stride_ak
-        b_ptrs += BLOCK_K * stride_bk
-    offs_cm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
-    offs_cn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
-    c_ptrs = c_ptr + stride_cm * offs_cm[:, None] + stride_cn * offs_cn[None, :]
-    tl.store(c_ptrs, acc, mask=(offs_cm[:, None] < M) & (offs_cn[None, :] < N))
+# examples/04_matmul.py's kernel (Triton's tutorial 03), without its autotuner: its result takes
+# c's element type, fp32 here.
+matmul_tutorial_kernel = example("04_matmul").matmul_kernel.fn
 
 
 def interpreted(kernel):
@@ -148,7 +120,7 @@ def interpreted(kernel):
 
 def add(kernel, x, y, out, block: int) -> None:
     n = x.size
-    kernel[(tc.cdiv(n, block),)](x, y, out, n, BLOCK=block)
+    kernel[(tc.cdiv(n, block),)](x, y, out, n, BLOCK_SIZE=block)
 
 
 def softmax(kernel, x, out, programs: int | None) -> None:
@@ -169,7 +141,8 @@ def matmul(kernel, a, b, c, blocks: tuple[int, int, int], tutorial: bool = False
     args = (a, b, c, m, n, k, a.strides[0] // 4, a.strides[1] // 4, b.strides[0] // 4,
             b.strides[1] // 4, c.strides[0] // 4, c.strides[1] // 4)
     if tutorial:
-        kernel[grid](*args, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=8)
+        kernel[grid](*args, BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn, BLOCK_SIZE_K=bk,
+                     GROUP_SIZE_M=8)
     else:
         kernel[grid](*args, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk,
                      EVEN=m % bm == 0 and n % bn == 0 and k % bk == 0)

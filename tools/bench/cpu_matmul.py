@@ -2,9 +2,10 @@
 """The CPU backend at the machine's speed: Triton's tutorial matmul against numpy's BLAS, and
 vector add and softmax against the memory bandwidth ``numpy.copyto`` reaches, in one run.
 
-* matmul: ``matmul_tutorial_kernel`` of ``cpu_backend.py`` (Triton's tutorial 03 with an fp32
-  result: 64x64x32 blocks, grouped ordering with GROUP_M=8, pointer tensors advanced around the
-  K loop, masks on K) at 1024^3, 2048^3 and 2048x2048x512, against ``np.matmul(a, b, out=c)``;
+* matmul: ``matmul_tutorial_kernel`` of ``cpu_backend.py`` (examples/04_matmul.py, Triton's
+  tutorial 03, with an fp32 result: 64x64x32 blocks, grouped ordering with GROUP_SIZE_M=8,
+  pointer tensors advanced around the K loop, masks on K) at 1024^3, 2048^3 and 2048x2048x512,
+  against ``np.matmul(a, b, out=c)``;
   goal: at most 1.25x numpy's time (the 2-core CI-like machine; 1.5x on the 16-core GPU host).
 * bf16 inputs with fp32 accumulation at 2048^3 (the same kernel), against torch's CPU bf16
   matmul where torch is installed (else numpy's fp32 matmul of the same values); goal: faster.
@@ -132,7 +133,7 @@ def matmul_bf16(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> None:
     bm, bn, bk = MATMUL_BLOCKS
     cpu_backend.matmul_tutorial_kernel[(tc.cdiv(m, bm) * tc.cdiv(n, bn),)](
         tc.reinterpret(a, tl.bfloat16), tc.reinterpret(b, tl.bfloat16), c, m, n, k, k, 1, n, 1,
-        n, 1, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=8)
+        n, 1, BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn, BLOCK_SIZE_K=bk, GROUP_SIZE_M=8)
 
 
 def bench_bf16(args, rng) -> Row:

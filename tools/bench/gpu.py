@@ -44,26 +44,19 @@ from typing import Any, Callable
 
 import numpy as np
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
+
+from _load import kernel_source  # noqa: E402  (examples/_load.py: the tutorial kernels)
+
 # do_bench's warmup and measuring times (ms) per measurement.
 WARMUP_MS = 25
 REP_MS = 100
 
-# Triton's tutorial kernels (https://github.com/triton-lang/triton, python/tutorials, MIT
-# license): 01-vector-add.py's add_kernel, 02-fused-softmax.py's softmax_kernel in its
-# one-row-per-program form (Triton 2.x's tutorial) and 05-layer-norm.py's forward kernel.
-KERNELS = '''
-@jit
-def add_kernel(x_ptr, y_ptr, output_ptr, n_elements, BLOCK_SIZE: tl.constexpr):
-    pid = tl.program_id(axis=0)
-    block_start = pid * BLOCK_SIZE
-    offsets = block_start + tl.arange(0, BLOCK_SIZE)
-    mask = offsets < n_elements
-    x = tl.load(x_ptr + offsets, mask=mask)
-    y = tl.load(y_ptr + offsets, mask=mask)
-    output = x + y
-    tl.store(output_ptr + offsets, output, mask=mask)
-
-
+# The kernels of the cases: examples/01_vector_add.py's add_kernel and examples/03_layer_norm.py's
+# forward kernel (Triton's tutorials 01 and 05), read from the examples, and Triton's tutorial
+# 02-fused-softmax.py's softmax_kernel in its one-row-per-program form (Triton 2.x's tutorial;
+# https://github.com/triton-lang/triton, python/tutorials, MIT license).
+SOFTMAX = '''
 @jit
 def softmax_kernel(output_ptr, input_ptr, input_row_stride, output_row_stride, n_cols,
                    BLOCK_SIZE: tl.constexpr):
@@ -79,40 +72,10 @@ def softmax_kernel(output_ptr, input_ptr, input_row_stride, output_row_stride, n
     output_row_start_ptr = output_ptr + row_idx * output_row_stride
     output_ptrs = output_row_start_ptr + col_offsets
     tl.store(output_ptrs, softmax_output, mask=col_offsets < n_cols)
-
-
-@jit
-def _layer_norm_fwd_fused(X, Y, W, B, Mean, Rstd, stride, N, eps, BLOCK_SIZE: tl.constexpr):
-    row = tl.program_id(0)
-    Y += row * stride
-    X += row * stride
-    mean = 0
-    _mean = tl.zeros([BLOCK_SIZE], dtype=tl.float32)
-    for off in range(0, N, BLOCK_SIZE):
-        cols = off + tl.arange(0, BLOCK_SIZE)
-        a = tl.load(X + cols, mask=cols < N, other=0.).to(tl.float32)
-        _mean += a
-    mean = tl.sum(_mean, axis=0) / N
-    _var = tl.zeros([BLOCK_SIZE], dtype=tl.float32)
-    for off in range(0, N, BLOCK_SIZE):
-        cols = off + tl.arange(0, BLOCK_SIZE)
-        x = tl.load(X + cols, mask=cols < N, other=0.).to(tl.float32)
-        x = tl.where(cols < N, x - mean, 0.)
-        _var += x * x
-    var = tl.sum(_var, axis=0) / N
-    rstd = 1 / tl.sqrt(var + eps)
-    tl.store(Mean + row, mean)
-    tl.store(Rstd + row, rstd)
-    for off in range(0, N, BLOCK_SIZE):
-        cols = off + tl.arange(0, BLOCK_SIZE)
-        mask = cols < N
-        w = tl.load(W + cols, mask=mask)
-        b = tl.load(B + cols, mask=mask)
-        x = tl.load(X + cols, mask=mask, other=0.).to(tl.float32)
-        x_hat = (x - mean) * rstd
-        y = x_hat * w + b
-        tl.store(Y + cols, y, mask=mask)
 '''
+KERNELS = "\n\n".join([
+    "@jit\n" + kernel_source("01_vector_add", "add_kernel"), SOFTMAX.strip() + "\n",
+    "@jit\n" + kernel_source("03_layer_norm", "_layer_norm_fwd_fused")])
 
 HEADERS = {
     "tilecraft": "import tilecraft as tc\nimport tilecraft.language as tl\n\njit = tc.jit\n",

@@ -12,7 +12,6 @@ the same blocks, warps and stages, fp16, 16 heads and a batch that gives each te
 from __future__ import annotations
 
 import argparse
-import ast
 import math
 import os
 import sys
@@ -26,17 +25,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import gpu  # noqa: E402  (tools/bench/gpu.py: headers, rows, timing, the table)
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "05_fused_attention.py"
 BLOCK_M, BLOCK_N, NUM_WARPS, NUM_STAGES = 128, 64, 8, 3
 
 
 def kernel_source() -> str:
     """The example's ``_attn_fwd``, decorated with the module's ``jit``."""
-    text = EXAMPLE.read_text()
-    tree = ast.parse(text)
-    node = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "_attn_fwd")
-    lines = text.splitlines()[node.lineno - 1:node.end_lineno]
-    return "@jit\n" + "\n".join(lines) + "\n"
+    return "@jit\n" + gpu.kernel_source("05_fused_attention", "_attn_fwd")
 
 
 def attention(device: gpu.CudaDevice, modules: dict[str, ModuleType], n_ctx: int,
