@@ -133,10 +133,24 @@ def _pow2_f32(builder: ir.IRBuilder, k: ir.Value) -> ir.Value:
 
 def _ldexp_f32(builder: ir.IRBuilder, p: ir.Value, n: ir.Value) -> ir.Value:
     """p * 2**n for p in [1/2, 2] and n in [-152, 130], rounded once (denormal results too):
-    the first factor keeps p * 2**(n/2) normal and exact, the second rounds."""
+    on AVX-512 hosts one ``llvm.ldexp`` (``vscalefps``, which LLVM elsewhere turns into calls of
+    libm's ldexpf); otherwise two products, the first keeping p * 2**(n/2) normal and exact,
+    the second rounding."""
+    if _host_scales_by_powers_of_two():
+        fnty = ir.FunctionType(F32, [F32, I32])
+        fn = builder.module.declare_intrinsic("llvm.ldexp", [F32, I32], fnty)
+        return builder.call(fn, [p, n])
     half = builder.ashr(n, ir.Constant(I32, 1))
     rest = builder.sub(n, half)
     return builder.fmul(builder.fmul(p, _pow2_f32(builder, half)), _pow2_f32(builder, rest))
+
+
+@functools.cache
+def _host_scales_by_powers_of_two() -> bool:
+    """Whether the host has AVX-512's ``vscalefps`` (a vector ``ldexp`` in one instruction)."""
+    from .engine import host_target
+
+    return "+avx512f" in host_target().features.split(",")
 
 
 def _exp2_f32(builder: ir.IRBuilder, x: ir.Value) -> ir.Value:
