@@ -273,3 +273,46 @@ module attributes {"ttg.num-warps" = 1 : i32, "ttg.threads-per-warp" = 64 : i32}
     tt.return %1, %3 : tensor<32x32xf32, #t>, tensor<32x32xf32, #t2>
   }
 }
+
+// -----
+
+// A conversion into ttng.tmem_store goes when the store takes the source's layout as well:
+// #m256 is the 16x256b message layout of 128x64 f32 (a register pair on a column pair and row
+// 8, lanes on columns 2 and 4 then rows 1-4, row 16 in a register), and in bf16 it packs
+// column pairs into the 16x128b message. The conversion stays when the lanes do not start as
+// a message's do (#lanes: the same lanes reordered), when warps 1 and 2 do not hold rows 32
+// and 64 (#rows), and for bf16 whose first register is not the next column (#swapped: it
+// cannot pack pairs).
+#blocked = #ttg.blocked<{sizePerThread = [1, 64], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [0, 1]}>
+#m256 = #ttg.linear<{register = [[0, 1], [8, 0], [16, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[32, 0], [64, 0]], block = []}>
+#lanes = #ttg.linear<{register = [[0, 1], [8, 0], [16, 0], [0, 8], [0, 16], [0, 32]], lane = [[1, 0], [2, 0], [4, 0], [0, 2], [0, 4]], warp = [[32, 0], [64, 0]], block = []}>
+#rows = #ttg.linear<{register = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[64, 0], [32, 0]], block = []}>
+#swapped = #ttg.linear<{register = [[8, 0], [0, 1], [16, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[32, 0], [64, 0]], block = []}>
+#tmem = #ttng.tensor_memory_encoding<blockM = 128, blockN = 64, colStride = 1>
+// CHECK-LABEL: tt.func @tmem_store_of_convert
+// CHECK-NEXT:    %[[TRUE:.+]] = arith.constant true
+// CHECK-NEXT:    ttng.tmem_store %arg0, %arg5, %[[TRUE]] : tensor<128x64xf32, #[[M256:linear[0-9]*]]> ->
+// CHECK-NEXT:    ttng.tmem_store %arg3, %arg6, %[[TRUE]] : tensor<128x64xbf16, #[[M256]]> ->
+// CHECK-NEXT:    %[[L:.+]] = ttg.convert_layout %arg1 : {{.*}} -> tensor<128x64xf32, #blocked>
+// CHECK-NEXT:    ttng.tmem_store %[[L]], %arg5, %[[TRUE]] : tensor<128x64xf32, #blocked> ->
+// CHECK-NEXT:    %[[R:.+]] = ttg.convert_layout %arg2 : {{.*}} -> tensor<128x64xf32, #blocked>
+// CHECK-NEXT:    ttng.tmem_store %[[R]], %arg5, %[[TRUE]] : tensor<128x64xf32, #blocked> ->
+// CHECK-NEXT:    %[[S:.+]] = ttg.convert_layout %arg4 : {{.*}} -> tensor<128x64xbf16, #blocked>
+// CHECK-NEXT:    ttng.tmem_store %[[S]], %arg6, %[[TRUE]] : tensor<128x64xbf16, #blocked> ->
+// CHECK-NEXT:    tt.return
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:100", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @tmem_store_of_convert(%arg0: tensor<128x64xf32, #m256>, %arg1: tensor<128x64xf32, #lanes>, %arg2: tensor<128x64xf32, #rows>, %arg3: tensor<128x64xbf16, #m256>, %arg4: tensor<128x64xbf16, #swapped>, %arg5: !ttg.memdesc<128x64xf32, #tmem, #ttng.tensor_memory, mutable>, %arg6: !ttg.memdesc<128x64xbf16, #tmem, #ttng.tensor_memory, mutable>) {
+    %true = arith.constant true
+    %0 = ttg.convert_layout %arg0 : tensor<128x64xf32, #m256> -> tensor<128x64xf32, #blocked>
+    ttng.tmem_store %0, %arg5, %true : tensor<128x64xf32, #blocked> -> !ttg.memdesc<128x64xf32, #tmem, #ttng.tensor_memory, mutable>
+    %1 = ttg.convert_layout %arg3 : tensor<128x64xbf16, #m256> -> tensor<128x64xbf16, #blocked>
+    ttng.tmem_store %1, %arg6, %true : tensor<128x64xbf16, #blocked> -> !ttg.memdesc<128x64xbf16, #tmem, #ttng.tensor_memory, mutable>
+    %2 = ttg.convert_layout %arg1 : tensor<128x64xf32, #lanes> -> tensor<128x64xf32, #blocked>
+    ttng.tmem_store %2, %arg5, %true : tensor<128x64xf32, #blocked> -> !ttg.memdesc<128x64xf32, #tmem, #ttng.tensor_memory, mutable>
+    %3 = ttg.convert_layout %arg2 : tensor<128x64xf32, #rows> -> tensor<128x64xf32, #blocked>
+    ttng.tmem_store %3, %arg5, %true : tensor<128x64xf32, #blocked> -> !ttg.memdesc<128x64xf32, #tmem, #ttng.tensor_memory, mutable>
+    %4 = ttg.convert_layout %arg4 : tensor<128x64xbf16, #swapped> -> tensor<128x64xbf16, #blocked>
+    ttng.tmem_store %4, %arg6, %true : tensor<128x64xbf16, #blocked> -> !ttg.memdesc<128x64xbf16, #tmem, #ttng.tensor_memory, mutable>
+    tt.return
+  }
+}

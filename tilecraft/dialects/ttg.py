@@ -1201,6 +1201,29 @@ class TransOfConvert(_IntoUser):
         return True
 
 
+class TMEMStoreOfConvert(_IntoUser):
+    """``tmem_store(convert_layout(x), buf)`` -> ``tmem_store(x, buf)`` when a tensor-memory
+    store takes ``x``'s layout too (Triton's CanonicalizeConvertFromTMEMStore, with its rule
+    of which layouts TMEM loads and stores accept: `ttng.tmem_access_compatible`)."""
+
+    @property
+    def USER(self) -> type:  # noqa: N802 - the attribute `_IntoUser` reads; ttng imports ttg
+        from .ttng import gen as ttng
+
+        return ttng.TMEMStoreOp
+
+    def rewrite_user(self, convert, user, rewriter) -> bool:
+        from .ttng import tmem_access_compatible
+
+        if not tmem_access_compatible(convert.src.type, user.dst.type):
+            return False
+        index = next(i for i, operand in enumerate(user.operands) if operand is user.src)
+        rewriter.start_op_modification(user)
+        user.set_operand(index, convert.src)
+        rewriter.finalize_op_modification(user)
+        return True
+
+
 class GatherSourceOfConvert(_IntoUser):
     """``gather(convert_layout(x), i)`` -> ``gather(x, i)``: the source of a gather without
     ``efficient_layout`` goes through shared memory, so its layout does not matter (Triton's
@@ -1326,7 +1349,7 @@ _patterns(gen.WarpSpecializeOp, WarpSpecializeUnusedResults)
 _patterns(gen.WarpSpecializePartitionsOp, PartitionsUnusedCaptures)
 _patterns(gen.MemDescSubsliceOp, SubsliceOfSubslice)
 _patterns(gen.ConvertLayoutOp, ConvertFromProducer, ReshapeOfConvert, TransOfConvert,
-          GatherSourceOfConvert, HistogramOfConvert, SplitOfConvert)
+          TMEMStoreOfConvert, GatherSourceOfConvert, HistogramOfConvert, SplitOfConvert)
 _patterns(gen.LocalAllocOp, LocalAllocOfConvert)
 _patterns(gen.LocalStoreOp, LocalStoreOfConvert)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from tilecraft.ir import ArrayAttr, DenseArrayAttr, IntegerAttr, RankedTensorType, i1, i16, i32
 from tilecraft.ir.ods import implements
+from tilecraft.layouts.linear import LinearLayout
 
 from . import generated_module
 from .tt import _parse_clauses, _print_clauses
@@ -401,3 +402,179 @@ def _verify_tmem_store(self) -> None:
 
 
 install_verifiers(gen.DIALECT.ops.values())
+
+
+# -- which register layouts tensor-memory loads and stores accept --------------------------------
+#
+# Triton's rule (computeTMemLdStEncodingInfo): the register layout, read through the buffer's
+# (row, col) layout, must be a tcgen05.ld/st message tile repeated: after dropping registers
+# that repeat data and packing elements narrower than 32 bits into 32-bit columns, one of the
+# message shapes (32x32b, 16x256b, 16x64b, 16x128b, or 16x32bx2 with a second half at a
+# nonzero offset) has its lanes and warps exactly as the layout's first ones, and its registers
+# among the layout's, with the other bases clear of the tile. Only whether such a message
+# exists matters here, not how wide the vectors are (which the register limit only shortens).
+
+_TMEM_MESSAGES = ("32x32b", "16x256b", "16x64b", "16x128b")
+
+
+def _bits(size: int) -> int:
+    return size.bit_length() - 1
+
+
+def _covering_size(coordinates) -> int:
+    """The power of two just above the largest of ``coordinates`` (1 when there are none)."""
+    return 1 << max((c.bit_length() for c in coordinates), default=0)
+
+
+def tensor_memory_layout(shape: tuple[int, ...], encoding) -> LinearLayout | None:
+    """The (``row``, ``col``) -> (``dim0``, ``dim1``) map of a 2-D buffer of ``shape`` in
+    ``#ttng.tensor_memory_encoding`` over one CTA (Triton's tensorMemoryToLinearLayout): a
+    blockM x blockN tile, each element ``colStride`` columns wide, repeated along columns over
+    the rest of the shape. A blockM = 64 tile fills rows 0-15 of each 32-row quarter, the row-16
+    bit taking the next 64 rows, the next blockN columns, or nothing. None for buffers spread
+    over CTAs."""
+    if encoding.cga_layout or encoding.two_ct_as or len(shape) != 2:
+        return None
+    m, n = shape
+    block_n = min(encoding.block_n, n)
+    columns = [(0, 0)] * _bits(encoding.col_stride) + [(0, 1 << i) for i in range(_bits(block_n))]
+    if encoding.block_m == 64:
+        row16 = (64, 0) if m > 64 else (0, block_n) if n > block_n else (0, 0)
+        rows = [(1 << i, 0) for i in range(4)] + [row16, (16, 0), (32, 0)]
+    else:
+        rows = [(1 << i, 0) for i in range(_bits(encoding.block_m))]
+    tile_m = _covering_size(r for r, _ in rows + columns)
+    tile_n = _covering_size(c for _, c in rows + columns)
+    columns += [(tile_m << i, 0) for i in range(_bits(max(m // tile_m, 1)))]
+    columns += [(0, tile_n << i) for i in range(_bits(max(n // tile_n, 1)))]
+    return LinearLayout({"row": rows, "col": columns}, {"dim0": m, "dim1": n})
+
+
+def _message_tile(message: str, unpacked: bool) -> dict[str, list[tuple[int, int]]]:
+    """The (``row``, ``col``) bases of one tcgen05.ld/st message over 4 warps: which row or
+    32-bit column each register, lane and warp bit moves to (an unpacked register of 16-bit
+    elements spans two columns)."""
+    c = 2 if unpacked else 1
+    rows8 = [(1, 0), (2, 0), (4, 0)]
+    tiles = {
+        "32x32b": ([], rows8 + [(8, 0), (16, 0)]),
+        "16x256b": ([(0, c), (8, 0)], [(0, 2 * c), (0, 4 * c)] + rows8),
+        "16x64b": ([], [(8, 0), (0, c)] + rows8),
+        "16x128b": ([(8, 0)], [(0, c), (0, 2 * c)] + rows8),
+        "16x32bx2": ([], rows8 + [(8, 0)]),
+    }
+    registers, lanes = tiles[message]
+    return {"register": registers, "lane": lanes, "warp": [(32, 0), (64, 0)]}
+
+
+def _tile_reps(cvt: dict[str, list[tuple[int, int]]],
+               tile: dict[str, list[tuple[int, int]]]) -> dict[str, list] | None:
+    """``cvt``'s bases with its registers reordered so that ``tile``'s come first (Triton's
+    regPermForDivide), when the tile then leads every input (its lanes and warps are ``cvt``'s
+    first ones) and the remaining bases are clear of the tile's rows and columns (getReps);
+    else None."""
+    registers = list(cvt["register"])
+    leading = []
+    for basis in tile["register"]:
+        if basis not in registers:
+            return None
+        registers.remove(basis)
+        leading.append(basis)
+    ordered = {**cvt, "register": leading + registers}
+    row_mask = col_mask = 0
+    for bases in tile.values():
+        for row, col in bases:
+            row_mask |= row
+            col_mask |= col
+    for name, bases in ordered.items():
+        lead = tile.get(name, [])
+        if bases[:len(lead)] != lead:
+            return None
+        if any(row & row_mask or col & col_mask for row, col in bases[len(lead):]):
+            return None
+    return ordered
+
+
+def _divide_columns(cvt: dict[str, list[tuple[int, int]]], registers: list[tuple[int, int]],
+                    columns: int) -> dict[str, list[tuple[int, int]]] | None:
+    """Triton's divideLeft of ``cvt`` by a factor on the column dimension alone: ``cvt``'s
+    first registers are ``registers`` and every other basis is a multiple of ``columns``
+    columns; then the rest with columns counted in units of ``columns``, else None."""
+    if cvt["register"][:len(registers)] != registers:
+        return None
+    quotient = {}
+    for name, bases in cvt.items():
+        rest = bases[len(registers):] if name == "register" else bases
+        if any(col % columns for _, col in rest):
+            return None
+        quotient[name] = [(row, col // columns) for row, col in rest]
+    return quotient
+
+
+def _spread_columns(cvt: dict[str, list[tuple[int, int]]]) -> dict[str, list[tuple[int, int]]]:
+    """``cvt`` with every column doubled: 16-bit elements stored unpacked, one per 32-bit
+    column pair."""
+    return {name: [(row, 2 * col) for row, col in bases] for name, bases in cvt.items()}
+
+
+def _has_message(cvt: dict[str, list[tuple[int, int]]], bitwidth: int, unpacked: bool) -> bool:
+    """Whether a tcgen05 message shape lowers the register -> (row, col) map ``cvt`` of
+    ``bitwidth``-bit elements (Triton's lowerTMemLdSt, without choosing the vector width)."""
+    cvt = {**cvt, "register": [b for b in cvt["register"] if b != (0, 0)]}
+    if bitwidth < 32:
+        contiguous, packed = 1, cvt
+        while bitwidth * contiguous * 2 <= 32:
+            wider = _divide_columns(cvt, [(0, 1 << i) for i in range(_bits(contiguous * 2))],
+                                    contiguous * 2)
+            if wider is None:
+                break
+            contiguous, packed = contiguous * 2, wider
+        if contiguous > 1:
+            return _has_message(packed, bitwidth * contiguous, False)
+        unpacked_pairs = _divide_columns(cvt, [(0, 2)], 4) if bitwidth == 16 else None
+        if unpacked_pairs is not None:
+            return _has_message(_spread_columns(unpacked_pairs), 32, True)
+        padded = _divide_columns(cvt, [], 32 // bitwidth)
+        if padded is None:
+            return False
+        if bitwidth == 16:
+            padded = _spread_columns(padded)
+        return _has_message(padded, 32, bitwidth == 16)
+    if any(_tile_reps(cvt, _message_tile(m, unpacked)) is not None for m in _TMEM_MESSAGES):
+        return True
+    reps = _tile_reps(cvt, _message_tile("16x32bx2", unpacked))
+    if reps is None or len(reps["lane"]) < 5:
+        return False
+    return reps["lane"][4] != (0, 0)  # a second half at offset 0 only pads scale buffers
+
+
+def tmem_access_compatible(tensor: RankedTensorType, memdesc) -> bool:
+    """Whether ``ttng.tmem_load``/``tmem_store`` can move a tensor of type ``tensor`` (its
+    layout) from or to the tensor-memory buffer ``memdesc`` (Triton's
+    isDistributedLayoutTMemCompatible): warps 1 and 2 hold rows 32 and 64 as the buffer does,
+    and a message shape covers the rest (see `_has_message`)."""
+    from .ttg_layouts import encoding_layout
+
+    encoding = memdesc.encoding
+    shape = tuple(memdesc.shape[-2:])
+    if not isinstance(encoding, gen.TensorMemoryEncodingAttr) or tuple(tensor.shape) != shape:
+        return False
+    memory = tensor_memory_layout(shape, encoding)
+    try:
+        registers = encoding_layout(tensor.encoding, shape)
+    except ValueError:
+        return False
+    if memory is None or registers is None or registers.in_dim_size("block") > 1 \
+            or registers.in_dim_bits("warp") < 2:
+        return False
+    if registers.bases["warp"][:2] != [memory.basis("row", 5), memory.basis("row", 6)]:
+        return False
+    try:
+        cvt = memory.invert_and_compose(registers)
+    except ValueError:
+        return False
+    names = cvt.out_dim_names
+    bases = {name: [(dict(zip(names, b))["row"], dict(zip(names, b))["col"]) for b in vectors]
+             for name, vectors in cvt.bases.items() if name in ("register", "lane", "warp")}
+    bases["warp"][:2] = [(32, 0), (64, 0)]
+    return _has_message(bases, memdesc.element_type.width, False)
