@@ -179,3 +179,39 @@ def test_masked_stores_take_the_unmasked_copy_only_when_every_element_is_stored(
     llir = compiled.asm["llir"]
     assert "@llvm.masked.store" in llir                       # the masked copy
     assert re.search(r"store <\d+ x float>", llir) is not None  # the unmasked copy
+
+
+@tc.jit
+def bounded_copy_kernel(x_ptr, out_ptr, lo, hi, BLOCK: tl.constexpr, FORM: tl.constexpr):
+    """Copies x where the mask of FORM holds (else -1): each form is decided by one end of the
+    program's offsets (the largest for offs < hi, the smallest for offs >= lo, ...)."""
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    if FORM == 0:
+        mask = offs < hi
+    elif FORM == 1:
+        mask = offs <= hi
+    elif FORM == 2:
+        mask = offs >= lo
+    elif FORM == 3:
+        mask = offs > lo
+    elif FORM == 4:
+        mask = hi > offs
+    else:
+        mask = lo < offs
+    x = tl.load(x_ptr + offs, mask=mask, other=-1.0)  # read twice: loaded into a buffer
+    tl.store(out_ptr + offs, x * 1.0 + x * 0.0)
+
+
+@pytest.mark.parametrize("form", range(6))
+def test_vector_loads_check_masks_at_the_deciding_end(form):
+    """Bounds that fall inside a program, at its first and last element and just outside: the
+    vector loads run only where every element of the mask holds."""
+    block, programs = 64, 6
+    x = np.random.default_rng().standard_normal(block * programs).astype(np.float32)
+    offs = np.arange(block * programs)
+    for lo, hi in ((70, 200), (63, 64), (64, 127), (128, 191), (0, 383), (-5, 400)):
+        out = np.full_like(x, np.nan)
+        compiled = bounded_copy_kernel[(programs,)](x, out, lo, hi, BLOCK=block, FORM=form)
+        mask = [offs < hi, offs <= hi, offs >= lo, offs > lo, hi > offs, lo < offs][form]
+        np.testing.assert_array_equal(out, np.where(mask, x, -1.0), err_msg=f"lo={lo} hi={hi}")
+    assert re.search(r"load <\d+ x float>", compiled.asm["llir"]) is not None

@@ -232,9 +232,8 @@ def _all_hold(fl: FunctionLowering, mask: Tile, shape: tuple, mask_value: Value 
               ) -> ir.Value:
     """Whether every element of the i1 tile ``mask`` (of a load or store of ``shape``) is true:
     one loop or-reducing the failures as i32 lanes (as wide as the compares that usually make
-    masks, so nothing is packed). ``mask_value``, the mask's IR value when it has one, lets the
-    axis info analysis skip the dimensions along which the mask is constant (read at index 0),
-    and the answer serves every later load and store of that mask where it is available (the
+    masks, so nothing is packed), over the elements `_deciding_indices` leaves to check. The
+    answer serves every later load and store of the same mask value where it is available (the
     expression memo's scope: a load and the store of its row under one mask check once)."""
     key = ("all hold", mask_value) if mask_value is not None else None
     if key is not None:
@@ -242,15 +241,18 @@ def _all_hold(fl: FunctionLowering, mask: Tile, shape: tuple, mask_value: Value 
         if known is not None:
             return known
     b = fl.builder
-    checked = mask.shape  # a scalar mask: ()
     if mask.shape == shape and mask_value is not None and is_tensor(mask_value) and \
             fl.axis_info is not None:
-        constancy = fl.axis_info.get(mask_value).constancy
-        checked = tuple(1 if c % size == 0 else size for size, c in zip(shape, constancy))
+        choices = _deciding_indices(fl, mask_value, shape)
+    else:
+        choices = [None] * len(mask.shape)  # a scalar mask: ()
+    checked = tuple(size if choice is None else 1 for size, choice in zip(mask.shape, choices))
     slot = fl.alloca(T.I32)
     b.store(ir.Constant(T.I32, 0), slot)
 
     def note_failure(idx) -> None:
+        idx = tuple(i if choice is None else ir.Constant(T.I32, choice)
+                    for i, choice in zip(idx, choices))
         failed = b.zext(b.not_(mask.emit(fl, idx)), T.I32)
         b.store(b.or_(b.load(slot, typ=T.I32), failed), slot)
 
@@ -259,6 +261,33 @@ def _all_hold(fl: FunctionLowering, mask: Tile, shape: tuple, mask_value: Value 
     if key is not None:
         fl.memo_put(key, holds, mask)
     return holds
+
+
+def _deciding_indices(fl: FunctionLowering, mask: Value, shape: tuple) -> list[int | None]:
+    """Per dimension of the mask tensor ``mask``, the one index whose elements decide whether
+    all hold, or None where every index must be checked. Where the analysis finds the mask
+    constant along a dimension, index 0 decides; where the mask is a signed ``<``/``<=`` (or
+    ``>``/``>=``) of consecutive integers against a value uniform along it (``offs < n``),
+    its largest (or smallest) integer decides."""
+    constancy = fl.axis_info.get(mask).constancy
+    choices: list[int | None] = [0 if c % size == 0 else None
+                                 for size, c in zip(shape, constancy)]
+    op = getattr(mask, "owner", None)
+    if not isinstance(op, Operation) or op.name != "arith.cmpi":
+        return choices
+    predicate = op.predicate.keyword
+    if predicate not in ("slt", "sle", "sgt", "sge"):
+        return choices
+    lhs, rhs = (fl.axis_info.get(v) for v in op.operands)
+    below = predicate in ("slt", "sle")
+    for d, size in enumerate(shape):
+        if choices[d] is not None:
+            continue
+        if lhs.contiguity[d] % size == 0 and rhs.constancy[d] % size == 0:
+            choices[d] = size - 1 if below else 0
+        elif rhs.contiguity[d] % size == 0 and lhs.constancy[d] % size == 0:
+            choices[d] = 0 if below else size - 1
+    return choices
 
 
 # -- block pointers (tt.make_tensor_ptr, tt.advance) ---------------------------------------------
