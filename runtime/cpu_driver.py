@@ -15,13 +15,15 @@ Kinds name the type of an argument or of a printed value, with Triton's signatur
 ``u16``, ``u32``, ``u64``, ``fp16``, ``fp32``, ``fp64``; printed values may also be ``bf16``,
 ``fp8e4nv`` and ``fp8e5``.
 
-A launch splits the linear range into one contiguous chunk per thread (``TILECRAFT_CPU_THREADS``,
-or one per CPU), or fewer when the kernel's programs, timed on its previous launch, are too cheap
-to be worth a thread (`plan_chunks`). A launch of one chunk calls the kernel in this thread; a
-launch of several makes one call (through ctypes, which releases the GIL) into a thread pool
-written in compiled code (`tilecraft.backends.cpu.thread_pool`), created on the first launch
-that needs it, whose workers never return to Python: the calling thread and the workers claim
-the chunks, and no Python runs until every program has.
+A launch runs on one thread per CPU (``TILECRAFT_CPU_THREADS`` sets the count), or fewer when
+the kernel's programs, timed on its previous launch, are too cheap to be worth a thread
+(`plan_threads`). On one thread, the kernel is called in this thread. On several, the linear
+range is cut into `CHUNKS_PER_THREAD` contiguous chunks per thread and one call (through ctypes,
+which releases the GIL) goes into a thread pool written in compiled code
+(`tilecraft.backends.cpu.thread_pool`), created on the first launch that needs it, whose workers
+never return to Python: the calling thread and the workers claim the chunks in order, and no
+Python runs until every program has. Neighbouring programs stay on one thread within a chunk,
+and a thread that runs ahead (its core not shared with another process) takes more chunks.
 """
 
 from __future__ import annotations
@@ -50,6 +52,9 @@ _UNSIGNED_WIDTHS = {"ptr": 64, "u8": 8, "u16": 16, "u32": 32, "u64": 64}
 
 POOL_STACK_SIZE = 64 << 20  # the lowering keeps tile buffers on the stack
 MIN_CHUNK_SECONDS = 100e-6
+# Chunks per thread of a launch on several: enough that a thread slowed by another process on
+# its core leaves its later chunks to the others, few enough to keep neighbours together.
+CHUNKS_PER_THREAD = 4
 
 _KERNEL_TYPE = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int32, ctypes.c_int32,
                                 ctypes.c_int32, ctypes.c_int64, ctypes.c_int64, ctypes.c_void_p)
@@ -171,8 +176,8 @@ class CPUKernel:
             packed = self._pack(*args)
         except struct.error:
             raise self._argument_error(list(args)) from None
-        chunks = 1 if total == 1 else plan_chunks(total, thread_count(), self._program_seconds)
-        if chunks == 1 and self._silent:
+        threads = 1 if total == 1 else plan_threads(total, thread_count(), self._program_seconds)
+        if threads == 1 and self._silent:
             # One chunk, in this thread, and no callback to call: nothing can set the abort
             # flag, so the launch needs no context of its own.
             start = time.perf_counter()
@@ -184,12 +189,13 @@ class CPUKernel:
         address = ctypes.addressof(context)
         _LAUNCHES[address] = context  # keeps the context alive as long as a chunk holds it
         try:
-            if chunks == 1:
+            if threads == 1:
                 self._run_chunk(packed, gx, gy, gz, 0, total, address)
             else:
                 start = time.perf_counter()
-                _pool().run(self._address, packed, (gx, gy, gz), total, address, chunks)
-                self._program_seconds = (time.perf_counter() - start) * chunks / total
+                chunks = min(total, threads * CHUNKS_PER_THREAD)
+                _pool().run(self._address, packed, (gx, gy, gz), total, address, chunks, threads)
+                self._program_seconds = (time.perf_counter() - start) * threads / total
         finally:
             del _LAUNCHES[address]
         context.raise_failure()
@@ -214,11 +220,11 @@ class CPUKernel:
         return TypeError(f"{self.symbol}: invalid arguments {args!r}")
 
 
-def plan_chunks(programs: int, threads: int, program_seconds: float | None) -> int:
-    """How many chunks a launch of ``programs`` programs is split into: one per thread, but
-    fewer when the cost of a program (as last measured, if it was) says that a chunk would hold
-    less than `MIN_CHUNK_SECONDS` of work: a worker that waits on the pool's condition
-    variable takes microseconds to wake and more to warm its caches."""
+def plan_threads(programs: int, threads: int, program_seconds: float | None) -> int:
+    """How many threads a launch of ``programs`` programs runs on: all, but fewer when the cost
+    of a program (as last measured, if it was) says that a thread would get less than
+    `MIN_CHUNK_SECONDS` of work: a worker that waits on the pool's condition variable takes
+    microseconds to wake and more to warm its caches."""
     if program_seconds is not None:
         threads = min(threads, max(1, int(programs * program_seconds / MIN_CHUNK_SECONDS)))
     return min(threads, programs)
@@ -386,10 +392,11 @@ class _ThreadPool:
         self._lock = threading.Lock()
 
     def run(self, kernel: int, packed: bytes, grid: tuple[int, int, int], programs: int,
-            ctx: int, chunks: int) -> None:
+            ctx: int, chunks: int, threads: int) -> None:
         """Runs programs [0, programs) of the kernel at address ``kernel`` in ``chunks``
-        contiguous chunks, one of them in this thread, and returns when all are done."""
-        self._grow(chunks - 1)
+        contiguous chunks on ``threads`` threads, this one included, and returns when all are
+        done."""
+        self._grow(threads - 1)
         self._launch(self._address, kernel, packed, *grid, programs, ctx, chunks)
 
     def _grow(self, workers: int) -> None:
