@@ -6,6 +6,7 @@ mistakes as `TdError`s at the record or field that caused them. Backends only se
 
 from __future__ import annotations
 
+import ast
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -138,6 +139,28 @@ class OpTrait:
     transformer: str = ""
 
 
+# The `languageKind`s and `tlSignature`s an op may declare, with the operands each takes.
+LANGUAGE_KINDS = {"unary": 1, "binary": 2, "cast": 1}
+TL_SIGNATURES = {"float_unary": 1, "float_binary": 2, "int_unary": 1, "float_classify": 1}
+
+
+@dataclass
+class LanguageFacts:
+    """What the kernel language and the interpreter know of an element-wise op (the `.td`
+    fields `languageName`, `languageKind`, `interpreterImpl`, `tl*`)."""
+
+    name: str
+    kind: str
+    # The numpy function's Python expression; "" when the interpreter has none.
+    interpreter_impl: str
+    # The `tl.math` function's name ("" for none), whether it is also `tl.<name>` and a tensor
+    # method, its signature and allowed element types.
+    tl_name: str
+    tl_top_level: bool
+    tl_signature: str
+    tl_dtypes: list[str]
+
+
 @dataclass
 class OpModel:
     record: Record
@@ -156,6 +179,7 @@ class OpModel:
     hooks: list[str]
     # The `Pat`s with `appliedBy = "canonicalize"` rooted at this op: (file stem, def name).
     canonicalization_patterns: list[tuple[str, str]] = field(default_factory=list)
+    language: LanguageFacts | None = None
 
     @property
     def full_name(self) -> str:
@@ -321,6 +345,7 @@ class ModelBuilder:
             dialect = self.dialects[model.dialect]
             (dialect.attrs if model.kind == "Attr" else dialect.types).append(model)
         self._check_unique()
+        self._check_language_names()
         passes = [self._pass(rec) for rec in self.records.all_derived("PassBase")]
         names: dict[str, Record] = {}
         for p in passes:
@@ -334,6 +359,23 @@ class ModelBuilder:
             self._attach_pattern(rec, stem, passes)
         return Model(dict(sorted(self.dialects.items())), sorted(passes, key=lambda p: p.argument),
                      dict(sorted(patterns.items())), self.predicates)
+
+    def _check_language_names(self) -> None:
+        """`languageName`s and `tlName`s are unique over all dialects."""
+        for attribute, field_name in (("name", "languageName"), ("tl_name", "tlName")):
+            seen: dict[str, Record] = {}
+            for dialect in self.dialects.values():
+                for op in dialect.ops:
+                    value = getattr(op.language, attribute) if op.language else ""
+                    if not value:
+                        continue
+                    if value in seen:
+                        raise TdError(f"{field_name} '{value}' of '{op.record.name}' is already "
+                                      f"that of '{seen[value].name}'",
+                                      op.record.field_loc(field_name),
+                                      notes=[(seen[value].field_loc(field_name),
+                                              "first declared here")])
+                    seen[value] = op.record
 
     # -- patterns ------------------------------------------------------------------------------
 
@@ -460,7 +502,55 @@ class ModelBuilder:
             summary=rec.get("summary", ""), description=_dedent(rec.get("description", "")),
             operands=operands, attributes=attributes, results=results, regions=regions,
             successors=successors, traits=traits, assembly_format=fmt, hooks=hooks,
+            language=self._language(rec, operands, results),
         )
+
+    def _language(self, rec: Record, operands: list[Operand],
+                  results: list[Operand]) -> LanguageFacts | None:
+        """The op's facts for the language and the interpreter, checked; None if it has none."""
+        name = rec.get("languageName", "")
+        kind = rec.get("languageKind", "")
+        impl = rec.get("interpreterImpl", "")
+        tl_name = rec.get("tlName", "")
+        signature = rec.get("tlSignature", "")
+        if not name:
+            for field_name, value in (("languageKind", kind), ("interpreterImpl", impl),
+                                      ("tlName", tl_name)):
+                if value:
+                    raise TdError(f"op '{rec.name}' sets '{field_name}' but no 'languageName'",
+                                  rec.field_loc(field_name))
+            return None
+        if not re.fullmatch(r"[a-z_][a-z0-9_]*", name):
+            raise TdError(f"languageName '{name}' of '{rec.name}' must be a lower-case "
+                          "identifier", rec.field_loc("languageName"))
+        if kind not in LANGUAGE_KINDS:
+            raise TdError(f"op '{rec.name}' has languageKind '{kind}'; expected one of "
+                          f"{', '.join(map(repr, LANGUAGE_KINDS))}", rec.field_loc("languageKind")
+                          if "languageKind" in rec.fields else rec.loc)
+        if (len(operands) != LANGUAGE_KINDS[kind] or len(results) != 1
+                or any(o.kind != "single" for o in [*operands, *results])):
+            raise TdError(f"op '{rec.name}' is a {kind} op of the language but has "
+                          f"{len(operands)} operand(s) and {len(results)} result(s); it needs "
+                          f"{LANGUAGE_KINDS[kind]} and 1, none optional or variadic",
+                          rec.field_loc("languageKind"))
+        if impl:
+            try:
+                ast.parse(impl, mode="eval")
+            except SyntaxError as err:
+                raise TdError(f"interpreterImpl of '{rec.name}' is not a Python expression: "
+                              f"{err.msg}", rec.field_loc("interpreterImpl")) from None
+        if tl_name or signature:
+            if not re.fullmatch(r"[a-z_][a-z0-9_]*", tl_name):
+                raise TdError(f"op '{rec.name}' sets 'tlSignature' but no valid 'tlName'",
+                              rec.field_loc("tlName") if tl_name else rec.loc)
+            if TL_SIGNATURES.get(signature) != LANGUAGE_KINDS[kind] or kind == "cast":
+                expected = [sig for sig, count in TL_SIGNATURES.items()
+                            if count == LANGUAGE_KINDS[kind] and kind != "cast"]
+                raise TdError(f"op '{rec.name}' has tlSignature '{signature}'; a {kind} op "
+                              f"takes one of {', '.join(map(repr, expected)) or 'none'}",
+                              rec.field_loc("tlSignature") if signature else rec.loc)
+        return LanguageFacts(name, kind, impl, tl_name, rec.get_bit("tlTopLevel"), signature,
+                             list(rec.get("tlDtypes", [])))
 
     def _dag_args(self, rec: Record, field_name: str, operator: str) -> list[tuple[Record, str]]:
         dag = rec.get(field_name)

@@ -52,6 +52,8 @@ class Arith_BinaryOp<string mnemonic, Type type, list<Trait> traits = []>
   let results = (outs type:$result);
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
   let hasFolder = 1;
+  let languageName = mnemonic;
+  let languageKind = "binary";
 }
 
 class Arith_IntBinaryOp<string mnemonic, list<Trait> traits = []>
@@ -61,21 +63,26 @@ class Arith_FloatBinaryOp<string mnemonic, list<Trait> traits = []>
 
 def Arith_AddIOp : Arith_IntBinaryOp<"addi", [Commutative]> {
   let summary = "Integer addition (wraps around)";
+  let interpreterImpl = "np.add";
   let hasCanonicalizer = 1;
 }
 def Arith_SubIOp : Arith_IntBinaryOp<"subi"> {
   let summary = "Integer subtraction (wraps around)";
+  let interpreterImpl = "np.subtract";
   let hasCanonicalizer = 1;
 }
 def Arith_MulIOp : Arith_IntBinaryOp<"muli", [Commutative]> {
   let summary = "Integer multiplication (wraps around)";
+  let interpreterImpl = "np.multiply";
   let hasCanonicalizer = 1;
 }
 def Arith_DivSIOp : Arith_IntBinaryOp<"divsi"> {
   let summary = "Signed integer division, rounding toward zero";
+  let interpreterImpl = "divsi";
 }
 def Arith_DivUIOp : Arith_IntBinaryOp<"divui"> {
   let summary = "Unsigned integer division";
+  let interpreterImpl = "divui";
 }
 def Arith_CeilDivSIOp : Arith_IntBinaryOp<"ceildivsi"> {
   let summary = "Signed integer division, rounding toward positive infinity";
@@ -85,72 +92,96 @@ def Arith_FloorDivSIOp : Arith_IntBinaryOp<"floordivsi"> {
 }
 def Arith_RemSIOp : Arith_IntBinaryOp<"remsi"> {
   let summary = "Signed integer remainder, with the sign of the dividend";
+  let interpreterImpl = "remsi";
 }
 def Arith_RemUIOp : Arith_IntBinaryOp<"remui"> {
   let summary = "Unsigned integer remainder";
+  let interpreterImpl = "remui";
 }
 def Arith_AndIOp : Arith_IntBinaryOp<"andi", [Commutative]> {
   let summary = "Bitwise and";
+  let interpreterImpl = "np.bitwise_and";
 }
 def Arith_OrIOp : Arith_IntBinaryOp<"ori", [Commutative]> {
   let summary = "Bitwise or";
+  let interpreterImpl = "np.bitwise_or";
 }
 def Arith_XOrIOp : Arith_IntBinaryOp<"xori", [Commutative]> {
   let summary = "Bitwise exclusive or";
+  let interpreterImpl = "np.bitwise_xor";
   let hasCanonicalizer = 1;
 }
 def Arith_ShLIOp : Arith_IntBinaryOp<"shli"> {
   let summary = "Shift left";
+  let interpreterImpl = "shli";
 }
 def Arith_ShRSIOp : Arith_IntBinaryOp<"shrsi"> {
   let summary = "Arithmetic (sign-extending) shift right";
+  let interpreterImpl = "shrsi";
 }
 def Arith_ShRUIOp : Arith_IntBinaryOp<"shrui"> {
   let summary = "Logical (zero-filling) shift right";
+  let interpreterImpl = "shrui";
 }
 def Arith_MaxSIOp : Arith_IntBinaryOp<"maxsi", [Commutative]> {
   let summary = "Signed integer maximum";
+  let interpreterImpl = "lambda a, b: np.maximum(signed(a), signed(b))";
 }
 def Arith_MaxUIOp : Arith_IntBinaryOp<"maxui", [Commutative]> {
   let summary = "Unsigned integer maximum";
+  let interpreterImpl = "lambda a, b: np.maximum(unsigned(a), unsigned(b))";
 }
 def Arith_MinSIOp : Arith_IntBinaryOp<"minsi", [Commutative]> {
   let summary = "Signed integer minimum";
+  let interpreterImpl = "lambda a, b: np.minimum(signed(a), signed(b))";
 }
 def Arith_MinUIOp : Arith_IntBinaryOp<"minui", [Commutative]> {
   let summary = "Unsigned integer minimum";
+  let interpreterImpl = "lambda a, b: np.minimum(unsigned(a), unsigned(b))";
 }
 
 def Arith_AddFOp : Arith_FloatBinaryOp<"addf", [Commutative]> {
   let summary = "Floating-point addition";
+  let interpreterImpl = "np.add";
 }
 def Arith_SubFOp : Arith_FloatBinaryOp<"subf"> {
   let summary = "Floating-point subtraction";
+  let interpreterImpl = "np.subtract";
 }
 def Arith_MulFOp : Arith_FloatBinaryOp<"mulf", [Commutative]> {
   let summary = "Floating-point multiplication";
+  let interpreterImpl = "np.multiply";
 }
 def Arith_DivFOp : Arith_FloatBinaryOp<"divf"> {
   let summary = "Floating-point division";
+  let interpreterImpl = "np.divide";
 }
 def Arith_RemFOp : Arith_FloatBinaryOp<"remf"> {
   let summary = "Floating-point remainder, with the sign of the dividend";
+  let interpreterImpl = "np.fmod";
 }
 def Arith_MaximumFOp : Arith_FloatBinaryOp<"maximumf", [Commutative]> {
   let summary = "Floating-point maximum, propagating NaN";
+  let interpreterImpl = "np.maximum";
 }
 def Arith_MinimumFOp : Arith_FloatBinaryOp<"minimumf", [Commutative]> {
   let summary = "Floating-point minimum, propagating NaN";
+  let interpreterImpl = "np.minimum";
 }
 def Arith_MaxNumFOp : Arith_FloatBinaryOp<"maxnumf", [Commutative]> {
   let summary = "Floating-point maximum, preferring numbers over NaN";
+  let interpreterImpl = "np.fmax";
 }
 def Arith_MinNumFOp : Arith_FloatBinaryOp<"minnumf", [Commutative]> {
   let summary = "Floating-point minimum, preferring numbers over NaN";
+  let interpreterImpl = "np.fmin";
 }
 
 def Arith_NegFOp : Arith_Op<"negf", [SameOperandsAndResultType, Elementwise]> {
   let summary = "Floating-point negation";
+  let languageName = "negf";
+  let languageKind = "unary";
+  let interpreterImpl = "np.negative";
   let arguments = (ins FloatLike:$operand);
   let results = (outs FloatLike:$result);
   let assemblyFormat = "$operand attr-dict `:` type($result)";
@@ -250,21 +281,33 @@ def Arith_TruncIOp : Arith_CastOp<"trunci", SignlessIntegerLike, SignlessInteger
 }
 def Arith_ExtFOp : Arith_CastOp<"extf", FloatLike, FloatLike> {
   let summary = "Widens a floating-point value";
+  let languageName = "extf";
+  let languageKind = "cast";
 }
 def Arith_TruncFOp : Arith_CastOp<"truncf", FloatLike, FloatLike> {
   let summary = "Narrows a floating-point value, rounding to nearest even";
+  let languageName = "truncf";
+  let languageKind = "cast";
 }
 def Arith_SIToFPOp : Arith_CastOp<"sitofp", SignlessIntegerLike, FloatLike> {
   let summary = "Converts a signed integer to floating point";
+  let languageName = "sitofp";
+  let languageKind = "cast";
 }
 def Arith_UIToFPOp : Arith_CastOp<"uitofp", SignlessIntegerLike, FloatLike> {
   let summary = "Converts an unsigned integer to floating point";
+  let languageName = "uitofp";
+  let languageKind = "cast";
 }
 def Arith_FPToSIOp : Arith_CastOp<"fptosi", FloatLike, SignlessIntegerLike> {
   let summary = "Converts floating point to a signed integer, rounding toward zero";
+  let languageName = "fptosi";
+  let languageKind = "cast";
 }
 def Arith_FPToUIOp : Arith_CastOp<"fptoui", FloatLike, SignlessIntegerLike> {
   let summary = "Converts floating point to an unsigned integer, rounding toward zero";
+  let languageName = "fptoui";
+  let languageKind = "cast";
 }
 def Arith_IndexCastOp : Arith_CastOp<"index_cast", IntegerLike, IntegerLike> {
   let summary = "Converts between index and a signless integer, sign-extending";

@@ -31,6 +31,8 @@ class Math_UnaryOp<string mnemonic, Type type, string desc>
   let results = (outs type:$result);
   let assemblyFormat = "$operand attr-dict `:` type($result)";
   let hasFolder = 1;
+  let languageName = mnemonic;
+  let languageKind = "unary";
 }
 class Math_FloatUnaryOp<string mnemonic, string desc>
     : Math_UnaryOp<mnemonic, FloatLike, desc>;
@@ -45,6 +47,8 @@ class Math_BinaryOp<string mnemonic, Type type, string desc>
   let results = (outs type:$result);
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
   let hasFolder = 1;
+  let languageName = mnemonic;
+  let languageKind = "binary";
 }
 class Math_FloatBinaryOp<string mnemonic, string desc>
     : Math_BinaryOp<mnemonic, FloatLike, desc>;
@@ -58,53 +62,198 @@ class Math_FloatClassificationOp<string mnemonic, string desc>
   let results = (outs BoolLike:$result);
   let assemblyFormat = "$operand attr-dict `:` type($operand)";
   let hasFolder = 1;
+  let languageName = mnemonic;
+  let languageKind = "unary";
+  let tlName = mnemonic;
+  let tlSignature = "float_classify";
 }
 
 //===----------------------------------------------------------------------===//
 // Floating-point functions of one value
 //===----------------------------------------------------------------------===//
 
-def Math_AbsFOp : Math_FloatUnaryOp<"absf", "Floating-point absolute value">;
-def Math_AcosOp : Math_FloatUnaryOp<"acos", "Arcus cosine">;
-def Math_AcoshOp : Math_FloatUnaryOp<"acosh", "Hyperbolic arcus cosine">;
-def Math_AsinOp : Math_FloatUnaryOp<"asin", "Arcus sine">;
-def Math_AsinhOp : Math_FloatUnaryOp<"asinh", "Hyperbolic arcus sine">;
-def Math_AtanOp : Math_FloatUnaryOp<"atan", "Arcus tangent">;
-def Math_AtanhOp : Math_FloatUnaryOp<"atanh", "Hyperbolic arcus tangent">;
-def Math_CbrtOp : Math_FloatUnaryOp<"cbrt", "Cube root">;
-def Math_CeilOp : Math_FloatUnaryOp<"ceil", "Rounds up to an integral value">;
-def Math_CosOp : Math_FloatUnaryOp<"cos", "Cosine">;
-def Math_CoshOp : Math_FloatUnaryOp<"cosh", "Hyperbolic cosine">;
-def Math_ErfOp : Math_FloatUnaryOp<"erf", "Error function">;
-def Math_ErfcOp : Math_FloatUnaryOp<"erfc", "Complementary error function">;
-def Math_ExpOp : Math_FloatUnaryOp<"exp", "Base-e exponential">;
-def Math_Exp2Op : Math_FloatUnaryOp<"exp2", "Base-2 exponential">;
-def Math_ExpM1Op : Math_FloatUnaryOp<"expm1", "exp(x) - 1, accurate near zero">;
-def Math_FloorOp : Math_FloatUnaryOp<"floor", "Rounds down to an integral value">;
-def Math_LogOp : Math_FloatUnaryOp<"log", "Base-e logarithm">;
-def Math_Log10Op : Math_FloatUnaryOp<"log10", "Base-10 logarithm">;
-def Math_Log1pOp : Math_FloatUnaryOp<"log1p", "log(1 + x), accurate near zero">;
-def Math_Log2Op : Math_FloatUnaryOp<"log2", "Base-2 logarithm">;
+def Math_AbsFOp : Math_FloatUnaryOp<"absf", "Floating-point absolute value"> {
+  let interpreterImpl = "np.abs";
+}
+def Math_AcosOp : Math_FloatUnaryOp<"acos", "Arcus cosine"> {
+  let interpreterImpl = "np.arccos";
+  let tlName = "acos";
+  let tlSignature = "float_unary";
+}
+def Math_AcoshOp : Math_FloatUnaryOp<"acosh", "Hyperbolic arcus cosine"> {
+  let interpreterImpl = "np.arccosh";
+  let tlName = "acosh";
+  let tlSignature = "float_unary";
+}
+def Math_AsinOp : Math_FloatUnaryOp<"asin", "Arcus sine"> {
+  let interpreterImpl = "np.arcsin";
+  let tlName = "asin";
+  let tlSignature = "float_unary";
+}
+def Math_AsinhOp : Math_FloatUnaryOp<"asinh", "Hyperbolic arcus sine"> {
+  let interpreterImpl = "np.arcsinh";
+  let tlName = "asinh";
+  let tlSignature = "float_unary";
+}
+def Math_AtanOp : Math_FloatUnaryOp<"atan", "Arcus tangent"> {
+  let interpreterImpl = "np.arctan";
+  let tlName = "atan";
+  let tlSignature = "float_unary";
+}
+def Math_AtanhOp : Math_FloatUnaryOp<"atanh", "Hyperbolic arcus tangent"> {
+  let interpreterImpl = "np.arctanh";
+  let tlName = "atanh";
+  let tlSignature = "float_unary";
+}
+def Math_CbrtOp : Math_FloatUnaryOp<"cbrt", "Cube root"> {
+  let interpreterImpl = "np.cbrt";
+  let tlName = "cbrt";
+  let tlSignature = "float_unary";
+}
+def Math_CeilOp : Math_FloatUnaryOp<"ceil", "Rounds up to an integral value"> {
+  let interpreterImpl = "np.ceil";
+  let tlName = "ceil";
+  let tlTopLevel = 1;
+  let tlSignature = "float_unary";
+}
+def Math_CosOp : Math_FloatUnaryOp<"cos", "Cosine"> {
+  let interpreterImpl = "np.cos";
+  let tlName = "cos";
+  let tlTopLevel = 1;
+  let tlSignature = "float_unary";
+}
+def Math_CoshOp : Math_FloatUnaryOp<"cosh", "Hyperbolic cosine"> {
+  let interpreterImpl = "np.cosh";
+  let tlName = "cosh";
+  let tlSignature = "float_unary";
+}
+def Math_ErfOp : Math_FloatUnaryOp<"erf", "Error function"> {
+  let interpreterImpl = "erf";
+  let tlName = "erf";
+  let tlTopLevel = 1;
+  let tlSignature = "float_unary";
+}
+def Math_ErfcOp : Math_FloatUnaryOp<"erfc", "Complementary error function"> {
+  let interpreterImpl = "erfc";
+  let tlName = "erfc";
+  let tlSignature = "float_unary";
+}
+def Math_ExpOp : Math_FloatUnaryOp<"exp", "Base-e exponential"> {
+  let interpreterImpl = "np.exp";
+  let tlName = "exp";
+  let tlTopLevel = 1;
+  let tlSignature = "float_unary";
+}
+def Math_Exp2Op : Math_FloatUnaryOp<"exp2", "Base-2 exponential"> {
+  let interpreterImpl = "np.exp2";
+  let tlName = "exp2";
+  let tlTopLevel = 1;
+  let tlSignature = "float_unary";
+}
+def Math_ExpM1Op : Math_FloatUnaryOp<"expm1", "exp(x) - 1, accurate near zero"> {
+  let interpreterImpl = "np.expm1";
+  let tlName = "expm1";
+  let tlSignature = "float_unary";
+}
+def Math_FloorOp : Math_FloatUnaryOp<"floor", "Rounds down to an integral value"> {
+  let interpreterImpl = "np.floor";
+  let tlName = "floor";
+  let tlTopLevel = 1;
+  let tlSignature = "float_unary";
+}
+def Math_LogOp : Math_FloatUnaryOp<"log", "Base-e logarithm"> {
+  let interpreterImpl = "np.log";
+  let tlName = "log";
+  let tlTopLevel = 1;
+  let tlSignature = "float_unary";
+}
+def Math_Log10Op : Math_FloatUnaryOp<"log10", "Base-10 logarithm"> {
+  let interpreterImpl = "np.log10";
+  let tlName = "log10";
+  let tlSignature = "float_unary";
+}
+def Math_Log1pOp : Math_FloatUnaryOp<"log1p", "log(1 + x), accurate near zero"> {
+  let interpreterImpl = "np.log1p";
+  let tlName = "log1p";
+  let tlSignature = "float_unary";
+}
+def Math_Log2Op : Math_FloatUnaryOp<"log2", "Base-2 logarithm"> {
+  let interpreterImpl = "np.log2";
+  let tlName = "log2";
+  let tlTopLevel = 1;
+  let tlSignature = "float_unary";
+}
 def Math_RoundOp : Math_FloatUnaryOp<"round",
-                                     "Rounds to the nearest integral value, halfway away from zero">;
+                                     "Rounds to the nearest integral value, halfway away from zero"> {
+  let interpreterImpl = "round_half_away";
+  let tlName = "round";
+  let tlSignature = "float_unary";
+}
 def Math_RoundEvenOp : Math_FloatUnaryOp<"roundeven",
-                                         "Rounds to the nearest integral value, halfway to even">;
-def Math_RsqrtOp : Math_FloatUnaryOp<"rsqrt", "Reciprocal of the square root">;
-def Math_SinOp : Math_FloatUnaryOp<"sin", "Sine">;
-def Math_SinhOp : Math_FloatUnaryOp<"sinh", "Hyperbolic sine">;
-def Math_SqrtOp : Math_FloatUnaryOp<"sqrt", "Square root">;
-def Math_TanOp : Math_FloatUnaryOp<"tan", "Tangent">;
-def Math_TanhOp : Math_FloatUnaryOp<"tanh", "Hyperbolic tangent">;
-def Math_TruncOp : Math_FloatUnaryOp<"trunc", "Rounds toward zero to an integral value">;
+                                         "Rounds to the nearest integral value, halfway to even"> {
+  let interpreterImpl = "np.rint";
+  let tlName = "rint";
+  let tlSignature = "float_unary";
+}
+def Math_RsqrtOp : Math_FloatUnaryOp<"rsqrt", "Reciprocal of the square root"> {
+  let interpreterImpl = "lambda x: 1 / np.sqrt(x)";
+  let tlName = "rsqrt";
+  let tlTopLevel = 1;
+  let tlSignature = "float_unary";
+}
+def Math_SinOp : Math_FloatUnaryOp<"sin", "Sine"> {
+  let interpreterImpl = "np.sin";
+  let tlName = "sin";
+  let tlTopLevel = 1;
+  let tlSignature = "float_unary";
+}
+def Math_SinhOp : Math_FloatUnaryOp<"sinh", "Hyperbolic sine"> {
+  let interpreterImpl = "np.sinh";
+  let tlName = "sinh";
+  let tlSignature = "float_unary";
+}
+def Math_SqrtOp : Math_FloatUnaryOp<"sqrt", "Square root"> {
+  let interpreterImpl = "np.sqrt";
+  let tlName = "sqrt";
+  let tlTopLevel = 1;
+  let tlSignature = "float_unary";
+}
+def Math_TanOp : Math_FloatUnaryOp<"tan", "Tangent"> {
+  let interpreterImpl = "np.tan";
+  let tlName = "tan";
+  let tlSignature = "float_unary";
+}
+def Math_TanhOp : Math_FloatUnaryOp<"tanh", "Hyperbolic tangent"> {
+  let interpreterImpl = "np.tanh";
+  let tlName = "tanh";
+  let tlSignature = "float_unary";
+}
+def Math_TruncOp : Math_FloatUnaryOp<"trunc", "Rounds toward zero to an integral value"> {
+  let interpreterImpl = "np.trunc";
+  let tlName = "trunc";
+  let tlSignature = "float_unary";
+}
 
 //===----------------------------------------------------------------------===//
 // Floating-point functions of two or three values
 //===----------------------------------------------------------------------===//
 
-def Math_Atan2Op : Math_FloatBinaryOp<"atan2", "Two-argument arcus tangent atan2(lhs, rhs)">;
+def Math_Atan2Op : Math_FloatBinaryOp<"atan2", "Two-argument arcus tangent atan2(lhs, rhs)"> {
+  let interpreterImpl = "np.arctan2";
+  let tlName = "atan2";
+  let tlSignature = "float_binary";
+}
 def Math_CopySignOp : Math_FloatBinaryOp<"copysign",
-                                         "The magnitude of lhs with the sign of rhs">;
-def Math_PowFOp : Math_FloatBinaryOp<"powf", "lhs raised to the power rhs">;
+                                         "The magnitude of lhs with the sign of rhs"> {
+  let interpreterImpl = "np.copysign";
+  let tlName = "copysign";
+  let tlSignature = "float_binary";
+}
+def Math_PowFOp : Math_FloatBinaryOp<"powf", "lhs raised to the power rhs"> {
+  let interpreterImpl = "np.power";
+  let tlName = "pow";
+  let tlSignature = "float_binary";
+}
 
 def Math_FPowIOp : Math_Op<"fpowi", [SameOperandsAndResultShape,
                                      AllTypesMatch<["lhs", "result"]>]> {
@@ -127,21 +276,42 @@ def Math_FmaOp : Math_Op<"fma", [SameOperandsAndResultType]> {
 // Classification
 //===----------------------------------------------------------------------===//
 
-def Math_IsFiniteOp : Math_FloatClassificationOp<"isfinite", "Whether a value is finite">;
-def Math_IsInfOp : Math_FloatClassificationOp<"isinf", "Whether a value is an infinity">;
-def Math_IsNaNOp : Math_FloatClassificationOp<"isnan", "Whether a value is NaN">;
+def Math_IsFiniteOp : Math_FloatClassificationOp<"isfinite", "Whether a value is finite"> {
+  let interpreterImpl = "np.isfinite";
+}
+def Math_IsInfOp : Math_FloatClassificationOp<"isinf", "Whether a value is an infinity"> {
+  let interpreterImpl = "np.isinf";
+}
+def Math_IsNaNOp : Math_FloatClassificationOp<"isnan", "Whether a value is NaN"> {
+  let interpreterImpl = "np.isnan";
+}
 def Math_IsNormalOp : Math_FloatClassificationOp<"isnormal",
-                                                 "Whether a value is a normal number">;
+                                                 "Whether a value is a normal number"> {
+  let tlName = "";
+  let tlSignature = "";
+}
 
 //===----------------------------------------------------------------------===//
 // Integer functions
 //===----------------------------------------------------------------------===//
 
-def Math_AbsIOp : Math_IntegerUnaryOp<"absi", "Integer absolute value (wraps for the minimum)">;
-def Math_CountLeadingZerosOp : Math_IntegerUnaryOp<"ctlz", "Number of leading zero bits">;
+def Math_AbsIOp : Math_IntegerUnaryOp<"absi", "Integer absolute value (wraps for the minimum)"> {
+  let interpreterImpl = "np.abs";
+}
+def Math_CountLeadingZerosOp : Math_IntegerUnaryOp<"ctlz", "Number of leading zero bits"> {
+  let interpreterImpl = "ctlz";
+  let tlName = "clz";
+  let tlSignature = "int_unary";
+}
 def Math_CountTrailingZerosOp : Math_IntegerUnaryOp<"cttz", "Number of trailing zero bits">;
-def Math_CtPopOp : Math_IntegerUnaryOp<"ctpop", "Number of set bits">;
+def Math_CtPopOp : Math_IntegerUnaryOp<"ctpop", "Number of set bits"> {
+  let interpreterImpl = "ctpop";
+  let tlName = "popc";
+  let tlSignature = "int_unary";
+}
 def Math_IPowIOp : Math_BinaryOp<"ipowi", SignlessIntegerLike,
-                                 "A signed integer raised to a signed integer power">;
+                                 "A signed integer raised to a signed integer power"> {
+  let interpreterImpl = "ipowi";
+}
 
 #endif // TILECRAFT_MATH_TD

@@ -257,6 +257,13 @@ def TT_PreciseSqrtOp : TT_Op<"precise_sqrt", [Elementwise, SameOperandsAndResult
   let arguments = (ins TT_FloatLike:$x);
   let results = (outs TT_FloatLike:$result);
   let assemblyFormat = "$x attr-dict `:` type($x)";
+  let languageName = "precise_sqrt";
+  let languageKind = "unary";
+  let interpreterImpl = "np.sqrt";
+  let tlName = "sqrt_rn";
+  let tlTopLevel = 1;
+  let tlSignature = "float_unary";
+  let tlDtypes = ["fp32"];
 }
 
 def TT_PreciseDivFOp : TT_Op<"precise_divf", [Elementwise, SameOperandsAndResultType, Pure]> {
@@ -264,6 +271,9 @@ def TT_PreciseDivFOp : TT_Op<"precise_divf", [Elementwise, SameOperandsAndResult
   let arguments = (ins TT_FloatLike:$x, TT_FloatLike:$y);
   let results = (outs TT_FloatLike:$result);
   let assemblyFormat = "$x `,` $y attr-dict `:` type($x)";
+  let languageName = "precise_divf";
+  let languageKind = "binary";
+  let interpreterImpl = "np.divide";
 }
 
 def TT_MulhiUIOp : TT_Op<"mulhiui", [Elementwise, SameOperandsAndResultType, Pure]> {
@@ -271,6 +281,9 @@ def TT_MulhiUIOp : TT_Op<"mulhiui", [Elementwise, SameOperandsAndResultType, Pur
   let arguments = (ins TT_IntLike:$x, TT_IntLike:$y);
   let results = (outs TT_IntLike:$result);
   let assemblyFormat = "$x `,` $y attr-dict `:` type($x)";
+  let languageName = "mulhiui";
+  let languageKind = "binary";
+  let interpreterImpl = "mulhiui";
 }
 
 //===----------------------------------------------------------------------===//

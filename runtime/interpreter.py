@@ -20,7 +20,10 @@ import types
 
 import numpy as np
 
+from tilecraft.dialects.math_semantics import signed, unsigned
 from tilecraft.frontend.errors import UnsupportedOpError
+from tilecraft.generated.interpreter import SEMANTICS
+from tilecraft.generated.language import OPS as LANGUAGE_OPS
 from tilecraft.language import core as tl
 from tilecraft.language import functions as tl_functions
 from tilecraft.language import semantic
@@ -143,7 +146,6 @@ _COMPUTE = {
 }
 _STORAGE = {"int1": np.int8, "bf16": np.uint16, "fp8e4nv": np.uint8, "fp8e5": np.uint8}
 _UINT = {1: np.uint8, 8: np.uint8, 16: np.uint16, 32: np.uint32, 64: np.uint64}
-_SINT = {8: np.int8, 16: np.int16, 32: np.int32, 64: np.int64}
 
 
 def _compute_type(name: str):
@@ -231,186 +233,36 @@ def _from_bits(bits: np.ndarray, scalar) -> np.ndarray:
     return bits.view(compute_dtype(scalar))
 
 
-def _signed(a: np.ndarray) -> np.ndarray:
-    a = np.asarray(a)
-    if a.dtype.kind == "u":
-        return a.view(_SINT[a.dtype.itemsize * 8]) if a.ndim else \
-            a.astype(_SINT[a.dtype.itemsize * 8])
-    return a
-
-
-def _unsigned(a: np.ndarray) -> np.ndarray:
-    a = np.asarray(a)
-    if a.dtype.kind == "i":
-        return a.view(_UINT[a.dtype.itemsize * 8]) if a.ndim else \
-            a.astype(_UINT[a.dtype.itemsize * 8])
-    return a
-
-
-def _divsi(a, b):
-    a, b = _signed(a), _signed(b)
-    safe = np.where(b == 0, 1, b).astype(b.dtype)
-    q = np.floor_divide(a, safe)
-    r = a - q * safe
-    q = np.where((r != 0) & ((a < 0) != (safe < 0)), q + 1, q)
-    return np.where(b == 0, 0, q).astype(a.dtype)
-
-
-def _remsi(a, b):
-    a, b = _signed(a), _signed(b)
-    return (a - _divsi(a, b) * b).astype(a.dtype)
-
-
-def _divui(a, b):
-    a, b = _unsigned(a), _unsigned(b)
-    safe = np.where(b == 0, 1, b).astype(b.dtype)
-    return np.where(b == 0, 0, np.floor_divide(a, safe)).astype(a.dtype)
-
-
-def _remui(a, b):
-    a, b = _unsigned(a), _unsigned(b)
-    safe = np.where(b == 0, 1, b).astype(b.dtype)
-    return np.where(b == 0, 0, np.remainder(a, safe)).astype(a.dtype)
-
-
-def _shift_amount(b):
-    return np.asarray(b).astype(np.int64)
-
-
-def _shl(a, b):
-    a = np.asarray(a)
-    width = a.dtype.itemsize * 8
-    amount = _shift_amount(b)
-    ua = _unsigned(a)
-    result = np.left_shift(ua, np.clip(amount, 0, width - 1).astype(ua.dtype))
-    result = np.where((amount >= width) | (amount < 0), 0, result).astype(ua.dtype)
-    return result.view(a.dtype) if a.ndim else result.astype(a.dtype)
-
-
-def _shrs(a, b):
-    a = np.asarray(a)
-    width = a.dtype.itemsize * 8
-    amount = _shift_amount(b)
-    sa = _signed(a)
-    result = np.right_shift(sa, np.clip(amount, 0, width - 1).astype(sa.dtype))
-    return result.astype(sa.dtype).view(a.dtype) if a.ndim else result.astype(a.dtype)
-
-
-def _shru(a, b):
-    a = np.asarray(a)
-    width = a.dtype.itemsize * 8
-    amount = _shift_amount(b)
-    ua = _unsigned(a)
-    result = np.right_shift(ua, np.clip(amount, 0, width - 1).astype(ua.dtype))
-    result = np.where((amount >= width) | (amount < 0), 0, result).astype(ua.dtype)
-    return result.view(a.dtype) if a.ndim else result.astype(a.dtype)
-
-
-def _mulhi(a, b):
-    a = np.asarray(a)
-    ua, ub = _unsigned(a).astype(np.uint64), _unsigned(b).astype(np.uint64)
-    width = a.dtype.itemsize * 8
-    if width <= 32:
-        return ((ua * ub) >> np.uint64(width)).astype(a.dtype)
-    mask = np.uint64(0xFFFFFFFF)
-    shift = np.uint64(32)
-    al, ah, bl, bh = ua & mask, ua >> shift, ub & mask, ub >> shift
-    ll, lh, hl, hh = al * bl, al * bh, ah * bl, ah * bh
-    mid = (ll >> shift) + (lh & mask) + (hl & mask)
-    high = hh + (lh >> shift) + (hl >> shift) + (mid >> shift)
-    return high.astype(a.dtype)
-
-
-def _ipow(a, b):
-    a = np.asarray(a)
-    b = np.asarray(b).astype(np.int64)
-    result = np.ones(np.broadcast(a, b).shape, dtype=a.dtype)
-    base = np.broadcast_to(a, result.shape).copy()
-    exponent = np.broadcast_to(np.maximum(b, 0), result.shape).copy()
-    while np.any(exponent > 0):
-        odd = (exponent & 1).astype(bool)
-        result = np.where(odd, result * base, result).astype(a.dtype)
-        base = (base * base).astype(a.dtype)
-        exponent >>= 1
-    negative = np.broadcast_to(b < 0, result.shape)
-    one = np.broadcast_to(a == 1, result.shape)
-    minus_one = np.broadcast_to(a == -1, result.shape) if a.dtype.kind == "i" else False
-    odd_b = np.broadcast_to((b & 1) == 1, result.shape)
-    negative_result = np.where(one, 1, np.where(minus_one, np.where(odd_b, -1, 1), 0))
-    return np.where(negative, negative_result, result).astype(a.dtype)
-
-
-_BINARY = {
-    "addi": np.add, "subi": np.subtract, "muli": np.multiply, "divsi": _divsi, "divui": _divui,
-    "remsi": _remsi, "remui": _remui, "andi": np.bitwise_and, "ori": np.bitwise_or,
-    "xori": np.bitwise_xor, "shli": _shl, "shrsi": _shrs, "shrui": _shru,
-    "maxsi": lambda a, b: np.maximum(_signed(a), _signed(b)),
-    "maxui": lambda a, b: np.maximum(_unsigned(a), _unsigned(b)),
-    "minsi": lambda a, b: np.minimum(_signed(a), _signed(b)),
-    "minui": lambda a, b: np.minimum(_unsigned(a), _unsigned(b)),
-    "addf": np.add, "subf": np.subtract, "mulf": np.multiply, "divf": np.divide,
-    "remf": np.fmod, "maximumf": np.maximum, "minimumf": np.minimum, "maxnumf": np.fmax,
-    "minnumf": np.fmin, "mulhiui": _mulhi, "precise_divf": np.divide, "powf": np.power,
-    "ipowi": _ipow, "atan2": np.arctan2, "copysign": np.copysign,
-}
-
-_erf = np.frompyfunc(math.erf, 1, 1)
-_erfc = np.frompyfunc(math.erfc, 1, 1)
-
-
-def _ctlz(a):
-    a = _unsigned(np.asarray(a))
-    width = a.dtype.itemsize * 8
-    count = np.full(a.shape, width, dtype=np.int64)
-    for bit in range(width):
-        set_ = ((a >> a.dtype.type(bit)) & a.dtype.type(1)).astype(bool)
-        count = np.where(set_, width - 1 - bit, count)
-    return count
-
-
-def _round_half_away(x):
-    return np.copysign(np.floor(np.abs(x) + 0.5), x)
-
-
-_UNARY = {
-    "negf": np.negative, "exp": np.exp, "exp2": np.exp2, "log": np.log, "log2": np.log2,
-    "log10": np.log10, "log1p": np.log1p, "expm1": np.expm1, "sin": np.sin, "cos": np.cos,
-    "tan": np.tan, "sinh": np.sinh, "cosh": np.cosh, "tanh": np.tanh, "asin": np.arcsin,
-    "acos": np.arccos, "atan": np.arctan, "asinh": np.arcsinh, "acosh": np.arccosh,
-    "atanh": np.arctanh, "sqrt": np.sqrt, "rsqrt": lambda x: 1 / np.sqrt(x), "cbrt": np.cbrt,
-    "erf": lambda x: _erf(np.asarray(x, dtype=np.float64)).astype(np.float64),
-    "erfc": lambda x: _erfc(np.asarray(x, dtype=np.float64)).astype(np.float64),
-    "floor": np.floor, "ceil": np.ceil, "trunc": np.trunc, "round": _round_half_away,
-    "roundeven": np.rint, "absf": np.abs, "absi": np.abs, "precise_sqrt": np.sqrt,
-    "ctlz": _ctlz, "ctpop": lambda a: np.bitwise_count(_unsigned(np.asarray(a))),
-    "isnan": np.isnan, "isinf": np.isinf, "isfinite": np.isfinite,
-}
-
 _CMPI = {
     "eq": lambda a, b: a == b, "ne": lambda a, b: a != b,
-    "slt": lambda a, b: _signed(a) < _signed(b), "sle": lambda a, b: _signed(a) <= _signed(b),
-    "sgt": lambda a, b: _signed(a) > _signed(b), "sge": lambda a, b: _signed(a) >= _signed(b),
-    "ult": lambda a, b: _unsigned(a) < _unsigned(b),
-    "ule": lambda a, b: _unsigned(a) <= _unsigned(b),
-    "ugt": lambda a, b: _unsigned(a) > _unsigned(b),
-    "uge": lambda a, b: _unsigned(a) >= _unsigned(b),
+    "slt": lambda a, b: signed(a) < signed(b), "sle": lambda a, b: signed(a) <= signed(b),
+    "sgt": lambda a, b: signed(a) > signed(b), "sge": lambda a, b: signed(a) >= signed(b),
+    "ult": lambda a, b: unsigned(a) < unsigned(b),
+    "ule": lambda a, b: unsigned(a) <= unsigned(b),
+    "ugt": lambda a, b: unsigned(a) > unsigned(b),
+    "uge": lambda a, b: unsigned(a) >= unsigned(b),
 }
-_SEMANTICS = {"binary": ("_BINARY", _BINARY), "unary": ("_UNARY", _UNARY),
-              "cmpi": ("_CMPI", _CMPI)}
 
 
 def _semantics(kind: str, name: str):
-    """The numpy function of the language's `kind` op `name` ("binary", "unary", "cmpi"); an
-    `UnsupportedOpError` naming the op and the table when there is none."""
-    table_name, table = _SEMANTICS[kind]
-    function = table.get(name)
+    """The numpy function of the language's `kind` op `name` ("binary", "unary": the `.td`
+    field interpreterImpl of the op, from generated/interpreter.py; "cmpi": a predicate); an
+    `UnsupportedOpError` naming the op and what to declare when there is none."""
+    if kind == "cmpi":
+        function = _CMPI.get(name)
+        if function is None:
+            raise UnsupportedOpError(f"the interpreter has no semantics for 'arith.cmpi {name}' "
+                                     "(add the predicate to _CMPI in runtime/interpreter.py)")
+        return function
+    function = SEMANTICS.get(name)
     if function is None:
-        from tilecraft.frontend.ir_builder import language_op_name  # the error path only
-
-        op = language_op_name(kind, name) if kind != "cmpi" else f"arith.cmpi {name}"
-        raise UnsupportedOpError(
-            f"the interpreter has no semantics for '{op or name}' (the language's {kind} op "
-            f"'{name}': add it to {table_name} in runtime/interpreter.py)")
+        entry = LANGUAGE_OPS.get(name)
+        if entry is None:
+            raise UnsupportedOpError(
+                f"the interpreter has no semantics for the language's {kind} op '{name}' "
+                f"(declare languageName = \"{name}\" and interpreterImpl on its op in defs/)")
+        raise UnsupportedOpError(f"the interpreter has no semantics for '{entry.op}' (declare "
+                                 f"interpreterImpl in {entry.td_file})")
     return function
 
 
@@ -721,9 +573,9 @@ class InterpreterBuilder(Builder):
         scalar = ty.scalar
         dtype = compute_dtype(ty)
         if op == "int_cast_signed":
-            return normalize(_signed(x).astype(dtype), ty)
+            return normalize(signed(x).astype(dtype), ty)
         if op == "int_cast_unsigned":
-            return normalize(_unsigned(x).astype(dtype) if x.dtype != np.bool_ else
+            return normalize(unsigned(x).astype(dtype) if x.dtype != np.bool_ else
                              x.astype(dtype), ty)
         if op in ("extf", "truncf", "fp_to_fp"):
             if scalar.is_bf16():
@@ -739,7 +591,7 @@ class InterpreterBuilder(Builder):
             if x.dtype == np.bool_:
                 source = x.astype(np.uint8)
             else:
-                source = _signed(x) if op == "sitofp" else _unsigned(x)
+                source = signed(x) if op == "sitofp" else unsigned(x)
             if scalar.is_bf16() or scalar.is_fp8():
                 return normalize(source.astype(np.float64), ty)
             return normalize(source.astype(dtype), ty)
@@ -765,7 +617,7 @@ class InterpreterBuilder(Builder):
     # -- memory
     def addptr(self, ptr, offset, ty):
         itemsize = storage_dtype(ty.scalar.element_ty).itemsize
-        offset = _signed(_arr(offset)).astype(np.int64)
+        offset = signed(_arr(offset)).astype(np.int64)
         with np.errstate(all="ignore"):
             delta = (offset * itemsize).astype(np.uint64) if offset.ndim else \
                 np.asarray(offset * itemsize).astype(np.int64).astype(np.uint64)
@@ -898,7 +750,7 @@ class InterpreterBuilder(Builder):
         return [np.ascontiguousarray(x) for x in xs]
 
     def histogram(self, x, ty):
-        x = _signed(_arr(x)).astype(np.int64)
+        x = signed(_arr(x)).astype(np.int64)
         bins = ty.shape[0]
         inside = (x >= 0) & (x < bins)
         return np.bincount(x[inside], minlength=bins)[:bins].astype(np.int32)
@@ -984,13 +836,13 @@ def _rmw(kind: str, current, value, scalar):
     if kind in ("add", "fadd"):
         return current + value
     if kind == "max":
-        return np.maximum(_signed(current), _signed(value))
+        return np.maximum(signed(current), signed(value))
     if kind == "min":
-        return np.minimum(_signed(current), _signed(value))
+        return np.minimum(signed(current), signed(value))
     if kind == "umax":
-        return np.maximum(_unsigned(current), _unsigned(value))
+        return np.maximum(unsigned(current), unsigned(value))
     if kind == "umin":
-        return np.minimum(_unsigned(current), _unsigned(value))
+        return np.minimum(unsigned(current), unsigned(value))
     if kind == "and":
         return current & value
     if kind == "or":

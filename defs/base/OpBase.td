@@ -196,6 +196,30 @@ class Op<Dialect dialect, string mnemonic, list<Trait> props = []> {
   bit hasCanonicalizeMethod = 0;
   bit hasCustomAssemblyFormat = 0;
 
+  // Per-op facts for the kernel language and the interpreter (element-wise ops); tools/gen
+  // writes them into generated/language.py and generated/interpreter.py.
+  //
+  // `languageName` is the name the language's builder builds the op by
+  // (`IRBuilder.binary("addf", a, b)`), unique over all dialects; "" means not by name.
+  // `languageKind` says how: "unary" and "binary" take the op's operands in order and give a
+  // result of the operands' type (or of the type the language computed, for an op whose result
+  // type `build` cannot infer), "cast" takes one operand and the result type.
+  string languageName = "";
+  string languageKind = "";
+  // The op's numpy semantics for the interpreter: a Python expression for a function of one
+  // numpy array per operand (`np.add`, `lambda x: 1 / np.sqrt(x)`), in the namespace of
+  // `numpy as np` and tilecraft.dialects.math_semantics's helpers. Needs `languageName`.
+  string interpreterImpl = "";
+  // The `tilecraft.language` function that builds the op: `tl.math.<tlName>` (and `tl.<tlName>`
+  // with the tensor method `x.<tlName>()` when `tlTopLevel`). `tlSignature` checks and converts
+  // its arguments: "float_unary" (one floating-point tensor), "float_binary" (two, promoted to
+  // one type), "int_unary" (one integer tensor), "float_classify" (one floating-point tensor
+  // to i1 of its shape); `tlDtypes` limits the element type (Triton's names: "fp32").
+  string tlName = "";
+  bit tlTopLevel = 0;
+  string tlSignature = "";
+  list<string> tlDtypes = [];
+
   // Accepted for compatibility with MLIR's files; meaningless here.
   list<OpBuilder> builders = ?;
   bit skipDefaultBuilders = 0;

@@ -12,7 +12,7 @@ from tilecraft.generated import tt as _tt
 
 
 class BroadcastOfSplat(RewritePattern):
-    """`tt.broadcast` rewrite from tt.td:876."""
+    """`tt.broadcast` rewrite from tt.td:889."""
 
     ROOT = 'tt.broadcast'
     BENEFIT = 2
@@ -31,7 +31,7 @@ class BroadcastOfSplat(RewritePattern):
 
 
 class BroadcastOfBroadcast(RewritePattern):
-    """`tt.broadcast` rewrite from tt.td:878."""
+    """`tt.broadcast` rewrite from tt.td:891."""
 
     ROOT = 'tt.broadcast'
     BENEFIT = 2
@@ -50,7 +50,7 @@ class BroadcastOfBroadcast(RewritePattern):
 
 
 class ExpandDimsOfSplat(RewritePattern):
-    """`tt.expand_dims` rewrite from tt.td:880."""
+    """`tt.expand_dims` rewrite from tt.td:893."""
 
     ROOT = 'tt.expand_dims'
     BENEFIT = 2

@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+import importlib
 from contextlib import contextmanager
 
 from tilecraft.frontend.errors import UnsupportedOpError
 from tilecraft.generated import arith, math as math_d, tt, ttg
+from tilecraft.generated.language import OPS, LanguageOp
 from tilecraft.ir import (
     Block, DenseElementsAttr, FloatAttr, IntegerAttr, Operation, RankedTensorType, UnknownLoc,
     i32,
@@ -16,59 +18,32 @@ from tilecraft.language.builder import Builder
 # ttg.barrier's address spaces: local, global_read, global_write, tensor_read, tensor_write
 BARRIER_ALL = 0b11111
 
-_BINARY = {
-    "addi": arith.AddIOp, "subi": arith.SubIOp, "muli": arith.MulIOp, "divsi": arith.DivSIOp,
-    "divui": arith.DivUIOp, "remsi": arith.RemSIOp, "remui": arith.RemUIOp,
-    "andi": arith.AndIOp, "ori": arith.OrIOp, "xori": arith.XOrIOp, "shli": arith.ShLIOp,
-    "shrsi": arith.ShRSIOp, "shrui": arith.ShRUIOp, "maxsi": arith.MaxSIOp,
-    "maxui": arith.MaxUIOp, "minsi": arith.MinSIOp, "minui": arith.MinUIOp,
-    "addf": arith.AddFOp, "subf": arith.SubFOp, "mulf": arith.MulFOp, "divf": arith.DivFOp,
-    "remf": arith.RemFOp, "maximumf": arith.MaximumFOp, "minimumf": arith.MinimumFOp,
-    "maxnumf": arith.MaxNumFOp, "minnumf": arith.MinNumFOp, "mulhiui": tt.MulhiUIOp,
-    "precise_divf": tt.PreciseDivFOp, "powf": math_d.PowFOp, "ipowi": math_d.IPowIOp,
-    "atan2": math_d.Atan2Op, "copysign": math_d.CopySignOp,
-}
-
-_UNARY = {
-    "negf": arith.NegFOp, "exp": math_d.ExpOp, "exp2": math_d.Exp2Op, "log": math_d.LogOp,
-    "log2": math_d.Log2Op, "log10": math_d.Log10Op, "log1p": math_d.Log1pOp,
-    "expm1": math_d.ExpM1Op, "sin": math_d.SinOp, "cos": math_d.CosOp, "tan": math_d.TanOp,
-    "sinh": math_d.SinhOp, "cosh": math_d.CoshOp, "tanh": math_d.TanhOp,
-    "asin": math_d.AsinOp, "acos": math_d.AcosOp, "atan": math_d.AtanOp,
-    "asinh": math_d.AsinhOp, "acosh": math_d.AcoshOp, "atanh": math_d.AtanhOp,
-    "sqrt": math_d.SqrtOp, "rsqrt": math_d.RsqrtOp, "cbrt": math_d.CbrtOp, "erf": math_d.ErfOp,
-    "erfc": math_d.ErfcOp, "floor": math_d.FloorOp, "ceil": math_d.CeilOp,
-    "trunc": math_d.TruncOp, "round": math_d.RoundOp, "roundeven": math_d.RoundEvenOp,
-    "absf": math_d.AbsFOp, "absi": math_d.AbsIOp, "precise_sqrt": tt.PreciseSqrtOp,
-    "ctlz": math_d.CountLeadingZerosOp, "ctpop": math_d.CtPopOp, "isnan": math_d.IsNaNOp,
-    "isinf": math_d.IsInfOp, "isfinite": math_d.IsFiniteOp,
-}
-
-_CASTS = {
-    "extf": arith.ExtFOp, "truncf": arith.TruncFOp, "sitofp": arith.SIToFPOp,
-    "uitofp": arith.UIToFPOp, "fptosi": arith.FPToSIOp, "fptoui": arith.FPToUIOp,
-}
-
-_TABLES = {"binary": ("_BINARY", _BINARY), "unary": ("_UNARY", _UNARY),
-           "cast": ("_CASTS", _CASTS)}
-
-
-def language_op(kind: str, name: str):
-    """The op class that the language's `kind` ("binary", "unary", "cast") op `name` builds;
-    an `UnsupportedOpError` naming the table when there is none."""
-    table_name, table = _TABLES[kind]
-    cls = table.get(name)
-    if cls is None:
+def language_op(kind: str, name: str) -> LanguageOp:
+    """What the language's `kind` ("binary", "unary", "cast") op `name` builds, as `.td`
+    declares it (`languageName`, `languageKind`: generated/language.py); an
+    `UnsupportedOpError` naming the op and what to declare when there is none."""
+    entry = OPS.get(name)
+    if entry is None:
         raise UnsupportedOpError(
-            f"the frontend has no {kind} op '{name}' (add it to {table_name} in "
-            "tilecraft/frontend/ir_builder.py, which maps the language's names to IR ops)")
-    return cls
+            f"the frontend has no {kind} op '{name}' (declare languageName = \"{name}\" and "
+            f"languageKind = \"{kind}\" on its op in defs/)")
+    if entry.kind != kind:
+        raise UnsupportedOpError(
+            f"the language builds '{entry.op}' as a {kind} op, but {entry.td_file} declares "
+            f"languageKind = \"{entry.kind}\"")
+    return entry
 
 
 def language_op_name(kind: str, name: str) -> str | None:
     """The IR name (`math.atan2`) of the language's `kind` op `name`, None if unknown."""
-    cls = _TABLES[kind][1].get(name)
-    return None if cls is None else cls.OPERATION_NAME
+    entry = OPS.get(name)
+    return entry.op if entry is not None and entry.kind == kind else None
+
+
+def _op_class(entry: LanguageOp) -> type:
+    """The generated class of ``entry``'s op."""
+    return getattr(importlib.import_module(f"tilecraft.generated.{entry.dialect}"),
+                   entry.class_name)
 
 
 _CACHE = {c.keyword: c for c in tt.CacheModifier}
@@ -189,18 +164,18 @@ class IRBuilder(Builder):
 
     # -- element-wise
     def binary(self, op, a, b, ty):
-        cls = language_op("binary", op)
-        if cls in (tt.MulhiUIOp, tt.PreciseDivFOp):
-            return self._value(cls, x=a, y=b)
-        return self._value(cls, lhs=a, rhs=b)
+        return self._language_value(language_op("binary", op), (a, b), ty)
 
     def unary(self, op, x, ty):
-        cls = language_op("unary", op)
-        if op in ("isnan", "isinf", "isfinite"):
-            return self._value(cls, operand_=x, result_type=ty.to_ir())
-        if cls is tt.PreciseSqrtOp:
-            return self._value(cls, x=x)
-        return self._value(cls, operand_=x)
+        return self._language_value(language_op("unary", op), (x,), ty)
+
+    def _language_value(self, entry: LanguageOp, operands: tuple, ty):
+        """The result of ``entry``'s op on ``operands``, of the language type ``ty`` where its
+        `build` does not infer the result type."""
+        kwargs = dict(zip(entry.operands, operands))
+        if entry.result_type is not None:
+            kwargs[entry.result_type] = ty.to_ir()
+        return self._value(_op_class(entry), **kwargs)
 
     def fma(self, a, b, c, ty):
         return self._value(math_d.FmaOp, a=a, b=b, c=c)
@@ -241,7 +216,7 @@ class IRBuilder(Builder):
             return self._value(tt.IntToPtrOp, result_type=dst, src=x)
         if op == "ptr_to_int":
             return self._value(tt.PtrToIntOp, result_type=dst, src=x)
-        return self._value(language_op("cast", op), out_type=dst, in_=x)
+        return self._language_value(language_op("cast", op), (x,), ty)
 
     def _fold_cast(self, op, x, src_ty, ty, rounding):
         """A constant for a cast of a constant (as Triton's canonicalizer would make it)."""

@@ -5,6 +5,7 @@ names and semantics, so that a Triton kernel ports by changing its imports.
 """
 
 from . import math, random, semantic  # noqa: F401
+from .elementwise import *  # noqa: F401,F403 - the top-level functions `.td` declares
 from .core import (  # noqa: F401
     PropagateNan, bfloat16, block_type, builtin, constexpr, dtype, float8e4nv, float8e5,
     float16, float32, float64, int1, int8, int16, int32, int64, is_builtin, pi32_t,
@@ -13,12 +14,11 @@ from .core import (  # noqa: F401
 from .functions import (  # noqa: F401
     abs, advance, arange, associative_scan, assume, atomic_add, atomic_and, atomic_cas,
     atomic_max, atomic_min, atomic_or, atomic_xchg, atomic_xor, broadcast, broadcast_to, cast,
-    cat, ceil, clamp, cos, debug_barrier, device_assert, device_print, div_rn, dot, erf, exp,
-    exp2, expand_dims, fdiv, floor, fma, full, histogram, interleave, join, load, log, log2,
-    make_block_ptr, max_constancy, max_contiguous, maximum, minimum, multiple_of,
-    num_programs, permute, program_id, range, ravel, reduce, reshape, rsqrt, sin, split, sqrt,
-    sqrt_rn, static_assert, static_print, static_range, store, trans, umulhi, view, where,
-    zeros, zeros_like,
+    cat, clamp, debug_barrier, device_assert, device_print, div_rn, dot, expand_dims, fdiv, fma,
+    full, histogram, interleave, join, load, make_block_ptr, max_constancy, max_contiguous,
+    maximum, minimum, multiple_of, num_programs, permute, program_id, range, ravel, reduce,
+    reshape, split, static_assert, static_print, static_range, store, trans, umulhi, view,
+    where, zeros, zeros_like,
 )
 from .random import (  # noqa: F401
     pair_uniform_to_normal, philox, philox_impl, rand, rand4x, randint, randint4x, randn,

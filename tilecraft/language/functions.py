@@ -265,29 +265,6 @@ def fma(x, y, z) -> tensor:
     return tensor(semantic._b().fma(x.handle, y.handle, z.handle, x.type), x.type)
 
 
-def _math_1(name: str, op: str, allowed=None, doc: str = ""):
-    def fn(x) -> tensor:
-        return semantic.unary_math(op, _unwrap(x), allowed)
-
-    fn.__name__ = fn.__qualname__ = name
-    fn.__doc__ = doc or f"The element-wise {name} of x."
-    return _tensor_member_fn(builtin(fn))
-
-
-exp = _math_1("exp", "exp")
-exp2 = _math_1("exp2", "exp2")
-log = _math_1("log", "log")
-log2 = _math_1("log2", "log2")
-sin = _math_1("sin", "sin")
-cos = _math_1("cos", "cos")
-sqrt = _math_1("sqrt", "sqrt")
-sqrt_rn = _math_1("sqrt_rn", "precise_sqrt", ("fp32",), "Square root rounded to nearest.")
-rsqrt = _math_1("rsqrt", "rsqrt")
-erf = _math_1("erf", "erf")
-floor = _math_1("floor", "floor")
-ceil = _math_1("ceil", "ceil")
-
-
 @builtin
 @_tensor_member_fn
 def abs(x) -> tensor:  # noqa: A001

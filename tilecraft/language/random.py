@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from . import core, semantic
 from .core import _unwrap, builtin, tensor
-from .functions import cos, log, maximum, sin, sqrt, umulhi, where
+from .elementwise import cos, log, sin, sqrt  # declared in defs/math.td
+from .functions import maximum, umulhi, where
 
 N_ROUNDS_DEFAULT = 10
 PHILOX_KEY_A = 0x9E3779B9

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from . import core, semantic
 from .core import _tensor_member_fn, _unwrap, builtin, tensor
-from .functions import exp, fdiv, maximum, minimum, reduce, where
+from .elementwise import exp  # declared in defs/math.td
+from .functions import fdiv, maximum, minimum, reduce, where
 
 
 def _t(x) -> tensor:
