@@ -192,6 +192,29 @@ def test_matmul_loop_is_pipelined_with_cp_async(stages: int) -> None:
     assert kernel.metadata["shared"] >= stages * (64 * 32 + 32 * 64) * 2
 
 
+@tc.jit
+def axpy_kernel(x_ptr, y_ptr, z_ptr, out_ptr, BLOCK: tl.constexpr):
+    offsets = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offsets)
+    y = tl.load(y_ptr + offsets)
+    tl.store(out_ptr + offsets, x * y + tl.load(z_ptr + offsets))
+
+
+@needs_ptxas
+@pytest.mark.parametrize("fusion", [True, False])
+def test_fp_fusion_option_contracts_multiply_adds(fusion: bool) -> None:
+    """enable_fp_fusion (on by default, as in Triton) lets x * y + z become one fma; off, the
+    multiply and the add round separately."""
+    signature = {name: "*fp32:16" for name in ("x_ptr", "y_ptr", "z_ptr", "out_ptr")}
+    kernel = tc.compile(tc.ASTSource(axpy_kernel, {**signature, "BLOCK": "constexpr"},
+                                     {"BLOCK": 128}),
+                        target=tc.GPUTarget("cuda", 90, 32),
+                        options={"enable_fp_fusion": fusion})
+    ptx = kernel.asm["ptx"]
+    assert ("fma.rn.f32" in ptx) == fusion
+    assert ("mul.rn.f32" in ptx) == (not fusion)
+
+
 @needs_ptxas
 def test_ieee_fp32_dot_stays_on_cuda_cores() -> None:
     ptx = compiled("dot", 80).asm["ptx"]

@@ -71,8 +71,10 @@ def _rounded(fl: FunctionLowering, op: Operation, value: ir.Value) -> ir.Value:
 
 def _float_flags(fl: FunctionLowering) -> tuple:
     """Inside a reduction's combine region floating-point adds may be reassociated, so that
-    LLVM vectorizes the reduction (Triton's reductions have no fixed order either)."""
-    return ("reassoc", "nsz") if fl.reduction_depth else ()
+    LLVM vectorizes the reduction (Triton's reductions have no fixed order either); with
+    ``fp_fusion`` multiplies and adds may be contracted into fused multiply-adds."""
+    flags = ("reassoc", "nsz") if fl.reduction_depth else ()
+    return flags + ("contract",) if fl.fp_fusion else flags
 
 
 # -- integers ------------------------------------------------------------------------------------
@@ -216,7 +218,7 @@ def _addf(fl, op, a):
 
 @elementwise("arith.subf")
 def _subf(fl, op, a):
-    return _rounded(fl, op, fl.builder.fsub(a[0], a[1]))
+    return _rounded(fl, op, fl.builder.fsub(a[0], a[1], flags=_float_flags(fl)))
 
 
 @elementwise("arith.mulf")

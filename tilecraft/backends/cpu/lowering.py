@@ -78,6 +78,9 @@ class FunctionLowering:
     # single instructions); the CPU emulates them with integer operations, which need no
     # libcalls
     native_half = False
+    # whether floating-point multiplies and adds may be contracted into fused multiply-adds
+    # (the GPU's `enable_fp_fusion` option, on by default as in Triton)
+    fp_fusion = False
 
     def __init__(self, module: ir.Module, func: ir.Function, info: KernelInfo,
                  axis_info: AxisInfoAnalysis | None = None) -> None:

@@ -27,6 +27,8 @@ class CUDAOptions:
     capability: int = 90
     threads_per_warp: int = 32
     debug: bool = False
+    # floating-point multiplies and adds may be contracted into fused multiply-adds
+    enable_fp_fusion: bool = True
 
     def __post_init__(self) -> None:
         if self.num_warps < 1 or self.num_warps & (self.num_warps - 1):
@@ -64,7 +66,8 @@ def make_llir(ttgir: Operation, options: CUDAOptions, metadata: dict) -> str:
 
     module, info = lower_kernel(ttgir.clone(), num_warps=options.num_warps,
                                 threads_per_warp=options.threads_per_warp,
-                                capability=options.capability)
+                                capability=options.capability,
+                                fp_fusion=options.enable_fp_fusion)
     metadata.update(name=info.name, arg_kinds=info.arg_kinds, shared=info.shared,
                     num_warps=options.num_warps)
     return str(module)

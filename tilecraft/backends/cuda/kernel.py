@@ -58,9 +58,10 @@ def _check_types(kernel: Operation, capability: int) -> None:
 
 
 def lower_kernel(module_op: Operation, *, num_warps: int, threads_per_warp: int = 32,
-                 capability: int = 90) -> tuple[ir.Module, KernelInfo]:
+                 capability: int = 90, fp_fusion: bool = True) -> tuple[ir.Module, KernelInfo]:
     """The LLVM module of the one public kernel of ``module_op`` (a `ttg` module, inlined).
-    Shared memory is allocated and barriers inserted into ``module_op`` first."""
+    Shared memory is allocated and barriers inserted into ``module_op`` first; with
+    ``fp_fusion`` floating-point multiplies and adds may become fused multiply-adds."""
     funcs = [op for op in module_op.regions[0].blocks[0] if op.name == "tt.func"]
     kernels = [f for f in funcs if f.sym_visibility != "private"] or funcs
     if not kernels:
@@ -81,6 +82,7 @@ def lower_kernel(module_op: Operation, *, num_warps: int, threads_per_warp: int 
     # such CTAs (32 per thread at 2048 threads) and spills; one CTA lets it use what it needs
     set.add(func.attributes, '"nvvm.minctasm"="1"')
     fl = GPULowering(module, func, info, threads_per_warp, capability)
+    fl.fp_fusion = fp_fusion
     fl.axis_info = AxisInfoAnalysis(module_op)
     allocation = ModuleAllocation(module_op, scratch_fn=scratch_bytes)
     annotate_synced_via_async_wait(module_op)

@@ -100,6 +100,8 @@ class GPULowering:
     # f16 and bf16 convert with cvt instructions (fpext/fptrunc; sm_80 and newer), not the
     # CPU's integer emulation
     native_half = True
+    # multiplies and adds may become fused multiply-adds (`CUDAOptions.enable_fp_fusion`)
+    fp_fusion = True
 
     def __init__(self, module: ir.Module, func: ir.Function, info: KernelInfo,
                  threads_per_warp: int, capability: int) -> None:

@@ -85,6 +85,13 @@ def pack(fl: GPULowering, values: list[ir.Value], element: Type, ty: ir.Type) ->
     if len(values) == 1:
         raw = T.to_memory(fl, values[0], element)
         return raw if raw.type == ty else b.bitcast(raw, ty)
+    if len(values) == 2 and T.is_half(element):
+        # one vector conversion (cvt.rn.f16x2.f32 / cvt.rn.bf16x2.f32) of the f32 registers
+        pair = ir.Constant(ir.VectorType(F32, 2), None)
+        for position, value in enumerate(values):
+            pair = b.insert_element(pair, value, ir.Constant(I32, position))
+        half = b.fptrunc(pair, ir.VectorType(T.native_half_type(element), 2))
+        return b.bitcast(half, ty)
     width = 32 // len(values)
     word: ir.Value | None = None
     for position, value in enumerate(values):

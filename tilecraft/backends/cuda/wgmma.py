@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 import llvmlite.ir as ir
 
+from tilecraft.dialects.foldutils import const_attr, is_zero
 from tilecraft.generated.ttg import NVMMASharedEncodingAttr, NvidiaMmaEncodingAttr
 from tilecraft.ir import Operation
 from tilecraft.layouts.conversion import registers_by_coordinate
@@ -182,6 +183,8 @@ def lower_wgmma(fl: GPULowering, op: Operation) -> None:
     b_base = _descriptor_base(fl, b_tensor, b_group, b_desc)
     values = list(c.values)
     index = registers_by_coordinate(layout)
+    # a zero accumulator is not read: the first instruction of each tile starts from 0
+    zero_start = is_zero(const_attr(c_value))
     register = values[0].type
     _asm(fl, "wgmma.fence.sync.aligned;", ir.VoidType(), "~{memory}", [])
     tiles: list[tuple[list[int], list[ir.Value]]] = []
@@ -202,8 +205,9 @@ def lower_wgmma(fl: GPULowering, op: Operation) -> None:
                                       m, k)
             b_address = b.add(b_base, ir.Constant(I64, _units(b_desc, b_tensor, (k, n))))
             acc = _instruction(fl, kind, accumulate, instr_n, instr_k, a_operand, b_address,
-                               acc, a_desc is not None and a_desc.transposed,
-                               b_desc.transposed)
+                               None if k == 0 and zero_start else acc,
+                               a_desc is not None and a_desc.transposed, b_desc.transposed,
+                               len(acc))
         tiles.append((registers, acc))
     _asm(fl, "wgmma.commit_group.sync.aligned;", ir.VoidType(), "~{memory}", [])
     if op.is_async and accumulate == "f16":
@@ -272,10 +276,11 @@ def _fragment(fl: GPULowering, op: Operation, a: Distributed, element, index: di
 
 
 def _instruction(fl: GPULowering, kind: str, accumulate: str, n: int, k: int,
-                 a: list[ir.Value], b: ir.Value, acc: list[ir.Value], trans_a: bool,
-                 trans_b: bool) -> list[ir.Value]:
-    """One ``wgmma.mma_async``: A as a descriptor (one i64) or four registers."""
-    count = len(acc)
+                 a: list[ir.Value], b: ir.Value, acc: list[ir.Value] | None, trans_a: bool,
+                 trans_b: bool, count: int) -> list[ir.Value]:
+    """One ``wgmma.mma_async`` into ``count`` accumulator registers: A as a descriptor (one
+    i64) or four registers; ``acc`` None starts from zero (scale-d false) instead of adding
+    into the registers."""
     registers = ", ".join(f"${i}" for i in range(count))
     if len(a) == 1:
         a_text, a_codes = f"${count}", ["l"]
@@ -287,15 +292,16 @@ def _instruction(fl: GPULowering, kind: str, accumulate: str, n: int, k: int,
     # only 16-bit types transpose; integer products take no scale immediates either
     immediates = ("" if kind == "i8" else ", 1, 1") + (trans if kind in ("f16", "bf16") else "")
     b_text = f"${count + len(a)}"
-    text = ("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+    text = (f"{{\n.reg .pred p;\nsetp.ne.b32 p, {int(acc is not None)}, 0;\n"
             f"wgmma.mma_async.sync.aligned.m64n{n}k{k}.{_ACCUMULATORS[accumulate]}."
             f"{_PTX_TYPES[kind]}.{_PTX_TYPES[kind]} "
             f"{{{registers}}}, {a_text}, {b_text}, p{immediates};\n}}")
     code = "f" if accumulate == "f32" else "r"
-    constraints = ",".join([f"={code}"] * count + a_codes + ["l"]
-                           + [str(i) for i in range(count)])
-    result = ir.LiteralStructType([acc[0].type] * count)
-    call = _asm(fl, text, result, constraints, [*a, b, *acc])
+    tied = [] if acc is None else [str(i) for i in range(count)]
+    constraints = ",".join([f"={code}"] * count + a_codes + ["l"] + tied)
+    register = {"f32": F32}.get(accumulate, I32)
+    result = ir.LiteralStructType([register] * count)
+    call = _asm(fl, text, result, constraints, [*a, b, *(acc or [])])
     return [fl.builder.extract_value(call, i) for i in range(count)]
 
 
