@@ -4,15 +4,14 @@ and no GIL in between.
 The pool's state is one `POOL_BYTES` block (`PoolLayout` gives the offsets): a pthread mutex,
 two condition variables (work posted, work done), a generation counter, and the job: the
 kernel's grid entry point and its arguments, the number of programs, the number of chunks, the
-next chunk to claim and how many are done. Three functions are compiled once per process:
+next chunk to claim and how many are done. Two functions are compiled once per process:
 
 * ``tilecraft_pool_worker(pool)``: a worker's whole life. It waits until the generation
   changes, copies the job, then claims chunks and runs each with the kernel's grid entry point,
-  then waits again; it returns only when ``stop`` is set. The runtime calls it, through
-  ctypes (which releases the GIL), from threads it started with large stacks.
+  then waits again; it never returns. The runtime calls it, through ctypes (which releases the
+  GIL), from daemon threads it started with large stacks.
 * ``tilecraft_pool_launch(pool, fn, args, gx, gy, gz, programs, ctx, chunks)``: posts a job,
   wakes the workers, claims chunks itself like a worker, and returns once every chunk is done.
-* ``tilecraft_pool_stop(pool)``: sets ``stop`` and wakes the workers.
 
 Chunk ``c`` of ``n`` runs the programs ``[programs * c / n, programs * (c + 1) / n)``: each chunk
 is a contiguous range, so neighbouring programs (grouped orderings) run on one core. Claiming
@@ -50,7 +49,6 @@ class PoolLayout:
     work_posted: int = SYNC_SLOT
     work_done: int = 2 * SYNC_SLOT
     generation: int = 3 * SYNC_SLOT  # i64
-    stop: int = 3 * SYNC_SLOT + 8  # i64
     function: int = 3 * SYNC_SLOT + 16  # ptr
     args: int = 3 * SYNC_SLOT + 24  # ptr
     grid: int = 3 * SYNC_SLOT + 32  # 3 x i32
@@ -72,7 +70,6 @@ def pool_module() -> str:
     run_chunks = _run_chunks(module, libc)
     _worker(module, libc, run_chunks)
     _launch(module, libc, run_chunks)
-    _stop(module, libc)
     return str(module)
 
 
@@ -200,32 +197,18 @@ def _worker(module: ir.Module, libc: _Libc, run_chunks: ir.Function) -> None:
     seen = b.alloca(I64)
     b.store(f.load(LAYOUT.generation, I64), seen)
     top = fn.append_basic_block("top")
-    work = fn.append_basic_block("work")
-    leave = fn.append_basic_block("leave")
     b.branch(top)
 
     b.position_at_end(top)
     b.call(libc.lock, [f.at(LAYOUT.mutex)])
-
-    def idle() -> ir.Value:
-        same = b.icmp_unsigned("==", f.load(LAYOUT.generation, I64), b.load(seen, typ=I64))
-        running = b.icmp_unsigned("==", f.load(LAYOUT.stop, I64), ir.Constant(I64, 0))
-        return b.and_(same, running)
-
-    _wait_while(b, fn, libc, f, idle, LAYOUT.work_posted)
-    stopping = b.icmp_unsigned("!=", f.load(LAYOUT.stop, I64), ir.Constant(I64, 0))
+    _wait_while(b, fn, libc, f, lambda: b.icmp_unsigned(
+        "==", f.load(LAYOUT.generation, I64), b.load(seen, typ=I64)), LAYOUT.work_posted)
     generation = f.load(LAYOUT.generation, I64)
     b.store(generation, seen)
     job = _job(f)
     b.call(libc.unlock, [f.at(LAYOUT.mutex)])
-    b.cbranch(stopping, leave, work)
-
-    b.position_at_end(work)
     b.call(run_chunks, [pool, generation, *job])
     b.branch(top)
-
-    b.position_at_end(leave)
-    b.ret_void()
 
 
 def _launch(module: ir.Module, libc: _Libc, run_chunks: ir.Function) -> None:
@@ -253,15 +236,5 @@ def _launch(module: ir.Module, libc: _Libc, run_chunks: ir.Function) -> None:
     b.call(libc.lock, [f.at(LAYOUT.mutex)])
     _wait_while(b, fn, libc, f, lambda: b.icmp_signed(
         "<", b.load_atomic(f.at(LAYOUT.done), "seq_cst", 8, typ=I64), chunks), LAYOUT.work_done)
-    b.call(libc.unlock, [f.at(LAYOUT.mutex)])
-    b.ret_void()
-
-
-def _stop(module: ir.Module, libc: _Libc) -> None:
-    fn, b = _function(module, "tilecraft_pool_stop", VOID, [PTR])
-    f = _Fields(b, fn.args[0])
-    b.call(libc.lock, [f.at(LAYOUT.mutex)])
-    f.store(LAYOUT.stop, ir.Constant(I64, 1))
-    b.call(libc.broadcast, [f.at(LAYOUT.work_posted)])
     b.call(libc.unlock, [f.at(LAYOUT.mutex)])
     b.ret_void()

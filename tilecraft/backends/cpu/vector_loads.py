@@ -9,10 +9,10 @@ tensor of pointers carried around a loop, or an offset taken ``% N``, costs one 
 instead of a gather per element. A tensor of pointers that its loop advances by a step known
 before the loop (`advancing`) has the piece of the next iteration prefetched as well.
 
-A masked load first checks that every element of its mask holds, reading the mask only along the
-dimensions where the analysis says it varies (``k < K`` over a ``[BLOCK_M, BLOCK_K]`` tile is
-checked ``BLOCK_K`` times), and takes the vector loads when it does; otherwise (the ragged edge
-of a grid) it reads element by element, so a masked-off element is never read.
+A masked load first checks that every element of its mask holds (`memory`: where the analysis
+allows, one element per dimension decides, as the last offset does for ``offs < n``), and takes
+the vector loads when it does; otherwise (the ragged edge of a grid) it reads element by
+element, so a masked-off element is never read.
 """
 
 from __future__ import annotations
