@@ -4,6 +4,8 @@ links in before optimizing.
 
 LLVM's intrinsics for transcendental functions (``llvm.exp.f32``, ``llvm.sin.f64``, ``llvm.pow``)
 have no NVPTX lowering and abort the process when selected, so they are never emitted here.
+f32 ``exp2`` is NVVM's ``ex2.approx.ftz`` (the instruction libdevice's ``exp2f`` uses, with
+results below 2^-126 flushed to zero, as in Triton).
 """
 
 from __future__ import annotations
@@ -83,6 +85,11 @@ def emit_math(builder: ir.IRBuilder, name: str, args: Sequence[ir.Value]) -> ir.
         return _intrinsic(builder, _NATIVE[name], args)
     if name in ("maximumf", "minimumf"):
         return _nan_propagating(builder, name, args[0], args[1])
+    if name == "exp2" and ty == F32:
+        # what libdevice's exp2f is (ex2.approx), flushing results below 2^-126 to zero as
+        # Triton's does (one MUFU op instead of a denormal-scaling sequence)
+        return builder.call(_declare(builder.module, "llvm.nvvm.ex2.approx.ftz.f", ty, 1),
+                            list(args))
     if name in _LIBDEVICE:
         return libdevice_call(builder, _LIBDEVICE[name], args)
     raise ValueError(f"no GPU math function named {name!r}")
