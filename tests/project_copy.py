@@ -2,9 +2,10 @@
 `defs/`, run `tools/gen` and use the result as a user would, without touching the checkout.
 
 The copy holds the source folders (`tilecraft/`, `codegen/`, `generated/`, `runtime/`,
-`defs/`, `tools/`, `examples/`) and maps the top-level folders into the package as the build
-does (`tilecraft/codegen` -> `codegen/`, ...) with symbolic links, so that `PYTHONPATH=<copy>`
-imports the copy ahead of the installed package. Commands run in a child Python.
+`defs/`, `tools/`, `examples/`, `docs/`) and maps the top-level folders into the package as the
+build does (`tilecraft/codegen` -> `codegen/`, ...) with symbolic links, so that
+`PYTHONPATH=<copy>` imports the copy ahead of the installed package. Commands run in a child
+Python.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-FOLDERS = ("tilecraft", "codegen", "generated", "runtime", "defs", "tools", "examples")
+FOLDERS = ("tilecraft", "codegen", "generated", "runtime", "defs", "tools", "examples",
+           "docs")
 # pyproject's mapping of top-level folders into the tilecraft namespace.
 MAPPED = {"codegen": "codegen", "generated": "generated", "runtime": "runtime"}
 
