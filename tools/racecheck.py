@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""The pipelined kernels under ``compute-sanitizer --tool racecheck``: Triton's tutorial matmul
+kernel (tools/bench/gpu_matmul.py) compiled by tilecraft with cp.async pipelining (2, 3 and 4
+stages; 4 warps, and 8 warps in two warp groups), and the attention kernel of
+``examples/05_fused_attention.py`` (tools/bench/gpu_attention.py's blocks, causal and not), fp16,
+at square and ragged shapes (not multiples of the blocks), each checked against torch. On an
+sm_90 GPU both run on wgmma. Run it under the sanitizer; it also runs alone (then it only
+checks results):
+
+    compute-sanitizer --tool racecheck --racecheck-report hazard \\
+        python tools/racecheck.py
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "bench"))
+
+import gpu  # noqa: E402  (tools/bench/gpu.py)
+import gpu_attention  # noqa: E402
+import gpu_matmul  # noqa: E402
+
+MATMUL_CONFIGS = (  # (blocks, num_warps)
+    ({"BLOCK_SIZE_M": 64, "BLOCK_SIZE_N": 128, "BLOCK_SIZE_K": 32, "GROUP_SIZE_M": 4}, 4),
+    ({"BLOCK_SIZE_M": 128, "BLOCK_SIZE_N": 128, "BLOCK_SIZE_K": 64, "GROUP_SIZE_M": 4}, 8),
+)
+SHAPES = ((256, 256, 256), (200, 136, 104))
+
+
+def _report(label: str, out, expected, tolerance: float) -> bool:
+    worst = (out.float() - expected.float()).abs().max().item()
+    ok = worst <= tolerance
+    print(f"{label}: max |difference| {worst:.3g} {'ok' if ok else 'WRONG'}")
+    return ok
+
+
+def check_matmuls(folder: Path) -> int:
+    """Wrong results among the pipelined matmuls."""
+    import torch
+
+    module = gpu.kernel_modules(folder, "matmul", gpu_matmul.MATMUL, ("tilecraft",))["tilecraft"]
+    failures = 0
+    for config, warps in MATMUL_CONFIGS:
+        for stages in (2, 3, 4):
+            for m, n, k in SHAPES:
+                a = torch.randn((m, k), device="cuda", dtype=torch.float16)
+                b = torch.randn((k, n), device="cuda", dtype=torch.float16)
+                c = torch.empty((m, n), device="cuda", dtype=torch.float16)
+                grid = (math.ceil(m / config["BLOCK_SIZE_M"])
+                        * math.ceil(n / config["BLOCK_SIZE_N"]), )
+                module.matmul_kernel[grid](a, b, c, m, n, k, a.stride(0), a.stride(1),
+                                           b.stride(0), b.stride(1), c.stride(0), c.stride(1),
+                                           num_warps=warps, num_stages=stages, **config)
+                torch.cuda.synchronize()
+                expected = torch.matmul(a.float(), b.float())
+                failures += not _report(f"matmul {warps} warps stages={stages} {m}x{n}x{k}", c,
+                                        expected, 2e-2 * expected.abs().max().item())
+    return failures
+
+
+def check_attention(folder: Path) -> int:
+    """Wrong results among the attention kernels."""
+    import torch
+
+    module = gpu.kernel_modules(folder, "attention", gpu_attention.kernel_source(),
+                                ("tilecraft",))["tilecraft"]
+    failures = 0
+    for n_ctx in (256, 200):
+        for causal in (False, True):
+            q, k, v = (torch.randn((1, 2, n_ctx, 64), device="cuda", dtype=torch.float16)
+                       for _ in range(3))
+            o = torch.empty_like(q)
+            grid = (math.ceil(n_ctx / gpu_attention.BLOCK_M), 2, 1)
+            module._attn_fwd[grid](q, k, v, 0.125, o, *q.stride(), *k.stride(), *v.stride(),
+                                   *o.stride(), 2, n_ctx, HEAD_DIM=64,
+                                   BLOCK_M=gpu_attention.BLOCK_M,
+                                   BLOCK_N=gpu_attention.BLOCK_N, CAUSAL=causal,
+                                   num_warps=gpu_attention.NUM_WARPS,
+                                   num_stages=gpu_attention.NUM_STAGES)
+            torch.cuda.synchronize()
+            expected = torch.nn.functional.scaled_dot_product_attention(
+                q, k, v, is_causal=causal, scale=0.125)
+            failures += not _report(f"attention n={n_ctx}{' causal' if causal else ''}", o,
+                                    expected, 2e-2)
+    return failures
+
+
+def main() -> int:
+    os.environ["TILECRAFT_BACKEND"] = "cuda"
+    with tempfile.TemporaryDirectory(prefix="racecheck-") as folder_name:
+        failures = check_matmuls(Path(folder_name)) + check_attention(Path(folder_name))
+    print("all results match torch" if not failures else f"{failures} results differ")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
