@@ -436,3 +436,18 @@ def test_shared_memory_over_the_limit_is_refused_at_its_line():
                        match=r"test_kernels.py:\d+.*262144 bytes of shared memory.*sm_90"):
         tc.compile(_transpose_source(256), target=tc.GPUTarget("cuda", 90, 32),
                    options={"num_warps": 32})
+
+
+@needs_ptxas
+def test_too_many_stages_for_shared_memory_is_refused_naming_the_kernel():
+    """128x256x64 fp16 blocks take 48 KB of buffers per stage: five stages (240 KB) do not fit
+    in sm_90's 227 KB; the error names the kernel and the bytes, before any launch."""
+    fn, signature, constexprs = SIGNATURES["matmul_f16"]
+    signature = {name: "i32:16" if kind == "i32" else kind for name, kind in signature.items()}
+    source = tc.ASTSource(fn, signature, {**constexprs, "BM": 128, "BN": 256, "BK": 64})
+    with pytest.raises(tc.CompilationError,
+                       match=r"kernel 'matmul_kernel' needs 24\d{4} bytes of shared memory"):
+        tc.compile(source, target=tc.GPUTarget("cuda", 90, 32),
+                   options={"num_warps": 8, "num_stages": 5})
+    tc.compile(source, target=tc.GPUTarget("cuda", 90, 32),
+               options={"num_warps": 8, "num_stages": 4})
