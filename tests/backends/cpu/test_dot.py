@@ -172,3 +172,30 @@ def test_loops_that_advance_tensors(monkeypatch, rng, shape):
         _launch(backend, monkeypatch, stepped_dot_kernel, (1,), a, b, c, m, n, k,
                 BM=32, BN=32, BK=16)
         np.testing.assert_allclose(c, reference, rtol=1e-5, atol=1e-5, err_msg=backend)
+
+
+@tc.jit
+def nested_advance_kernel(x_ptr, out_ptr, ROWS: tl.constexpr, STEPS: tl.constexpr,
+                          BLOCK: tl.constexpr):
+    """Pointers advanced in an inner loop, restarted by an outer one, and read after the inner
+    loop ends: out[r] = sum of the STEPS blocks of row r, then the block after them."""
+    offs = tl.arange(0, BLOCK)
+    for r in range(ROWS):
+        ptrs = x_ptr + r * (STEPS + 1) * BLOCK + offs
+        acc = tl.zeros((BLOCK,), tl.float32)
+        for _ in range(STEPS):
+            acc += tl.load(ptrs)
+            ptrs += BLOCK
+        tl.store(out_ptr + r * 2 * BLOCK + offs, acc)
+        tl.store(out_ptr + r * 2 * BLOCK + BLOCK + offs, tl.load(ptrs))
+
+
+def test_advanced_pointers_in_nested_loops_and_after_them(monkeypatch, rng):
+    rows, steps, block = 3, 5, 32
+    x = rng.standard_normal((rows, steps + 1, block)).astype(np.float32)
+    expected = np.concatenate([x[:, :steps].sum(axis=1), x[:, steps]], axis=1)
+    for backend in ("cpu", "interpret"):
+        out = np.full((rows, 2 * block), np.nan, np.float32)
+        _launch(backend, monkeypatch, nested_advance_kernel, (1,), x, out, ROWS=rows,
+                STEPS=steps, BLOCK=block)
+        np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-5, err_msg=backend)
