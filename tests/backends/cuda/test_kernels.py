@@ -354,17 +354,20 @@ def test_matmul_against_torch(case: str, shape: tuple[int, int, int]) -> None:
 
 
 @needs_gpu
-@pytest.mark.parametrize("num_warps", [4, 8])
+@pytest.mark.parametrize("blocks", [(128, 128, 4), (128, 128, 8), (64, 128, 8)])
 @pytest.mark.parametrize("orders", ["rr", "rc", "cr", "cc"])
 @pytest.mark.parametrize("shape", [(256, 256, 128), (200, 136, 72)])
 @pytest.mark.parametrize("dtype_name", ["float16", "float32", "int8"])
-def test_wgmma_operand_orders_and_warp_groups(dtype_name: str, orders: str, num_warps: int,
+def test_wgmma_operand_orders_and_warp_groups(dtype_name: str, orders: str,
+                                              blocks: tuple[int, int, int],
                                               shape: tuple[int, int, int]) -> None:
-    """128x128x64 blocks on wgmma: A and B row- (r) or column-major (c) in global memory, so
+    """BMxBNx64 blocks on wgmma: A and B row- (r) or column-major (c) in global memory, so
     that fp16 operands are stored K-major or M/N-major in shared memory and read transposed or
-    not (tf32 and int8 are always stored K-major); with 8 warps two warp groups share the
-    rows. Against float64 (int8 exactly), masked edges included."""
+    not (tf32 and int8 are always stored K-major); with 8 warps two warp groups share the rows
+    (128 rows) or the columns (64 rows). Against float64 (int8 exactly), masked edges
+    included."""
     m, n, k = shape
+    bm, bn, num_warps = blocks
     dtype = getattr(torch, dtype_name)
     if dtype == torch.int8:
         a = torch.randint(-128, 128, (m, k), dtype=dtype, device="cuda")
@@ -379,9 +382,9 @@ def test_wgmma_operand_orders_and_warp_groups(dtype_name: str, orders: str, num_
     out, out_dtype = (tl.int32, torch.int32) if dtype == torch.int8 else (tl.float32,
                                                                           torch.float32)
     c = torch.full((m, n), 7, dtype=out_dtype, device="cuda")
-    K.matmul_kernel[(tc.cdiv(m, 128), tc.cdiv(n, 128))](
+    K.matmul_kernel[(tc.cdiv(m, bm), tc.cdiv(n, bn))](
         a, b, c, m, n, k, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0),
-        c.stride(1), BM=128, BN=128, BK=64, PRECISION="tf32", OUT=out, num_warps=num_warps)
+        c.stride(1), BM=bm, BN=bn, BK=64, PRECISION="tf32", OUT=out, num_warps=num_warps)
     ref = a.double() @ b.double()
     if dtype == torch.int8:
         assert torch.equal(c.long(), ref.long())
@@ -389,7 +392,7 @@ def test_wgmma_operand_orders_and_warp_groups(dtype_name: str, orders: str, num_
     scale = (a.double().abs() @ b.double().abs()).max()
     error = ((c.double() - ref).abs().max() / scale).item()
     limit = 5e-3 if dtype == torch.float32 else 1e-3
-    assert error < limit, f"{orders} {num_warps} warps {shape}: relative error {error:.2e}"
+    assert error < limit, f"{orders} {blocks} {shape}: relative error {error:.2e}"
 
 
 @needs_gpu
