@@ -6,7 +6,7 @@ loop: each step loads one vector per column piece of ``B``'s row ``k``, broadcas
 of ``A`` per row and issues ``rows x pieces`` vector multiply-adds. The block follows the
 host's vector registers (`vector_unit`): on an AVX2 host a block of f32 is 4 x 16 (two 8-lane
 pieces, 8 accumulators: 2 loads and 4 broadcasts per 8 fused multiply-adds), on an AVX-512 host
-6 x 32 (two 16-lane pieces, 12 accumulators), elsewhere 128-bit vectors. Columns that do not
+8 x 32 (two 16-lane pieces, 16 accumulators), elsewhere 128-bit vectors. Columns that do not
 fill a block's pieces get narrower vectors (8, 4, 2, 1 lanes), rows that do not fill a block one
 shorter block; column blocks are the outer loop, so a ``K x 2``-vector panel of ``B`` stays in
 the L1 cache while the row blocks run over it. ``B`` is read by rows, so a ``B`` whose rows are
@@ -43,10 +43,12 @@ from .tiles import I32, BufferTile, ExprTile, RowsTile, Tile, index_plus
 # broadcast. With 16 vector registers (AVX2): 8, a 4 x 2-vector block. Measured on Zen 3 (f32,
 # AVX2) in a dot-only loop: 4 x 16 blocks (8 accumulators) ran at 88 GFLOP/s per core, 6 x 16
 # at 81, 5 x 16 at 83, 2 x 32 at 84, 3 x 16 at 69. With 32 (AVX-512, where Intel's cores issue
-# two 512-bit FMAs a cycle, so 8 chains only just cover the latency): 12, a 6 x 2-vector block;
-# on Zen 4 (one 512-bit FMA a cycle) 8, 12 and 16 accumulators all ran at 112-116 GFLOP/s.
+# two 512-bit FMAs a cycle, so 8 chains only just cover the latency): 16, an 8 x 2-vector block,
+# which also divides the power-of-two heights of tiles (6 rows leave a slower 4-row block in
+# 64). On Zen 4 (one 512-bit FMA a cycle) 8, 12 and 16 accumulators all ran at 112-116 GFLOP/s
+# in a dot-only loop and within 3% of each other in the tutorial matmul.
 FEW_REGISTERS_ACCUMULATORS = 8
-MANY_REGISTERS_ACCUMULATORS = 12
+MANY_REGISTERS_ACCUMULATORS = 16
 # Vector registers (of the column pieces) in a block of full-width pieces.
 BLOCK_VECTORS = 2
 
