@@ -21,13 +21,15 @@ instruction's (``256 / bits``), under a multiple of 4 warps, becomes a
 ``ttng.warp_group_dot`` (``wgmma``) with an ``#ttg.nvidia_mma`` version 3 accumulator, as
 Triton's pass chooses it:
 
-* **Operands**: B, and A when it is loaded (through layout conversions), are stored to shared
+* **Operands**: B, and A when it is a load or a block argument (through layout conversions,
+  transposes and memory views: `comes_from_load_or_block_arg`), are stored to shared
   memory (``ttg.local_alloc``) in ``#ttg.nvmma_shared`` layouts that keep the order the value
   was loaded in (`memory_order`; ``transposed`` when dim 0 is the contiguous one) and swizzle
   by the widest of 128, 64 or 32 bytes that the contiguous dim fills; 8-bit and tf32
-  operands, which ``wgmma`` cannot read transposed, are stored K-major. An A computed in
-  registers (attention's probabilities) stays there, in the ``#ttg.dot_op`` layout of the
-  accumulator with ``kWidth = 32 / bits``.
+  operands, which ``wgmma`` cannot read transposed, are stored K-major, with a warning when
+  that is not the order they are held in. An A computed in registers (attention's
+  probabilities) stays there, in the ``#ttg.dot_op`` layout of the accumulator with
+  ``kWidth = 32 / bits``.
 * **Instruction** ``(16, n, 256 / bits)`` per warp: ``n`` the largest of 8, 16, ..., 256 that
   divides N and does not exceed the columns a warp group gets (`wgmma_instr_n`); warps go
   along M in groups of 4 while M has rows for them, then along N (`warps_per_tile_v3`); all
@@ -53,12 +55,13 @@ from tilecraft.generated.ttng import WarpGroupDotOp
 from tilecraft.dialects.foldutils import element_type
 from tilecraft.ir import Builder, FloatType, Operation, RankedTensorType, Type, Value
 from tilecraft.ir.traits import Elementwise
+from tilecraft.transforms.diagnostics import emit_warning
 from tilecraft.transforms.effects import is_memory_effect_free
 from tilecraft.transforms.layout_inference import with_encoding
 from tilecraft.transforms.reduce_data_duplication import memory_order
 
 __all__ = ["WGMMA_TYPES", "TritonGPUAccelerateMatmulPass", "accelerate_matmul", "capability_of",
-           "k_width_of", "loaded_bit_width", "mma_v2_supported", "mma_v3_supported",
+           "comes_from_load_or_block_arg", "k_width_of", "loaded_bit_width", "mma_v2_supported", "mma_v3_supported",
            "nvmma_shared_for", "warps_per_tile", "warps_per_tile_v3", "wgmma_instr_n"]
 
 FP8_KINDS = frozenset({"f8E4M3FN", "f8E5M2", "f8E4M3FNUZ", "f8E5M2FNUZ"})
@@ -287,12 +290,21 @@ def _is_blocked_like(encoding) -> bool:
     return isinstance(encoding, (BlockedEncodingAttr, SliceEncodingAttr))
 
 
-def _loaded(value: Value) -> Operation | None:
-    """The ``tt.load`` that ``value`` is, through layout conversions (None otherwise)."""
-    while isinstance(value.owner, Operation) and value.owner.name == "ttg.convert_layout":
+#: Ops that `comes_from_load_or_block_arg` looks through: conversions, transposes and views.
+_OPERAND_PEEL_OPS = frozenset({"ttg.convert_layout", "tt.trans", "ttg.memdesc_trans",
+                               "ttg.memdesc_subslice", "ttg.memdesc_index",
+                               "ttg.memdesc_reshape"})
+_LOAD_OPS = frozenset({"tt.load", "tt.descriptor_load", "tt.descriptor_gather"})
+
+
+def comes_from_load_or_block_arg(value: Value) -> bool:
+    """Whether ``value`` is, through layout conversions, transposes and memory views, a load
+    (``tt.load``, ``tt.descriptor_load``, ``tt.descriptor_gather``) or a block argument: a
+    ``wgmma`` A operand that is one is read from shared memory, any other stays in registers."""
+    while isinstance(value.owner, Operation) and value.owner.name in _OPERAND_PEEL_OPS:
         value = value.owner.operands[0]
     owner = value.owner
-    return owner if isinstance(owner, Operation) and owner.name == "tt.load" else None
+    return not isinstance(owner, Operation) or owner.name in _LOAD_OPS
 
 
 def mma_v3_supported(dot: Operation, num_warps: int) -> bool:
@@ -356,14 +368,24 @@ def nvmma_shared_for(t: RankedTensorType, op_idx: int | None = None
     return NVMMASharedEncodingAttr(swizzle, order[0] == 0, bits)
 
 
-def _to_shared(builder: Builder, value: Value, op_idx: int) -> Value:
+def _to_shared(builder: Builder, value: Value, op_idx: int, dot: Operation) -> Value:
     """``value`` (through conversions) stored to a new shared buffer for ``wgmma`` operand
     ``op_idx``, right after it is defined (a loop-invariant operand is stored once, before
-    the loop); K-major unless the type can be read transposed (16-bit types)."""
+    the loop); K-major unless the type can be read transposed (16-bit types), with a warning
+    at ``dot`` when that is not the order the value is held in (its registers are transposed
+    on the way)."""
     while isinstance(value.owner, Operation) and value.owner.name == "ttg.convert_layout":
         value = value.owner.operands[0]
     t: RankedTensorType = value.type
     encoding = nvmma_shared_for(t, None if _bits(t) == 16 else op_idx)
+    if encoding != nvmma_shared_for(t):
+        forced = (0, 1) if encoding.transposed else (1, 0)
+        emit_warning(dot, f"Warning: Forcing a different order [{forced[0]}, {forced[1]}] on "
+                     f"SMEM than the register order for the operand {op_idx}. Registers will "
+                     "be transposed before SMEM store and the pipelined load for this operand "
+                     "will be disabled, so poor performance is expected. Recommendation: "
+                     "consider transposing the operand in global memory to remove the need "
+                     "to transpose the tensor in registers.")
     memdesc = MemDescType(t.shape, t.element_type, encoding, SharedMemorySpaceAttr())
     owner = value.owner
     at = (Builder.after(owner, builder.location) if isinstance(owner, Operation)
@@ -381,12 +403,12 @@ def _to_mma_v3(dot: Operation, num_warps: int) -> None:
                                 (16, instr_n, k))
     builder = Builder.before(dot, dot.location)
     a = dot.operands[0]
-    if _loaded(a) is not None:
-        a = _to_shared(builder, a, 0)
+    if comes_from_load_or_block_arg(a):
+        a = _to_shared(builder, a, 0, dot)
     else:
         encoding = DotOperandEncodingAttr(0, mma, 32 // _bits(a.type))
         a = _convert(builder, a, with_encoding(a.type, encoding))
-    b = _to_shared(builder, dot.operands[1], 1)
+    b = _to_shared(builder, dot.operands[1], 1, dot)
     new_type = with_encoding(d_type, mma)
     c = _convert(builder, dot.operands[2], new_type)
     wgmma = builder.insert(WarpGroupDotOp.build(
