@@ -103,7 +103,7 @@ def pack(fl: GPULowering, values: list[ir.Value], element: Type, ty: ir.Type) ->
     return word if ty == I32 else b.bitcast(word, ty)
 
 
-def _unpack(fl: GPULowering, register: ir.Value, element: Type, count: int) -> list[ir.Value]:
+def unpack(fl: GPULowering, register: ir.Value, element: Type, count: int) -> list[ir.Value]:
     """The ``count`` elements of an accumulator register, in register form."""
     b = fl.builder
     if count == 1:
@@ -196,7 +196,7 @@ def _tile(fl: GPULowering, form: Instruction, a: _Operand, b: _Operand, values: 
                             form.operand)
                       for half in halves]
             acc = _call(fl, form, a_regs, b_regs, acc)
-    flat = [v for register in acc for v in _unpack(fl, register, result, per_acc)]
+    flat = [v for register in acc for v in unpack(fl, register, result, per_acc)]
     for register, value in zip(c_registers, flat):
         values[register] = value
 

@@ -36,7 +36,7 @@ from tilecraft.layouts.linear import LinearLayout
 from tilecraft.transforms.accelerate_matmul import WGMMA_TYPES
 
 from .lowering import F32, I32, Distributed, GPULowering, error_at, lowers
-from .mma import pack
+from .mma import pack, unpack
 from .shared_memory import SharedTensor
 
 I64 = ir.IntType(64)
@@ -112,31 +112,6 @@ def _asm(fl: GPULowering, text: str, result: ir.Type, constraints: str,
     return fl.builder.call(ir.InlineAsm(ftype, text, constraints, side_effect=True), args)
 
 
-def _pack_f16(fl: GPULowering, values: list[ir.Value]) -> list[ir.Value]:
-    b = fl.builder
-    words = []
-    for i in range(0, len(values), 2):
-        pair = ir.Constant(ir.VectorType(ir.HalfType(), 2), None)
-        for j in (0, 1):
-            value = values[i + j]
-            if value.type != ir.HalfType():
-                value = b.fptrunc(value, ir.HalfType())
-            pair = b.insert_element(pair, value, ir.Constant(I32, j))
-        words.append(b.bitcast(pair, I32))
-    return words
-
-
-def _unpack_f16(fl: GPULowering, words: list[ir.Value], register: ir.Type) -> list[ir.Value]:
-    b = fl.builder
-    values = []
-    for word in words:
-        pair = b.bitcast(word, ir.VectorType(ir.HalfType(), 2))
-        for j in (0, 1):
-            value = b.extract_element(pair, ir.Constant(I32, j))
-            values.append(value if register == ir.HalfType() else b.fpext(value, register))
-    return values
-
-
 def lower_wgmma(fl: GPULowering, op: Operation) -> None:
     """``ttng.warp_group_dot`` (see the module docstring)."""
     a_value, b_value, c_value = op.operands[:3]
@@ -185,7 +160,6 @@ def lower_wgmma(fl: GPULowering, op: Operation) -> None:
     index = registers_by_coordinate(layout)
     # a zero accumulator is not read: the first instruction of each tile starts from 0
     zero_start = is_zero(const_attr(c_value))
-    register = values[0].type
     _asm(fl, "wgmma.fence.sync.aligned;", ir.VoidType(), "~{memory}", [])
     tiles: list[tuple[list[int], list[ir.Value]]] = []
     for origin in index:
@@ -196,7 +170,8 @@ def lower_wgmma(fl: GPULowering, op: Operation) -> None:
                      for i in range(instr_n // 2)]
         acc = [values[r] for r in registers]
         if accumulate == "f16":
-            acc = _pack_f16(fl, acc)
+            acc = [pack(fl, acc[i:i + 2], result_type.element_type, I32)
+                   for i in range(0, len(acc), 2)]
         for k in range(0, shape_k, instr_k):
             if a_desc is not None:
                 a_operand = [b.add(a_base, ir.Constant(I64, _units(a_desc, a_tensor, (m, k))))]
@@ -218,7 +193,8 @@ def lower_wgmma(fl: GPULowering, op: Operation) -> None:
         tiles = [(registers, flat[i * len(acc):(i + 1) * len(acc)])
                  for i, (registers, acc) in enumerate(tiles)]
     for registers, acc in tiles:
-        outputs = _unpack_f16(fl, acc, register) if accumulate == "f16" else acc
+        outputs = acc if accumulate != "f16" else [
+            value for word in acc for value in unpack(fl, word, result_type.element_type, 2)]
         for r, value in zip(registers, outputs):
             values[r] = value
     fl.set(op.results[0], c.with_values(values))
