@@ -121,4 +121,15 @@ def TritonLoopAwareCSE : Pass<"triton-loop-aware-cse", "builtin.module"> {
   let implModule = "tilecraft.transforms.loop_aware_cse";
 }
 
+def TritonTestLoopPeeling : Pass<"triton-test-loop-peeling", "builtin.module"> {
+  let summary = "Test pass: peel the last iteration of loops marked __test_peel_epilogue";
+  let description = [{
+    Peels the last iteration of every `scf.for` with the unit attribute
+    `__test_peel_epilogue` into an `scf.if (lb < ub)` after the loop, whose body is the loop
+    body at the last induction value; the loop's upper bound becomes `ub - step`.
+  }];
+  let dependentDialects = ["scf", "arith"];
+  let implModule = "tilecraft.transforms.loop_peeling";
+}
+
 #endif // TILECRAFT_PASSES_TD

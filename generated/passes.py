@@ -290,6 +290,25 @@ class TritonReorderBroadcastPassBase(Pass):
     )
 
 
+class TritonTestLoopPeelingPassBase(Pass):
+    """Test pass: peel the last iteration of loops marked __test_peel_epilogue
+
+    Peels the last iteration of every `scf.for` with the unit attribute
+    `__test_peel_epilogue` into an `scf.if (lb < ub)` after the loop, whose body is the loop
+    body at the last induction value; the loop's upper bound becomes `ub - step`.
+    """
+
+    ARGUMENT = 'triton-test-loop-peeling'
+    SUMMARY = 'Test pass: peel the last iteration of loops marked __test_peel_epilogue'
+    ANCHOR = 'builtin.module'
+    DEPENDENT_DIALECTS = ('scf', 'arith', )
+    IMPL_MODULE = 'tilecraft.transforms.loop_peeling'
+    OPTIONS = (
+    )
+    STATISTICS = (
+    )
+
+
 class TritonGPUAccelerateMatmulPassBase(Pass):
     """Put tt.dot on tensor cores: accumulators and operands in mma layouts
 
@@ -331,6 +350,29 @@ class TritonGPUCoalescePassBase(Pass):
     ANCHOR = 'builtin.module'
     DEPENDENT_DIALECTS = ('ttg', )
     IMPL_MODULE = 'tilecraft.transforms.coalesce'
+    OPTIONS = (
+    )
+    STATISTICS = (
+    )
+
+
+class TritonGPUOptimizeDotOperandsPassBase(Pass):
+    """Move the transposes and reshapes of dot operands into shared memory views
+
+    After a canonicalization of the module: a transposed tensor converted to an mma operand
+    (`convert_layout(tt.trans(x))` read by a `tt.dot`) is stored untransposed to swizzled
+    shared memory and loaded through a `ttg.memdesc_trans`; a `wgmma` operand stored from a
+    `tt.trans` or `tt.reshape` (through any chain of them) is stored from the tensor before
+    them and read through `ttg.memdesc_trans` / `ttg.memdesc_reshape` views whose layouts are
+    inferred backwards from the buffer the dot reads; `ttg.local_alloc(tt.reshape(x))` becomes
+    a `ttg.memdesc_reshape` of `x`'s buffer when that buffer keeps an NVMMA layout.
+    """
+
+    ARGUMENT = 'tritongpu-optimize-dot-operands'
+    SUMMARY = 'Move the transposes and reshapes of dot operands into shared memory views'
+    ANCHOR = 'builtin.module'
+    DEPENDENT_DIALECTS = ('ttg', )
+    IMPL_MODULE = 'tilecraft.transforms.optimize_dot_operands'
     OPTIONS = (
     )
     STATISTICS = (
@@ -444,8 +486,10 @@ PASSES: dict[str, type[Pass]] = {
     'triton-loop-aware-cse': TritonLoopAwareCSEPassBase,
     'triton-loop-unroll': TritonLoopUnrollPassBase,
     'triton-reorder-broadcast': TritonReorderBroadcastPassBase,
+    'triton-test-loop-peeling': TritonTestLoopPeelingPassBase,
     'tritongpu-accelerate-matmul': TritonGPUAccelerateMatmulPassBase,
     'tritongpu-coalesce': TritonGPUCoalescePassBase,
+    'tritongpu-optimize-dot-operands': TritonGPUOptimizeDotOperandsPassBase,
     'tritongpu-pipeline': TritonGPUPipelinePassBase,
     'tritongpu-prefetch': TritonGPUPrefetchPassBase,
     'tritongpu-reduce-data-duplication': TritonGPUReduceDataDuplicationPassBase,

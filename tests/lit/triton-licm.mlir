@@ -3,14 +3,17 @@
 // (no guard when the loop is known to run).
 // RUN: tilecraft-opt %s --split-input-file -triton-licm | filecheck %s
 
-// Unknown trip count: the mask becomes mask & splat(lb < ub), or just the splat.
+// Unknown trip count: the mask becomes splat(lb < ub) & mask, or just the splat; as Triton
+// emits them, each load gets its own compare and splat right before the loop.
 // CHECK-LABEL: tt.func @guarded
 // CHECK-NEXT:    %[[ZERO:.+]] = arith.constant dense<0.000000e+00>
 // CHECK-NEXT:    %[[COND:.+]] = arith.cmpi slt, %arg2, %arg3 : i32
 // CHECK-NEXT:    %[[SPLAT:.+]] = tt.splat %[[COND]] : i1 -> tensor<16xi1>
-// CHECK-NEXT:    %[[MASK:.+]] = arith.andi %arg1, %[[SPLAT]] : tensor<16xi1>
+// CHECK-NEXT:    %[[MASK:.+]] = arith.andi %[[SPLAT]], %arg1 : tensor<16xi1>
 // CHECK-NEXT:    %[[X:.+]] = tt.load %arg0, %[[MASK]] : tensor<16x!tt.ptr<f32>>
-// CHECK-NEXT:    %[[Y:.+]] = tt.load %arg0, %[[SPLAT]] : tensor<16x!tt.ptr<f32>>
+// CHECK-NEXT:    %[[COND2:.+]] = arith.cmpi slt, %arg2, %arg3 : i32
+// CHECK-NEXT:    %[[SPLAT2:.+]] = tt.splat %[[COND2]] : i1 -> tensor<16xi1>
+// CHECK-NEXT:    %[[Y:.+]] = tt.load %arg0, %[[SPLAT2]] : tensor<16x!tt.ptr<f32>>
 // CHECK-NEXT:    scf.for
 // CHECK-NEXT:      arith.addf %{{.+}}, %[[X]]
 // CHECK-NEXT:      arith.addf %{{.+}}, %[[Y]]

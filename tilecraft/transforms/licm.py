@@ -18,8 +18,9 @@ Ops using a hoisted op's results are looked at again, so whole invariant chains 
 `triton-licm` also hoists a ``tt.load`` whose operands are invariant when nothing in the loop
 (nested ops included) may write memory and the load is not volatile. As Triton's pass does, the
 load is guarded by the loop's trip-count condition folded into its mask: before an ``scf.for``
-it becomes ``mask & splat(lb < ub)`` (``ult`` for ``unsigned`` loops), or just the condition
-when it had no mask, so a loop that runs zero times reads nothing. A loop known to run at least
+it becomes ``splat(lb < ub) & mask`` (``ult`` for ``unsigned`` loops), or just the condition
+when it had no mask, so a loop that runs zero times reads nothing; each hoisted load gets its
+own ``cmpi``/``splat``/``andi`` right before the loop, in that order, as Triton emits them. A loop known to run at least
 once (constant bounds with ``lb < ub``) needs no guard, and neither does a load in an
 ``scf.while``'s ``before`` region, which always runs; loads in a ``while``'s ``after`` region,
 loads through tensor pointers or with a boundary check (which cannot take a mask) stay put.
@@ -138,7 +139,7 @@ class TritonLICMPass(TritonLICMPassBase):
             self._hoist(loop)
 
     def _hoist(self, loop: Operation) -> None:
-        state = {"writes": None, "cond": None}
+        state: dict[str, bool | None] = {"writes": None}
 
         def loop_writes() -> bool:
             if state["writes"] is None:
@@ -159,44 +160,36 @@ class TritonLICMPass(TritonLICMPassBase):
         def move(candidate: Operation, index: int) -> None:
             if (candidate.name == "tt.load" and loop.name == "scf.for"
                     and not runs_at_least_once(loop)):
-                candidate = self._guard(candidate, loop, state)
+                candidate = self._guard(candidate, loop)
             candidate.move_before(loop)
 
         hoist_loop_invariants(loop, should_move, move)
 
     @staticmethod
-    def _guard(load: Operation, loop: Operation, state: dict) -> Operation:
-        """Replace ``load`` (in the loop) by one whose mask also holds ``lb < ub``; the
-        condition is computed once per loop, right before it."""
+    def _guard(load: Operation, loop: Operation) -> Operation:
+        """Replace ``load`` (in the loop) by one whose mask also holds ``lb < ub``, as Triton's
+        ``getPredMask`` builds it right before the loop, for each load: ``cmpi``, its ``splat``
+        to the pointer's shape, and ``andi`` of that with the load's own mask."""
         from tilecraft.generated.arith import AndIOp, CmpIOp, CmpIPredicate
         from tilecraft.generated.tt import LoadOp, SplatOp
 
-        cond = state["cond"]
-        if cond is None:
-            predicate = (CmpIPredicate.ult if loop.get_attr("unsignedCmp") is not None
-                         else CmpIPredicate.slt)
-            compare = CmpIOp.build(loop.operands[0], loop.operands[1], predicate,
-                                   location=loop.location)
-            loop.parent.insert_before(loop, compare)
-            cond = state["cond"] = compare.results[0]
-        ptr_type = load.operands[0].type
-        location = load.location
         before_loop = loop.parent
 
         def insert(new_op: Operation) -> Operation:
             before_loop.insert_before(loop, new_op)
             return new_op
 
-        guard = cond
+        predicate = (CmpIPredicate.ult if loop.get_attr("unsignedCmp") is not None
+                     else CmpIPredicate.slt)
+        guard = insert(CmpIOp.build(loop.operands[0], loop.operands[1], predicate,
+                                    location=loop.location)).results[0]
+        ptr_type = load.operands[0].type
         if isinstance(ptr_type, RankedTensorType):
             mask_type = RankedTensorType(ptr_type.shape, i1, ptr_type.encoding)
-            splats = state.setdefault("splats", {})
-            if mask_type not in splats:
-                splats[mask_type] = insert(SplatOp.build(mask_type, cond,
-                                                         location=loop.location)).results[0]
-            guard = splats[mask_type]
+            guard = insert(SplatOp.build(mask_type, guard, location=loop.location)).results[0]
         if load.mask is not None:
-            guard = insert(AndIOp.build(load.mask, guard, location=location)).results[0]
+            guard = insert(AndIOp.build(guard, load.mask, location=loop.location)).results[0]
+        location = load.location
         new_load = LoadOp.build(
             load.ptr, load.result_.type, guard, load.other,
             boundary_check=load.properties.get("boundaryCheck"),
