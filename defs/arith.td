@@ -9,6 +9,7 @@
 #define TILECRAFT_ARITH_TD
 
 include "base/OpBase.td"
+include "base/PatternBase.td"
 
 def Arith_Dialect : Dialect {
   let name = "arith";
@@ -270,7 +271,6 @@ def IntegerLike : TypeOrTensorOf<[AnySignlessIntegerOrIndex], "integer-like">;
 
 def Arith_ExtSIOp : Arith_CastOp<"extsi", SignlessIntegerLike, SignlessIntegerLike> {
   let summary = "Sign-extends an integer to a wider type";
-  let hasCanonicalizer = 1;
 }
 def Arith_ExtUIOp : Arith_CastOp<"extui", SignlessIntegerLike, SignlessIntegerLike> {
   let summary = "Zero-extends an integer to a wider type";
@@ -314,6 +314,15 @@ def Arith_IndexCastOp : Arith_CastOp<"index_cast", IntegerLike, IntegerLike> {
 }
 def Arith_BitcastOp : Arith_CastOp<"bitcast", AnyType, AnyType> {
   let summary = "Reinterprets the bits of a value as another type of the same width";
+}
+
+//===----------------------------------------------------------------------===//
+// Canonicalization patterns
+//===----------------------------------------------------------------------===//
+
+let appliedBy = "canonicalize" in {
+// extsi(extui(x)) -> extui(x): the zero-extended value has a clear sign bit.
+def ExtSIOfExtUI : Pat<(Arith_ExtSIOp (Arith_ExtUIOp $x)), (Arith_ExtUIOp $x)>;
 }
 
 #endif // TILECRAFT_ARITH_TD

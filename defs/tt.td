@@ -214,7 +214,6 @@ class TT_CastOp<string mnemonic, Type from, Type to, string desc>
 
 def TT_IntToPtrOp : TT_CastOp<"int_to_ptr", TT_I64Like, TT_PtrLike,
                               "Reinterprets an i64 as a pointer"> {
-  let hasCanonicalizer = 1;
 }
 def TT_PtrToIntOp : TT_CastOp<"ptr_to_int", TT_PtrLike, TT_I64Like,
                               "Reinterprets a pointer as an i64">;
@@ -884,6 +883,11 @@ def TT_ReturnOp : TT_Op<"return", [Pure, HasParent<"tt.func">, ReturnLike, Termi
 // Canonicalization patterns
 //===----------------------------------------------------------------------===//
 
+def ResultTypeIs : Constraint<CPred<"$0.results[0].type == $1.type">,
+                              "the op's result has the value's type">;
+def ResultTypeIsNot : Constraint<CPred<"$0.results[0].type != $1.type">,
+                                 "the op's result does not have the value's type">;
+
 let appliedBy = "canonicalize" in {
 // broadcast(splat(x)) -> splat(x)
 def BroadcastOfSplat : Pat<(TT_BroadcastOp (TT_SplatOp $x)), (TT_SplatOp $x)>;
@@ -891,6 +895,13 @@ def BroadcastOfSplat : Pat<(TT_BroadcastOp (TT_SplatOp $x)), (TT_SplatOp $x)>;
 def BroadcastOfBroadcast : Pat<(TT_BroadcastOp (TT_BroadcastOp $x)), (TT_BroadcastOp $x)>;
 // expand_dims(splat(x)) -> splat(x)
 def ExpandDimsOfSplat : Pat<(TT_ExpandDimsOp (TT_SplatOp $x), $axis), (TT_SplatOp $x)>;
+// trans(splat(x)) -> splat(x)
+def TransOfSplat : Pat<(TT_TransOp (TT_SplatOp $x), $order), (TT_SplatOp $x)>;
+// int_to_ptr(ptr_to_int(p)) -> p, or tt.bitcast(p) when the pointer types differ.
+def IntToPtrOfPtrToInt : Pat<(TT_IntToPtrOp:$op (TT_PtrToIntOp $p)), (replaceWithValue $p),
+                             [(ResultTypeIs $op, $p)]>;
+def IntToPtrOfPtrToIntCast : Pat<(TT_IntToPtrOp:$op (TT_PtrToIntOp $p)), (TT_BitcastOp $p),
+                                 [(ResultTypeIsNot $op, $p)]>;
 }
 
 #endif // TILECRAFT_TT_TD

@@ -3212,7 +3212,7 @@ class ExtSIOp(DefinedOp):
 
     OPERATION_NAME = 'arith.extsi'
     TRAITS = (Elementwise, SameOperandsAndResultShape, SameOperandsAndResultEncoding, Pure, )
-    HOOKS = ('fold', 'canonicalization_patterns', 'get_canonicalization_patterns', )
+    HOOKS = ('fold', 'get_canonicalization_patterns', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -3258,7 +3258,8 @@ class ExtSIOp(DefinedOp):
     @classmethod
     def get_canonicalization_patterns(cls) -> list:
         """The op's canonicalization patterns: its `Pat`s in .td, then its hook's."""
-        return [*cls.canonicalization_patterns()]
+        from tilecraft.generated.patterns import arith as _patterns_arith
+        return [_patterns_arith.ExtSIOfExtUI()]
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")

@@ -12,7 +12,7 @@ from tilecraft.generated import tt as _tt
 
 
 class BroadcastOfSplat(RewritePattern):
-    """`tt.broadcast` rewrite from tt.td:889."""
+    """`tt.broadcast` rewrite from tt.td:893."""
 
     ROOT = 'tt.broadcast'
     BENEFIT = 2
@@ -31,7 +31,7 @@ class BroadcastOfSplat(RewritePattern):
 
 
 class BroadcastOfBroadcast(RewritePattern):
-    """`tt.broadcast` rewrite from tt.td:891."""
+    """`tt.broadcast` rewrite from tt.td:895."""
 
     ROOT = 'tt.broadcast'
     BENEFIT = 2
@@ -50,7 +50,7 @@ class BroadcastOfBroadcast(RewritePattern):
 
 
 class ExpandDimsOfSplat(RewritePattern):
-    """`tt.expand_dims` rewrite from tt.td:893."""
+    """`tt.expand_dims` rewrite from tt.td:897."""
 
     ROOT = 'tt.expand_dims'
     BENEFIT = 2
@@ -68,4 +68,60 @@ class ExpandDimsOfSplat(RewritePattern):
         return True
 
 
-PATTERNS = (BroadcastOfSplat, BroadcastOfBroadcast, ExpandDimsOfSplat, )
+class TransOfSplat(RewritePattern):
+    """`tt.trans` rewrite from tt.td:899."""
+
+    ROOT = 'tt.trans'
+    BENEFIT = 2
+
+    def match_and_rewrite(self, op: Operation, rewriter) -> bool:
+        m1 = op.src.defining_op
+        if m1 is None or m1.name != 'tt.splat':
+            return False
+        new2 = rewriter.insert(_tt.SplatOp.build(
+            src=m1.src,
+            result_type=op.results[0].type,
+            location=op.location,
+        ))
+        rewriter.replace_op(op, new2.results)
+        return True
+
+
+class IntToPtrOfPtrToInt(RewritePattern):
+    """`tt.int_to_ptr` rewrite from tt.td:901."""
+
+    ROOT = 'tt.int_to_ptr'
+    BENEFIT = 2
+
+    def match_and_rewrite(self, op: Operation, rewriter) -> bool:
+        m1 = op.src.defining_op
+        if m1 is None or m1.name != 'tt.ptr_to_int':
+            return False
+        if not ((op.results[0].type == m1.src.type)):
+            return False
+        rewriter.replace_op(op, [m1.src])
+        return True
+
+
+class IntToPtrOfPtrToIntCast(RewritePattern):
+    """`tt.int_to_ptr` rewrite from tt.td:903."""
+
+    ROOT = 'tt.int_to_ptr'
+    BENEFIT = 2
+
+    def match_and_rewrite(self, op: Operation, rewriter) -> bool:
+        m1 = op.src.defining_op
+        if m1 is None or m1.name != 'tt.ptr_to_int':
+            return False
+        if not ((op.results[0].type != m1.src.type)):
+            return False
+        new2 = rewriter.insert(_tt.BitcastOp.build(
+            src=m1.src,
+            result_type=op.results[0].type,
+            location=op.location,
+        ))
+        rewriter.replace_op(op, new2.results)
+        return True
+
+
+PATTERNS = (BroadcastOfSplat, BroadcastOfBroadcast, ExpandDimsOfSplat, TransOfSplat, IntToPtrOfPtrToInt, IntToPtrOfPtrToIntCast, )

@@ -24,6 +24,18 @@ tt.func @trans_compose(%x: tensor<2x4x8xf32>) -> tensor<8x2x4xf32> {
 
 // -----
 
+// The transpose of a splat is a splat of the transposed shape.
+// CHECK-LABEL: tt.func @trans_splat(%arg0: f32)
+// CHECK-NEXT:    %[[S:.+]] = tt.splat %arg0 : f32 -> tensor<32x16xf32>
+// CHECK-NEXT:    tt.return %[[S]]
+tt.func @trans_splat(%x: f32) -> tensor<32x16xf32> {
+  %0 = tt.splat %x : f32 -> tensor<16x32xf32>
+  %1 = tt.trans %0 {order = array<i32: 1, 0>} : tensor<16x32xf32> -> tensor<32x16xf32>
+  tt.return %1 : tensor<32x16xf32>
+}
+
+// -----
+
 // A chain of three transposes whose orders compose to the identity.
 // CHECK-LABEL: tt.func @trans_three(%arg0: tensor<2x4x8xf32>)
 // CHECK-NEXT:    tt.return %arg0

@@ -893,19 +893,6 @@ class TruncIOfExt(RewritePattern):
         return True
 
 
-class ExtSIOfExtUI(RewritePattern):
-    """``extsi(extui(x)) -> extui(x)``: the zero-extended value has a clear sign bit."""
-
-    ROOT = "arith.extsi"
-
-    def match_and_rewrite(self, op, rewriter) -> bool:
-        inner = op.in_.defining_op
-        if not isinstance(inner, gen.ExtUIOp):
-            return False
-        rewriter.replace_op_with_new_op(op, gen.ExtUIOp, op.out.type, inner.in_)
-        return True
-
-
 def _patterns(cls, *pattern_classes):
     @implements(cls)
     @staticmethod
@@ -919,7 +906,6 @@ _patterns(gen.MulIOp, MulIConstantChain)
 _patterns(gen.XOrIOp, XOrINotCmp)
 _patterns(gen.SelectOp, SelectSimplify)
 _patterns(gen.TruncIOp, TruncIOfExt)
-_patterns(gen.ExtSIOp, ExtSIOfExtUI)
 
 
 @implements(gen.ConstantOp)

@@ -1269,19 +1269,6 @@ def _same_but_layout(a, b) -> bool:
         tuple(a.shape) == tuple(b.shape) and a.element_type is b.element_type
 
 
-class TransOfSplat(RewritePattern):
-    """trans(splat(x)) -> splat(x)."""
-
-    ROOT = "tt.trans"
-
-    def match_and_rewrite(self, op, rewriter) -> bool:
-        splat = _defining(op.src, gen.SplatOp)
-        if splat is None:
-            return False
-        rewriter.replace_op_with_new_op(op, gen.SplatOp, op.result_.type, splat.src)
-        return True
-
-
 def _copy_properties(op, *names) -> dict:
     return {name: op.properties[name] for name in names if name in op.properties}
 
@@ -1335,22 +1322,6 @@ class MaskedStoreOfConstantMask(RewritePattern):
         return True
 
 
-class IntToPtrOfPtrToInt(RewritePattern):
-    """int_to_ptr(ptr_to_int(p)) -> p, or tt.bitcast(p) when the pointer types differ."""
-
-    ROOT = "tt.int_to_ptr"
-
-    def match_and_rewrite(self, op, rewriter) -> bool:
-        inner = _defining(op.src, gen.PtrToIntOp)
-        if inner is None:
-            return False
-        if inner.src.type is op.result_.type:
-            rewriter.replace_op(op, [inner.src])
-        else:
-            rewriter.replace_op_with_new_op(op, gen.BitcastOp, op.result_.type, inner.src)
-        return True
-
-
 def _patterns(cls, *pattern_classes):
     @implements(cls)
     @staticmethod
@@ -1360,7 +1331,6 @@ def _patterns(cls, *pattern_classes):
 
 _patterns(gen.ExpandDimsOp, ExpandDimsOfBroadcast)
 _patterns(gen.ReshapeOp, ReshapeOfReshapeOrSplat)
-_patterns(gen.TransOp, TransOfTrans, TransOfSplat)
+_patterns(gen.TransOp, TransOfTrans)
 _patterns(gen.LoadOp, MaskedLoadOfConstantMask)
 _patterns(gen.StoreOp, MaskedStoreOfConstantMask)
-_patterns(gen.IntToPtrOp, IntToPtrOfPtrToInt)
