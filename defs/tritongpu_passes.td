@@ -102,6 +102,22 @@ def TritonGPUAccelerateMatmul : Pass<"tritongpu-accelerate-matmul", "builtin.mod
   let implModule = "tilecraft.transforms.accelerate_matmul";
 }
 
+def TritonGPUOptimizeDotOperands
+    : Pass<"tritongpu-optimize-dot-operands", "builtin.module"> {
+  let summary = "Move the transposes and reshapes of dot operands into shared memory views";
+  let description = [{
+    After a canonicalization of the module: a transposed tensor converted to an mma operand
+    (`convert_layout(tt.trans(x))` read by a `tt.dot`) is stored untransposed to swizzled
+    shared memory and loaded through a `ttg.memdesc_trans`; a `wgmma` operand stored from a
+    `tt.trans` or `tt.reshape` (through any chain of them) is stored from the tensor before
+    them and read through `ttg.memdesc_trans` / `ttg.memdesc_reshape` views whose layouts are
+    inferred backwards from the buffer the dot reads; `ttg.local_alloc(tt.reshape(x))` becomes
+    a `ttg.memdesc_reshape` of `x`'s buffer when that buffer keeps an NVMMA layout.
+  }];
+  let dependentDialects = ["ttg"];
+  let implModule = "tilecraft.transforms.optimize_dot_operands";
+}
+
 def TritonGPUPipeline : Pass<"tritongpu-pipeline", "builtin.module"> {
   let summary = "Software-pipeline the loads that feed shared memory in scf.for loops";
   let description = [{

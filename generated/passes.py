@@ -356,6 +356,29 @@ class TritonGPUCoalescePassBase(Pass):
     )
 
 
+class TritonGPUOptimizeDotOperandsPassBase(Pass):
+    """Move the transposes and reshapes of dot operands into shared memory views
+
+    After a canonicalization of the module: a transposed tensor converted to an mma operand
+    (`convert_layout(tt.trans(x))` read by a `tt.dot`) is stored untransposed to swizzled
+    shared memory and loaded through a `ttg.memdesc_trans`; a `wgmma` operand stored from a
+    `tt.trans` or `tt.reshape` (through any chain of them) is stored from the tensor before
+    them and read through `ttg.memdesc_trans` / `ttg.memdesc_reshape` views whose layouts are
+    inferred backwards from the buffer the dot reads; `ttg.local_alloc(tt.reshape(x))` becomes
+    a `ttg.memdesc_reshape` of `x`'s buffer when that buffer keeps an NVMMA layout.
+    """
+
+    ARGUMENT = 'tritongpu-optimize-dot-operands'
+    SUMMARY = 'Move the transposes and reshapes of dot operands into shared memory views'
+    ANCHOR = 'builtin.module'
+    DEPENDENT_DIALECTS = ('ttg', )
+    IMPL_MODULE = 'tilecraft.transforms.optimize_dot_operands'
+    OPTIONS = (
+    )
+    STATISTICS = (
+    )
+
+
 class TritonGPUPipelinePassBase(Pass):
     """Software-pipeline the loads that feed shared memory in scf.for loops
 
@@ -466,6 +489,7 @@ PASSES: dict[str, type[Pass]] = {
     'triton-test-loop-peeling': TritonTestLoopPeelingPassBase,
     'tritongpu-accelerate-matmul': TritonGPUAccelerateMatmulPassBase,
     'tritongpu-coalesce': TritonGPUCoalescePassBase,
+    'tritongpu-optimize-dot-operands': TritonGPUOptimizeDotOperandsPassBase,
     'tritongpu-pipeline': TritonGPUPipelinePassBase,
     'tritongpu-prefetch': TritonGPUPrefetchPassBase,
     'tritongpu-reduce-data-duplication': TritonGPUReduceDataDuplicationPassBase,
