@@ -3,11 +3,14 @@ elements, as Triton's ReorderBroadcast pass does (greedily, with folding).
 
 - `MoveSplatAfterElementwise`: ``elementwise(splat(a), splat(b), c)`` → ``splat(
   elementwise(a, b, c'))`` when every operand is a ``tt.splat`` or a splat constant (``c'``
-  is its scalar), at least one being a ``tt.splat`` (constants alone are folding's job).
-- `MoveBroadcastAfterElementwise`: ``elementwise(broadcast(a), splat(b), c)`` →
-  ``broadcast(elementwise(a, splat(b)', c'))`` when exactly one operand is a
-  ``tt.broadcast`` and every other one a ``tt.splat`` or a splat constant, re-made with the
-  shape of ``a``. Two broadcast operands, or any other operand, leave the op alone.
+  is its scalar). An op of splat constants alone that its folder leaves (``tt.int_to_ptr``
+  of ``dense<1>``, ...) moves too, as in Triton.
+- `MoveBroadcastAfterElementwise`: ``elementwise(broadcast(a), broadcast(b), splat(c), d)``
+  → ``broadcast(elementwise(a, b, splat(c)', d'))`` when at least one operand is a
+  ``tt.broadcast``, every broadcast operand broadcasts from the same shape, and every other
+  operand is a ``tt.splat`` or a splat constant, re-made with that shape (and the first
+  broadcast source's encoding). Broadcasts from different shapes (``128x1`` and ``1x128``),
+  or any other operand, leave the op alone.
 
 Both need an op with the ``Elementwise`` trait and no memory effects whose results are
 tensors. The ``broadcast``/``expand_dims`` canonicalizations of `tile_patterns` run with them
@@ -83,7 +86,7 @@ class MoveSplatAfterElementwise(RewritePattern):
         if not _candidate(op):
             return False
         kinds = [_kind(v) for v in op.operands]
-        if any(k not in ("splat", "constant") for k in kinds) or "splat" not in kinds:
+        if any(k not in ("splat", "constant") for k in kinds):
             return False
         scalars = []
         for value, kind in zip(op.operands, kinds):
@@ -109,11 +112,13 @@ class MoveBroadcastAfterElementwise(RewritePattern):
         if not _candidate(op):
             return False
         kinds = [_kind(v) for v in op.operands]
-        if kinds.count("broadcast") != 1 or any(k is None for k in kinds):
+        if "broadcast" not in kinds or any(k is None for k in kinds):
             return False
-        source = op.operands[kinds.index("broadcast")].defining_op.operands[0]
-        source_type = source.type
-        shape, encoding = source_type.shape, source_type.encoding
+        sources = [v.defining_op.operands[0] for v, k in zip(op.operands, kinds)
+                   if k == "broadcast"]
+        shape, encoding = sources[0].type.shape, sources[0].type.encoding
+        if any(source.type.shape != shape for source in sources[1:]):
+            return False
 
         def reshaped(type_) -> RankedTensorType:
             return RankedTensorType(shape, type_.element_type, encoding)
@@ -121,7 +126,7 @@ class MoveBroadcastAfterElementwise(RewritePattern):
         operands = []
         for value, kind in zip(op.operands, kinds):
             if kind == "broadcast":
-                operands.append(source)
+                operands.append(value.defining_op.operands[0])
             elif kind == "splat":
                 splat = SplatOp.build(reshaped(value.type), value.defining_op.operands[0],
                                       location=op.location)
