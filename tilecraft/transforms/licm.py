@@ -20,10 +20,11 @@ Ops using a hoisted op's results are looked at again, so whole invariant chains 
 load is guarded by the loop's trip-count condition folded into its mask: before an ``scf.for``
 it becomes ``splat(lb < ub) & mask`` (``ult`` for ``unsigned`` loops), or just the condition
 when it had no mask, so a loop that runs zero times reads nothing; each hoisted load gets its
-own ``cmpi``/``splat``/``andi`` right before the loop, in that order, as Triton emits them. A loop known to run at least
-once (constant bounds with ``lb < ub``) needs no guard, and neither does a load in an
-``scf.while``'s ``before`` region, which always runs; loads in a ``while``'s ``after`` region,
-loads through tensor pointers or with a boundary check (which cannot take a mask) stay put.
+own ``cmpi``/``splat``/``andi`` right before the loop, in that order, as Triton emits them.
+A loop known to run at least once (constant bounds with ``lb < ub``) needs no guard, and
+neither does a load in an ``scf.while``'s ``before`` region, which always runs (Triton leaves
+loads in ``scf.while`` loops); loads in a ``while``'s ``after`` region, loads through tensor
+pointers or with a boundary check (which cannot take a mask) stay put.
 """
 
 from __future__ import annotations

@@ -94,6 +94,9 @@ def _parser() -> _ArgumentParser:
                         help="print the time of parsing, each pass and printing (to stderr)")
     parser.add_argument("--mlir-pass-pipeline-crash-reproducer", metavar="FILE",
                         help="when a pass fails, write the IR and pipeline that reproduce it")
+    parser.add_argument("--dump-pass-pipeline", action="store_true",
+                        help="print the pipeline (to stderr) before running it, as MLIR's "
+                             "'Pass Manager with N passes:' dump")
     parser.add_argument("--run-reproducer", action="store_true",
                         help="run the pipeline written in the input's reproducer trailer")
     parser.add_argument("--load-pass-plugin", action="append", default=[],
@@ -153,6 +156,8 @@ class _Session:
                 with self.timed("Verifier"):
                     module.verify()
                 pm = self.pass_manager()
+                if args.dump_pass_pipeline:
+                    sys.stderr.write(pm.dump_text())
                 pm.run(module)
                 if args.mlir_pass_statistics:
                     sys.stderr.write(pm.statistics_report())

@@ -101,12 +101,46 @@ class OpPassManager:
         """The textual pipeline: ``builtin.module(canonicalize,tt.func(cse))``."""
         return f"{self.anchor}({','.join(_element_text(e) for e in self.elements)})"
 
+    def pretty_text(self, indent: int = 0) -> str:
+        """The pipeline as MLIR prints it with ``pretty``: one element a line, nested managers
+        indented by two spaces, every option of a pass written out in MLIR's order."""
+        inner = " " * (indent + 2)
+        lines = ",\n".join(
+            inner + (e.pretty_text(indent + 2).lstrip(" ") if isinstance(e, OpPassManager)
+                     else _mlir_pass_text(e))
+            for e in self.elements)
+        return f"{' ' * indent}{self.anchor}(\n{lines}\n{' ' * indent})"
+
+    def dump_text(self) -> str:
+        """What ``--dump-pass-pipeline`` prints, as MLIR's ``OpPassManager::dump``: ``Pass
+        Manager with N passes:`` (N counting this manager's own elements, a nested manager as
+        one), then `pretty_text`."""
+        return f"Pass Manager with {len(self.elements)} passes:\n{self.pretty_text()}\n"
+
 
 def _element_text(element: Pass | OpPassManager) -> str:
     if isinstance(element, OpPassManager):
         return str(element)
     options = element.options_text()
     return f"{element.ARGUMENT}{{{options}}}" if options else element.ARGUMENT
+
+
+def _mlir_pass_text(pass_: Pass) -> str:
+    """``name{opt=value ...}`` as MLIR prints a pass: all its options sorted by name, one
+    space apart, an empty list option printing nothing (so ``{  max-iterations=10 ...}`` when
+    two come first); no braces without options."""
+    if not pass_.OPTIONS:
+        return pass_.ARGUMENT
+    parts = []
+    for option in sorted(pass_.OPTIONS, key=lambda o: o.argument):
+        value = getattr(pass_, option.name)
+        if option.is_list:
+            parts.append(f"{option.argument}={','.join(str(v) for v in value)}" if value else "")
+        elif option.type is bool:
+            parts.append(f"{option.argument}={'true' if value else 'false'}")
+        else:
+            parts.append(f"{option.argument}={value}")
+    return f"{pass_.ARGUMENT}{{{' '.join(parts)}}}"
 
 
 def _env_flag(name: str) -> bool:

@@ -18,7 +18,8 @@ from tilecraft.ir import Operation, print_op
 
 __all__ = ["Snapshot", "reproducer_text", "read_reproducer", "write_reproducer"]
 
-_TRAILER = re.compile(r"\{-#(.*?)#-\}\s*\Z", re.DOTALL)
+#: The trailer, which only whitespace and ``//`` comments may follow (as the lexer skips them).
+_TRAILER = re.compile(r"\{-#(.*?)#-\}(?:\s|//[^\n]*)*\Z", re.DOTALL)
 _PIPELINE = re.compile(r'pipeline\s*:\s*("(?:[^"\\]|\\.)*")')
 
 
