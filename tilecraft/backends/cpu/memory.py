@@ -4,7 +4,10 @@ A load is one loop nest over its shape that evaluates the pointer (and mask) exp
 element and copies the element into a stack buffer; masked-off elements take ``other`` (zero
 when absent) and are never read. A store is one loop nest that evaluates the pointer, value and
 mask expressions in place. The address arithmetic of ``base + offsets`` stays visible to LLVM,
-which turns contiguous accesses into (masked) vector loads and stores.
+which turns contiguous accesses into (masked) vector loads and stores. A load whose pointers
+run contiguously along its last dimension reads each run with vector loads (`vector_loads`);
+one read only as a dot's ``A`` operand, with contiguous rows, is not copied at all: the dot
+reads it where it lies (a `RowsTile` of row pointers).
 
 A masked store of a wide tile first checks whether every element of its mask holds (as it does
 in all but the last programs of a grid over ``offsets < n``) and then runs a copy of its loop in
