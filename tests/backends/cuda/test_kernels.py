@@ -396,6 +396,26 @@ def test_wgmma_operand_orders_and_warp_groups(dtype_name: str, orders: str,
 
 
 @needs_gpu
+@pytest.mark.parametrize("shape", [(128, 128, 128), (200, 136, 72)])
+@pytest.mark.parametrize("dtype_name", ["float8_e4m3fn", "float8_e5m2"])
+def test_fp8_matmul_against_torch(dtype_name: str, shape: tuple[int, int, int]) -> None:
+    """fp8 operands (e4m3 and e5m2) into f32, masked edges included, against float64 products
+    of the same fp8 values."""
+    m, n, k = shape
+    dtype = getattr(torch, dtype_name)
+    a = torch.randn((m, k), device="cuda").to(dtype)
+    b = torch.randn((k, n), device="cuda").to(dtype)
+    c = torch.full((m, n), 7, dtype=torch.float32, device="cuda")
+    K.fp8_matmul_kernel[(tc.cdiv(m, 64), tc.cdiv(n, 64))](
+        a, b, c, m, n, k, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0),
+        c.stride(1), BM=64, BN=64, BK=64)
+    ref = a.double() @ b.double()
+    scale = (a.double().abs() @ b.double().abs()).max()
+    error = ((c.double() - ref).abs().max() / scale).item()
+    assert error < 1e-3, f"{dtype_name} {shape}: relative error {error:.2e}"
+
+
+@needs_gpu
 def test_loop_carried_accumulator() -> None:
     x = np.random.default_rng().standard_normal((9, 256)).astype(np.float32)
     out = _cuda(np.full(256, np.nan, np.float32))
