@@ -24,17 +24,19 @@ attribute ``__test_peel_epilogue``, as Triton's test pass of the same name does.
 from __future__ import annotations
 
 from tilecraft.generated.passes import TritonTestLoopPeelingPassBase
-from tilecraft.ir import Builder, Operation, Value
+from tilecraft.ir import Builder, Location, Operation, Value
 
 from .transform_utils import clone_block_ops, constant_op
 
-__all__ = ["TestLoopPeelingPass", "peel_loop_epilogue", "PEEL_EPILOGUE"]
+__all__ = ["TestLoopPeelingPass", "peel_loop_epilogue", "last_induction_value",
+           "PEEL_EPILOGUE"]
 
 #: The attribute that marks a loop for `TestLoopPeelingPass`.
 PEEL_EPILOGUE = "__test_peel_epilogue"
 
 
-def _binary(builder: Builder, name: str, lhs: Value, rhs: Value, location) -> Value:
+def _binary(builder: Builder, name: str, lhs: Value, rhs: Value,
+            location: Location | None) -> Value:
     return builder.insert(Operation.create(name, [lhs, rhs], [lhs.type],
                                            location=location)).results[0]
 
