@@ -61,8 +61,9 @@ from tilecraft.transforms.layout_inference import with_encoding
 from tilecraft.transforms.reduce_data_duplication import memory_order
 
 __all__ = ["WGMMA_TYPES", "TritonGPUAccelerateMatmulPass", "accelerate_matmul", "capability_of",
-           "comes_from_load_or_block_arg", "k_width_of", "loaded_bit_width", "mma_v2_supported", "mma_v3_supported",
-           "nvmma_shared_for", "warps_per_tile", "warps_per_tile_v3", "wgmma_instr_n"]
+           "comes_from_load_or_block_arg", "k_width_of", "loaded_bit_width", "mma_v2_supported",
+           "mma_v3_supported", "nvmma_shared_for", "warps_per_tile", "warps_per_tile_v3",
+           "wgmma_instr_n"]
 
 FP8_KINDS = frozenset({"f8E4M3FN", "f8E5M2", "f8E4M3FNUZ", "f8E5M2FNUZ"})
 # operand types with an mma.sync form (fp8 through f16 where it has none)
