@@ -409,17 +409,19 @@ class TritonGPUPipelinePassBase(Pass):
 
 
 class TritonGPUPrefetchPassBase(Pass):
-    """Read tensor-core dot operands from shared memory one slice of K at a time
+    """In loops, read dot operands from shared memory one slice of K ahead
 
-    A `tt.dot` with an `#ttg.nvidia_mma` result whose operands are `ttg.local_load`s read by
-    the dot alone becomes a chain of dots over slices of K (one `mma.sync` instruction's K),
-    each loading its `ttg.memdesc_subslice` of A and B right before it, so that only one
-    slice's operand registers are live at a time. The first slice of the next iteration is
-    not yet loaded ahead across a loop's back edge, as Triton's pass does.
+    In an `scf.for` whose one `tt.dot` has an `#ttg.nvidia_mma` (v2) result and operands
+    loaded from shared memory (`ttg.local_load`, then single-use ops), where the buffers are
+    loop-carried or recomputable (the pipeliner's `ttg.memdesc_index` and `ttg.async_wait`),
+    the first K slice of each operand (one `mma.sync` K) is loaded before the loop and, for
+    the next iteration, at the end of the body, carried in new loop arguments; the dot becomes
+    a chain of dots over the slices, each later slice loaded from a `ttg.memdesc_subslice`
+    right before its dot, the last dot sunk to the end of the body.
     """
 
     ARGUMENT = 'tritongpu-prefetch'
-    SUMMARY = 'Read tensor-core dot operands from shared memory one slice of K at a time'
+    SUMMARY = 'In loops, read dot operands from shared memory one slice of K ahead'
     ANCHOR = 'builtin.module'
     DEPENDENT_DIALECTS = ('ttg', )
     IMPL_MODULE = 'tilecraft.transforms.prefetch'
