@@ -144,6 +144,29 @@ module attributes {"ttg.target" = "cuda:90", "ttg.num-ctas" = 1 : i32, "ttg.num-
 
 // -----
 
+// B is two f16 loads joined and reshaped: layout propagation halves the elements per thread
+// along K through the join, so the operands take twice the kWidth (4) to keep the loads
+// 32 bits wide; A alone would take kWidth 2.
+// CHECK-LABEL: @joined_operand
+// CHECK: tt.dot {{.*}} : tensor<64x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>> * tensor<64x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>>
+#blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#b2 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#b3 = #ttg.blocked<{sizePerThread = [1, 1, 2], threadsPerWarp = [4, 8, 1], warpsPerCTA = [4, 1, 1], order = [2, 1, 0]}>
+module attributes {"ttg.target" = "cuda:80", "ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @joined_operand(%a: tensor<64x64xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %p: tensor<64x32x!tt.ptr<f16>, #b2>) -> tensor<64x64xf32, #blocked> {
+    %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #blocked>
+    %x = tt.load %p : tensor<64x32x!tt.ptr<f16>, #b2>
+    %y = tt.load %p : tensor<64x32x!tt.ptr<f16>, #b2>
+    %j = tt.join %x, %y : tensor<64x32xf16, #b2> -> tensor<64x32x2xf16, #b3>
+    %r = tt.reshape %j : tensor<64x32x2xf16, #b3> -> tensor<64x64xf16, #b2>
+    %b = ttg.convert_layout %r : tensor<64x64xf16, #b2> -> tensor<64x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>
+    %d = tt.dot %a, %b, %zero : tensor<64x64xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<64x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
+    tt.return %d : tensor<64x64xf32, #blocked>
+  }
+}
+
+// -----
+
 // Must not fire: no CUDA target.
 // CHECK-LABEL: @no_target
 // CHECK-NOT: nvidia_mma

@@ -205,8 +205,11 @@ def warps_per_tile(dot: Operation, shape: tuple[int, ...], num_warps: int) -> tu
 
 def loaded_bit_width(value: Value) -> int:
     """The narrowest element width among the loads ``value`` is computed from through views,
-    conversions and pure element-wise ops (4 after ``ttg.fp4_to_fp``), or ``value``'s own."""
+    conversions and pure element-wise ops (4 after ``ttg.fp4_to_fp``), or ``value``'s own;
+    halved when a ``tt.join`` is on the way (as Triton's heuristic: layout propagation halves
+    the elements per thread along K through a join, so the loads keep their width)."""
     width = _bits(value.type)
+    joined = False
     seen: set[Operation] = set()
     stack = [value]
     while stack:
@@ -218,13 +221,14 @@ def loaded_bit_width(value: Value) -> int:
             continue
         if owner.name == "ttg.fp4_to_fp":
             return 4
+        joined |= owner.name == "tt.join"
         if owner.name in ("tt.load", "tt.descriptor_load"):
             result = owner.results[0].type
             if isinstance(result, RankedTensorType):
                 width = min(width, _bits(result))
             continue
         stack.extend(owner.operands)
-    return width
+    return width // 2 if joined else width
 
 
 def _is_pure_elementwise(op: Operation) -> bool:
