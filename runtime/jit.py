@@ -106,7 +106,7 @@ class JITFunction:
         dispatch = self._dispatch
         if dispatch is None:
             dispatch = self._make_dispatcher()
-        return functools.partial(dispatch, _tc_grid=grid)
+        return functools.partial(dispatch, grid)
 
     def run(self, *args, grid, **kwargs):
         """Launches the kernel over ``grid``, as ``kernel[grid](*args, **kwargs)``."""
@@ -122,9 +122,9 @@ class JITFunction:
             self._dispatch, self._key_of = made
         return self._dispatch
 
-    def _launch_slowly(self, *args, _tc_grid, **kwargs):
+    def _launch_slowly(self, grid, /, *args, **kwargs):
         """The dispatcher of kernels the fast path does not take (``interpret=True``)."""
-        return self._run_slow(args, kwargs, _tc_grid)
+        return self._run_slow(args, kwargs, grid)
 
     def _run_slow(self, args: tuple, kwargs: dict, grid):
         """A launch that the fast path could not take: specializes, compiles (or finds the
@@ -166,7 +166,7 @@ class JITFunction:
         if self._key_of is None:
             return
         fast_launch.BACKEND_BY_ENVIRONMENT.setdefault(fast_launch.environment_key(), backend)
-        keyed = self._key_of(*args, _tc_grid=grid, **kwargs)
+        keyed = self._key_of(grid, *args, **kwargs)
         if keyed is fast_launch.MISS:
             return
         key, values = keyed

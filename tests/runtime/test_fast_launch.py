@@ -122,6 +122,34 @@ def test_keyword_only_defaults_bools_and_keywords(slow_launches):
     assert slow_launches[0] == 1
 
 
+def test_surplus_positional_arguments_are_counted_as_the_kernel_would():
+    out = np.full(40, np.nan, np.float32)
+    with pytest.raises(TypeError, match=r"flag_kernel\(\) takes 3 positional arguments but 4 "
+                                        r"were given"):
+        flag_kernel[(3,)](out, 40, True, 16)
+    with pytest.raises(TypeError, match=r"scale_kernel\(\) takes 5 positional arguments but 6"):
+        scale_kernel[(1,)](out, out, 40, 2.0, 32, 9)
+
+
+def test_torch_tensors_take_the_fast_path(slow_launches):
+    """torch.Tensor is read inline by dispatchers made once torch is imported: its dtype, device
+    and alignment key the entry, its data_ptr() is launched."""
+    torch = pytest.importorskip("torch")
+    x = torch.from_numpy(_data(100, 9))
+    for factor in (2.0, 3.0):
+        out = torch.full((100,), float("nan"))
+        scale_kernel[(4,)](x, out, 100, factor, BLOCK=32)
+        np.testing.assert_array_equal(out.numpy(), x.numpy() * np.float32(factor))
+    assert slow_launches[0] == 1
+    doubles = x.double()
+    out = torch.full((100,), float("nan"), dtype=torch.float64)
+    scale_kernel[(4,)](doubles, out, 100, 2.0, BLOCK=32)  # another element type
+    out32 = torch.full((99,), float("nan"))
+    scale_kernel[(4,)](x[1:], out32, 99, 2.0, BLOCK=32)  # a misaligned pointer
+    np.testing.assert_array_equal(out32.numpy(), x[1:].numpy() * np.float32(2.0))
+    assert slow_launches[0] == 3
+
+
 def test_the_backend_is_read_at_each_launch(slow_launches, monkeypatch):
     x = _data(32, 6)
     _launch(x, 32)
@@ -194,16 +222,16 @@ def test_dispatchers_bind_as_the_kernel_does():
     assert made is not None
     dispatch, key_of = made
     with pytest.raises(TypeError, match=r"kernel\(\) missing 1 required positional argument"):
-        dispatch(1, _tc_grid=(1,))
+        dispatch((1,), 1)
     with pytest.raises(TypeError, match="takes from 2 to 3 positional arguments but 4"):
-        dispatch(1, 2, 3, 4, _tc_grid=(1,))
+        dispatch((1,), 1, 2, 3, 4)
     fast_launch.BACKEND_BY_ENVIRONMENT.setdefault(fast_launch.environment_key(), "cpu")
-    assert dispatch(1, 2, d=4, _tc_grid=(2,), stream=5) == "slow"  # no entry: the slow path
+    assert dispatch((2,), 1, 2, d=4, stream=5) == "slow"  # no entry: the slow path
     assert slow_calls == [((), {"a": 1, "b": 2, "c": 7, "d": 4, "stream": 5}, (2,))]
-    key, values = key_of(2, 3, d=4, _tc_grid=(2,), stream=5)
-    assert values == (2, 3, 7, 4) and key == key_of(5, 18, 5, _tc_grid=(2,), d=20)[0]
-    assert key != key_of(1, 3, d=4, _tc_grid=(2,))[0]  # 1 is a constexpr
-    assert key != key_of(2, 3, d=4, _tc_grid=(2,), num_warps=2)[0]
+    key, values = key_of((2,), 2, 3, d=4, stream=5)
+    assert values == (2, 3, 7, 4) and key == key_of((2,), 5, 18, 5, d=20)[0]
+    assert key != key_of((2,), 1, 3, d=4)[0]  # 1 is a constexpr
+    assert key != key_of((2,), 2, 3, d=4, num_warps=2)[0]
 
     def variadic(a, *rest):
         pass
