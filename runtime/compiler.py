@@ -288,20 +288,15 @@ class CUDABackend(Backend):
 
 class _CUDALauncher:
     """Launches a `driver.CudaFunction` on the given stream, else torch's current one:
-    ``launch(grid, args, stream=None)``, or ``launch_values(grid, stream, *args)`` as the launch
-    fast path calls every launcher."""
+    ``launch(grid, args, stream=None)``, or ``launch_values(grid, stream, *args)`` (the
+    function's generated launcher) as the launch fast path calls every launcher."""
 
     def __init__(self, function) -> None:
-        from tilecraft.backends.cuda import driver
-
         self.function = function
-        self.current_stream = driver.current_stream
+        self.launch_values = function.launch_values
 
     def launch(self, grid, args: list, stream: int | None = None, **_options) -> None:
-        self.function.launch(grid, args, self.current_stream() if stream is None else stream)
-
-    def launch_values(self, grid, stream: int | None, *args) -> None:
-        self.function.launch(grid, args, self.current_stream() if stream is None else stream)
+        self.function.launch(grid, args, stream)
 
 
 def get_backend(name: str, capability: int | None = None) -> Backend:

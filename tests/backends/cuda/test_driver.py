@@ -3,14 +3,20 @@ tensors) and skip without one. Kernels are hand-written LLVM IR compiled by the 
 
 from __future__ import annotations
 
+import ctypes
 import math
+import struct
 import subprocess
 import sys
 import textwrap
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pytest
 
+import tilecraft as tc
+import tilecraft.language as tl
 from tilecraft.backends.cuda import driver, toolchain
 from tilecraft.backends.cuda.driver import CudaError, CudaFunction, pointer_of
 
@@ -56,6 +62,130 @@ def test_bf16_rounding() -> None:
     assert driver._bf16_bits(1 + 2 ** -8) == 0x3F80  # a tie goes to the even neighbour
     assert driver._bf16_bits(1 + 3 * 2 ** -8) == 0x3F82
     assert driver._bf16_bits(math.nan) & 0x7FC0 == 0x7FC0
+
+
+# -- the generated launchers, with a recorder in cuda-python's cuLaunchKernel's place (no GPU)
+
+
+class _RecordingDriver:
+    """Stands for cuda-python's ``cuLaunchKernel``: records each call (the parameter slots read
+    at the call, as the driver reads them through the pointer array) and returns ``(result,)``."""
+
+    def __init__(self, slots: int, result: int = 0) -> None:
+        self.calls: list[dict[str, Any]] = []
+        self.result = result
+        self.slots = slots
+
+    def __call__(self, function: int, gx: int, gy: int, gz: int, bx: int, by: int, bz: int,
+                 shared: int, stream: int, params: int, extra: int) -> tuple[Any]:
+        words = [ctypes.string_at(ctypes.c_void_p.from_address(params + 8 * index).value, 8)
+                 for index in range(self.slots)]
+        self.calls.append({"function": function, "grid": (gx, gy, gz), "block": (bx, by, bz),
+                           "shared": shared, "stream": stream, "params": params,
+                           "extra": extra, "slots": words})
+        return (driver._driver().CUresult(self.result),)
+
+    def make(self, arg_kinds: list[str], arg_names: list[str] | None = None,
+             function: int = 0xDEAD0000BEEF, num_warps: int = 4,
+             shared: int = 0) -> Callable[..., None]:
+        names = arg_names or [f"#{index}" for index in range(len(arg_kinds))]
+        return driver.make_launcher("add_kernel", arg_kinds, names, function, 32 * num_warps,
+                                    shared, self)
+
+
+def _slot(kind: str, value: Any) -> bytes:
+    return struct.pack("<" + driver._SLOT_FORMATS[kind], value)
+
+
+def test_launcher_packs_the_slots_and_passes_handles_whole() -> None:
+    recorder = _RecordingDriver(4)
+    launch = recorder.make(["ptr", "ptr", "ptr", "i32"], ["x_ptr", "y_ptr", "out_ptr", "n"],
+                           shared=49152)
+
+    class DeviceArray:
+        __cuda_array_interface__ = {"data": (0x7F0000002000, False), "shape": (4,),
+                                    "typestr": "<f4", "version": 3}
+
+    launch((7, 2, 3), 0x7F00DEAD1234, 0x7F0000001000, DeviceArray(), 0x7F0000003000, -5)
+    [call] = recorder.calls
+    assert call["function"] == 0xDEAD0000BEEF
+    assert call["grid"] == (7, 2, 3) and call["block"] == (128, 1, 1)
+    assert call["shared"] == 49152 and call["extra"] == 0
+    assert call["stream"] == 0x7F00DEAD1234
+    assert call["slots"] == [_slot("ptr", 0x7F0000001000), _slot("ptr", 0x7F0000002000),
+                             _slot("ptr", 0x7F0000003000), _slot("i32", -5)]
+
+
+def test_launcher_streams() -> None:
+    """None is the current stream (0 without torch's CUDA); torch-like streams give their
+    ``cuda_stream``, cuda-python's CUstream its handle."""
+
+    class TorchLikeStream:
+        cuda_stream = 0x7F0000005000
+
+    recorder = _RecordingDriver(1)
+    launch = recorder.make(["i32"])
+    launch((1, 1, 1), 0, 3)
+    launch((1, 1, 1), TorchLikeStream(), 3)
+    launch((1, 1, 1), driver._driver().CUstream(0x7F0000006000), 3)
+    if "torch" not in sys.modules:
+        launch((1, 1, 1), None, 3)
+    assert [call["stream"] for call in recorder.calls] == [0, 0x7F0000005000, 0x7F0000006000,
+                                                           0][:len(recorder.calls)]
+    with pytest.raises(TypeError, match=r"stream='main' is not a CUDA stream"):
+        launch((1, 1, 1), "main", 3)
+
+
+def test_launcher_reads_torch_current_stream_once_torch_has_cuda() -> None:
+    """Once torch's CUDA is initialized, a launch on the current stream asks torch's raw
+    stream reader for the current device's stream."""
+    recorder = _RecordingDriver(1)
+    launch = recorder.make(["i32"])
+    saved = list(driver._TORCH_STREAM_READERS)
+    driver._TORCH_STREAM_READERS[:] = [lambda device: 0x7F0000009000 + device, lambda: 2]
+    try:
+        launch((1, 1, 1), None, 3)
+    finally:
+        driver._TORCH_STREAM_READERS[:] = saved
+    assert recorder.calls[0]["stream"] == 0x7F0000009002
+
+
+def test_launcher_kinds_of_values() -> None:
+    recorder = _RecordingDriver(5)
+    launch = recorder.make(["bf16", "fp16", "u64", "i1", "fp64"])
+    launch((1, 1, 1), 0, 1 + 3 * 2 ** -8, 0.5, 2 ** 63 + 1, True, 1e100)
+    assert recorder.calls[0]["slots"] == [
+        _slot("bf16", 0x3F82), _slot("fp16", 0.5), _slot("u64", 2 ** 63 + 1),
+        _slot("i1", True), _slot("fp64", 1e100)]
+    empty = _RecordingDriver(0)
+    empty.make([])((3, 1, 1), 0)
+    assert empty.calls[0]["params"] == 0 and empty.calls[0]["grid"] == (3, 1, 1)
+
+
+def test_launcher_checks_name_the_argument_or_the_kernel(monkeypatch) -> None:
+    recorder = _RecordingDriver(4)
+    launch = recorder.make(["ptr", "ptr", "ptr", "i32"], ["x_ptr", "y_ptr", "out_ptr", "n"])
+    host = np.ones(4, np.float32)
+    with pytest.raises(TypeError, match=r"argument 'y_ptr' is in host memory: a numpy\.ndarray"):
+        launch((1, 1, 1), 0, 16, host, 32, 4)
+    with pytest.raises(TypeError, match=r"argument 'x_ptr' is a str, not a pointer"):
+        launch((1, 1, 1), 0, "x", 16, 32, 4)
+    with pytest.raises(TypeError, match=r"kernel 'add_kernel': argument 'n' \(i32\) cannot "
+                                        r"hold 1099511627776"):
+        launch((1, 1, 1), 0, 16, 16, 32, 2 ** 40)
+    with pytest.raises(TypeError, match=r"argument 'out_ptr' \(ptr\) cannot hold -16"):
+        launch((1, 1, 1), 0, 16, 16, -16, 4)
+    with pytest.raises(ValueError, match=r"grid \(2147483648, 1, 1\) has a dimension of 2\*\*31"):
+        launch((2 ** 31, 1, 1), 0, 16, 16, 32, 4)
+    launch((0, 1, 1), 0, 16, 16, 32, 4)  # zero programs: nothing is launched
+    launch((4, 1, -1), 0, 16, 16, 32, 4)
+    assert recorder.calls == []
+    failing = _RecordingDriver(1, result=1)
+    monkeypatch.setattr(driver, "_describe", lambda error: f"{error.name}: described")
+    with pytest.raises(CudaError, match=r"cuLaunchKernel of 'add_kernel': "
+                                        r"CUDA_ERROR_INVALID_VALUE: described"):
+        failing.make(["i32"])((1, 1, 1), 0, 3)
+    assert driver._LAST_LAUNCHED == ["add_kernel"]
 
 
 # out[i] = x[i] + y[i] for i < n, one element per thread, 128 threads per block.
@@ -320,3 +450,49 @@ def test_fault_raises_cuda_error_naming_the_kernel() -> None:
     assert "CudaError: cuCtxSynchronize (the last kernel launched: 'fault_kernel'): " \
            "CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was encountered" \
            in child.stdout, child.stdout + child.stderr
+
+
+@tc.jit
+def _jit_add(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    tl.store(out_ptr + offsets, tl.load(x_ptr + offsets, mask=mask)
+             + tl.load(y_ptr + offsets, mask=mask), mask=mask)
+
+
+@gpu
+def test_jit_launches_take_the_fast_path_and_keep_their_checks(monkeypatch) -> None:
+    torch = pytest.importorskip("torch")
+    monkeypatch.setenv("TILECRAFT_BACKEND", "cuda")
+    monkeypatch.delenv("TILECRAFT_INTERPRET", raising=False)
+    _jit_add.forget_compiled()
+    slow = []
+    original = tc.JITFunction._run_slow
+
+    def counting(self: tc.JITFunction, *args: Any, **kwargs: Any) -> Any:
+        slow.append(args)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(tc.JITFunction, "_run_slow", counting)
+    n = 3000
+    for round_ in range(3):
+        x, y = torch.randn(n, device="cuda"), torch.randn(n, device="cuda")
+        out = torch.full((n,), math.nan, device="cuda")
+        _jit_add[(tc.cdiv(n, 256),)](x, y, out, n, BLOCK=256)
+        torch.cuda.synchronize()
+        assert torch.equal(out, x + y), round_
+    assert len(slow) == 1
+    stream = torch.cuda.Stream()
+    with torch.cuda.stream(stream):  # the fast path launches on torch's current stream
+        x, y = torch.randn(n, device="cuda"), torch.randn(n, device="cuda")
+        out = torch.full((n,), math.nan, device="cuda")
+        _jit_add[(tc.cdiv(n, 256),)](x, y, out, n, BLOCK=256)
+    stream.synchronize()
+    assert torch.equal(out, x + y) and len(slow) == 1
+    for _ in range(2):  # the failed launch leaves no entry: the error comes every time
+        with pytest.raises(TypeError, match=r"argument 'y_ptr' is in host memory: a torch"):
+            _jit_add[(1,)](x, torch.ones(n), out, n, BLOCK=256)
+        with pytest.raises(TypeError, match=r"argument 'out_ptr' is in host memory: a numpy"):
+            _jit_add[(1,)](x, y, np.ones(n, np.float32), n, BLOCK=256)
+    with pytest.raises(TypeError, match=r"_jit_add\(\) takes 5 positional arguments but 6"):
+        _jit_add[(1,)](x, y, out, n, 256, 7)

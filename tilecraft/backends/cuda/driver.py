@@ -6,14 +6,17 @@ cuda-python is imported on first use, so this module imports on machines without
 thread has none, the primary context of the device is retained and made current, as torch does,
 so kernels and torch tensors share one context.
 
-`CudaFunction.launch` packs its arguments with one precompiled `struct.Struct` into a buffer of
-8-byte slots and hands `cuLaunchKernel` a pointer array built once, at construction: the fast
-form of ANCHORS.md (4.3 us a launch, against 5-9 us for a (values, types) tuple).
+Each `CudaFunction` has a launcher generated for its own argument kinds
+(`CudaFunction.launch_values`): it converts what needs converting (device objects to addresses,
+bf16 values to their bits), packs the values with one precompiled `struct.Struct` into a buffer
+of 8-byte slots, and calls cuda-python's ``cuLaunchKernel`` with a pointer array to those slots
+built once, at construction: ANCHORS.md's fast form (4.3 us a launch for a pre-packed pointer
+array; 5-9 us for a (values, types) tuple). On the lent H100 host (2026-11-25), one launch of a
+4-argument kernel took 3.9-4.1 us in cuLaunchKernel alone, whether called through cuda-python or
+through ctypes at the address cuGetProcAddress gives, and 5.2 us through this launcher (5.8 us
+through a ctypes variant of it, which is why cuda-python stays).
 
-Host time per launch of a 4-argument kernel, back to back, on the lent H100 host (cuda-bindings
-13.3, torch 2.11; five runs of 20,000): cuLaunchKernel alone 4.1-5.1 us; `launch` with integer
-addresses 5.2-6.3 us, with torch tensors 6.8-8.1 us, and 7.4-8.3 us with `current_stream()`
-called each time (Triton 3.6: 18.9-23.4 us). Loading a cubin (`CudaFunction`): 0.34 ms.
+Loading a cubin (`CudaFunction`): 0.34 ms on the lent H100 host.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import functools
 import struct
 import sys
 import threading
+from collections.abc import Callable
 from typing import Any, Sequence
 
 # Argument kind -> struct format of its 8-byte slot (little endian, as every CUDA host is).
@@ -40,8 +44,12 @@ _DLPACK_HOST_DEVICES = {1: "the CPU", 3: "pinned host memory (kDLCUDAHost)"}
 _FLOAT32 = struct.Struct("<f")
 _UINT32 = struct.Struct("<I")
 
-# The kernel most recently launched, so that an asynchronous fault reported later can name it.
-_last_launched = ""
+# The kernel most recently launched (one element), so that an asynchronous fault reported later
+# can name it; the launchers write it.
+_LAST_LAUNCHED = [""]
+
+# A grid dimension must fit in 31 bits (the driver's limit in x): larger is a named error.
+_GRID_LIMIT_BITS = 31
 
 
 class CudaError(RuntimeError):
@@ -154,16 +162,44 @@ def _properties(device: int) -> dict[str, Any]:
     }
 
 
+# torch's (raw current stream of a device, current device) functions, once torch has
+# initialized CUDA (it never goes back), so that later calls skip the checks.
+_TORCH_STREAM_READERS: list[Callable[..., int]] = []
+
+
 def current_stream() -> int:
     """torch's current CUDA stream where torch is imported and has initialized CUDA (torch is
     never imported here), else 0, the legacy default stream."""
+    if _TORCH_STREAM_READERS:
+        raw_stream, device = _TORCH_STREAM_READERS
+        return raw_stream(device())
     torch = sys.modules.get("torch")
     if torch is None or not torch.cuda.is_initialized():
         return 0
     raw_stream = getattr(torch._C, "_cuda_getCurrentRawStream", None)
-    if raw_stream is not None:  # 0.25 us on the H100 host, against 5 us for the public API
-        return int(raw_stream(torch._C._cuda_getDevice()))
-    return int(torch.cuda.current_stream().cuda_stream)
+    if raw_stream is None:
+        return int(torch.cuda.current_stream().cuda_stream)
+    # 0.25 us on the H100 host, against 5 us for the public API
+    _TORCH_STREAM_READERS[:] = [raw_stream, torch._C._cuda_getDevice]
+    return int(raw_stream(torch._C._cuda_getDevice()))
+
+
+def stream_handle(stream: object) -> int:
+    """The CUstream handle, as an int, that ``stream`` names: None is the current stream
+    (`current_stream`); a torch stream (``.cuda_stream``), a cuda-python ``CUstream`` or an
+    int are taken as they are."""
+    if stream is None:
+        return current_stream()
+    if type(stream) is int:
+        return stream
+    handle = getattr(stream, "cuda_stream", None)
+    if handle is not None:
+        return int(handle)
+    to_int = getattr(type(stream), "__int__", None)  # cuda-python's CUstream has one
+    if to_int is None or isinstance(stream, float):
+        raise TypeError(f"stream={stream!r} is not a CUDA stream: pass a CUstream handle as an "
+                        f"int, a cuda-python CUstream or a torch.cuda.Stream")
+    return int(to_int(stream))
 
 
 def synchronize() -> None:
@@ -173,7 +209,8 @@ def synchronize() -> None:
     driver = _driver()
     error, = driver.cuCtxSynchronize()
     if error != driver.CUresult.CUDA_SUCCESS:
-        last = f" (the last kernel launched: {_last_launched!r})" if _last_launched else ""
+        last_launched = _LAST_LAUNCHED[0]
+        last = f" (the last kernel launched: {last_launched!r})" if last_launched else ""
         raise CudaError(f"cuCtxSynchronize{last}: {_describe(error)}")
 
 
@@ -332,7 +369,7 @@ class CudaFunction:
             raise ValueError(f"kernel {name!r}: {len(self.arg_kinds)} argument kinds but "
                              f"{len(self.arg_names)} names")
         self.device = ensure_context(device)
-        driver = self._driver = _driver()
+        driver = _driver()
         self._library = _check(driver.cuLibraryLoadData(cubin, None, None, 0, None, None, 0),
                                "cuLibraryLoadData", name)
         kernel = _check(driver.cuLibraryGetKernel(self._library, name.encode()),
@@ -348,53 +385,100 @@ class CudaFunction:
                 self._function,
                 driver.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                 shared), "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", name)
-        self._success = driver.CUresult.CUDA_SUCCESS
-        self._launch_kernel = driver.cuLaunchKernel
-        self._block = 32 * num_warps
-        self._packer = struct.Struct("<" + "".join(_SLOT_FORMATS[kind] for kind in arg_kinds))
-        self._slots = ctypes.create_string_buffer(max(8 * len(arg_kinds), 8))
-        base = ctypes.addressof(self._slots)
-        self._pointers = (ctypes.c_void_p * max(len(arg_kinds), 1))(
-            *[base + 8 * index for index in range(len(arg_kinds))])
-        self._params = ctypes.addressof(self._pointers) if arg_kinds else 0
-        self._pointer_args = [index for index, kind in enumerate(arg_kinds) if kind == "ptr"]
-        self._bf16_args = [index for index, kind in enumerate(arg_kinds) if kind == "bf16"]
-        self._lock = threading.Lock()
+        self.launch_values = make_launcher(
+            name, self.arg_kinds, self.arg_names, int(self._function), 32 * num_warps, shared,
+            driver.cuLaunchKernel)
 
-    def launch(self, grid: tuple[int, int, int], arg_values: list[Any], stream: int) -> None:
-        """Launches the kernel over ``grid`` programs on ``stream`` (a CUstream handle as an int,
-        0 for the default stream) with ``arg_values``, one per kind; pointers may be ints or
-        device objects (`pointer_of`). A grid of zero programs launches nothing."""
-        global _last_launched
-        gx, gy, gz = grid
-        if gx <= 0 or gy <= 0 or gz <= 0:
-            return
+    def launch(self, grid: tuple[int, int, int], arg_values: Sequence[Any],
+               stream: object) -> None:
+        """Launches the kernel over ``grid`` programs on ``stream`` (a CUstream handle as an
+        int, 0 for the default stream, None for the current one; see `stream_handle`) with
+        ``arg_values``, one per kind; pointers may be ints or device objects (`pointer_of`). A
+        grid of zero programs launches nothing."""
         if len(arg_values) != len(self.arg_kinds):
             raise TypeError(f"kernel {self.name!r} takes {len(self.arg_kinds)} arguments, "
                             f"got {len(arg_values)}")
-        values = list(arg_values)
-        for index in self._pointer_args:
-            if type(values[index]) is not int:
-                values[index] = pointer_of(values[index], self.arg_names[index])
-        for index in self._bf16_args:
-            values[index] = _bf16_bits(values[index])
-        with self._lock:
-            try:
-                self._packer.pack_into(self._slots, 0, *values)
-            except (struct.error, OverflowError) as error:
-                raise self._packing_error(values, error) from None
-            error, = self._launch_kernel(self._function, gx, gy, gz, self._block, 1, 1,
-                                         self.shared, stream, self._params, 0)
-        _last_launched = self.name
-        if error != self._success:
-            raise CudaError(f"cuLaunchKernel of {self.name!r}: {_describe(error)}")
+        self.launch_values(grid, stream, *arg_values)
 
-    def _packing_error(self, values: list[Any], error: Exception) -> TypeError:
+
+def make_launcher(name: str, arg_kinds: Sequence[str], arg_names: Sequence[str], function: int,
+                  block: int, shared: int, launch_kernel: Callable[..., tuple[Any, ...]]
+                  ) -> Callable[..., None]:
+    """``launch_values(grid, stream, *values)`` for kernel ``name`` (a CUfunction handle as an
+    int, launched with ``block`` threads per block and ``shared`` bytes of dynamic shared
+    memory through ``launch_kernel``, cuda-python's ``cuLaunchKernel``, given the handle, the
+    stream and the parameter array as ints), generated
+    for its argument kinds: it converts the values that need it (device objects to addresses,
+    bf16 values to their bits), packs them into this launcher's slots and launches over
+    ``grid`` on ``stream`` as `stream_handle` takes it (None: the current stream). A grid of
+    zero programs launches nothing; a value its kind cannot hold is a `TypeError` naming the
+    argument, a failed launch a `CudaError` naming the kernel."""
+    packer = struct.Struct("<" + "".join(_SLOT_FORMATS[kind] for kind in arg_kinds))
+    slots = ctypes.create_string_buffer(max(8 * len(arg_kinds), 8))
+    base = ctypes.addressof(slots)
+    pointers = (ctypes.c_void_p * max(len(arg_kinds), 1))(
+        *[base + 8 * index for index in range(len(arg_kinds))])
+
+    def grid_error(grid: tuple[int, int, int]) -> ValueError:
+        return ValueError(f"kernel {name!r}: grid {tuple(grid)} has a dimension of 2**31 or "
+                          f"more programs")
+
+    def launch_error(error: Any) -> CudaError:
+        return CudaError(f"cuLaunchKernel of {name!r}: {_describe(error)}")
+
+    def packing_error(values: list[Any], error: Exception) -> TypeError:
         """Names the first argument that does not fit its kind."""
-        for index, (kind, value) in enumerate(zip(self.arg_kinds, values)):
+        for index, (kind, value) in enumerate(zip(arg_kinds, values)):
             try:
                 struct.pack("<" + _SLOT_FORMATS[kind], value)
             except (struct.error, OverflowError) as cause:
-                return TypeError(f"kernel {self.name!r}: argument {self.arg_names[index]!r} "
-                                 f"({kind}) cannot hold {value!r}: {cause}")
-        return TypeError(f"kernel {self.name!r}: cannot pack the arguments: {error}")
+                return TypeError(f"kernel {name!r}: argument {arg_names[index]!r} ({kind}) "
+                                 f"cannot hold {value!r}: {cause}")
+        return TypeError(f"kernel {name!r}: cannot pack the arguments: {error}")
+
+    values = [f"a{index}" for index in range(len(arg_kinds))]
+    spread = "".join(f", {value}" for value in values)
+    lines = [f"def launch_values(grid, stream{spread}):",
+             "    gx, gy, gz = grid",
+             "    if gx <= 0 or gy <= 0 or gz <= 0:",
+             "        return",
+             f"    if (gx | gy | gz) >> {_GRID_LIMIT_BITS}:",
+             "        raise _grid_error(grid)",
+             "    if stream is None:",
+             "        if _torch_stream:",
+             "            stream = _torch_stream[0](_torch_stream[1]())",
+             "        else:",
+             "            stream = _current_stream()",
+             "    elif type(stream) is not int:",
+             "        stream = _stream_handle(stream)"]
+    for index, kind in enumerate(arg_kinds):
+        if kind == "ptr":
+            lines += [f"    if type(a{index}) is not int:",
+                      f"        a{index} = _pointer_of(a{index}, {arg_names[index]!r})"]
+    lines.append("    with _lock:")
+    if arg_kinds:
+        lines.append("        try:")
+        lines += [f"            a{index} = _bf16_bits(a{index})"
+                  for index, kind in enumerate(arg_kinds) if kind == "bf16"]
+        lines += [f"            _pack_into(_slots, 0{spread})",
+                  "        except (_struct_error, OverflowError) as error:",
+                  f"            raise _packing_error([{', '.join(values)}], error) from None"]
+    lines += ["        error, = _launch_kernel(_function, gx, gy, gz, _block, 1, 1, _shared, "
+              "stream, _params, 0)",
+              "    _last_launched[0] = _name",
+              "    if error:",
+              "        raise _launch_error(error)"]
+    namespace: dict[str, Any] = {
+        "_grid_error": grid_error, "_stream_handle": stream_handle,
+        "_torch_stream": _TORCH_STREAM_READERS, "_current_stream": current_stream,
+        "_pointer_of": pointer_of,
+        "_bf16_bits": _bf16_bits, "_lock": threading.Lock(), "_pack_into": packer.pack_into,
+        "_slots": slots, "_pointers": pointers, "_struct_error": struct.error,
+        "_packing_error": packing_error, "_launch_kernel": launch_kernel,
+        "_function": function, "_block": block, "_shared": shared,
+        "_params": ctypes.addressof(pointers) if arg_kinds else 0,
+        "_last_launched": _LAST_LAUNCHED, "_name": name, "_launch_error": launch_error,
+    }
+    exec(compile("\n".join(lines) + "\n", f"<launcher of {name}>", "exec"),  # noqa: S102
+         namespace)
+    return namespace["launch_values"]
