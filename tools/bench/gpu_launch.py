@@ -1,12 +1,21 @@
 #!/usr/bin/env python3
-"""Where the time of a short GPU kernel goes, tilecraft against Triton in one run: the host time
-of a launch (back to back, no synchronization, median of batches), the device time alone (the
-kernel captured in a CUDA graph and replayed), and `triton.testing.do_bench`'s median, for the
-kernels of tools/bench/gpu.py at sizes where launches are short (vector add 2^20, softmax
-16384x1024 with 4 warps, layer norm 4096x1024 with 4 warps). A do_bench time well above the
-device time means the launch, not the kernel, is the cost.
+"""Where the time of a short GPU kernel goes, tilecraft against Triton in one run.
 
-    python tools/bench/gpu_launch.py [--out DIR]
+1. Launch overhead by argument count: the host time of a launch (back to back, no
+   synchronization, median of batches) of kernels of 0, 4 and 16 runtime arguments on tiny data
+   (a few programs, so the GPU keeps up), for both compilers; for tilecraft also the layers
+   under ``kernel[grid](...)`` on the 4-argument kernel (`layer_cases`): its launcher called
+   with integer addresses (`CudaFunction.launch_values`), cuda-python's cuLaunchKernel alone on
+   pre-packed arguments, and what a launch reads from torch.
+2. The kernels of tools/bench/gpu.py at sizes where launches are short (vector add 2^20,
+   softmax 16384x1024 with 4 warps, layer norm 4096x1024 with 4 warps): host time, the device
+   time alone (the kernel captured in a CUDA graph and replayed), and
+   `triton.testing.do_bench`'s median. A do_bench time well above the device time means the
+   launch, not the kernel, is the cost.
+
+Each launch's result is checked against torch before it is timed.
+
+    python tools/bench/gpu_launch.py [--out DIR] [--batches 20] [--per-batch 500]
 """
 
 from __future__ import annotations
@@ -16,17 +25,21 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import gpu  # noqa: E402  (tools/bench/gpu.py: the kernels, written for both compilers)
 
 
-def host_us(launch, batches: int = 20, per_batch: int = 200) -> float:
+def host_us(launch: Callable[[], object], batches: int = 20, per_batch: int = 200) -> float:
     """Median host microseconds per launch over batches of back-to-back launches."""
     import torch
 
+    for _ in range(per_batch // 10 + 1):
+        launch()
     times = []
     for _ in range(batches):
         torch.cuda.synchronize()
@@ -91,9 +104,102 @@ def cases(module):
     ]
 
 
+# Kernels of 0, 4 and 16 runtime arguments, written for both compilers (tools/bench/gpu.py's
+# HEADERS supply ``tl`` and ``jit``).
+ARGUMENT_KERNELS = '''
+@jit
+def empty_kernel():
+    tl.program_id(0)
+
+
+@jit
+def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    tl.store(out_ptr + offsets, tl.load(x_ptr + offsets, mask=mask)
+             + tl.load(y_ptr + offsets, mask=mask), mask=mask)
+
+
+@jit
+def axpy7_kernel(out_ptr, a0, a1, a2, a3, a4, a5, a6, s0, s1, s2, s3, s4, s5, s6, n,
+                 BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    total = s0 * tl.load(a0 + offsets, mask=mask)
+    total += s1 * tl.load(a1 + offsets, mask=mask)
+    total += s2 * tl.load(a2 + offsets, mask=mask)
+    total += s3 * tl.load(a3 + offsets, mask=mask)
+    total += s4 * tl.load(a4 + offsets, mask=mask)
+    total += s5 * tl.load(a5 + offsets, mask=mask)
+    total += s6 * tl.load(a6 + offsets, mask=mask)
+    tl.store(out_ptr + offsets, total, mask=mask)
+'''
+
+# Elements of the argument-count cases: four programs of 1024.
+N_SMALL = 4096
+BLOCK = 1024
+
+
+def argument_cases(module: ModuleType) -> list[tuple[str, Callable[[], object]]]:
+    """(name, launch) of the 0-, 4- and 16-argument kernels of one compiler's module, each
+    checked against torch once."""
+    import torch
+
+    grid = (N_SMALL // BLOCK,)
+    x, y = torch.rand(N_SMALL, device="cuda"), torch.rand(N_SMALL, device="cuda")
+    out = torch.full((N_SMALL,), float("nan"), device="cuda")
+    arrays = [torch.rand(N_SMALL, device="cuda") for _ in range(7)]
+    scalars = [0.5, 1.5, -2.0, 0.25, 3.0, -1.0, 0.75]
+    out16 = torch.full((N_SMALL,), float("nan"), device="cuda")
+    module.add_kernel[grid](x, y, out, N_SMALL, BLOCK=BLOCK)
+    module.axpy7_kernel[grid](out16, *arrays, *scalars, N_SMALL, BLOCK=BLOCK)
+    torch.cuda.synchronize()
+    torch.testing.assert_close(out, x + y)
+    torch.testing.assert_close(out16, sum(s * a for s, a in zip(scalars, arrays)))
+    return [
+        ("0 arguments", lambda: module.empty_kernel[grid]()),
+        ("4 arguments (vector add)",
+         lambda: module.add_kernel[grid](x, y, out, N_SMALL, BLOCK=BLOCK)),
+        ("16 arguments",
+         lambda: module.axpy7_kernel[grid](out16, *arrays, *scalars, N_SMALL, BLOCK=BLOCK)),
+    ]
+
+
+def layer_cases(module: ModuleType) -> list[tuple[str, Callable[[], object]]]:
+    """Where the time of tilecraft's ``kernel[grid](...)`` of the 4-argument kernel goes: the
+    layers under it, each called alone, and what they read from torch."""
+    import torch
+
+    from tilecraft.backends.cuda import driver
+
+    grid = (N_SMALL // BLOCK,)
+    x, y, out = (torch.rand(N_SMALL, device="cuda") for _ in range(3))
+    compiled = module.add_kernel[grid](x, y, out, N_SMALL, BLOCK=BLOCK)
+    function = compiled.launcher.function
+    launch_values = function.launch_values
+    addresses = [x.data_ptr(), y.data_ptr(), out.data_ptr(), N_SMALL]
+    packed = launch_values.__globals__  # the launcher's function handle and parameter array
+    launch_kernel = driver._driver().cuLaunchKernel
+    handle, params, block = packed["_function"], packed["_params"], packed["_block"]
+    grid3 = (grid[0], 1, 1)
+    return [
+        ("4 args: kernel[grid] alone (no call)", lambda: module.add_kernel[grid]),
+        ("4 args: launch_values, ints, current stream",
+         lambda: launch_values(grid3, None, *addresses)),
+        ("4 args: launch_values, ints, stream 0", lambda: launch_values(grid3, 0, *addresses)),
+        ("4 args: cuLaunchKernel alone, pre-packed",
+         lambda: launch_kernel(handle, grid[0], 1, 1, block, 1, 1, 0, 0, params, 0)),
+        ("torch: data_ptr(), dtype, is_cuda of one tensor",
+         lambda: (x.data_ptr(), x.dtype, x.is_cuda)),
+        ("driver.current_stream()", driver.current_stream),
+    ]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--batches", type=int, default=20)
+    parser.add_argument("--per-batch", type=int, default=500)
     options = parser.parse_args()
     import os
 
@@ -101,10 +207,25 @@ def main() -> int:
     from triton.testing import do_bench
 
     folder = Path(tempfile.mkdtemp())
+    argument_modules = gpu.kernel_modules(folder, "launch_kernels", ARGUMENT_KERNELS)
+    lines = [f"{'launch overhead':52} {'compiler':9} {'host us/launch':>15}"]
+    launches = {compiler: argument_cases(module) for compiler, module in argument_modules.items()}
+    for index, (name, _) in enumerate(launches["tilecraft"]):
+        for compiler, cases_of_compiler in launches.items():
+            launch = cases_of_compiler[index][1]
+            lines.append(f"{name:52} {compiler:9} "
+                         f"{host_us(launch, options.batches, options.per_batch):15.2f}")
+    layers = layer_cases(argument_modules["tilecraft"])
+    for name, launch in layers:
+        lines.append(f"{name:52} {'tilecraft':9} "
+                     f"{host_us(launch, options.batches, options.per_batch):15.2f}")
+    raw_name, raw_launch = next(case for case in layers if "alone, pre-packed" in case[0])
+    lines.append(f"{raw_name + ' (batches of 50)':52} {'tilecraft':9} "
+                 f"{host_us(raw_launch, options.batches * 5, 50):15.2f}")
+    lines += ["", f"{'case':32} {'compiler':9} {'host us/launch':>15} {'device us':>10} "
+                  f"{'do_bench us':>12}"]
     gpu.write_kernel_modules(folder)
     modules = {name: gpu.import_kernels(folder, name) for name in gpu.COMPILERS}
-    lines = [f"{'case':32} {'compiler':9} {'host us/launch':>15} {'device us':>10} "
-             f"{'do_bench us':>12}"]
     for compiler, module in modules.items():
         for name, launch in cases(module):
             launch()
