@@ -8,7 +8,9 @@ machine skew wall times.
 
 Also, in fresh processes with an empty compile cache (``--compile``): the first compile and
 launch of vector add, ``import tilecraft`` included, and the compile of a new specialization in
-the warm process (a ``BLOCK`` not seen before).
+the warm process (a ``BLOCK`` not seen before). Those processes keep Python's bytecode (in a
+temporary folder), as an installed package does: with PYTHONDONTWRITEBYTECODE set, as on the CI
+machines, every process would compile each module's source again (about 0.4 s more here).
 
     python tools/bench/cpu_launch.py [--batches 21] [--per-batch 2000] [--compile 5]
 """
@@ -113,7 +115,7 @@ def launch_table(batches: int, per_batch: int) -> list[str]:
 
 _FRESH = """import json
 import time
-start = time.perf_counter()
+start, start_cpu = time.perf_counter(), time.process_time()
 import numpy as np
 import tilecraft as tc
 import tilecraft.language as tl
@@ -128,33 +130,45 @@ def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
 x = np.random.default_rng(0).standard_normal(4096).astype(np.float32)
 out = np.full_like(x, np.nan)
 add_kernel[(4,)](x, x, out, 4096, BLOCK=1024)
-first = time.perf_counter() - start
+first, first_cpu = time.perf_counter() - start, time.process_time() - start_cpu
 assert np.allclose(out, 2 * x)
 start = time.perf_counter()
 add_kernel[(8,)](x, x, out, 4096, BLOCK=512)
 again = time.perf_counter() - start
-print(json.dumps({"first": first, "new_specialization": again}))
+print(json.dumps({"first": first, "first_cpu": first_cpu, "new_specialization": again}))
 """
 
 
+def _fresh_process(bytecode: str) -> dict[str, float]:
+    """The figures of `_FRESH` run in a new process with an empty compile cache, Python's
+    bytecode cached under ``bytecode`` (as an installed package has it, whatever
+    PYTHONDONTWRITEBYTECODE says here)."""
+    with tempfile.TemporaryDirectory() as folder:
+        script = os.path.join(folder, "first_compile.py")  # the frontend reads the source
+        with open(script, "w") as file:
+            file.write(_FRESH)
+        env = {**os.environ, "TILECRAFT_CACHE_DIR": os.path.join(folder, "cache"),
+               "TILECRAFT_BACKEND": "cpu", "PYTHONPYCACHEPREFIX": bytecode}
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        result = subprocess.run([sys.executable, script], env=env, capture_output=True,
+                                text=True, check=True)
+    return json.loads(result.stdout)
+
+
 def compile_times(runs: int) -> list[str]:
-    """First compile (fresh process, empty cache) and a new specialization, medians of runs."""
-    firsts, agains = [], []
-    for _ in range(runs):
-        with tempfile.TemporaryDirectory() as folder:
-            script = os.path.join(folder, "first_compile.py")  # the frontend reads the source
-            with open(script, "w") as file:
-                file.write(_FRESH)
-            env = {**os.environ, "TILECRAFT_CACHE_DIR": os.path.join(folder, "cache"),
-                   "TILECRAFT_BACKEND": "cpu"}
-            result = subprocess.run([sys.executable, script], env=env, capture_output=True,
-                                    text=True, check=True)
-        figures = json.loads(result.stdout)
-        firsts.append(figures["first"])
-        agains.append(figures["new_specialization"])
+    """First compile (fresh process, empty cache) and a new specialization, medians of runs;
+    a first process, which writes the bytecode of every module it imports, is reported apart."""
+    with tempfile.TemporaryDirectory() as bytecode:
+        unwritten = _fresh_process(bytecode)
+        measured = [_fresh_process(bytecode) for _ in range(runs)]
+    firsts = [figures["first"] for figures in measured]
+    agains = [figures["new_specialization"] for figures in measured]
     return [f"first compile + launch of vector add, fresh process, empty cache, import "
             f"included: median {statistics.median(firsts) * 1e3:.0f} ms "
-            f"(runs: {', '.join(f'{t * 1e3:.0f}' for t in firsts)})",
+            f"(runs: {', '.join(f'{t * 1e3:.0f}' for t in firsts)}; process CPU time "
+            f"{statistics.median(f['first_cpu'] for f in measured) * 1e3:.0f} ms); with no "
+            f"bytecode written yet (Python compiles each module): {unwritten['first'] * 1e3:.0f}"
+            f" ms",
             f"new specialization in the warm process: median "
             f"{statistics.median(agains) * 1e3:.1f} ms "
             f"(runs: {', '.join(f'{t * 1e3:.1f}' for t in agains)})"]
