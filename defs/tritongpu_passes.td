@@ -96,7 +96,10 @@ def TritonGPUAccelerateMatmul : Pass<"tritongpu-accelerate-matmul", "builtin.mod
     as), and its result converted back. fp8 operands are widened to f16 where the target has
     no fp8 `mma.sync`. A dot left on CUDA cores with operands narrower than its result gets
     them widened (`arith.extf`, `tt.fp_to_fp`). Targets before sm_80 keep every dot on CUDA
-    cores.
+    cores. On sm_90, dots that `wgmma` takes become `ttng.warp_group_dot` with a version 3
+    accumulator and operands in `#ttg.nvmma_shared` buffers (A in registers when computed).
+    A `tt.dot_scaled` is first decomposed into a `tt.dot` of upcast operands multiplied by
+    their scales.
   }];
   let dependentDialects = ["ttg"];
   let implModule = "tilecraft.transforms.accelerate_matmul";

@@ -35,6 +35,9 @@ Triton's pass chooses it:
   along M in groups of 4 while M has rows for them, then along N (`warps_per_tile_v3`); all
   along M for chained dots, which then need 16 rows per warp.
 
+A ``tt.dot_scaled`` is first decomposed into a ``tt.dot`` of upcast, scaled operands
+(`decompose_scaled_dots`), which then goes through the same choice.
+
 Dots that stay on CUDA cores (targets before sm_80, f32 with ``inputPrecision = ieee``, types
 the tensor cores do not take, shapes smaller than one instruction) get operands narrower than
 their result widened to it.
@@ -55,6 +58,7 @@ from tilecraft.generated.ttng import WarpGroupDotOp
 from tilecraft.dialects.foldutils import element_type
 from tilecraft.ir import Builder, FloatType, Operation, RankedTensorType, Type, Value
 from tilecraft.ir.traits import Elementwise
+from tilecraft.transforms.decompose_scaled_dot import decompose_scaled_dots
 from tilecraft.transforms.diagnostics import emit_warning
 from tilecraft.transforms.effects import is_memory_effect_free
 from tilecraft.transforms.layout_inference import with_encoding
@@ -430,6 +434,7 @@ def accelerate_matmul(module: Operation) -> None:
     capability = capability_of(module)
     if capability is None:
         return
+    decompose_scaled_dots(module)
     dots = [op for op in module.walk() if op.name == "tt.dot"]
     # later dots first, as Triton's pattern driver visits them: a chained dot's layout is
     # chosen from the dot that consumes it
