@@ -9,6 +9,13 @@ tile-shape ops of tt (splat, broadcast, expand_dims, reshape, trans, make_range)
 (for, if, while), calls, returns and cf branches. Undefined behaviour (division by zero,
 signed MIN / -1, shifts by the width or more, out-of-range float-to-int) raises `Undefined`.
 
+GPU IR: layouts are ignored (``ttg.convert_layout`` is the identity); a shared memory
+descriptor is a numpy array, ``ttg.local_alloc`` a copy of its source (zeros without one) and
+the ``ttg.memdesc_*`` views numpy views of it (``memdesc_index``, ``memdesc_subslice``,
+``memdesc_trans``, ``memdesc_reshape``), so that ``ttg.local_store`` is seen through them;
+``ttg.local_load`` copies, ``ttg.async_wait`` gives a token. ``tt.dot`` and
+``ttng.warp_group_dot`` multiply in f32 (f64 for f64) and add the accumulator.
+
 Memory: with ``memory={"f32": array, ...}`` (one flat numpy array per pointee element type),
 a ``!tt.ptr<T>`` value is an int64 index into ``memory[T]``; ``tt.addptr`` adds element
 offsets, ``tt.load`` gathers (lanes whose mask is false read ``other``, or 0 without it) and
@@ -356,6 +363,8 @@ class _Machine:
         if name == "tt.store":
             self.store(op, env)
             return []
+        if dialect in ("ttg", "ttng") or name == "tt.dot":
+            return self.gpu(op, operands)
         if name == "scf.if":
             region = op.regions[0] if int(operands[0]) != 0 else op.regions[1]
             if not region.blocks:
@@ -370,6 +379,42 @@ class _Machine:
                 if int(out[0]) == 0:
                     return out[1:]
                 values = self.run_region(op.regions[1], env, out[1:])[1]
+        raise NotImplementedError(f"the evaluator does not know '{name}'")
+
+    def gpu(self, op, operands) -> list[np.ndarray]:
+        """The GPU-IR ops of the module docstring."""
+        name = op.name
+        result_type = op.results[0].type if op.results else None
+        if name == "ttg.convert_layout":
+            return [operands[0]]
+        if name == "ttg.local_alloc":
+            if operands:
+                return [np.array(operands[0], copy=True)]
+            return [to_value(RankedTensorType(result_type.alloc_shape or result_type.shape,
+                                              result_type.element_type), 0).copy()]
+        if name == "ttg.local_load":
+            return [np.array(operands[0], copy=True)]
+        if name == "ttg.local_store":
+            operands[1][...] = operands[0]
+            return []
+        if name == "ttg.local_dealloc":
+            return []
+        if name == "ttg.memdesc_index":
+            return [operands[0][int(operands[1])]]
+        if name == "ttg.memdesc_subslice":
+            box = tuple(slice(o, o + n) for o, n in zip(op.offsets, result_type.shape))
+            return [operands[0][box]]
+        if name == "ttg.memdesc_trans":
+            return [np.transpose(operands[0], op.order)]
+        if name == "ttg.memdesc_reshape":
+            return [operands[0].reshape(result_type.shape)]
+        if name == "ttg.async_wait":
+            return [np.zeros((), np.int64)]
+        if name in ("tt.dot", "ttng.warp_group_dot"):
+            a, b, c = operands[:3]
+            wide = np.float64 if c.dtype == np.float64 else np.float32
+            product = np.matmul(a.astype(wide), b.astype(wide))
+            return [(product + c.astype(wide)).astype(c.dtype)]
         raise NotImplementedError(f"the evaluator does not know '{name}'")
 
     def _buffer(self, ptr_type):

@@ -47,7 +47,8 @@ from tilecraft.transforms.reduce_data_duplication import (memory_order,
 
 __all__ = ["FuseTransIntoWgmmaOperand", "OperandViewsToMemDesc", "ReshapeIntoMemDesc",
            "TransposeThroughShared", "TritonGPUOptimizeDotOperandsPass",
-           "optimize_dot_operands", "reshape_shared_encoding", "trans_shared_encoding"]
+           "optimize_dot_operands", "reshape_shared_encoding", "shared_offsets",
+           "trans_shared_encoding"]
 
 _TRANSPOSE_2D = (1, 0)
 #: The dots that read their operands from shared memory descriptors.
@@ -74,8 +75,9 @@ def _shared_linear(layout: LinearLayout, alignment: int) -> SharedLinearEncoding
                                     tuple(bases.get("block", ())))
 
 
-def _linear_of(encoding: Attribute, shape: tuple[int, ...]) -> LinearLayout | None:
-    """The (``offset``, ``block``) map of a shared ``encoding`` over ``shape``."""
+def shared_offsets(encoding: Attribute, shape: tuple[int, ...]) -> LinearLayout | None:
+    """The (``offset``, ``block``) map of a shared ``encoding`` over ``shape`` (None where
+    `shared_layout` knows none: NVMMA layouts of another rank than 2)."""
     if isinstance(encoding, SharedLinearEncodingAttr):
         return LinearLayout({"offset": encoding.offset, "block": encoding.block},
                             dict(zip(standard_out_dims(len(shape)), shape)))
@@ -132,7 +134,7 @@ def reshape_shared_encoding(encoding: Attribute, shape: tuple[int, ...],
                                            encoding.element_bit_width, rank=len(new_shape))
         if len(shape) != 2:
             return None
-    layout = _linear_of(encoding, shape)
+    layout = shared_offsets(encoding, shape)
     if layout is None:
         return None
     alignment = getattr(encoding, "layout_alignment", None)
