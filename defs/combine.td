@@ -34,6 +34,15 @@ def CombineDotAddFRev : Pat<
     (Arith_AddFOp (TT_DotOp:$dot $a, $b, $zero, $precision, $maxImprecise), $c),
     (TT_DotOp $a, $b, $c, $precision, $maxImprecise, (location $dot)),
     [(DotAccIsZero $zero), (SingleUse $dot)]>;
+// c + dot_scaled(a, b, 0) -> dot_scaled(a, b, c), either order (float accumulators only).
+def CombineDotScaledAddF : Pat<
+    (Arith_AddFOp $c, (TT_DotScaledOp:$dot $a, $b, $zero, $sa, $sb, $ta, $tb, $fast, $pa, $pb)),
+    (TT_DotScaledOp $a, $b, $c, $sa, $sb, $ta, $tb, $fast, $pa, $pb, (location $dot)),
+    [(DotAccIsZero $zero), (SingleUse $dot)]>;
+def CombineDotScaledAddFRev : Pat<
+    (Arith_AddFOp (TT_DotScaledOp:$dot $a, $b, $zero, $sa, $sb, $ta, $tb, $fast, $pa, $pb), $c),
+    (TT_DotScaledOp $a, $b, $c, $sa, $sb, $ta, $tb, $fast, $pa, $pb, (location $dot)),
+    [(DotAccIsZero $zero), (SingleUse $dot)]>;
 
 // addptr(addptr(p, i), j) -> addptr(p, i + j)
 def CombineAddPtr : Pat<

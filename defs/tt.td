@@ -214,6 +214,7 @@ class TT_CastOp<string mnemonic, Type from, Type to, string desc>
 
 def TT_IntToPtrOp : TT_CastOp<"int_to_ptr", TT_I64Like, TT_PtrLike,
                               "Reinterprets an i64 as a pointer"> {
+  let hasCanonicalizer = 1;
 }
 def TT_PtrToIntOp : TT_CastOp<"ptr_to_int", TT_PtrLike, TT_I64Like,
                               "Reinterprets a pointer as an i64">;

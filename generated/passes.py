@@ -222,7 +222,7 @@ class TritonCombinePassBase(Pass):
     def declared_patterns() -> list:
         """The rewrite patterns of defs/ with `appliedBy = 'triton-combine'`."""
         from tilecraft.generated.patterns import combine as _patterns_combine
-        return [_patterns_combine.CombineDotAddI(), _patterns_combine.CombineDotAddIRev(), _patterns_combine.CombineDotAddF(), _patterns_combine.CombineDotAddFRev(), _patterns_combine.CombineAddPtr()]
+        return [_patterns_combine.CombineDotAddI(), _patterns_combine.CombineDotAddIRev(), _patterns_combine.CombineDotAddF(), _patterns_combine.CombineDotAddFRev(), _patterns_combine.CombineDotScaledAddF(), _patterns_combine.CombineDotScaledAddFRev(), _patterns_combine.CombineAddPtr()]
 
 
 class TritonLICMPassBase(Pass):

@@ -541,7 +541,7 @@ class IntToPtrOp(DefinedOp):
 
     OPERATION_NAME = 'tt.int_to_ptr'
     TRAITS = (Elementwise, SameOperandsAndResultShape, SameOperandsAndResultEncoding, Pure, )
-    HOOKS = ('custom_verify', 'get_canonicalization_patterns', )
+    HOOKS = ('custom_verify', 'canonicalization_patterns', 'get_canonicalization_patterns', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -588,7 +588,7 @@ class IntToPtrOp(DefinedOp):
     def get_canonicalization_patterns(cls) -> list:
         """The op's canonicalization patterns: its `Pat`s in .td, then its hook's."""
         from tilecraft.generated.patterns import tt as _patterns_tt
-        return [_patterns_tt.IntToPtrOfPtrToInt(), _patterns_tt.IntToPtrOfPtrToIntCast()]
+        return [_patterns_tt.IntToPtrOfPtrToInt(), _patterns_tt.IntToPtrOfPtrToIntCast(), *cls.canonicalization_patterns()]
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")

@@ -116,8 +116,70 @@ class CombineDotAddFRev(RewritePattern):
         return True
 
 
+class CombineDotScaledAddF(RewritePattern):
+    """`arith.addf` rewrite from combine.td:38."""
+
+    ROOT = 'arith.addf'
+    BENEFIT = 2
+
+    def match_and_rewrite(self, op: Operation, rewriter) -> bool:
+        m1 = op.rhs.defining_op
+        if m1 is None or m1.name != 'tt.dot_scaled':
+            return False
+        if not ((is_constant_zero(m1.c))):
+            return False
+        if not ((m1.results[0].has_one_use())):
+            return False
+        new2 = rewriter.insert(_tt.DotScaledOp.build(
+            a=m1.a,
+            b=m1.b,
+            c=op.lhs,
+            a_scale=m1.a_scale,
+            b_scale=m1.b_scale,
+            a_elem_type=m1.properties.get('a_elem_type'),
+            b_elem_type=m1.properties.get('b_elem_type'),
+            fast_math=m1.properties.get('fastMath'),
+            lhs_k_pack=m1.properties.get('lhs_k_pack'),
+            rhs_k_pack=m1.properties.get('rhs_k_pack'),
+            location=m1.location,
+        ))
+        rewriter.replace_op(op, new2.results)
+        return True
+
+
+class CombineDotScaledAddFRev(RewritePattern):
+    """`arith.addf` rewrite from combine.td:42."""
+
+    ROOT = 'arith.addf'
+    BENEFIT = 2
+
+    def match_and_rewrite(self, op: Operation, rewriter) -> bool:
+        m1 = op.lhs.defining_op
+        if m1 is None or m1.name != 'tt.dot_scaled':
+            return False
+        if not ((is_constant_zero(m1.c))):
+            return False
+        if not ((m1.results[0].has_one_use())):
+            return False
+        new2 = rewriter.insert(_tt.DotScaledOp.build(
+            a=m1.a,
+            b=m1.b,
+            c=op.rhs,
+            a_scale=m1.a_scale,
+            b_scale=m1.b_scale,
+            a_elem_type=m1.properties.get('a_elem_type'),
+            b_elem_type=m1.properties.get('b_elem_type'),
+            fast_math=m1.properties.get('fastMath'),
+            lhs_k_pack=m1.properties.get('lhs_k_pack'),
+            rhs_k_pack=m1.properties.get('rhs_k_pack'),
+            location=m1.location,
+        ))
+        rewriter.replace_op(op, new2.results)
+        return True
+
+
 class CombineAddPtr(RewritePattern):
-    """`tt.addptr` rewrite from combine.td:39."""
+    """`tt.addptr` rewrite from combine.td:48."""
 
     ROOT = 'tt.addptr'
     BENEFIT = 2
@@ -142,4 +204,4 @@ class CombineAddPtr(RewritePattern):
         return True
 
 
-PATTERNS = (CombineDotAddI, CombineDotAddIRev, CombineDotAddF, CombineDotAddFRev, CombineAddPtr, )
+PATTERNS = (CombineDotAddI, CombineDotAddIRev, CombineDotAddF, CombineDotAddFRev, CombineDotScaledAddF, CombineDotScaledAddFRev, CombineAddPtr, )

@@ -145,7 +145,7 @@ def test_patterns_are_wired_to_what_applies_them():
     assert "get_canonicalization_patterns" in tt.BroadcastOp.HOOKS
     assert names(TritonCombinePassBase.declared_patterns()) == [
         "CombineDotAddI", "CombineDotAddIRev", "CombineDotAddF", "CombineDotAddFRev",
-        "CombineAddPtr"]
+        "CombineDotScaledAddF", "CombineDotScaledAddFRev", "CombineAddPtr"]
 
 
 MATMUL = """module {

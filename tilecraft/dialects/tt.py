@@ -17,6 +17,7 @@ from tilecraft.ir import (
     VerificationError, i32,
 )
 from tilecraft.ir.ods import implements, parse_enum_keyword
+from tilecraft.ir.parser import Parser
 from tilecraft.ir.printer import print_op
 
 from . import generated_module
@@ -170,6 +171,31 @@ def _make_verifier(own: Callable | None) -> Callable:
             own(self)
 
     return custom_verify
+
+
+# -- parsing: tensor-typed type directives ------------------------------------------------------
+
+
+def _tensor_typed_parse(op_class: type, accessor: str) -> None:
+    """Make the generated parser of ``op_class`` reject a non-tensor type for the value named
+    ``accessor``, as MLIR's parser rejects a type directive whose constraint's C++ class is
+    ``RankedTensorType`` ("invalid kind of type specified") before any verifier runs."""
+    generated = op_class.__dict__["parse"].__func__
+
+    def parse(cls: type, parser: Parser) -> Operation:
+        token = parser.i
+        op = generated(cls, parser)
+        if not isinstance(getattr(op, accessor).type, RankedTensorType):
+            parser.error("invalid kind of type specified", token)
+        return op
+
+    parse.__doc__ = f"The generated parser of {op_class.OPERATION_NAME}, checking type kinds."
+    op_class.parse = classmethod(parse)
+
+
+_tensor_typed_parse(gen.JoinOp, "lhs")
+_tensor_typed_parse(gen.SplitOp, "src")
+_tensor_typed_parse(gen.MakeRangeOp, "result_")
 
 
 # -- casts and arithmetic ------------------------------------------------------------------------
@@ -1193,27 +1219,67 @@ def _defining(value, cls):
     return op if isinstance(op, cls) else None
 
 
-def _no_encoding(*types) -> bool:
-    return all(not isinstance(t, RankedTensorType) or t.encoding is None for t in types)
-
-
 class ExpandDimsOfBroadcast(RewritePattern):
-    """expand_dims(broadcast(x)) -> broadcast(expand_dims(x)) (tensors without encodings: the
-    intermediate type's layout could not be inferred)."""
+    """expand_dims(broadcast(x)) -> broadcast(expand_dims(x)). With encodings, the new
+    expand_dims takes the layout that Triton's inference gives: a slice along ``axis`` expands
+    into its parent; for any other layout nothing fires."""
 
     ROOT = "tt.expand_dims"
 
     def match_and_rewrite(self, op, rewriter) -> bool:
         broadcast = _defining(op.src, gen.BroadcastOp)
-        if broadcast is None or not _no_encoding(broadcast.src.type, op.result_.type):
+        if broadcast is None:
             return False
         src_type = broadcast.src.type
+        encoding = _expanded_encoding(src_type.encoding, op.axis)
+        if encoding is None and src_type.encoding is not None:
+            return False
         shape = list(src_type.shape)
         shape.insert(op.axis, 1)
         expanded = rewriter.insert(gen.ExpandDimsOp.build(
-            RankedTensorType(shape, src_type.element_type), broadcast.src, op.axis,
+            RankedTensorType(shape, src_type.element_type, encoding), broadcast.src, op.axis,
             location=op.location))
         rewriter.replace_op_with_new_op(op, gen.BroadcastOp, op.result_.type, expanded.result_)
+        return True
+
+
+def _expanded_encoding(encoding, axis: int):
+    """The encoding of expand_dims along ``axis`` of a tensor with ``encoding``: the parent of a
+    slice along ``axis`` (Triton's inferExpandDimsOpEncoding); None otherwise."""
+    from tilecraft.generated.ttg import SliceEncodingAttr
+
+    if isinstance(encoding, SliceEncodingAttr) and encoding.dim == axis:
+        return encoding.parent
+    return None
+
+
+class IntToPtrOfConstantByteOffset(RewritePattern):
+    """int_to_ptr(x + c) -> addptr(int_to_ptr(x), c / size) for a scalar or splat constant byte
+    offset ``c`` (the add's right operand) that is a multiple of the pointee's size in bytes;
+    int_to_ptr(ptr_to_int(p)) then folds away. The offset keeps the add's integer type."""
+
+    ROOT = "tt.int_to_ptr"
+
+    def match_and_rewrite(self, op, rewriter) -> bool:
+        from tilecraft.generated.arith import AddIOp, ConstantOp
+
+        add = _defining(op.src, AddIOp)
+        if add is None:
+            return False
+        byte_offset = splat_value(const_attr(add.rhs))
+        if byte_offset is None:
+            return False
+        result_type = op.result_.type
+        pointer = result_type.element_type if isinstance(result_type, RankedTensorType) \
+            else result_type
+        size = max(1, bit_width(pointer.pointee_type) // 8)
+        if byte_offset % size:
+            return False
+        base = rewriter.insert(gen.IntToPtrOp.build(result_type, add.lhs, location=op.location))
+        offset_type = add.rhs.type
+        offset = rewriter.insert(ConstantOp.build(
+            make_attr(offset_type, byte_offset // size), offset_type, location=op.location))
+        rewriter.replace_op_with_new_op(op, gen.AddPtrOp, base.result_, offset.results[0])
         return True
 
 
@@ -1330,6 +1396,7 @@ def _patterns(cls, *pattern_classes):
 
 
 _patterns(gen.ExpandDimsOp, ExpandDimsOfBroadcast)
+_patterns(gen.IntToPtrOp, IntToPtrOfConstantByteOffset)
 _patterns(gen.ReshapeOp, ReshapeOfReshapeOrSplat)
 _patterns(gen.TransOp, TransOfTrans)
 _patterns(gen.LoadOp, MaskedLoadOfConstantMask)
