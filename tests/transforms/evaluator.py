@@ -14,7 +14,9 @@ descriptor is a numpy array, ``ttg.local_alloc`` a copy of its source (zeros wit
 the ``ttg.memdesc_*`` views numpy views of it (``memdesc_index``, ``memdesc_subslice``,
 ``memdesc_trans``, ``memdesc_reshape``), so that ``ttg.local_store`` is seen through them;
 ``ttg.local_load`` copies, ``ttg.async_wait`` gives a token. ``tt.dot`` and
-``ttng.warp_group_dot`` multiply in f32 (f64 for f64) and add the accumulator.
+``ttng.warp_group_dot`` multiply in f32 (f64 for f64) and add the accumulator;
+``ttg.fp4_to_fp`` decodes e2m1 pairs, ``tt.bitcast`` and ``tt.fp_to_fp`` (between the float
+types numpy has) are arith's.
 
 Memory: with ``memory={"f32": array, ...}`` (one flat numpy array per pointee element type),
 a ``!tt.ptr<T>`` value is an int64 index into ``memory[T]``; ``tt.addptr`` adds element
@@ -272,6 +274,21 @@ _CASTS = {"extsi", "extui", "trunci", "index_cast", "sitofp", "uitofp", "extf", 
           "fptosi", "fptoui", "bitcast"}
 
 
+#: The values of the e2m1 codes 0 to 7 (bit 3 is the sign).
+_E2M1 = np.array([0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0])
+
+
+def _fp4_to_fp(packed: np.ndarray, axis: int, dtype) -> np.ndarray:
+    """``ttg.fp4_to_fp``: each byte's low then high four bits, as e2m1 values, along ``axis``."""
+    codes = _unsigned(packed, 8).astype(np.int64)
+    halves = [codes & 0xF, codes >> 4]
+    values = [np.where(h & 8, -1.0, 1.0) * _E2M1[h & 7] for h in halves]
+    pairs = np.stack(values, axis=axis + 1)
+    shape = list(packed.shape)
+    shape[axis] *= 2
+    return pairs.reshape(shape).astype(dtype)
+
+
 # -- the interpreter
 
 
@@ -363,7 +380,7 @@ class _Machine:
         if name == "tt.store":
             self.store(op, env)
             return []
-        if dialect in ("ttg", "ttng") or name == "tt.dot":
+        if dialect in ("ttg", "ttng") or name in ("tt.dot", "tt.bitcast", "tt.fp_to_fp"):
             return self.gpu(op, operands)
         if name == "scf.if":
             region = op.regions[0] if int(operands[0]) != 0 else op.regions[1]
@@ -410,10 +427,17 @@ class _Machine:
             return [operands[0].reshape(result_type.shape)]
         if name == "ttg.async_wait":
             return [np.zeros((), np.int64)]
+        if name == "tt.bitcast":
+            return [_cast("bitcast", operands[0], op.operands[0].type, result_type)]
+        if name == "tt.fp_to_fp":
+            return [operands[0].astype(_float_dtype(result_type))]
+        if name == "ttg.fp4_to_fp":
+            return [_fp4_to_fp(operands[0], op.axis, _float_dtype(result_type))]
         if name in ("tt.dot", "ttng.warp_group_dot"):
             a, b, c = operands[:3]
             wide = np.float64 if c.dtype == np.float64 else np.float32
-            product = np.matmul(a.astype(wide), b.astype(wide))
+            with np.errstate(invalid="ignore"):  # NaN operands give NaN, quietly
+                product = np.matmul(a.astype(wide), b.astype(wide))
             return [(product + c.astype(wide)).astype(c.dtype)]
         raise NotImplementedError(f"the evaluator does not know '{name}'")
 

@@ -194,3 +194,57 @@ def test_optimize_dot_operands_views_map_onto_the_buffers_the_dots_read() -> Non
         np.testing.assert_array_equal(seen, after)
         checked += 1
     assert checked == 4
+
+
+_SCALED = """
+tt.func @f(%%a: tensor<32x%(ka)sx%(ta)s, #d>, %%sa: tensor<32x2xi8, #s>, %%b: tensor<%(kb)sx32x%(tb)s, #d>, %%sb: tensor<32x2xi8, #s>) -> tensor<32x32xf32, #d> {
+  %%zero = arith.constant dense<0.000000e+00> : tensor<32x32xf32, #d>
+  %%r = tt.dot_scaled %%a%(scale_a)s, %%b%(scale_b)s, %%zero lhs = %(lhs)s rhs = %(rhs)s {fastMath = false} : tensor<32x%(ka)sx%(ta)s, #d>%(scale_a_type)s * tensor<%(kb)sx32x%(tb)s, #d>%(scale_b_type)s -> tensor<32x32xf32, #d>
+  tt.return %%r : tensor<32x32xf32, #d>
+}
+"""
+
+
+def _decode_fp4(packed: np.ndarray, axis: int) -> np.ndarray:
+    values = np.array([0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0])
+    codes = packed.astype(np.uint8).astype(np.int64)
+    halves = [np.where(h & 8, -1.0, 1.0) * values[h & 7] for h in (codes & 0xF, codes >> 4)]
+    shape = list(packed.shape)
+    shape[axis] *= 2
+    return np.stack(halves, axis=axis + 1).reshape(shape)
+
+
+@pytest.mark.parametrize("scaled", ["lhs", "rhs"])
+def test_decomposed_scaled_dot_computes_the_scaled_product(scaled: str) -> None:
+    """The e2m1 operand, unpacked (low nibble first along K) and multiplied by 2^(s - 127)
+    for its 32-element groups of K, times the fp16 one; a 0xFF scale makes its group NaN."""
+    rng = np.random.default_rng(3)
+    packed = rng.integers(-128, 128, size=(32, 32))
+    scales = rng.integers(125, 130, size=(32, 2))
+    scales[5, 1] = 255
+    other = _halves(rng, (64, 32) if scaled == "lhs" else (32, 64))
+    fields = {"ta": "i8", "tb": "f16", "ka": 32, "kb": 64, "lhs": "e2m1", "rhs": "fp16",
+              "scale_a": " scale %sa", "scale_b": "",
+              "scale_a_type": ", tensor<32x2xi8, #s>", "scale_b_type": ""}
+    if scaled == "rhs":
+        fields.update({"ta": "f16", "tb": "i8", "ka": 64, "kb": 32, "lhs": "fp16",
+                       "rhs": "e2m1", "scale_a": "", "scale_b": " scale %sb",
+                       "scale_a_type": "", "scale_b_type": ", tensor<32x2xi8, #s>"})
+    body = _SCALED % fields
+    layouts = ("#d = " + _blocked("1, 1", "1, 32", "1, 4", "1, 0") + "\n#s = "
+               + _blocked("1, 1", "16, 2", "4, 1", "1, 0") + "\n")
+    module = parse_module(layouts + _MODULE % body)
+    PassManager.parse("builtin.module(tritongpu-accelerate-matmul)").run(module)
+    text = str(module)
+    assert "tt.dot_scaled" not in text and "ttg.fp4_to_fp" in text
+    # the scale of each 32 values of K, along K: A's rows or B's columns
+    factors = np.where(scales == 255, np.nan, 2.0 ** (scales - 127.0)).repeat(32, axis=1)
+    if scaled == "lhs":
+        a, b = _decode_fp4(packed, 1) * factors, other.astype(np.float64)
+        args = [packed, scales, other, scales]
+    else:
+        a, b = other.astype(np.float64), _decode_fp4(packed, 0) * factors.T
+        args = [other, scales, packed, scales]
+    expected = (a @ b).astype(np.float32)
+    (result,) = evaluate(parse_module(text), "f", args)
+    np.testing.assert_array_equal(result, expected)
