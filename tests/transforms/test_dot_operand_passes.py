@@ -248,3 +248,35 @@ def test_decomposed_scaled_dot_computes_the_scaled_product(scaled: str) -> None:
     expected = (a @ b).astype(np.float32)
     (result,) = evaluate(parse_module(text), "f", args)
     np.testing.assert_array_equal(result, expected)
+
+
+@pytest.mark.parametrize("stages", [2, 3])
+def test_prefetched_mma_loop_synchronizes_before_each_read(stages: int) -> None:
+    """The CUDA pipeline's sm_80 matmul: the loop carries the next iteration's first K
+    slices, loaded after a cp.async wait at the end of the body, and every ldmatrix of the
+    loop comes after a bar.sync that follows the last wait (the copies of other threads are
+    seen only after the barrier)."""
+    from tests.backends.cuda.test_kernels import HAVE_PTXAS, _aligned_matmul
+
+    if not HAVE_PTXAS:
+        pytest.skip("ptxas not found")
+    kernel = _aligned_matmul(80, stages)
+    ttgir = kernel.asm["ttgir"]
+    loop = ttgir[ttgir.index("scf.for"):]
+    loop = loop[:loop.index("scf.yield")]
+    assert loop.count("ttg.async_wait") == 2 and "kWidth = 2}>>, tensor<16x64xf16" in loop
+    lines = [line.strip() for line in kernel.asm["ptx"].splitlines()]
+    back_edge = max(i for i, line in enumerate(lines) if line.startswith("@%p")
+                    and "bra" in line and any(lines[j].startswith(line.split()[-1][:-1] + ":")
+                                              for j in range(i)))
+    label = lines[back_edge].split()[-1][:-1] + ":"
+    body = lines[lines.index(label):back_edge]
+    assert sum("cp.async.wait_group" in line for line in body) == 2
+    synced = False
+    for line in body:
+        if "cp.async.wait_group" in line:
+            synced = False
+        elif line.startswith("bar.sync"):
+            synced = True
+        elif line.startswith("ldmatrix"):
+            assert synced, "an ldmatrix reads shared memory between a wait and its barrier"
