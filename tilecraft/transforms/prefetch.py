@@ -167,8 +167,9 @@ class _Prefetcher:
             return False
         dot = dots[0]
         a_type: RankedTensorType = dot.operands[0].type
-        k_width = a_type.encoding.k_width
-        width = slice_width(k_width, a_type.element_type.width)
+        if not isinstance(a_type.encoding, DotOperandEncodingAttr):
+            return False
+        width = slice_width(a_type.encoding.k_width, a_type.element_type.width)
         k = a_type.shape[-1]
         if k < width or k % width:
             return False
