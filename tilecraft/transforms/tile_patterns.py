@@ -3,7 +3,8 @@
 ``tt.expand_dims``, which its passes apply next to their own patterns):
 
 - ``broadcast(splat(x))`` → ``splat(x)``, ``expand_dims(splat(x))`` → ``splat(x)``
-- ``broadcast(broadcast(x))`` → ``broadcast(x)``
+- ``broadcast(broadcast(x))`` → ``broadcast(x)``: the `BroadcastOfBroadcast` Pat of defs/tt.td
+  (its generated class; canonicalization applies the same one)
 - ``broadcast(x)`` to the type of ``x`` → ``x``
 - ``broadcast(c)`` / ``expand_dims(c)`` of a splat constant → the constant of the new shape
 """
@@ -16,7 +17,7 @@ from tilecraft.ir.patterns import RewritePattern
 from .folding import constant_attr
 
 __all__ = [
-    "SplatChain", "BroadcastOfBroadcast", "BroadcastIdentity", "ReshapeSplatConstant",
+    "SplatChain", "BroadcastIdentity", "ReshapeSplatConstant",
     "broadcast_patterns",
 ]
 
@@ -39,21 +40,6 @@ class SplatChain(RewritePattern):
         if splat is None:
             return False
         rewriter.replace_op_with_new_op(op, SplatOp, op.results[0].type, splat.operands[0])
-        return True
-
-
-class BroadcastOfBroadcast(RewritePattern):
-    """``broadcast(broadcast(x))`` → ``broadcast(x)``."""
-
-    ROOT = "tt.broadcast"
-
-    def match_and_rewrite(self, op: Operation, rewriter) -> bool:
-        from tilecraft.generated.tt import BroadcastOp
-
-        inner = _defining(op.operands[0], "tt.broadcast")
-        if inner is None:
-            return False
-        rewriter.replace_op_with_new_op(op, BroadcastOp, op.results[0].type, inner.operands[0])
         return True
 
 
@@ -94,6 +80,8 @@ class ReshapeSplatConstant(RewritePattern):
 
 def broadcast_patterns() -> list[RewritePattern]:
     """The patterns above, for a `PatternSet`."""
+    from tilecraft.generated.patterns.tt import BroadcastOfBroadcast
+
     return [
         SplatChain("tt.broadcast"), SplatChain("tt.expand_dims"), BroadcastOfBroadcast(),
         BroadcastIdentity(), ReshapeSplatConstant("tt.broadcast"),
