@@ -132,4 +132,17 @@ def TritonTestLoopPeeling : Pass<"triton-test-loop-peeling", "builtin.module"> {
   let implModule = "tilecraft.transforms.loop_peeling";
 }
 
+def TritonRewriteTensorDescriptorToPointer
+    : Pass<"triton-rewrite-tensor-descriptor-to-pointer", "builtin.module"> {
+  let summary = "Rewrite tensor descriptor loads and stores into masked pointer loads and stores";
+  let description = [{
+    Each `!tt.tensordesc` value becomes its base pointer, its i64 sizes and strides and two
+    i1 flags (NaN padding, TF32 rounding) through function signatures, calls, returns and
+    `scf` control flow; `tt.descriptor_load`/`store`/`gather`/`scatter`/`reduce` become
+    `tt.load`/`tt.store`/`tt.atomic_rmw` of the block's pointers, masked to the tensor's bounds.
+  }];
+  let dependentDialects = ["tt", "arith", "scf"];
+  let implModule = "tilecraft.transforms.rewrite_tensor_descriptor";
+}
+
 #endif // TILECRAFT_PASSES_TD

@@ -743,13 +743,15 @@ def TT_MakeTensorDescOp : TT_Op<"make_tensor_descriptor", [Pure, SameVariadicOpe
     %d = tt.make_tensor_descriptor %base, [%m, %n], [%sm, %c1_i64]
         : !tt.ptr<f16>, !tt.tensordesc<128x64xf16>
     ```
+
+    Both types may be written without their dialect prefix (`: <f16>, <128x64xf16>`), which
+    is how they print.
   }];
   let arguments = (ins TT_Ptr:$base, Variadic<I32>:$shape, Variadic<I64>:$strides,
                        DefaultValuedAttr<TT_PaddingOptionAttr, "PaddingOption.PAD_ZERO">:$padding);
   let results = (outs TT_TensorDesc:$result);
-  let assemblyFormat = [{
-    $base `,` `[` $shape `]` `,` `[` $strides `]` attr-dict `:` type($base) `,` type($result)
-  }];
+  // `: !tt.ptr<f16>, !tt.tensordesc<...>`, or as Triton prints it, `: <f16>, <...>`.
+  let hasCustomAssemblyFormat = 1;
 }
 
 def TT_DescriptorLoadOp : TT_Op<"descriptor_load", [MemRead]> {

@@ -290,6 +290,26 @@ class TritonReorderBroadcastPassBase(Pass):
     )
 
 
+class TritonRewriteTensorDescriptorToPointerPassBase(Pass):
+    """Rewrite tensor descriptor loads and stores into masked pointer loads and stores
+
+    Each `!tt.tensordesc` value becomes its base pointer, its i64 sizes and strides and two
+    i1 flags (NaN padding, TF32 rounding) through function signatures, calls, returns and
+    `scf` control flow; `tt.descriptor_load`/`store`/`gather`/`scatter`/`reduce` become
+    `tt.load`/`tt.store`/`tt.atomic_rmw` of the block's pointers, masked to the tensor's bounds.
+    """
+
+    ARGUMENT = 'triton-rewrite-tensor-descriptor-to-pointer'
+    SUMMARY = 'Rewrite tensor descriptor loads and stores into masked pointer loads and stores'
+    ANCHOR = 'builtin.module'
+    DEPENDENT_DIALECTS = ('tt', 'arith', 'scf', )
+    IMPL_MODULE = 'tilecraft.transforms.rewrite_tensor_descriptor'
+    OPTIONS = (
+    )
+    STATISTICS = (
+    )
+
+
 class TritonTestLoopPeelingPassBase(Pass):
     """Test pass: peel the last iteration of loops marked __test_peel_epilogue
 
@@ -491,6 +511,7 @@ PASSES: dict[str, type[Pass]] = {
     'triton-loop-aware-cse': TritonLoopAwareCSEPassBase,
     'triton-loop-unroll': TritonLoopUnrollPassBase,
     'triton-reorder-broadcast': TritonReorderBroadcastPassBase,
+    'triton-rewrite-tensor-descriptor-to-pointer': TritonRewriteTensorDescriptorToPointerPassBase,
     'triton-test-loop-peeling': TritonTestLoopPeelingPassBase,
     'tritongpu-accelerate-matmul': TritonGPUAccelerateMatmulPassBase,
     'tritongpu-coalesce': TritonGPUCoalescePassBase,

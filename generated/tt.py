@@ -4901,11 +4901,14 @@ class MakeTensorDescOp(DefinedOp):
     %d = tt.make_tensor_descriptor %base, [%m, %n], [%sm, %c1_i64]
         : !tt.ptr<f16>, !tt.tensordesc<128x64xf16>
     ```
+
+    Both types may be written without their dialect prefix (`: <f16>, <128x64xf16>`), which
+    is how they print.
     """
 
     OPERATION_NAME = 'tt.make_tensor_descriptor'
     TRAITS = (Pure, SameVariadicOperandSize, )
-    HOOKS = ('custom_verify', )
+    HOOKS = ('custom_verify', 'parse', 'print', )
     PROPERTY_NAMES = ('padding', )
     DEFAULT_VALUED = (('padding', 'padding', PaddingOption.PAD_ZERO), )
     OPERAND_GROUPS = ('single', 'variadic', 'variadic', )
@@ -4978,53 +4981,6 @@ class MakeTensorDescOp(DefinedOp):
         value = self.results[0]
         if not _type_constraint_33(value.type):
             raise self.type_error('result', value, 'tensor descriptor type')
-
-    def print(self, printer: Printer) -> None:
-        printer.write(" ")
-        printer.print_operand(self.base)
-        printer.write(', [')
-        printer.print_operands(self.shape)
-        printer.write('], [')
-        printer.print_operands(self.strides)
-        printer.write(']')
-        printer.print_attr_dict(self.all_attributes(), () + self.attributes_at_default())
-        printer.write(' : ')
-        printer.print_type(self.base.type)
-        printer.write(', ')
-        printer.print_type(self.result_.type)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> Operation:
-        u_base: list = []
-        u_shape: list = []
-        u_strides: list = []
-        types: dict[str, list] = {}
-        attrs: dict[str, Attribute] = {}
-        u_base.append(parser.parse_operand())
-        parser.parse_punct(',')
-        parser.parse_punct('[')
-        u_shape.extend(parser.parse_operand_list())
-        parser.parse_punct(']')
-        parser.parse_punct(',')
-        parser.parse_punct('[')
-        u_strides.extend(parser.parse_operand_list())
-        parser.parse_punct(']')
-        attrs.update(parser.parse_optional_attr_dict())
-        parser.parse_punct(':')
-        types['base'] = parse_type_group(parser, True)
-        parser.parse_punct(',')
-        types['result'] = parse_type_group(parser, True)
-        types['shape'] = [IntegerType(32)] * len(u_shape)
-        types['strides'] = [IntegerType(64)] * len(u_strides)
-        operands = parser.resolve_operands(u_base + u_shape + u_strides, types['base'] + types.get('shape', []) + types.get('strides', []))
-        result_types = types['result']
-        properties, attributes = cls.split_attributes(attrs)
-        return cls.create(
-            cls.OPERATION_NAME, operands=operands, result_types=result_types,
-            properties=properties, attributes=attributes,
-            regions=0,
-            successors=(),
-        )
 
 
 @DIALECT.op

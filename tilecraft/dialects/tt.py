@@ -14,7 +14,7 @@ from collections.abc import Callable
 from tilecraft.ir import (
     ArrayAttr, BlockArgument, DenseArrayAttr, DictionaryAttr, FunctionType, IntegerAttr,
     IntegerType, Operation, RankedTensorType, StringAttr, SymbolTable, Type, TypeAttr, Value,
-    VerificationError, i32,
+    VerificationError, i32, i64,
 )
 from tilecraft.ir.ods import implements, parse_enum_keyword
 from tilecraft.ir.parser import Parser
@@ -706,6 +706,62 @@ def _verify_descriptor_gather(op) -> None:
 @rule(gen.DescriptorScatterOp)
 def _verify_descriptor_scatter(op) -> None:
     _verify_gather_scatter(op, op.src.type)
+
+
+def _parse_dialect_type(parser, cls):
+    """A type of the class ``cls``, qualified (``!tt.ptr<f16>``) or only its parameters
+    (``<f16>``), as MLIR reads a type whose class the op's format fixes."""
+    if parser.toks[parser.i] == "<":
+        return cls.parse_parameters(parser)
+    token = parser.i
+    type_ = parser.parse_type()
+    if not isinstance(type_, cls):
+        parser.error(f"invalid kind of type specified: expected {cls.__name__}, but found "
+                     f"'{type_}'", token)
+    return type_
+
+
+@implements(gen.MakeTensorDescOp)
+@classmethod
+def parse(cls, parser):  # noqa: F811 - one hook per class
+    """``%base, [%sizes], [%strides] {attrs} : ptr-type, desc-type``, each type with or without
+    its ``!tt.ptr``/``!tt.tensordesc`` prefix."""
+    base = parser.parse_operand()
+    parser.parse_punct(",")
+    parser.parse_punct("[")
+    shape = parser.parse_operand_list()
+    parser.parse_punct("]")
+    parser.parse_punct(",")
+    parser.parse_punct("[")
+    strides = parser.parse_operand_list()
+    parser.parse_punct("]")
+    attrs = parser.parse_optional_attr_dict()
+    parser.parse_punct(":")
+    base_type = _parse_dialect_type(parser, PointerType)
+    parser.parse_punct(",")
+    result_type = _parse_dialect_type(parser, gen.TensorDescType)
+    operands = parser.resolve_operands([base, *shape, *strides],
+                                       [base_type, *[i32] * len(shape), *[i64] * len(strides)])
+    properties, attributes = cls.split_attributes(attrs)
+    return cls.create(cls.OPERATION_NAME, operands=operands, result_types=[result_type],
+                      properties=properties, attributes=attributes)
+
+
+@implements(gen.MakeTensorDescOp)
+def print(self, printer) -> None:  # noqa: A001,F811 - the hook's name
+    """Triton's form: the types without their dialect prefix (``: <f16>, <128x64xf16>``)."""
+    printer.write(" ")
+    printer.print_operand(self.base)
+    printer.write(", [")
+    printer.print_operands(self.shape)
+    printer.write("], [")
+    printer.print_operands(self.strides)
+    printer.write("]")
+    printer.print_attr_dict(self.all_attributes(), self.attributes_at_default())
+    printer.write(" : ")
+    self.base.type.print_parameters(printer)
+    printer.write(", ")
+    self.result_.type.print_parameters(printer)
 
 
 @implements(gen.DescriptorLoadOp)
