@@ -647,6 +647,38 @@ def TT_ScanReturnOp : TT_Op<"scan.return", [HasParent<"tt.scan">, Pure, Terminat
   let assemblyFormat = "$result attr-dict `:` type($result)";
 }
 
+def TT_MapElementwiseOp : TT_Op<"map_elementwise", [SameOperandsAndResultEncoding,
+                                                    SameOperandsAndResultShape,
+                                                    RecursiveMemoryEffects]> {
+  let summary = "Maps a scalar region over the elements of tensors";
+  let description = [{
+    The region runs on `pack` consecutive elements of each operand at a time: its block takes
+    `pack` scalars of each operand (operand by operand, `pack` in a row) and
+    `tt.map_elementwise.return`s `pack` scalars of each result. `pack` is a power of 2. The
+    region must not store (a masked-off lane would store too). Printed in the generic form:
+
+    ```mlir
+    %r = "tt.map_elementwise"(%x) <{pack = 1 : i32}> ({
+    ^bb0(%a: i32):
+      tt.map_elementwise.return %a : i32
+    }) : (tensor<256xi32>) -> tensor<256xi32>
+    ```
+  }];
+  let arguments = (ins Variadic<TT_Tensor>:$srcs, I32Attr:$pack);
+  let results = (outs Variadic<TT_Tensor>:$result);
+  let regions = (region AnyRegion:$scalarOp);
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+}
+
+def TT_MapElementwiseReturnOp : TT_Op<"map_elementwise.return",
+                                      [HasParent<"tt.map_elementwise">, Pure, Terminator,
+                                       ReturnLike]> {
+  let summary = "Ends the region of tt.map_elementwise with the elements it computed";
+  let arguments = (ins Variadic<AnyType>:$result);
+  let assemblyFormat = "attr-dict ($result^ `:` type($result))?";
+}
+
 //===----------------------------------------------------------------------===//
 // External functions, histograms, debugging
 //===----------------------------------------------------------------------===//

@@ -4131,6 +4131,160 @@ class ScanReturnOp(DefinedOp):
 
 
 @DIALECT.op
+class MapElementwiseOp(DefinedOp):
+    """Maps a scalar region over the elements of tensors
+
+    The region runs on `pack` consecutive elements of each operand at a time: its block takes
+    `pack` scalars of each operand (operand by operand, `pack` in a row) and
+    `tt.map_elementwise.return`s `pack` scalars of each result. `pack` is a power of 2. The
+    region must not store (a masked-off lane would store too). Printed in the generic form:
+
+    ```mlir
+    %r = "tt.map_elementwise"(%x) <{pack = 1 : i32}> ({
+    ^bb0(%a: i32):
+      tt.map_elementwise.return %a : i32
+    }) : (tensor<256xi32>) -> tensor<256xi32>
+    ```
+    """
+
+    OPERATION_NAME = 'tt.map_elementwise'
+    TRAITS = (SameOperandsAndResultEncoding, SameOperandsAndResultShape, RecursiveMemoryEffects, )
+    HOOKS = ('custom_verify', 'custom_verify_regions', )
+    PROPERTY_NAMES = ('pack', )
+    OPERAND_GROUPS = ('variadic', )
+    RESULT_GROUPS = ('variadic', )
+    __slots__ = ()
+
+    @property
+    def srcs(self) -> list[Value]:
+        return self.operand_group(0)
+
+    @property
+    def result_(self) -> list[Value]:
+        return self.result_group(0)
+
+    @property
+    def pack(self) -> int:
+        attr = self.properties.get('pack')
+        return None if attr is None else attr.value
+
+    @property
+    def pack_attr(self) -> Attribute | None:
+        return self.properties.get('pack')
+
+    @property
+    def scalar_op(self) -> Region:
+        return self.regions[0]
+
+    @classmethod
+    def build(
+        cls,
+        result_types: Sequence[Type],
+        pack: int | Attribute,
+        srcs: Sequence[Value] = (),
+        *,
+        attributes: dict[str, Attribute] | None = None,
+        location: Location | None = None,
+    ) -> MapElementwiseOp:
+        """Create a `tt.map_elementwise` op; results whose types the traits determine may be omitted."""
+        operands = list(srcs)
+        properties: dict[str, Attribute] = {}
+        properties['pack'] = (pack if isinstance(pack, Attribute) else IntegerAttr(pack, IntegerType(32, 'signless')))
+        result_types = list(result_types)
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=1, successors=(), location=location,
+        )
+
+    def verify_invariants(self) -> None:
+        self.verify_groups()
+        attr = self.properties.get('pack')
+        if attr is None:
+            raise self.emit_error("requires attribute 'pack'")
+        if attr is not None and not _attr_constraint_22(attr):
+            raise self.attribute_error('pack', '32-bit signless integer attribute')
+        for value in self.operand_group(0):
+            if not _type_constraint_21(value.type):
+                raise self.type_error('operand', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
+        for value in self.result_group(0):
+            if not _type_constraint_21(value.type):
+                raise self.type_error('result', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
+
+    def verify_regions(self) -> None:
+        self.custom_verify_regions()
+
+
+@DIALECT.op
+class MapElementwiseReturnOp(DefinedOp):
+    """Ends the region of tt.map_elementwise with the elements it computed"""
+
+    OPERATION_NAME = 'tt.map_elementwise.return'
+    TRAITS = (HasParent.of("tt.map_elementwise"), Pure, Terminator, ReturnLike, )
+    HOOKS = ('custom_verify', )
+    PROPERTY_NAMES = ()
+    OPERAND_GROUPS = ('variadic', )
+    RESULT_GROUPS = ()
+    __slots__ = ()
+
+    @property
+    def result_(self) -> list[Value]:
+        return self.operand_group(0)
+
+    @classmethod
+    def build(
+        cls,
+        result_: Sequence[Value] = (),
+        *,
+        attributes: dict[str, Attribute] | None = None,
+        location: Location | None = None,
+    ) -> MapElementwiseReturnOp:
+        """Create a `tt.map_elementwise.return` op; results whose types the traits determine may be omitted."""
+        operands = list(result_)
+        properties: dict[str, Attribute] = {}
+        result_types = []
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0, successors=(), location=location,
+        )
+
+    def verify_invariants(self) -> None:
+        self.verify_groups()
+
+    def print(self, printer: Printer) -> None:
+        printer.print_attr_dict(self.all_attributes(), ())
+        if len(self.result_) > 0:
+            printer.write(" ")
+            printer.print_operands(self.result_)
+            printer.write(' : ')
+            printer.print_types([v.type for v in self.result_])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Operation:
+        u_result: list = []
+        types: dict[str, list] = {}
+        attrs: dict[str, Attribute] = {}
+        attrs.update(parser.parse_optional_attr_dict())
+        operand = parser.parse_optional_operand()
+        if operand is not None:
+            u_result.append(operand)
+            while parser.parse_optional_punct(','):
+                u_result.append(parser.parse_operand())
+            parser.parse_punct(':')
+            types['result'] = parse_type_group(parser, False)
+        operands = parser.resolve_operands(u_result, types.get('result', []))
+        result_types = []
+        properties, attributes = cls.split_attributes(attrs)
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0,
+            successors=(),
+        )
+
+
+@DIALECT.op
 class ExternElementwiseOp(DefinedOp):
     """Calls an external library function element by element
 

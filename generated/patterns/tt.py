@@ -12,7 +12,7 @@ from tilecraft.generated import tt as _tt
 
 
 class BroadcastOfSplat(RewritePattern):
-    """`tt.broadcast` rewrite from tt.td:896."""
+    """`tt.broadcast` rewrite from tt.td:928."""
 
     ROOT = 'tt.broadcast'
     BENEFIT = 2
@@ -31,7 +31,7 @@ class BroadcastOfSplat(RewritePattern):
 
 
 class BroadcastOfBroadcast(RewritePattern):
-    """`tt.broadcast` rewrite from tt.td:898."""
+    """`tt.broadcast` rewrite from tt.td:930."""
 
     ROOT = 'tt.broadcast'
     BENEFIT = 2
@@ -50,7 +50,7 @@ class BroadcastOfBroadcast(RewritePattern):
 
 
 class ExpandDimsOfSplat(RewritePattern):
-    """`tt.expand_dims` rewrite from tt.td:900."""
+    """`tt.expand_dims` rewrite from tt.td:932."""
 
     ROOT = 'tt.expand_dims'
     BENEFIT = 2
@@ -69,7 +69,7 @@ class ExpandDimsOfSplat(RewritePattern):
 
 
 class TransOfSplat(RewritePattern):
-    """`tt.trans` rewrite from tt.td:902."""
+    """`tt.trans` rewrite from tt.td:934."""
 
     ROOT = 'tt.trans'
     BENEFIT = 2
@@ -88,7 +88,7 @@ class TransOfSplat(RewritePattern):
 
 
 class IntToPtrOfPtrToInt(RewritePattern):
-    """`tt.int_to_ptr` rewrite from tt.td:904."""
+    """`tt.int_to_ptr` rewrite from tt.td:936."""
 
     ROOT = 'tt.int_to_ptr'
     BENEFIT = 2
@@ -104,7 +104,7 @@ class IntToPtrOfPtrToInt(RewritePattern):
 
 
 class IntToPtrOfPtrToIntCast(RewritePattern):
-    """`tt.int_to_ptr` rewrite from tt.td:906."""
+    """`tt.int_to_ptr` rewrite from tt.td:938."""
 
     ROOT = 'tt.int_to_ptr'
     BENEFIT = 2

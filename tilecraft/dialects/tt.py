@@ -508,6 +508,36 @@ def _verify_combine_region(op, return_class) -> None:
                                 f"to have type {expected} but got {value.type}")
 
 
+@rule(gen.MapElementwiseOp)
+def _verify_map_elementwise(op) -> None:
+    # No operands at all: SameOperandsAndResultShape has already said so, as in MLIR.
+    pack = op.pack
+    if pack <= 0 or pack & (pack - 1):
+        raise op.emit_error("Pack must be a power of 2")
+
+
+@implements(gen.MapElementwiseOp)
+def custom_verify_regions(self) -> None:  # noqa: F811 - one hook per class
+    """Triton's rules for the scalar region: ``pack`` arguments of each operand's element type
+    (operand by operand), returns of ``pack`` elements of each result, and no stores."""
+    from tilecraft.ir.traits import MemWrite
+
+    pack = self.pack
+    block = self.scalar_op.blocks[0]
+    if len(block.arguments) != len(self.srcs) * pack:
+        raise self.emit_error("region has wrong number of arguments")
+    expected_args = [v.type.element_type for v in self.srcs for _ in range(pack)]
+    if [a.type for a in block.arguments] != expected_args:
+        raise plain_error(self, "argument types did not match")
+    expected_returns = [r.type.element_type for r in self.results for _ in range(pack)]
+    for nested in self.scalar_op.walk():
+        if nested.has_trait(MemWrite):
+            raise nested.emit_error("Stores are not supported inside map_elementwise")
+        if (isinstance(nested, gen.MapElementwiseReturnOp)
+                and [v.type for v in nested.operands] != expected_returns):
+            raise plain_error(nested, "region return does not match map_elementwise result")
+
+
 @rule(gen.ReduceOp)
 def _verify_reduce(op) -> None:
     _verify_reduce_scan(op)

@@ -82,4 +82,11 @@ module {
     tt.assert %m, "mask must hold" : tensor<16xi1>
     tt.return
   }
+  tt.func @map_elementwise(%a: tensor<16xi32>, %b: tensor<16xf32>) -> tensor<16xf32> {
+    %r:2 = "tt.map_elementwise"(%a, %b) <{pack = 2 : i32}> ({
+    ^bb0(%a0: i32, %a1: i32, %b0: f32, %b1: f32):
+      tt.map_elementwise.return %b0, %b1, %a0, %a1 : f32, f32, i32, i32
+    }) : (tensor<16xi32>, tensor<16xf32>) -> (tensor<16xf32>, tensor<16xi32>)
+    tt.return %r#0 : tensor<16xf32>
+  }
 }
