@@ -1331,7 +1331,7 @@ def fold(self, operand_constants):
     if self.result_.type.mutable_memory or self.src is None:
         return None
     load = self.src.defining_op
-    if not isinstance(load, gen.LocalLoadOp) or load.src.type is not self.result_.type:
+    if not isinstance(load, gen.LocalLoadOp) or load.src.type != self.result_.type:
         return None
     return [load.src]
 
