@@ -24,6 +24,7 @@ from tilecraft.ir.traits import IsolatedFromAbove, Terminator
 from tilecraft.ir.values import BlockArgument, OpResult
 
 from .effects import is_memory_effect_free
+from .transform_utils import loop_with_iter_args
 
 __all__ = ["TritonLoopAwareCSEPass", "eliminate_common_subexpressions",
            "equivalent_iter_args", "remove_iter_args"]
@@ -191,21 +192,13 @@ def remove_iter_args(loop: Operation, replacements: dict[int, int]) -> Operation
     """A copy of ``loop`` without the iter_args ``j`` of ``replacements`` (``j -> i``): the
     uses of iter_arg ``j`` read iter_arg ``i`` and those of result ``j`` read result ``i``.
     The body moves to the new loop, which replaces ``loop``; returns it."""
-    from tilecraft.generated.scf import ForOp
-
     body = loop.regions[0].blocks[0]
     for j, i in replacements.items():
         body.arguments[1 + j].replace_all_uses_with(body.arguments[1 + i])
         loop.results[j].replace_all_uses_with(loop.results[i])
     kept = [k for k in range(len(loop.results)) if k not in replacements]
     inits = loop.operands[3:]
-    new_loop = ForOp.build([loop.results[k].type for k in kept], *loop.operands[:3],
-                           [inits[k] for k in kept], loop.properties.get("unsignedCmp"),
-                           attributes=dict(loop.attributes), location=loop.location)
-    loop.parent.insert_before(loop, new_loop)
-    loop.regions[0].blocks.remove(body)
-    body.parent = None
-    new_loop.regions[0].add_block(body)
+    new_loop = loop_with_iter_args(loop, [inits[k] for k in kept])
     terminator = body.last_op
     terminator.set_operands([terminator.operands[k] for k in kept])
     for j in sorted(replacements, reverse=True):

@@ -44,7 +44,7 @@ from tilecraft.layouts.shared import shared_vector_width
 from tilecraft.transforms.accelerate_matmul import capability_of
 from tilecraft.transforms.effects import is_memory_effect_free
 from tilecraft.transforms.loop_unroll import NUM_STAGES
-from tilecraft.transforms.transform_utils import constant_op
+from tilecraft.transforms.transform_utils import constant_op, loop_with_iter_args
 
 __all__ = ["TritonGPUPipelinePass", "pipeline_loop", "pipeline_loops"]
 
@@ -341,8 +341,6 @@ def _buffers(loop: Operation, plan: _Plan, stages: int) -> list[Value]:
 def pipeline_loop(loop: Operation, plan: _Plan, stages: int) -> Operation:
     """Pipelines ``loop`` by ``plan`` over ``stages`` stages (see the module docstring);
     returns the new loop."""
-    from tilecraft.generated.scf import ForOp
-
     distance = stages - 1
     location = loop.location
     body = loop.regions[0].blocks[0]
@@ -371,14 +369,7 @@ def pipeline_loop(loop: Operation, plan: _Plan, stages: int) -> Operation:
     new_inits = [carried_values.get(k, init) for k, init in enumerate(inits)]
 
     # the loop, with the slot of iteration i carried last
-    new_loop = ForOp.build([r.type for r in loop.results] + [_I32], *loop.operands[:3],
-                           new_inits + [_i32(before, 0, location)],
-                           loop.properties.get("unsignedCmp"),
-                           attributes=dict(loop.attributes), location=location)
-    before.insert(new_loop)
-    loop.regions[0].blocks.remove(body)
-    body.parent = None
-    new_loop.regions[0].add_block(body)
+    new_loop = loop_with_iter_args(loop, new_inits + [_i32(before, 0, location)])
     slot = body.add_argument(_I32, location)
     start = Builder.at_start(body, location)
     wait = start.insert(AsyncWaitOp.build(max(distance - 1, 0), _token(),

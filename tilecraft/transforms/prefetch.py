@@ -48,13 +48,14 @@ from dataclasses import dataclass
 
 from tilecraft.generated.passes import TritonGPUPrefetchPassBase
 from tilecraft.generated.arith import AddIOp
-from tilecraft.generated.scf import ForOp, YieldOp
+from tilecraft.generated.scf import YieldOp
 from tilecraft.generated.ttg import (AMDMfmaEncodingAttr, ConvertLayoutOp,
                                      DotOperandEncodingAttr, LocalLoadOp, MemDescSubsliceOp,
                                      MemDescType, NvidiaMmaEncodingAttr)
 from tilecraft.ir import Block, BlockArgument, Builder, Operation, RankedTensorType, Value
 from tilecraft.ir.traits import ConstantLike, Elementwise
 from tilecraft.transforms.greedy import apply_patterns_greedily
+from tilecraft.transforms.transform_utils import loop_with_iter_args
 
 __all__ = ["TritonGPUPrefetchPass", "is_promotable", "prefetch_chain", "prefetch_loops",
            "slice_width"]
@@ -262,14 +263,7 @@ class _Prefetcher:
 
         # the two first slices carried in new loop arguments; the body's own tracked values
         # (defined before the dot) serve its other slices
-        new_loop = ForOp.build([r.type for r in loop.results] + [v.type for v in heads],
-                               *loop.operands[:3], list(loop.operands[3:]) + heads,
-                               loop.properties.get("unsignedCmp"),
-                               attributes=dict(loop.attributes), location=location)
-        before.insert(new_loop)
-        loop.regions[0].blocks.remove(body)
-        body.parent = None
-        new_loop.regions[0].add_block(body)
+        new_loop = loop_with_iter_args(loop, list(loop.operands[3:]) + heads)
         head_args = [body.add_argument(v.type, location) for v in heads]
 
         # the chain of dots over the slices

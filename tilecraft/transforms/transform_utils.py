@@ -23,6 +23,7 @@ __all__ = [
     "int_constant", "splat_scalar_attr", "constant_op", "is_speculatable",
     "may_write_memory", "defining_scope_op", "is_defined_outside",
     "uses_only", "clone_block_ops", "clone_region_blocks", "remap_operands",
+    "loop_with_iter_args",
 ]
 
 # Integer division-like ops: undefined for a zero divisor (and, signed, for MIN / -1).
@@ -221,3 +222,21 @@ def clone_region_blocks(source: Region, dest: Region, index: int, mapping: dict
             clones.append(new_block.append(op.clone(mapping)))
     remap_operands(clones, mapping)
     return new_blocks
+
+
+def loop_with_iter_args(loop: Operation, inits: list[Value]) -> Operation:
+    """A new ``scf.for`` with ``loop``'s bounds, step and attributes and the iter_args
+    ``inits`` (its results of their types), inserted before ``loop``, with ``loop``'s body
+    moved into it as it is: the caller adds or erases block arguments, fixes the yield and
+    replaces ``loop``."""
+    from tilecraft.generated.scf import ForOp
+
+    new_loop = ForOp.build([v.type for v in inits], *loop.operands[:3], inits,
+                           loop.properties.get("unsignedCmp"),
+                           attributes=dict(loop.attributes), location=loop.location)
+    loop.parent.insert_before(loop, new_loop)
+    body = loop.regions[0].blocks[0]
+    loop.regions[0].blocks.remove(body)
+    body.parent = None
+    new_loop.regions[0].add_block(body)
+    return new_loop

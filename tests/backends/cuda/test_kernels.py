@@ -327,6 +327,16 @@ MATMUL_CASES = {  # name: (torch dtype, precision, out dtype, rtol)
 }
 
 
+def _operands(dtype, m: int, n: int, k: int):
+    """Fresh random A (m x k) and B (k x n) on the GPU: int8 over its whole range, floats
+    normal."""
+    if dtype == torch.int8:
+        return (torch.randint(-128, 128, (m, k), dtype=dtype, device="cuda"),
+                torch.randint(-128, 128, (k, n), dtype=dtype, device="cuda"))
+    return (torch.randn((m, k), device="cuda").to(dtype),
+            torch.randn((k, n), device="cuda").to(dtype))
+
+
 @needs_gpu
 @pytest.mark.parametrize("shape", [(128, 128, 64), (100, 72, 50), (33, 130, 200)])
 @pytest.mark.parametrize("case", sorted(MATMUL_CASES))
@@ -335,12 +345,7 @@ def test_matmul_against_torch(case: str, shape: tuple[int, int, int]) -> None:
     dtype_name, precision, out, rtol = MATMUL_CASES[case]
     dtype = getattr(torch, dtype_name)
     m, n, k = shape
-    if dtype == torch.int8:
-        a = torch.randint(-128, 128, (m, k), dtype=dtype, device="cuda")
-        b = torch.randint(-128, 128, (k, n), dtype=dtype, device="cuda")
-    else:
-        a = torch.randn((m, k), device="cuda").to(dtype)
-        b = torch.randn((k, n), device="cuda").to(dtype)
+    a, b = _operands(dtype, m, n, k)
     out_dtype = {tl.float32: torch.float32, tl.float16: torch.float16, tl.int32: torch.int32,
                  tl.float64: torch.float64}[out]
     c = torch.full((m, n), 7, dtype=out_dtype, device="cuda")
@@ -373,12 +378,7 @@ def test_wgmma_operand_orders_and_warp_groups(dtype_name: str, orders: str,
     m, n, k = shape
     bm, bn, num_warps = blocks
     dtype = getattr(torch, dtype_name)
-    if dtype == torch.int8:
-        a = torch.randint(-128, 128, (m, k), dtype=dtype, device="cuda")
-        b = torch.randint(-128, 128, (k, n), dtype=dtype, device="cuda")
-    else:
-        a = torch.randn((m, k), device="cuda").to(dtype)
-        b = torch.randn((k, n), device="cuda").to(dtype)
+    a, b = _operands(dtype, m, n, k)
     if orders[0] == "c":
         a = a.t().contiguous().t()
     if orders[1] == "c":
