@@ -351,7 +351,7 @@ def _cached_binary(key: str, module, backend: Backend) -> Any:
         kernel = _kernel_func(module)
         if kernel is None:
             raise InvalidEntry("the module has no tt.func")
-        expected = [backend.arg_kind(ty) for ty in kernel.function_type.inputs]
+        expected = [backend.arg_kind(ty) for ty in _launched_types(kernel.function_type.inputs)]
         if name != kernel.sym_name or described["name"] != kernel.sym_name:
             raise InvalidEntry(f"it holds kernel {name!r}")
         if described["arg_kinds"] != expected:
@@ -361,6 +361,15 @@ def _cached_binary(key: str, module, backend: Backend) -> Any:
         cache.discard(key)
         return None
     return binary
+
+
+def _launched_types(types) -> list:
+    """The kernel's parameter types as launched: a tensor descriptor as its pack."""
+    from tilecraft.generated.tt import TensorDescType
+    from tilecraft.transforms.rewrite_tensor_descriptor import descriptor_pack_types
+
+    return [part for ty in types
+            for part in (descriptor_pack_types(ty) if isinstance(ty, TensorDescType) else [ty])]
 
 
 def _kernel_func(module):
@@ -407,12 +416,19 @@ def compile(src: ASTSource, target: GPUTarget | None = None,  # noqa: A001 - Tri
 def launch_arguments(spec, arg_kinds: list[str], backend: str) -> list:
     """The runtime arguments of a specialization in launch order: addresses for arrays (a host
     array given to a CUDA kernel is an error naming it), integers wrapped to their width (an
-    unsigned value given for a signed slot), floats."""
+    unsigned value given for a signed slot), floats; a tensor descriptor is its pack."""
     from .arguments import address_of, is_array_like, is_torch_tensor, reinterpret
+    from .tensor_descriptor import TensorDescriptor, descriptor_pack_values
 
-    values = []
-    for (name, _), kind in zip(spec.arg_types.items(), arg_kinds):
+    given = []
+    for name in spec.arg_types:
         value = spec.bound[name]
+        if isinstance(value, TensorDescriptor):
+            given += [(name, v) for v in descriptor_pack_values(value, value.base)]
+        else:
+            given.append((name, value))
+    values = []
+    for (name, value), kind in zip(given, arg_kinds):
         if is_array_like(value):
             if backend == "cuda":
                 from tilecraft.backends.cuda import driver

@@ -441,6 +441,26 @@ class Memory:
             buffer[scatter] = raw[lanes]
 
 
+class TensorDescriptorHandle:
+    """The handle of a tensor descriptor: the tensor's address, sizes and strides (in
+    elements), what out-of-bounds elements read as ("zero" or "nan") and the block type."""
+
+    def __init__(self, base: int, shape, strides, padding: str, block_ty) -> None:
+        self.base, self.shape, self.strides = base, list(shape), list(strides)
+        self.padding, self.block_ty = padding, block_ty
+
+    def block(self, indices) -> "BlockPointer":
+        """The block pointer to the block at ``indices``."""
+        rank = len(self.block_ty.shape)
+        return BlockPointer(self.base, self.shape, self.strides, [int(_arr(i)) for i in indices],
+                            self.block_ty.shape, tuple(reversed(range(rank))),
+                            self.block_ty.element_ty)
+
+    def every_dimension(self) -> tuple[int, ...]:
+        """All dimensions, as a block pointer's boundary check."""
+        return tuple(range(len(self.block_ty.shape)))
+
+
 class BlockPointer:
     """The handle of a block pointer (tl.make_block_ptr)."""
 
@@ -671,6 +691,17 @@ class InterpreterBuilder(Builder):
         values = np.broadcast_to(_arr(value), addresses.shape).reshape(-1)
         lanes = mask.reshape(-1)
         self.memory.write(addresses.reshape(-1)[lanes], to_storage(values[lanes], ptr.element))
+
+    def make_tensor_descriptor(self, base, shape, strides, padding, ty):
+        return TensorDescriptorHandle(int(_arr(base)), [int(_arr(s)) for s in shape],
+                                      [int(_arr(s)) for s in strides], padding, ty.block_type)
+
+    def descriptor_load(self, desc, indices, ty):
+        return self.load_block(desc.block(indices), desc.every_dimension(), desc.padding, ty,
+                               "", "", False)
+
+    def descriptor_store(self, desc, value, indices):
+        self.store_block(desc.block(indices), value, desc.every_dimension(), "", "")
 
     def atomic_rmw(self, kind, ptr, val, mask, sem, scope, ty):
         scalar = ty.scalar
@@ -1107,6 +1138,7 @@ def _register_array(value, name: str, memory: Memory):
 
 def _kernel_args(jit_fn, bound: dict, memory: Memory):
     from .arguments import element_type_of, is_array_like, scalar_type_of
+    from .tensor_descriptor import TensorDescriptor
 
     args, copy_backs = {}, []
     for name, value in bound.items():
@@ -1120,6 +1152,14 @@ def _kernel_args(jit_fn, bound: dict, memory: Memory):
             if copy_back is not None:
                 copy_backs.append(copy_back)
             args[name] = tensor(np.array(address, dtype=np.uint64), pointer_type(element))
+        elif isinstance(value, TensorDescriptor):
+            address, copy_back = _register_array(value.base, name, memory)
+            if copy_back is not None:
+                copy_backs.append(copy_back)
+            ty = value.language_type()
+            handle = TensorDescriptorHandle(address, value.shape, value.strides, value.padding,
+                                            ty.block_type)
+            args[name] = tensor(handle, ty)
         elif isinstance(value, (bool, int, float)) or (type(value).__module__ == "numpy"
                                                         and np.ndim(value) == 0):
             value = value.item() if hasattr(value, "item") else value

@@ -24,6 +24,7 @@ from . import fast_launch
 from .arguments import address_of, element_type_of, is_array_like, scalar_type_of
 from .arguments import reinterpret  # noqa: F401 (tilecraft.runtime.jit.reinterpret, as before)
 from .compiler import compile_module, get_backend, launch_arguments, selected_backend
+from .tensor_descriptor import TensorDescriptor
 
 LAUNCH_OPTIONS = frozenset({
     "num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion", "warmup", "debug",
@@ -224,6 +225,9 @@ class JITFunction:
             elif is_array_like(value):
                 ty = tl.pointer_type(element_type_of(value))
                 divisible = specialize and address_of(value) % 16 == 0
+            elif isinstance(value, TensorDescriptor):
+                ty = value.language_type()
+                divisible = True  # the base is 16-byte aligned (checked when made)
             elif isinstance(value, (bool, int, float)) or _is_numpy_scalar(value):
                 value = value.item() if _is_numpy_scalar(value) else value
                 ty = scalar_type_of(value)

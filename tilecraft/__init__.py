@@ -16,6 +16,7 @@ _LAZY = {
     "cdiv": ("tilecraft.runtime.jit", "cdiv"),
     "next_power_of_2": ("tilecraft.runtime.jit", "next_power_of_2"),
     "reinterpret": ("tilecraft.runtime.arguments", "reinterpret"),
+    "TensorDescriptor": ("tilecraft.runtime.tensor_descriptor", "TensorDescriptor"),
     "compile": ("tilecraft.runtime.compiler", "compile"),
     "ASTSource": ("tilecraft.runtime.compiler", "ASTSource"),
     "GPUTarget": ("tilecraft.runtime.compiler", "GPUTarget"),

@@ -5,6 +5,7 @@ GPU, compiled by the CUDA backend (numpy arguments are copied to torch CUDA tens
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import warnings
 
@@ -54,6 +55,8 @@ def _launch_on_gpu(kernel, grid, args, kwargs) -> None:
     def to_device(value):
         if isinstance(value, tc.reinterpret):
             return tc.reinterpret(to_device(value.base), value.dtype)
+        if isinstance(value, tc.TensorDescriptor):
+            return dataclasses.replace(value, base=to_device(value.base))
         if isinstance(value, np.ndarray):
             tensor = torch.from_numpy(np.ascontiguousarray(value)).cuda()
             copies.append((value, tensor))

@@ -280,6 +280,17 @@ class IRBuilder(Builder):
                  boundary_check=tuple(boundary_check) if boundary_check else None,
                  **self._hints(cache, evict))
 
+    def make_tensor_descriptor(self, base, shape, strides, padding, ty):
+        return self._value(tt.MakeTensorDescOp, result_type=ty.to_ir(), base=base, shape=shape,
+                           strides=strides, padding=_PADDING[padding])
+
+    def descriptor_load(self, desc, indices, ty):
+        return self._value(tt.DescriptorLoadOp, result_type=ty.to_ir(), desc=desc,
+                           indices=indices)
+
+    def descriptor_store(self, desc, value, indices):
+        self._op(tt.DescriptorStoreOp, desc=desc, src=value, indices=indices)
+
     def atomic_rmw(self, kind, ptr, val, mask, sem, scope, ty):
         return self._value(tt.AtomicRMWOp, result_type=ty.to_ir(), ptr=ptr, val=val,
                            atomic_rmw_op=_RMW[kind], sem=_SEM[sem], scope=_SCOPE[scope],

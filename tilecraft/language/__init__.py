@@ -9,15 +9,18 @@ from .elementwise import *  # noqa: F401,F403 - the top-level functions `.td` de
 from .core import (  # noqa: F401
     PropagateNan, bfloat16, block_type, builtin, constexpr, dtype, float8e4nv, float8e5,
     float16, float32, float64, int1, int8, int16, int32, int64, is_builtin, pi32_t,
-    pointer_type, str_to_ty, tensor, uint8, uint16, uint32, uint64, void,
+    pointer_type, str_to_ty, tensor, tensor_descriptor, tensor_descriptor_type, uint8, uint16,
+    uint32, uint64, void,
 )
 from .functions import (  # noqa: F401
     abs, advance, arange, associative_scan, assume, atomic_add, atomic_and, atomic_cas,
     atomic_max, atomic_min, atomic_or, atomic_xchg, atomic_xor, broadcast, broadcast_to, cast,
     cat, clamp, debug_barrier, device_assert, device_print, div_rn, dot, expand_dims, fdiv, fma,
-    full, histogram, interleave, join, load, make_block_ptr, max_constancy, max_contiguous,
+    full, histogram, interleave, join, load, load_tensor_descriptor, make_block_ptr,
+    make_tensor_descriptor, max_constancy, max_contiguous,
     maximum, minimum, multiple_of, num_programs, permute, program_id, range, ravel, reduce,
-    reshape, split, static_assert, static_print, static_range, store, trans, umulhi, view,
+    reshape, split, static_assert, static_print, static_range, store, store_tensor_descriptor,
+    trans, umulhi, view,
     where, zeros, zeros_like,
 )
 from .random import (  # noqa: F401

@@ -443,6 +443,38 @@ class block_type(dtype):
         return f"tl.block_type({self.element_ty!r}, {list(self.shape)})"
 
 
+class tensor_descriptor_type(dtype):
+    """The type of a tensor descriptor: blocks of ``block_type`` (element type and block shape)
+    of a tensor in global memory, as `make_tensor_descriptor` makes them or a host
+    `tilecraft.TensorDescriptor` argument gives them."""
+
+    def __init__(self, block_ty: block_type) -> None:
+        self.block_type = block_ty
+        self.name = f"tensordesc<{block_ty}>"
+        self.primitive_bitwidth = 0
+
+    def to_ir(self):
+        from tilecraft.generated.tt import TensorDescType
+
+        return TensorDescType(self.block_type.shape, self.block_type.element_ty.to_ir())
+
+    def mangle(self) -> str:
+        return f"D{self.block_type.mangle()}"
+
+    def __eq__(self, other) -> bool:
+        other = _unwrap(other)
+        return isinstance(other, tensor_descriptor_type) and other.block_type == self.block_type
+
+    def __hash__(self) -> int:
+        return hash(("tensordesc", self.block_type))
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __repr__(self) -> str:
+        return f"tl.tensor_descriptor_type({self.block_type!r})"
+
+
 def type_str(type_) -> str:
     """How errors name a type: ``fp32`` or ``fp32[128, 64]``."""
     return str(type_)
@@ -480,9 +512,17 @@ _ALIASES = {"i1": int1, "i8": int8, "i16": int16, "i32": int32, "i64": int64, "u
 
 
 def str_to_ty(name: str) -> dtype:
-    """Triton's signature strings: ``"*fp32"`` (a pointer), ``"i32"``, ``"u8"``, ``"bf16"``."""
+    """Triton's signature strings: ``"*fp32"`` (a pointer), ``"i32"``, ``"u8"``, ``"bf16"``,
+    ``"tensordesc<fp16[64, 64]>"`` (a tensor descriptor)."""
     if name.startswith("*"):
         return pointer_type(str_to_ty(name[1:]))
+    if name.startswith("tensordesc<") and name.endswith("]>") and "[" in name:
+        element, _, shape = name[len("tensordesc<"):-2].partition("[")
+        try:
+            dims = [int(d) for d in shape.split(",")]
+        except ValueError:
+            raise ValueError(f"unknown type {name!r} in a signature") from None
+        return tensor_descriptor_type(block_type(str_to_ty(element.strip()), dims))
     if name in _BY_NAME:
         return _BY_NAME[name]
     if name in _ALIASES:
@@ -514,6 +554,13 @@ class tensor:
     """A value of the kernel language: a scalar or a block (tile), with its language type."""
 
     __slots__ = ("handle", "type")
+
+    def __new__(cls, handle=None, type: dtype | None = None):  # noqa: A002 - Triton's name
+        # A value of descriptor type is a `tensor_descriptor` wherever it is wrapped (function
+        # arguments, loop-carried values), so that its methods are there.
+        if cls is tensor and isinstance(type, tensor_descriptor_type):
+            cls = tensor_descriptor
+        return super().__new__(cls)
 
     def __init__(self, handle, type: dtype) -> None:  # noqa: A002 - Triton's name
         self.handle = handle
@@ -691,6 +738,35 @@ class tensor:
         return _sem().cast(self, dtype, _unwrap(fp_downcast_rounding))
 
 
+class tensor_descriptor(tensor):
+    """A tensor descriptor: loads and stores whole blocks of a tensor in global memory at
+    block-granular indices (on Hopper, with the tensor memory accelerator)."""
+
+    __slots__ = ()
+
+    @property
+    def block_type(self) -> block_type:
+        return self.type.block_type
+
+    @property
+    def block_shape(self) -> list[int]:
+        return list(self.type.block_type.shape)
+
+    @property
+    def dtype(self) -> dtype:
+        return self.type.block_type.element_ty
+
+    def load(self, offsets) -> tensor:
+        """The block whose first element is at ``offsets`` (one integer per dimension);
+        elements outside the tensor read as the descriptor's padding (zero or NaN)."""
+        return _sem().descriptor_load(self, offsets)
+
+    def store(self, offsets, value) -> None:
+        """Stores ``value`` (a block of the descriptor's shape) at ``offsets``; elements
+        outside the tensor are not written."""
+        return _sem().descriptor_store(self, offsets, value)
+
+
 # -- helpers shared by the modules of the language -----------------------------------------------
 
 
@@ -718,7 +794,8 @@ def trans(input, *dims):  # noqa: A002 - Triton's name
 
 __all__ = [
     "builtin", "block_type", "constexpr", "current_builder", "dtype", "is_builtin",
-    "pointer_type", "str_to_ty", "tensor", "use_builder", "void", "int1", "int8", "int16",
+    "pointer_type", "str_to_ty", "tensor", "tensor_descriptor", "tensor_descriptor_type",
+    "use_builder", "void", "int1", "int8", "int16",
     "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float8e4nv", "float8e5",
     "float16", "bfloat16", "float32", "float64", "pi32_t", "PropagateNan", "get_int_dtype",
 ]

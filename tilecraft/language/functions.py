@@ -13,7 +13,7 @@ import sys
 from . import semantic
 from .core import (
     PropagateNan, _tensor_member_fn, _unwrap, _unwrap_shape, builtin, constexpr,
-    current_generator, dtype, is_interpreting, tensor,
+    current_generator, dtype, is_interpreting, tensor, tensor_descriptor,
 )
 
 
@@ -118,6 +118,28 @@ def advance(base, offsets) -> tensor:
 
 
 tensor.advance = advance
+
+
+@builtin
+def make_tensor_descriptor(base, shape, strides, block_shape,
+                           padding_option="zero") -> tensor_descriptor:
+    """A descriptor of ``block_shape`` blocks of the tensor at ``base`` with ``shape`` and
+    ``strides`` (the last stride must be 1); ``desc.load(offsets)`` and
+    ``desc.store(offsets, value)`` move whole blocks, reading ``padding_option`` ("zero" or
+    "nan") outside the tensor."""
+    return semantic.make_tensor_descriptor(base, shape, strides, block_shape, padding_option)
+
+
+@builtin
+def load_tensor_descriptor(desc, offsets) -> tensor:
+    """``desc.load(offsets)``."""
+    return semantic.descriptor_load(_unwrap(desc), offsets)
+
+
+@builtin
+def store_tensor_descriptor(desc, offsets, value) -> None:
+    """``desc.store(offsets, value)``."""
+    return semantic.descriptor_store(_unwrap(desc), offsets, value)
 
 
 # -- shapes --------------------------------------------------------------------------------------

@@ -1071,6 +1071,78 @@ def advance(base: tensor, offsets) -> tensor:
     return tensor(_b().advance(base.handle, handles, base.type), base.type)
 
 
+# -- tensor descriptors --------------------------------------------------------------------------
+
+
+def make_tensor_descriptor(base, shape, strides, block_shape,
+                           padding_option="zero") -> tl.tensor_descriptor:
+    """A descriptor of ``block_shape`` blocks of the tensor at ``base`` (Triton's rules: rank 1
+    to 5, the last stride the constant 1, at least 16 bytes per block row)."""
+    base = _unwrap(base)
+    if not isinstance(base, tensor) or not base.type.is_ptr() or \
+            base.type.element_ty.is_block():
+        raise ValueError("make_tensor_descriptor expects a scalar pointer as its base")
+    shape, strides = list(_unwrap(shape)), list(_unwrap(strides))
+    block_shape = list(tl._unwrap_shape(block_shape))
+    rank = len(block_shape)
+    if not 1 <= rank <= 5:
+        raise ValueError(f"a tensor descriptor has rank 1 to 5, got {rank}")
+    if not len(shape) == len(strides) == rank:
+        raise ValueError(f"make_tensor_descriptor: {len(shape)} sizes and {len(strides)} "
+                         f"strides for a block of rank {rank}")
+    last_stride = _unwrap(strides[-1])
+    if isinstance(last_stride, tensor) or last_stride != 1:
+        raise ValueError("a tensor descriptor's last stride must be the constant 1")
+    validate_block_shape(block_shape)
+    element = base.type.element_ty
+    if element == tl.int1 or element.is_ptr():
+        raise ValueError(f"a tensor descriptor cannot hold {element} elements")
+    if block_shape[-1] * element.primitive_bitwidth // 8 < 16:
+        raise ValueError(f"a tensor descriptor's block rows must have at least 16 bytes, got "
+                         f"{block_shape[-1]} x {element}")
+    padding = _unwrap(padding_option)
+    if padding not in ("zero", "nan"):
+        raise ValueError(f"padding option {padding!r} is not supported (use 'zero' or 'nan')")
+    if padding == "nan" and not element.is_floating():
+        raise ValueError("padding option 'nan' needs a floating-point element type")
+    ty = tl.tensor_descriptor_type(block_type(element, block_shape))
+    handle = _b().make_tensor_descriptor(base.handle,
+                                         [_index_value(s, tl.int32).handle for s in shape],
+                                         [_index_value(s, tl.int64).handle for s in strides],
+                                         padding, ty)
+    return tensor(handle, ty)
+
+
+def _descriptor_indices(desc, offsets) -> list:
+    if not isinstance(desc, tl.tensor_descriptor):
+        raise TypeError(f"expected a tensor descriptor, got {desc!r}")
+    offsets = _unwrap(offsets)
+    offsets = list(offsets) if isinstance(offsets, (list, tuple)) else [offsets]
+    if len(offsets) != len(desc.block_shape):
+        raise ValueError(f"a descriptor of rank {len(desc.block_shape)} takes "
+                         f"{len(desc.block_shape)} offsets, got {len(offsets)}")
+    return [_index_value(o, tl.int32).handle for o in offsets]
+
+
+def descriptor_load(desc, offsets) -> tensor:
+    indices = _descriptor_indices(desc, offsets)
+    ty = desc.block_type
+    return tensor(_b().descriptor_load(desc.handle, indices, ty), ty)
+
+
+def descriptor_store(desc, offsets, value) -> None:
+    indices = _descriptor_indices(desc, offsets)
+    ty = desc.block_type
+    value = to_tensor(_unwrap(value))
+    if not value.type.is_block():
+        value = broadcast_impl_shape(value, ty.shape)
+    if value.shape != ty.shape:
+        raise ValueError(f"a descriptor of block shape {list(ty.shape)} cannot store a value of "
+                         f"shape {list(value.shape)}")
+    value = cast(value, ty.element_ty)
+    _b().descriptor_store(desc.handle, value.handle, indices)
+
+
 # -- atomics -------------------------------------------------------------------------------------
 
 
