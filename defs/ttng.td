@@ -2,9 +2,9 @@
 //
 // Triton's NVIDIA-specific GPU dialect with Triton's names and textual forms: Hopper's
 // asynchronous warp-group MMA (wgmma) and its wait, the TMA copy from global into shared memory,
-// and Blackwell's tensor memory (its encoding, its memory space and the ops that allocate, load
-// and store it). Only what IR printed by Triton needs to parse, verify and analyse is modelled;
-// nothing here is lowered yet.
+// the TMA copies between global and shared memory with the mbarriers that complete them, and
+// Blackwell's tensor memory (its encoding, its memory space and the ops that allocate, load and
+// store it).
 //
 //===----------------------------------------------------------------------===//
 
@@ -123,6 +123,94 @@ def TTNG_AsyncTMACopyGlobalToLocalOp : TTNG_Op<"async_tma_copy_global_to_local",
     DefaultValuedAttr<BoolAttr, "False">:$isVolatile
   );
   let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
+def TTNG_AsyncTMACopyLocalToGlobalOp : TTNG_Op<"async_tma_copy_local_to_global", [
+    MemRead, MemWrite]> {
+  let summary = "Copies a shared-memory buffer into the box of a tensor descriptor with TMA";
+  let description = [{
+    Starts the copy of `src` into the box at `coord` of `desc`; elements outside the tensor
+    are not written. `ttng.async_tma_store_wait` waits until the copies have read their
+    buffers.
+    ```mlir
+    ttng.async_tma_copy_local_to_global %desc[%x, %y] %buf : !tt.tensordesc<64x64xf16>, !ttg.memdesc<64x64xf16, #shared, #smem>
+    ```
+  }];
+  let arguments = (ins TT_TensorDesc:$desc, Variadic<I32>:$coord, TTG_MemDesc:$src);
+  let assemblyFormat = [{
+    $desc `[` $coord `]` $src attr-dict `:` qualified(type($desc)) `,` qualified(type($src))
+  }];
+}
+
+def TTNG_TMAStoreWaitOp : TTNG_Op<"async_tma_store_wait"> {
+  let summary = "Waits until at most pendings TMA stores still read their shared buffers";
+  let description = [{
+    `ttng.async_tma_store_wait {pendings = 0 : i32}`: the buffers of the earlier
+    `ttng.async_tma_copy_local_to_global` copies may be written again.
+  }];
+  let arguments = (ins I32Attr:$pendings);
+  let assemblyFormat = "attr-dict";
+}
+
+def TTNG_FenceAsyncSharedOp : TTNG_Op<"fence_async_shared"> {
+  let summary = "Orders this thread's shared-memory accesses before later asynchronous-proxy ones";
+  let description = [{
+    `ttng.fence_async_shared {bCluster = false}`: what the thread wrote to shared memory is
+    visible to the TMA and wgmma reads that follow (`fence.proxy.async.shared::cta`).
+  }];
+  let arguments = (ins BoolAttr:$bCluster);
+  let assemblyFormat = "attr-dict";
+}
+
+def TTNG_InitBarrierOp : TTNG_Op<"init_barrier", [MemWrite]> {
+  let summary = "Initializes the mbarrier in a shared-memory buffer with its arrival count";
+  let description = [{
+    `ttng.init_barrier %bar, 1 : !ttg.memdesc<1xi64, #shared, #smem, mutable>`: the barrier
+    completes a phase when `count` threads arrived and the bytes they announced arrived.
+  }];
+  let arguments = (ins TTG_MemDesc:$alloc, I32Attr:$count);
+  let assemblyFormat = "$alloc `,` $count attr-dict `:` qualified(type($alloc))";
+  let hasVerifier = 1;
+}
+
+def TTNG_InvalBarrierOp : TTNG_Op<"inval_barrier", [MemWrite]> {
+  let summary = "Invalidates an mbarrier so that its memory may be used again";
+  let description = [{
+    `ttng.inval_barrier %bar : !ttg.memdesc<1xi64, #shared, #smem, mutable>`.
+  }];
+  let arguments = (ins TTG_MemDesc:$alloc);
+  let assemblyFormat = "$alloc attr-dict `:` qualified(type($alloc))";
+  let hasVerifier = 1;
+}
+
+def TTNG_BarrierExpectOp : TTNG_Op<"barrier_expect", [MemWrite]> {
+  let summary = "Arrives on an mbarrier announcing size bytes of asynchronous copies";
+  let description = [{
+    The phase completes once the bytes arrived (the TMA copies that name the barrier count
+    them): `ttng.barrier_expect %bar, 16384, %pred : !ttg.memdesc<1xi64, #shared, #smem, mutable>`.
+    One thread of the program arrives, where `pred` holds.
+  }];
+  let arguments = (ins TTG_MemDesc:$alloc, I32Attr:$size, I1:$pred);
+  let assemblyFormat = [{
+    $alloc `,` $size attr-dict `,` $pred `:` qualified(type($alloc))
+  }];
+  let hasVerifier = 1;
+}
+
+def TTNG_WaitBarrierOp : TTNG_Op<"wait_barrier", [AttrSizedOperandSegments, MemRead, MemWrite]> {
+  let summary = "Waits until the phase of parity `phase` of an mbarrier completed";
+  let description = [{
+    `ttng.wait_barrier %bar, %phase : !ttg.memdesc<1xi64, #shared, #smem, mutable>`; with
+    `pred` false the thread does not wait. `deps` are buffers read after the wait (Triton's
+    form; they only order the IR).
+  }];
+  let arguments = (ins TTG_MemDesc:$alloc, I32:$phase, Optional<I1>:$pred,
+                       Variadic<TTG_MemDesc>:$deps);
+  let assemblyFormat = [{
+    $alloc `,` $phase (`,` $pred^)? (`deps` $deps^)? attr-dict `:` qualified(type($alloc))
+    (`,` type($deps)^)?
+  }];
   let hasVerifier = 1;
 }
 

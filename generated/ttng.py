@@ -624,6 +624,649 @@ class AsyncTMACopyGlobalToLocalOp(DefinedOp):
 
 
 @DIALECT.op
+class AsyncTMACopyLocalToGlobalOp(DefinedOp):
+    """Copies a shared-memory buffer into the box of a tensor descriptor with TMA
+
+    Starts the copy of `src` into the box at `coord` of `desc`; elements outside the tensor
+    are not written. `ttng.async_tma_store_wait` waits until the copies have read their
+    buffers.
+    ```mlir
+    ttng.async_tma_copy_local_to_global %desc[%x, %y] %buf : !tt.tensordesc<64x64xf16>, !ttg.memdesc<64x64xf16, #shared, #smem>
+    ```
+    """
+
+    OPERATION_NAME = 'ttng.async_tma_copy_local_to_global'
+    TRAITS = (MemRead, MemWrite, )
+    HOOKS = ()
+    PROPERTY_NAMES = ()
+    OPERAND_GROUPS = ('single', 'variadic', 'single', )
+    RESULT_GROUPS = ()
+    __slots__ = ()
+
+    @property
+    def desc(self) -> Value:
+        return self.get_operand(0)
+
+    @property
+    def coord(self) -> list[Value]:
+        return self.operand_group(1)
+
+    @property
+    def src(self) -> Value:
+        return self.operand_group(2)[0]
+
+    @classmethod
+    def build(
+        cls,
+        desc: Value,
+        src: Value,
+        coord: Sequence[Value] = (),
+        *,
+        attributes: dict[str, Attribute] | None = None,
+        location: Location | None = None,
+    ) -> AsyncTMACopyLocalToGlobalOp:
+        """Create a `ttng.async_tma_copy_local_to_global` op; results whose types the traits determine may be omitted."""
+        operands = [desc] + list(coord) + [src]
+        properties: dict[str, Attribute] = {}
+        result_types = []
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0, successors=(), location=location,
+        )
+
+    def verify_invariants(self) -> None:
+        self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_10(value.type):
+            raise self.type_error('operand', value, 'tensor descriptor type')
+        for value in self.operand_group(1):
+            if not _type_constraint_11(value.type):
+                raise self.type_error('operand', value, '32-bit signless integer')
+        for value in self.operand_group(2):
+            if not _type_constraint_4(value.type):
+                raise self.type_error('operand', value, 'memory descriptor type')
+
+    def print(self, printer: Printer) -> None:
+        printer.write(" ")
+        printer.print_operand(self.desc)
+        printer.write('[')
+        printer.print_operands(self.coord)
+        printer.write('] ')
+        printer.print_operand(self.src)
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.desc.type)
+        printer.write(', ')
+        printer.print_type(self.src.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Operation:
+        u_desc: list = []
+        u_coord: list = []
+        u_src: list = []
+        types: dict[str, list] = {}
+        attrs: dict[str, Attribute] = {}
+        u_desc.append(parser.parse_operand())
+        parser.parse_punct('[')
+        u_coord.extend(parser.parse_operand_list())
+        parser.parse_punct(']')
+        u_src.append(parser.parse_operand())
+        attrs.update(parser.parse_optional_attr_dict())
+        parser.parse_punct(':')
+        types['desc'] = parse_type_group(parser, True)
+        parser.parse_punct(',')
+        types['src'] = parse_type_group(parser, True)
+        types['coord'] = [IntegerType(32)] * len(u_coord)
+        operands = parser.resolve_operands(u_desc + u_coord + u_src, types['desc'] + types.get('coord', []) + types['src'])
+        result_types = []
+        properties, attributes = cls.split_attributes(attrs)
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0,
+            successors=(),
+        )
+
+
+@DIALECT.op
+class TMAStoreWaitOp(DefinedOp):
+    """Waits until at most pendings TMA stores still read their shared buffers
+
+    `ttng.async_tma_store_wait {pendings = 0 : i32}`: the buffers of the earlier
+    `ttng.async_tma_copy_local_to_global` copies may be written again.
+    """
+
+    OPERATION_NAME = 'ttng.async_tma_store_wait'
+    TRAITS = ()
+    HOOKS = ()
+    PROPERTY_NAMES = ('pendings', )
+    OPERAND_GROUPS = ()
+    RESULT_GROUPS = ()
+    __slots__ = ()
+
+    @property
+    def pendings(self) -> int:
+        attr = self.properties.get('pendings')
+        return None if attr is None else attr.value
+
+    @property
+    def pendings_attr(self) -> Attribute | None:
+        return self.properties.get('pendings')
+
+    @classmethod
+    def build(
+        cls,
+        pendings: int | Attribute,
+        *,
+        attributes: dict[str, Attribute] | None = None,
+        location: Location | None = None,
+    ) -> TMAStoreWaitOp:
+        """Create a `ttng.async_tma_store_wait` op; results whose types the traits determine may be omitted."""
+        operands = []
+        properties: dict[str, Attribute] = {}
+        properties['pendings'] = (pendings if isinstance(pendings, Attribute) else IntegerAttr(pendings, IntegerType(32, 'signless')))
+        result_types = []
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0, successors=(), location=location,
+        )
+
+    def verify_invariants(self) -> None:
+        if self.num_operands != 0 or self.num_results != 0:
+            self.verify_groups()
+        attr = self.properties.get('pendings')
+        if attr is None:
+            raise self.emit_error("requires attribute 'pendings'")
+        if attr is not None and not _attr_constraint_1(attr):
+            raise self.attribute_error('pendings', '32-bit signless integer attribute')
+
+    def print(self, printer: Printer) -> None:
+        printer.print_attr_dict(self.all_attributes(), ())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Operation:
+        types: dict[str, list] = {}
+        attrs: dict[str, Attribute] = {}
+        attrs.update(parser.parse_optional_attr_dict())
+        operands = []
+        result_types = []
+        properties, attributes = cls.split_attributes(attrs)
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0,
+            successors=(),
+        )
+
+
+@DIALECT.op
+class FenceAsyncSharedOp(DefinedOp):
+    """Orders this thread's shared-memory accesses before later asynchronous-proxy ones
+
+    `ttng.fence_async_shared {bCluster = false}`: what the thread wrote to shared memory is
+    visible to the TMA and wgmma reads that follow (`fence.proxy.async.shared::cta`).
+    """
+
+    OPERATION_NAME = 'ttng.fence_async_shared'
+    TRAITS = ()
+    HOOKS = ()
+    PROPERTY_NAMES = ('bCluster', )
+    OPERAND_GROUPS = ()
+    RESULT_GROUPS = ()
+    __slots__ = ()
+
+    @property
+    def b_cluster(self) -> bool:
+        attr = self.properties.get('bCluster')
+        return None if attr is None else bool(attr.value)
+
+    @property
+    def b_cluster_attr(self) -> Attribute | None:
+        return self.properties.get('bCluster')
+
+    @classmethod
+    def build(
+        cls,
+        b_cluster: bool | Attribute,
+        *,
+        attributes: dict[str, Attribute] | None = None,
+        location: Location | None = None,
+    ) -> FenceAsyncSharedOp:
+        """Create a `ttng.fence_async_shared` op; results whose types the traits determine may be omitted."""
+        operands = []
+        properties: dict[str, Attribute] = {}
+        properties['bCluster'] = (b_cluster if isinstance(b_cluster, Attribute) else BoolAttr(bool(b_cluster)))
+        result_types = []
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0, successors=(), location=location,
+        )
+
+    def verify_invariants(self) -> None:
+        if self.num_operands != 0 or self.num_results != 0:
+            self.verify_groups()
+        attr = self.properties.get('bCluster')
+        if attr is None:
+            raise self.emit_error("requires attribute 'bCluster'")
+        if attr is not None and not _attr_constraint_2(attr):
+            raise self.attribute_error('bCluster', 'bool attribute')
+
+    def print(self, printer: Printer) -> None:
+        printer.print_attr_dict(self.all_attributes(), ())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Operation:
+        types: dict[str, list] = {}
+        attrs: dict[str, Attribute] = {}
+        attrs.update(parser.parse_optional_attr_dict())
+        operands = []
+        result_types = []
+        properties, attributes = cls.split_attributes(attrs)
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0,
+            successors=(),
+        )
+
+
+@DIALECT.op
+class InitBarrierOp(DefinedOp):
+    """Initializes the mbarrier in a shared-memory buffer with its arrival count
+
+    `ttng.init_barrier %bar, 1 : !ttg.memdesc<1xi64, #shared, #smem, mutable>`: the barrier
+    completes a phase when `count` threads arrived and the bytes they announced arrived.
+    """
+
+    OPERATION_NAME = 'ttng.init_barrier'
+    TRAITS = (MemWrite, )
+    HOOKS = ('custom_verify', )
+    PROPERTY_NAMES = ('count', )
+    OPERAND_GROUPS = ('single', )
+    RESULT_GROUPS = ()
+    __slots__ = ()
+
+    @property
+    def alloc(self) -> Value:
+        return self.get_operand(0)
+
+    @property
+    def count(self) -> int:
+        attr = self.properties.get('count')
+        return None if attr is None else attr.value
+
+    @property
+    def count_attr(self) -> Attribute | None:
+        return self.properties.get('count')
+
+    @classmethod
+    def build(
+        cls,
+        alloc: Value,
+        count: int | Attribute,
+        *,
+        attributes: dict[str, Attribute] | None = None,
+        location: Location | None = None,
+    ) -> InitBarrierOp:
+        """Create a `ttng.init_barrier` op; results whose types the traits determine may be omitted."""
+        operands = [alloc]
+        properties: dict[str, Attribute] = {}
+        properties['count'] = (count if isinstance(count, Attribute) else IntegerAttr(count, IntegerType(32, 'signless')))
+        result_types = []
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0, successors=(), location=location,
+        )
+
+    def verify_invariants(self) -> None:
+        if self.num_operands != 1 or self.num_results != 0:
+            self.verify_groups()
+        attr = self.properties.get('count')
+        if attr is None:
+            raise self.emit_error("requires attribute 'count'")
+        if attr is not None and not _attr_constraint_1(attr):
+            raise self.attribute_error('count', '32-bit signless integer attribute')
+        value = self.get_operand(0)
+        if not _type_constraint_4(value.type):
+            raise self.type_error('operand', value, 'memory descriptor type')
+
+    def print(self, printer: Printer) -> None:
+        printer.write(" ")
+        printer.print_operand(self.alloc)
+        printer.write(', ')
+        printer.print_attribute_without_type(self.properties.get('count'))
+        printer.print_attr_dict(self.all_attributes(), ('count',))
+        printer.write(' : ')
+        printer.print_type(self.alloc.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Operation:
+        u_alloc: list = []
+        types: dict[str, list] = {}
+        attrs: dict[str, Attribute] = {}
+        u_alloc.append(parser.parse_operand())
+        parser.parse_punct(',')
+        attrs['count'] = parser.parse_attribute(type=IntegerType(32, 'signless'))
+        attrs.update(parser.parse_optional_attr_dict())
+        parser.parse_punct(':')
+        types['alloc'] = parse_type_group(parser, True)
+        operands = parser.resolve_operands(u_alloc, types['alloc'])
+        result_types = []
+        properties, attributes = cls.split_attributes(attrs)
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0,
+            successors=(),
+        )
+
+
+@DIALECT.op
+class InvalBarrierOp(DefinedOp):
+    """Invalidates an mbarrier so that its memory may be used again
+
+    `ttng.inval_barrier %bar : !ttg.memdesc<1xi64, #shared, #smem, mutable>`.
+    """
+
+    OPERATION_NAME = 'ttng.inval_barrier'
+    TRAITS = (MemWrite, )
+    HOOKS = ('custom_verify', )
+    PROPERTY_NAMES = ()
+    OPERAND_GROUPS = ('single', )
+    RESULT_GROUPS = ()
+    __slots__ = ()
+
+    @property
+    def alloc(self) -> Value:
+        return self.get_operand(0)
+
+    @classmethod
+    def build(
+        cls,
+        alloc: Value,
+        *,
+        attributes: dict[str, Attribute] | None = None,
+        location: Location | None = None,
+    ) -> InvalBarrierOp:
+        """Create a `ttng.inval_barrier` op; results whose types the traits determine may be omitted."""
+        operands = [alloc]
+        properties: dict[str, Attribute] = {}
+        result_types = []
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0, successors=(), location=location,
+        )
+
+    def verify_invariants(self) -> None:
+        if self.num_operands != 1 or self.num_results != 0:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_4(value.type):
+            raise self.type_error('operand', value, 'memory descriptor type')
+
+    def print(self, printer: Printer) -> None:
+        printer.write(" ")
+        printer.print_operand(self.alloc)
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.alloc.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Operation:
+        u_alloc: list = []
+        types: dict[str, list] = {}
+        attrs: dict[str, Attribute] = {}
+        u_alloc.append(parser.parse_operand())
+        attrs.update(parser.parse_optional_attr_dict())
+        parser.parse_punct(':')
+        types['alloc'] = parse_type_group(parser, True)
+        operands = parser.resolve_operands(u_alloc, types['alloc'])
+        result_types = []
+        properties, attributes = cls.split_attributes(attrs)
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0,
+            successors=(),
+        )
+
+
+@DIALECT.op
+class BarrierExpectOp(DefinedOp):
+    """Arrives on an mbarrier announcing size bytes of asynchronous copies
+
+    The phase completes once the bytes arrived (the TMA copies that name the barrier count
+    them): `ttng.barrier_expect %bar, 16384, %pred : !ttg.memdesc<1xi64, #shared, #smem, mutable>`.
+    One thread of the program arrives, where `pred` holds.
+    """
+
+    OPERATION_NAME = 'ttng.barrier_expect'
+    TRAITS = (MemWrite, )
+    HOOKS = ('custom_verify', )
+    PROPERTY_NAMES = ('size', )
+    OPERAND_GROUPS = ('single', 'single', )
+    RESULT_GROUPS = ()
+    __slots__ = ()
+
+    @property
+    def alloc(self) -> Value:
+        return self.get_operand(0)
+
+    @property
+    def pred(self) -> Value:
+        return self.get_operand(1)
+
+    @property
+    def size(self) -> int:
+        attr = self.properties.get('size')
+        return None if attr is None else attr.value
+
+    @property
+    def size_attr(self) -> Attribute | None:
+        return self.properties.get('size')
+
+    @classmethod
+    def build(
+        cls,
+        alloc: Value,
+        pred: Value,
+        size: int | Attribute,
+        *,
+        attributes: dict[str, Attribute] | None = None,
+        location: Location | None = None,
+    ) -> BarrierExpectOp:
+        """Create a `ttng.barrier_expect` op; results whose types the traits determine may be omitted."""
+        operands = [alloc] + [pred]
+        properties: dict[str, Attribute] = {}
+        properties['size'] = (size if isinstance(size, Attribute) else IntegerAttr(size, IntegerType(32, 'signless')))
+        result_types = []
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0, successors=(), location=location,
+        )
+
+    def verify_invariants(self) -> None:
+        if self.num_operands != 2 or self.num_results != 0:
+            self.verify_groups()
+        attr = self.properties.get('size')
+        if attr is None:
+            raise self.emit_error("requires attribute 'size'")
+        if attr is not None and not _attr_constraint_1(attr):
+            raise self.attribute_error('size', '32-bit signless integer attribute')
+        value = self.get_operand(0)
+        if not _type_constraint_4(value.type):
+            raise self.type_error('operand', value, 'memory descriptor type')
+        value = self.get_operand(1)
+        if not _type_constraint_6(value.type):
+            raise self.type_error('operand', value, '1-bit signless integer')
+
+    def print(self, printer: Printer) -> None:
+        printer.write(" ")
+        printer.print_operand(self.alloc)
+        printer.write(', ')
+        printer.print_attribute_without_type(self.properties.get('size'))
+        printer.print_attr_dict(self.all_attributes(), ('size',))
+        printer.write(', ')
+        printer.print_operand(self.pred)
+        printer.write(' : ')
+        printer.print_type(self.alloc.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Operation:
+        u_alloc: list = []
+        u_pred: list = []
+        types: dict[str, list] = {}
+        attrs: dict[str, Attribute] = {}
+        u_alloc.append(parser.parse_operand())
+        parser.parse_punct(',')
+        attrs['size'] = parser.parse_attribute(type=IntegerType(32, 'signless'))
+        attrs.update(parser.parse_optional_attr_dict())
+        parser.parse_punct(',')
+        u_pred.append(parser.parse_operand())
+        parser.parse_punct(':')
+        types['alloc'] = parse_type_group(parser, True)
+        types['pred'] = [IntegerType(1)] * len(u_pred)
+        operands = parser.resolve_operands(u_alloc + u_pred, types['alloc'] + types['pred'])
+        result_types = []
+        properties, attributes = cls.split_attributes(attrs)
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0,
+            successors=(),
+        )
+
+
+@DIALECT.op
+class WaitBarrierOp(DefinedOp):
+    """Waits until the phase of parity `phase` of an mbarrier completed
+
+    `ttng.wait_barrier %bar, %phase : !ttg.memdesc<1xi64, #shared, #smem, mutable>`; with
+    `pred` false the thread does not wait. `deps` are buffers read after the wait (Triton's
+    form; they only order the IR).
+    """
+
+    OPERATION_NAME = 'ttng.wait_barrier'
+    TRAITS = (AttrSizedOperandSegments, MemRead, MemWrite, )
+    HOOKS = ('custom_verify', )
+    PROPERTY_NAMES = ('operandSegmentSizes', )
+    OPERAND_GROUPS = ('single', 'single', 'optional', 'variadic', )
+    RESULT_GROUPS = ()
+    __slots__ = ()
+
+    @property
+    def alloc(self) -> Value:
+        return self.get_operand(0)
+
+    @property
+    def phase(self) -> Value:
+        return self.get_operand(1)
+
+    @property
+    def pred(self) -> Value | None:
+        group = self.operand_group(2)
+        return group[0] if group else None
+
+    @property
+    def deps(self) -> list[Value]:
+        return self.operand_group(3)
+
+    @classmethod
+    def build(
+        cls,
+        alloc: Value,
+        phase: Value,
+        pred: Value | None = None,
+        deps: Sequence[Value] = (),
+        *,
+        attributes: dict[str, Attribute] | None = None,
+        location: Location | None = None,
+    ) -> WaitBarrierOp:
+        """Create a `ttng.wait_barrier` op; results whose types the traits determine may be omitted."""
+        operands = [alloc] + [phase] + ([] if pred is None else [pred]) + list(deps)
+        properties: dict[str, Attribute] = {}
+        result_types = []
+        properties['operandSegmentSizes'] = DenseArrayAttr(i32, (len([alloc]), len([phase]), len(([] if pred is None else [pred])), len(list(deps)),))
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0, successors=(), location=location,
+        )
+
+    def verify_invariants(self) -> None:
+        self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_4(value.type):
+            raise self.type_error('operand', value, 'memory descriptor type')
+        value = self.get_operand(1)
+        if not _type_constraint_11(value.type):
+            raise self.type_error('operand', value, '32-bit signless integer')
+        for value in self.operand_group(2):
+            if not _type_constraint_6(value.type):
+                raise self.type_error('operand', value, '1-bit signless integer')
+        for value in self.operand_group(3):
+            if not _type_constraint_4(value.type):
+                raise self.type_error('operand', value, 'memory descriptor type')
+
+    def print(self, printer: Printer) -> None:
+        printer.write(" ")
+        printer.print_operand(self.alloc)
+        printer.write(', ')
+        printer.print_operand(self.phase)
+        if self.pred is not None:
+            printer.write(', ')
+            printer.print_operand(self.pred)
+        if len(self.deps) > 0:
+            printer.write(' deps ')
+            printer.print_operands(self.deps)
+        printer.print_attr_dict(self.all_attributes(), ('operandSegmentSizes',))
+        printer.write(' : ')
+        printer.print_type(self.alloc.type)
+        if len(self.deps) > 0:
+            printer.write(', ')
+            printer.print_types([v.type for v in self.deps])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Operation:
+        u_alloc: list = []
+        u_phase: list = []
+        u_pred: list = []
+        u_deps: list = []
+        types: dict[str, list] = {}
+        attrs: dict[str, Attribute] = {}
+        u_alloc.append(parser.parse_operand())
+        parser.parse_punct(',')
+        u_phase.append(parser.parse_operand())
+        if parser.parse_optional_punct(','):
+            u_pred.append(parser.parse_operand())
+        if parser.parse_optional_keyword('deps'):
+            u_deps.extend(parser.parse_operand_list())
+        attrs.update(parser.parse_optional_attr_dict())
+        parser.parse_punct(':')
+        types['alloc'] = parse_type_group(parser, True)
+        if parser.parse_optional_punct(','):
+            types['deps'] = parse_type_group(parser, False)
+        types['phase'] = [IntegerType(32)] * len(u_phase)
+        types['pred'] = [IntegerType(1)] * len(u_pred)
+        operands = parser.resolve_operands(u_alloc + u_phase + u_pred + u_deps, types['alloc'] + types['phase'] + types.get('pred', []) + types.get('deps', []))
+        result_types = []
+        attrs['operandSegmentSizes'] = DenseArrayAttr(i32, (len(u_alloc), len(u_phase), len(u_pred), len(u_deps),))
+        properties, attributes = cls.split_attributes(attrs)
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0,
+            successors=(),
+        )
+
+
+@DIALECT.op
 class TMEMAllocOp(DefinedOp):
     """Allocates a buffer in tensor memory, initialized from src when given
 

@@ -346,6 +346,18 @@ def _verify_async_tma_copy(self) -> None:
         raise self.emit_error("Cannot store into immutable memory")
 
 
+def _verify_barrier_buffer(op) -> None:
+    """An mbarrier lives in a one-element i64 shared-memory buffer (one CTA)."""
+    memdesc = op.alloc.type
+    if str(memdesc.element_type) != "i64" or tuple(memdesc.shape) != (1,):
+        raise op.emit_error("barrier allocation must be a descriptor of 1xi64 type")
+
+
+for _barrier_op in (gen.InitBarrierOp, gen.InvalBarrierOp, gen.BarrierExpectOp,
+                    gen.WaitBarrierOp):
+    rule(_barrier_op)(_verify_barrier_buffer)
+
+
 def _same_shape_and_element(op, tensor, memdesc, tensor_name: str) -> None:
     if tensor.element_type != memdesc.element_type:
         raise op.emit_error(f"{tensor_name} element type {tensor.element_type} does not match the "

@@ -141,3 +141,27 @@ module attributes {"ttg.num-warps" = 4 : i32} {
     tt.return
   }
 }
+
+// -----
+
+#bar = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @barrier_of_i32(%b: !ttg.memdesc<1xi32, #bar, #smem, mutable>) {
+    // expected-error @+1 {{barrier allocation must be a descriptor of 1xi64 type}}
+    ttng.init_barrier %b, 1 : !ttg.memdesc<1xi32, #bar, #smem, mutable>
+    tt.return
+  }
+}
+
+// -----
+
+#bar = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @two_barriers(%b: !ttg.memdesc<2xi64, #bar, #smem, mutable>, %phase: i32) {
+    // expected-error @+1 {{barrier allocation must be a descriptor of 1xi64 type}}
+    ttng.wait_barrier %b, %phase : !ttg.memdesc<2xi64, #bar, #smem, mutable>
+    tt.return
+  }
+}
