@@ -1,13 +1,13 @@
 // RUN: tilecraft-opt %s --split-input-file -canonicalize | filecheck %s
 
-// Two transposes that compose to the identity between different layouts become one
-// ttg.convert_layout.
+// Two transposes that compose to the identity between different (here equivalent: #c is #a
+// as a linear layout) layouts become one ttg.convert_layout.
 // CHECK-LABEL: @trans_trans_to_convert
 // CHECK-NEXT:    %[[C:.+]] = ttg.convert_layout %arg0 : tensor<32x16xf32, #{{.+}}> -> tensor<32x16xf32, #{{.+}}>
 // CHECK-NEXT:    tt.return %[[C]]
 #a = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #b = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>
-#c = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#c = #ttg.linear<{register = [[0, 8], [16, 0]], lane = [[0, 1], [0, 2], [0, 4], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]], block = []}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
   tt.func @trans_trans_to_convert(%x: tensor<32x16xf32, #a>) -> tensor<32x16xf32, #c> {
     %t = tt.trans %x {order = array<i32: 1, 0>} : tensor<32x16xf32, #a> -> tensor<16x32xf32, #b>

@@ -141,23 +141,25 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32} {
 // CHECK-NEXT:    %[[CV:.+]] = ttg.convert_layout %arg1 : tensor<32x32xf32, #[[R]]> -> tensor<32x32xf32, #[[C]]>
 // CHECK-NEXT:    %[[U:.+]] = tt.trans %[[CV]] {order = array<i32: 1, 0>}
 // CHECK-NEXT:    tt.return %[[T]], %[[U]]
-tt.func @trans(%x: tensor<32x32xf32, #r_linear>, %y: tensor<32x32xf32, #r>) -> (tensor<32x32xf32, #c>, tensor<32x32xf32, #c>) {
+tt.func @trans(%x: tensor<32x32xf32, #r_linear>, %y: tensor<32x32xf32, #r>) -> (tensor<32x32xf32, #c>, tensor<32x32xf32, #r>) {
   %0 = ttg.convert_layout %x : tensor<32x32xf32, #r_linear> -> tensor<32x32xf32, #r>
   %1 = tt.trans %0 {order = array<i32: 1, 0>} : tensor<32x32xf32, #r> -> tensor<32x32xf32, #c>
   %2 = ttg.convert_layout %y : tensor<32x32xf32, #r> -> tensor<32x32xf32, #c>
-  %3 = tt.trans %2 {order = array<i32: 1, 0>} : tensor<32x32xf32, #c> -> tensor<32x32xf32, #c>
-  tt.return %1, %3 : tensor<32x32xf32, #c>, tensor<32x32xf32, #c>
+  %3 = tt.trans %2 {order = array<i32: 1, 0>} : tensor<32x32xf32, #c> -> tensor<32x32xf32, #r>
+  tt.return %1, %3 : tensor<32x32xf32, #c>, tensor<32x32xf32, #r>
 }
 }
 
 // -----
 
-// Splits: the conversion goes when splitting its source gives the results' layout already.
+// Splits: the conversion goes when splitting its source gives the results' layout already
+// (not from #s_lanes, whose pairs lie across lanes: a split of it is refused).
 #b0 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 #b1 = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 #s = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>
 #s_lanes = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]}>
 #s_pairs = #ttg.blocked<{sizePerThread = [2, 2], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>
+#s_cols = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [0, 1]}>
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32} {
 // CHECK-LABEL: tt.func @split
 // CHECK-SAME:    (%arg0: tensor<128x2xf32, #[[SL:[a-z0-9_]+]]>, %arg1: tensor<128x2xf32, #[[S:[a-z0-9_]+]]>) -> (tensor<128xf32, #[[B0:[a-z0-9_]+]]>,
@@ -168,8 +170,8 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32} {
 // CHECK-NEXT:    %[[E:[a-zA-Z0-9_]+]], %{{.+}} = tt.split %[[D]]
 // CHECK-NEXT:    tt.return %[[A]], %[[B]], %[[E]]
 tt.func @split(%x: tensor<128x2xf32, #s_lanes>, %y: tensor<128x2xf32, #s>) -> (tensor<128xf32, #b0>, tensor<128xf32, #b0>, tensor<128xf32, #b1>) {
-  %0 = ttg.convert_layout %y : tensor<128x2xf32, #s> -> tensor<128x2xf32, #s_lanes>
-  %a, %b = tt.split %0 : tensor<128x2xf32, #s_lanes> -> tensor<128xf32, #b0>
+  %0 = ttg.convert_layout %y : tensor<128x2xf32, #s> -> tensor<128x2xf32, #s_cols>
+  %a, %b = tt.split %0 : tensor<128x2xf32, #s_cols> -> tensor<128xf32, #b0>
   %1 = ttg.convert_layout %x : tensor<128x2xf32, #s_lanes> -> tensor<128x2xf32, #s>
   %c, %d = tt.split %1 : tensor<128x2xf32, #s> -> tensor<128xf32, #b0>
   %2 = ttg.convert_layout %y : tensor<128x2xf32, #s> -> tensor<128x2xf32, #s_pairs>

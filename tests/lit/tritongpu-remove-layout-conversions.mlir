@@ -258,7 +258,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.thr
 // CHECK: arith.mulf {{.*}} : tensor<32x64xf32, #[[$T]]>
 // CHECK-NOT: ttg.convert_layout
 tt.func @trans_passes_layout(%a: tensor<64x32xf32, #b>) -> tensor<32x64xf32, #t> {
-  %0 = tt.trans %a {order = array<i32: 1, 0>} : tensor<64x32xf32, #b> -> tensor<32x64xf32, #b>
+  %t = tt.trans %a {order = array<i32: 1, 0>} : tensor<64x32xf32, #b> -> tensor<32x64xf32, #t>
+  %0 = ttg.convert_layout %t : tensor<32x64xf32, #t> -> tensor<32x64xf32, #b>
   %1 = arith.mulf %0, %0 : tensor<32x64xf32, #b>
   %2 = ttg.convert_layout %1 : tensor<32x64xf32, #b> -> tensor<32x64xf32, #t>
   tt.return %2 : tensor<32x64xf32, #t>

@@ -62,12 +62,68 @@ def _shape_text(shape) -> str:
     return ", ".join(str(d) for d in shape)
 
 
-def _inferred_mismatch(op, inferred, actual):
-    """MLIR's message when a result type differs from the one the op infers."""
+class EncodingInferenceError(Exception):
+    """A layout that an encoding's inference hook refuses (Triton's DialectInferLayoutInterface,
+    which ttg implements for its attributes); ``message`` is the inference's diagnostic."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def _inference_failure(op, message: str) -> VerificationError:
+    """MLIR's errors when an op cannot infer its result types: the inference's ``message``
+    (reported), then "failed to infer returned types" (returned, to raise)."""
+    from tilecraft.transforms.diagnostics import emit_error
+
+    emit_error(op, message)
+    return op.emit_error("failed to infer returned types")
+
+
+def _inferred_mismatch(op, inferred, actual) -> VerificationError:
+    """MLIR's errors when a result type differs from the one the op infers: the mismatch
+    (reported), then "failed to infer returned types" (returned, to raise)."""
     inferred_text = ", ".join(f"'{t}'" for t in inferred)
     actual_text = ", ".join(f"'{t}'" for t in actual)
-    return op.emit_error(f"inferred type(s) {inferred_text} are incompatible with return type(s) "
-                         f"of operation {actual_text}")
+    return _inference_failure(op, f"'{op.name}' op inferred type(s) {inferred_text} are "
+                                  f"incompatible with return type(s) of operation {actual_text}")
+
+
+def _inferred_encoding(op, encoding, fallback, hook: str, *args):
+    """The result encoding that the inference ``hook`` (``infer_trans_encoding``, ...) of the
+    source's ``encoding`` gives: None for a source without one, ``fallback`` (the result's own)
+    where the encoding has no such hook or does not know its layout. A layout the hook refuses
+    fails the op with the hook's message."""
+    if encoding is None:
+        return None
+    infer = getattr(encoding, hook, None)
+    if infer is None:
+        return fallback
+    try:
+        inferred = infer(*args)
+    except EncodingInferenceError as failure:
+        raise _inference_failure(op, failure.message) from None
+    return fallback if inferred is None else inferred
+
+
+def _layouts_equal(shape, expected, got) -> bool:
+    """Triton's ``verifyLayoutsAreEqual``: the same encoding, or two that lay out ``shape`` the
+    same way (the ``verify_layouts_are_equal`` hook of ``expected``)."""
+    if expected is got or expected == got:
+        return True
+    check = getattr(expected, "verify_layouts_are_equal", None)
+    return check is not None and got is not None and check(shape, got)
+
+
+def _equivalent_types(a, b) -> bool:
+    """Triton's ``verifyEquivalentTensorType``: the same type, or tensors of one shape and
+    element type whose encodings are equal layouts."""
+    if a == b:
+        return True
+    if not isinstance(a, RankedTensorType) or not isinstance(b, RankedTensorType):
+        return False
+    return a.shape == b.shape and a.element_type == b.element_type and \
+        _layouts_equal(a.shape, a.encoding, b.encoding)
 
 
 def _result_encoding(op, src_type, result_type):
@@ -320,33 +376,49 @@ def _verify_join(op) -> None:
                             f"{_shape_text(dst.shape)}")
     if dst.element_type is not src.element_type:
         raise op.emit_error("result element type must match the input element type")
-    if dst.encoding is None and src.encoding is not None:
-        raise op.emit_error("result encoding must be specified")
+    if dst.encoding is None:
+        if src.encoding is not None:
+            raise op.emit_error("result encoding must be specified")
+        return
+    # A source layout gives several joined ones, but a joined layout has one source layout:
+    # split the result's and compare.
+    infer = getattr(dst.encoding, "infer_split_encoding", None)
+    if infer is None:
+        return
+    try:
+        expected = infer(dst.shape)
+    except EncodingInferenceError as failure:
+        raise plain_error(op, failure.message) from None
+    if expected is not None and not _layouts_equal(src.shape, expected, src.encoding):
+        raise op.emit_error("incompatible join layout")
 
 
 @rule(gen.SplitOp)
 def _verify_split(op) -> None:
     src, dst = op.src.type, op.out_lhs.type
     if not src.shape or src.shape[-1] != 2:
-        raise op.emit_error("last dimension of input tensor must be 2")
-    inferred = RankedTensorType(src.shape[:-1], src.element_type,
-                                _result_encoding(op, src, dst))
-    if inferred is not dst or op.out_rhs.type is not dst:
-        raise _inferred_mismatch(op, [inferred, inferred], [dst, op.out_rhs.type])
+        raise _inference_failure(op, "last dimension of input tensor must be 2")
+    encoding = _inferred_encoding(op, src.encoding, dst.encoding, "infer_split_encoding",
+                                  src.shape)
+    inferred = RankedTensorType(src.shape[:-1], src.element_type, encoding)
+    actual = [dst, op.out_rhs.type]
+    if not all(_equivalent_types(inferred, type_) for type_ in actual):
+        raise _inferred_mismatch(op, [inferred, inferred], actual)
 
 
 @rule(gen.TransOp)
 def _verify_trans(op) -> None:
     src, dst = op.src.type, op.result_.type
-    order = op.order
+    order = tuple(op.order)
     if len(order) != src.rank:
-        raise op.emit_error("order must have the same size as the rank of the operand and "
-                            "result")
+        raise plain_error(op, "order must have the same size as the source tensor")
     if sorted(order) != list(range(src.rank)):
-        raise op.emit_error("order must be a permutation of [0, ..., rank - 1]")
-    if tuple(src.shape[i] for i in order) != dst.shape:
-        raise op.emit_error("result shape must match the permutation of the source shape")
-    _result_encoding(op, src, dst)
+        raise plain_error(op, "order must be a permutation of 0..n-1")
+    encoding = _inferred_encoding(op, src.encoding, dst.encoding, "infer_trans_encoding",
+                                  src.shape, order)
+    inferred = RankedTensorType([src.shape[i] for i in order], src.element_type, encoding)
+    if not _equivalent_types(inferred, dst):
+        raise _inferred_mismatch(op, [inferred], [dst])
 
 
 @rule(gen.MakeTensorPtrOp)

@@ -1257,27 +1257,6 @@ class HistogramOfConvert(_IntoUser):
         return True
 
 
-def _split_result_layout(type_: RankedTensorType):
-    """The layout ``tt.split`` gives its results from a source of ``type_`` (Triton's split
-    layout inference, on linear layouts): the last dimension, of size 2, must be one register
-    bit that no other input bit touches; the results drop it. None otherwise."""
-    from tilecraft.layouts.linear import LinearLayout
-
-    layout = _layout_map(type_)
-    if layout is None:
-        return None
-    last = type_.rank - 1
-    unit = tuple(int(d == last) for d in range(type_.rank))
-    bases = layout.bases
-    if bases.get("register", []).count(unit) != 1 or any(
-            vec[last] and not (in_dim == "register" and vec == unit)
-            for in_dim, vecs in bases.items() for vec in vecs):
-        return None
-    kept = {in_dim: [vec[:last] for vec in vecs if not (in_dim == "register" and vec == unit)]
-            for in_dim, vecs in bases.items()}
-    return LinearLayout(kept, dict(list(layout.out_dims.items())[:last]))
-
-
 class SplitOfConvert(_IntoUser):
     """``split(convert_layout(x))`` -> ``split(x)`` when splitting ``x`` gives the results'
     layout already (Triton's CanonicalizeConvertFromSplit)."""
@@ -1285,8 +1264,13 @@ class SplitOfConvert(_IntoUser):
     USER = _tt.SplitOp
 
     def rewrite_user(self, convert, user, rewriter) -> bool:
-        inferred = _split_result_layout(convert.src.type)
-        if inferred is None or inferred != _layout_map(user.out_lhs.type):
+        src = convert.src.type
+        try:
+            inferred = split_encoding(src.encoding, src.shape)
+        except EncodingInferenceError:
+            return False
+        if inferred is None or not layouts_equivalent(user.out_lhs.type.shape, inferred,
+                                                      user.out_lhs.type.encoding):
             return False
         rewriter.replace_op_with_new_op(user, _tt.SplitOp, user.out_lhs.type,
                                         user.out_rhs.type, convert.src)
@@ -1376,9 +1360,16 @@ def install_verifiers(ops: Iterable[type]) -> None:
 
 
 from .ttg_dot import verify_dot_operands  # noqa: E402 - it reads context_num_warps
+from .ttg_inference import (  # noqa: E402 - hooks of the attributes, as the two above
+    EncodingInferenceError, infer_split_encoding, infer_trans_encoding, layouts_equivalent,
+    split_encoding, verify_layouts_are_equal,
+)
 
 install_verifiers(gen.DIALECT.ops.values())
 for _cls in gen.DIALECT.attributes.values():
     implements(_cls)(tensor_layout_error)
     implements(_cls)(verify_dot_operands)
+    implements(_cls)(infer_trans_encoding)
+    implements(_cls)(infer_split_encoding)
+    implements(_cls)(verify_layouts_are_equal)
 del _cls

@@ -1,6 +1,7 @@
 """Warnings and remarks that passes report without failing, and where they go.
 
-Errors stop a pass: it raises a `Diagnostic` (``raise op.emit_error("...")``). To tell the user
+Errors stop a pass: it raises a `Diagnostic` (``raise op.emit_error("...")``); an error that
+comes before the one raised is reported with `emit_error(op, msg)`. To tell the user
 something and go on, a pass calls `emit_warning(op, msg)` or `emit_remark(op, msg)`; by default
 the report is printed to stderr as ``file:line:col: warning: msg`` with the source line and a
 caret, and inside ``with collect_diagnostics() as reports:`` it is appended to ``reports``
@@ -20,7 +21,8 @@ from tilecraft.codegen.diagnostics import Diagnostic, SourceLoc, render_diagnost
 if TYPE_CHECKING:
     from tilecraft.ir import Operation
 
-__all__ = ["Report", "emit_warning", "emit_remark", "collect_diagnostics", "reports_of"]
+__all__ = ["Report", "emit_error", "emit_warning", "emit_remark", "collect_diagnostics",
+           "reports_of"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +40,13 @@ class Report:
 
 
 _COLLECTOR: ContextVar[list[Report] | None] = ContextVar("tilecraft_reports", default=None)
+
+
+def emit_error(op: Operation, message: str) -> None:
+    """Report an error at ``op``'s location without raising: what a check reports before the
+    error its caller then raises (MLIR's ``emitOptionalError`` in a type inference, followed
+    by the op's "failed to infer returned types")."""
+    _emit("error", op, message)
 
 
 def emit_warning(op: Operation, message: str) -> None:

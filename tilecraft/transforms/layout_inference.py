@@ -8,25 +8,25 @@ the pass then leaves that value's layout alone.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from math import prod
 
 from tilecraft.dialects.ttg import context_num_warps, threads_per_warp
-from tilecraft.dialects.ttg_layouts import encoding_layout
+from tilecraft.dialects.ttg_inference import (EncodingInferenceError, default_join_encoding,
+                                              layout_map, layout_with_bases, linear_attr,
+                                              split_encoding, trans_encoding)
 from tilecraft.generated.ttg import (AMDMfmaEncodingAttr, BlockedEncodingAttr,
-                                     DotOperandEncodingAttr,
-                                     LinearEncodingAttr, NvidiaMmaEncodingAttr,
+                                     DotOperandEncodingAttr, NvidiaMmaEncodingAttr,
                                      SliceEncodingAttr)
 from tilecraft.ir import Attribute, Operation, RankedTensorType, Value
 from tilecraft.ir.traits import Elementwise, SameOperandsAndResultEncoding
-from tilecraft.layouts.distributed import standard_out_dims, unjoin_registers
-from tilecraft.layouts.linear import LinearLayout
+from tilecraft.layouts.distributed import unjoin_registers
 
 from .triton_to_tritongpu import default_blocked
 
 __all__ = ["infer_dst_encoding", "infer_src_encoding", "is_layout_anchor",
            "is_expensive_load_or_store", "can_use_result_encoding", "is_tensor", "with_encoding",
-           "mappable", "layout_map", "MMA_ENCODINGS"]
+           "mappable", "layout_map", "trans_encoding", "MMA_ENCODINGS"]
 
 CONVERT = "ttg.convert_layout"
 # ops whose tensor operands and result share one layout although they lack the trait
@@ -51,104 +51,18 @@ def with_encoding(type_: RankedTensorType, encoding: Attribute) -> RankedTensorT
 MMA_ENCODINGS = (NvidiaMmaEncodingAttr, AMDMfmaEncodingAttr)
 
 
-def layout_map(encoding: Attribute | None, shape: tuple[int, ...]) -> LinearLayout | None:
-    """``encoding`` as a map over ``shape`` (`encoding_layout`); None for a layout the pass
-    does not know (such as an attribute it could not parse) or one that does not fit
-    ``shape``."""
-    try:
-        return encoding_layout(encoding, tuple(shape))
-    except ValueError:
-        return None
-
-
 def mappable(encoding: Attribute | None, shape: tuple[int, ...]) -> bool:
     """Whether the pass knows ``encoding`` as a map over ``shape`` (values in other layouts are
     left where they are)."""
     return encoding is not None and layout_map(encoding, shape) is not None
 
 
-def _linear_attr(layout: LinearLayout) -> LinearEncodingAttr:
-    bases = layout.bases
-    return LinearEncodingAttr(*(tuple(bases.get(name, ())) for name in
-                                ("register", "lane", "warp", "block")))
-
-
-def _with_bases(bases: dict, shape: tuple[int, ...]) -> LinearLayout:
-    return LinearLayout(bases, dict(zip(standard_out_dims(len(shape)), shape)))
-
-
-def trans_encoding(encoding: Attribute, shape: tuple[int, ...],
-                   order: tuple[int, ...]) -> Attribute | None:
-    """The layout of ``tt.trans`` (permutation ``order``) of a ``shape`` tensor in ``encoding``:
-    a blocked layout permuted, else the permuted linear map."""
-    if list(order) == sorted(order):
-        return encoding
-    if isinstance(encoding, BlockedEncodingAttr):
-        inverse = [order.index(i) for i in range(len(order))]
-        return BlockedEncodingAttr([encoding.size_per_thread[i] for i in order],
-                                   [encoding.threads_per_warp[i] for i in order],
-                                   [encoding.warps_per_cta[i] for i in order],
-                                   [inverse[d] for d in encoding.order],
-                                   [[b[i] for i in order] for b in encoding.cga_layout])
-    layout = layout_map(encoding, shape)
-    if layout is None:
+def _quietly(infer: Callable[..., Attribute | None], *args) -> Attribute | None:
+    """``infer(*args)``, None where the inference refuses the layout."""
+    try:
+        return infer(*args)
+    except EncodingInferenceError:
         return None
-    bases = {name: [tuple(b[i] for i in order) for b in vectors]
-             for name, vectors in layout.bases.items()}
-    return _linear_attr(_with_bases(bases, tuple(shape[i] for i in order)))
-
-
-def join_encoding(encoding: Attribute, shape: tuple[int, ...]) -> Attribute | None:
-    """The layout of ``tt.join`` of two ``shape`` tensors in ``encoding`` (a new minor
-    dimension of 2, held by each thread)."""
-    if isinstance(encoding, SliceEncodingAttr) and encoding.dim == len(shape):
-        parent = encoding.parent
-        if split_encoding(parent, (*shape, 2)) is not None and layout_map(
-                split_encoding(parent, (*shape, 2)), shape) == layout_map(encoding, shape):
-            return parent
-    if isinstance(encoding, BlockedEncodingAttr):
-        rank = len(shape)
-        return BlockedEncodingAttr((*encoding.size_per_thread, 2),
-                                   (*encoding.threads_per_warp, 1),
-                                   (*encoding.warps_per_cta, 1), (rank, *encoding.order),
-                                   [(*b, 0) for b in encoding.cga_layout])
-    layout = layout_map(encoding, shape)
-    if layout is None:
-        return None
-    bases = {name: [(*b, 0) for b in vectors] for name, vectors in layout.bases.items()}
-    unit = tuple([0] * len(shape) + [1])
-    bases["register"] = [unit, *bases.get("register", [])]
-    return _linear_attr(_with_bases(bases, (*shape, 2)))
-
-
-def split_encoding(encoding: Attribute, shape: tuple[int, ...]) -> Attribute | None:
-    """The layout of the results of ``tt.split`` of a ``shape`` tensor (last dimension 2) in
-    ``encoding``; None when a thread does not hold both halves of an element pair."""
-    if isinstance(encoding, BlockedEncodingAttr) and encoding.size_per_thread[-1] == 2 \
-            and encoding.threads_per_warp[-1] == 1 and encoding.warps_per_cta[-1] == 1 \
-            and all(b[-1] == 0 for b in encoding.cga_layout):
-        last = len(shape) - 1
-        return BlockedEncodingAttr(encoding.size_per_thread[:-1],
-                                   encoding.threads_per_warp[:-1],
-                                   encoding.warps_per_cta[:-1],
-                                   [d for d in encoding.order if d != last],
-                                   [b[:-1] for b in encoding.cga_layout])
-    layout = layout_map(encoding, shape)
-    if layout is None or shape[-1] != 2:
-        return None
-    found = False
-    bases: dict = {}
-    for name, vectors in layout.bases.items():
-        kept = []
-        for b in vectors:
-            if name == "register" and b[-1] == 1:
-                found = True
-                continue
-            kept.append(b[:-1])
-        bases[name] = kept
-    if not found:
-        return None
-    return _linear_attr(_with_bases(bases, tuple(shape[:-1])))
 
 
 def reshape_chunks(src_shape: Sequence[int],
@@ -268,7 +182,7 @@ def reshape_encoding(encoding: Attribute, src_shape: tuple[int, ...],
         return tuple(reversed(out))
 
     bases = {name: [moved(b) for b in vectors] for name, vectors in layout.bases.items()}
-    return _linear_attr(_with_bases(bases, tuple(dst_shape)))
+    return linear_attr(layout_with_bases(bases, tuple(dst_shape)))
 
 
 def fp4_to_fp_encoding(encoding: Attribute, shape: tuple[int, ...], axis: int,
@@ -297,12 +211,12 @@ def fp4_to_fp_encoding(encoding: Attribute, shape: tuple[int, ...], axis: int,
         return None
     if not forward:
         unjoined = unjoin_registers(layout, axis)
-        return None if unjoined is None else _linear_attr(unjoined)
+        return None if unjoined is None else linear_attr(unjoined)
     unit = tuple(int(k == axis) for k in range(len(shape)))
     bases = {name: [tuple(c * 2 if k == axis else c for k, c in enumerate(b)) for b in vectors]
              for name, vectors in layout.bases.items()}
     bases["register"] = [unit, *bases.get("register", [])]
-    return _linear_attr(_with_bases(bases, tuple(s * 2 if k == axis else s
+    return linear_attr(layout_with_bases(bases, tuple(s * 2 if k == axis else s
                                                  for k, s in enumerate(shape))))
 
 
@@ -328,11 +242,11 @@ def infer_dst_encoding(op: Operation, encoding: Attribute) -> Attribute | None:
             return encoding.parent
         return None
     if name == "tt.trans":
-        return trans_encoding(encoding, _shape(op.operands[0]), tuple(op.order))
+        return _quietly(trans_encoding, encoding, _shape(op.operands[0]), tuple(op.order))
     if name == "tt.join":
-        return join_encoding(encoding, _shape(op.operands[0]))
+        return _quietly(default_join_encoding, encoding, _shape(op.operands[0]))
     if name == "tt.split":
-        return split_encoding(encoding, _shape(op.operands[0]))
+        return _quietly(split_encoding, encoding, _shape(op.operands[0]))
     if name == "tt.reshape":
         if op.allow_reorder:
             return None
@@ -362,11 +276,11 @@ def infer_src_encoding(op: Operation, encoding: Attribute) -> Attribute | None:
     if name == "tt.trans":
         order = tuple(op.order)
         inverse = tuple(order.index(i) for i in range(len(order)))
-        return trans_encoding(encoding, _shape(op.results[0]), inverse)
+        return _quietly(trans_encoding, encoding, _shape(op.results[0]), inverse)
     if name == "tt.join":
-        return split_encoding(encoding, _shape(op.results[0]))
+        return _quietly(split_encoding, encoding, _shape(op.results[0]))
     if name == "tt.split":
-        return join_encoding(encoding, _shape(op.results[0]))
+        return _quietly(default_join_encoding, encoding, _shape(op.results[0]))
     if name == "tt.reshape":
         if op.allow_reorder:
             return None

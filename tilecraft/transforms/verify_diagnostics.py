@@ -8,8 +8,9 @@ Expected diagnostics are comments in the input, as mlir-opt reads them::
     // expected-note @above {{...}}    the last line above without one
     // expected-remark @unknown {{...}} a diagnostic without a location
 
-Severities are ``error``, ``warning``, ``note`` and ``remark``. A diagnostic matches an expected
-one of its severity on its line whose text it contains. Unmatched diagnostics are reported as
+Severities are ``error``, ``warning``, ``note`` and ``remark``. A diagnostic matches the first
+expected one of its severity on its line whose text it contains, as in MLIR even when that one
+was matched already (``{{type}}`` takes every error on its line that mentions a type). Unmatched diagnostics are reported as
 ``unexpected error: ...`` at their location (not with ``--verify-diagnostics=only-expected``),
 unmatched expectations as ``expected error "..." was not produced`` at the comment.
 """
@@ -84,8 +85,8 @@ def check_diagnostics(reports: list[Report], expected: list[Expected], filename:
     for report in reports:
         line = _line_in(report, filename)
         for candidate in expected:
-            if (not candidate.matched and candidate.severity == report.severity
-                    and candidate.line == line and candidate.message in report.message):
+            if (candidate.severity == report.severity and candidate.line == line
+                    and candidate.message in report.message):
                 candidate.matched = True
                 break
         else:
