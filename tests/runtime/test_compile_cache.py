@@ -106,6 +106,19 @@ def test_a_launch_is_served_from_disk_after_the_first(cache_dir, compiles):
     assert cache.get(_entry(cache_dir).name) is not None
 
 
+def test_an_entry_keeps_the_stages_but_the_assembly_which_is_made_when_read(cache_dir, compiles):
+    first = _run()
+    entry = _entry(cache_dir)
+    assert sorted(path.name for path in entry.iterdir()) == [
+        "axpy_kernel.llir", "axpy_kernel.o", "axpy_kernel.ttir", "manifest.json",
+        cache.METADATA_FILE]
+    axpy_kernel.forget_compiled()
+    again = _run()
+    assert compiles[0] == 1 and set(again.asm) == {"ttir", "llir", "asm"}
+    assert again.asm["llir"] == first.asm["llir"]
+    assert "axpy_kernel.grid" in again.asm["asm"] and again.asm["asm"] == first.asm["asm"]
+
+
 @pytest.mark.parametrize("keep", [0, 64, 200, -1])
 def test_truncated_object_file_is_compiled_again(cache_dir, compiles, keep):
     _run()
@@ -168,7 +181,7 @@ def test_an_object_that_misses_the_entry_point_is_compiled_again(cache_dir, comp
     metadata = _metadata(entry)
     metadata["name"] = "other_kernel"
     renamed = {"axpy_kernel.ttir": "other_kernel.ttir", "axpy_kernel.llir": "other_kernel.llir",
-               "axpy_kernel.s": "other_kernel.s", "axpy_kernel.o": "other_kernel.o"}
+               "axpy_kernel.o": "other_kernel.o"}
     manifest = json.loads((entry / "manifest.json").read_text())
     for old, new in renamed.items():
         (entry / old).rename(entry / new)

@@ -191,7 +191,9 @@ class CallGraph:
         for scc in nx.strongly_connected_components(graph):
             if len(scc) > 1:
                 result |= scc
-        result |= {u for u, _ in nx.selfloop_edges(graph)}
+        # On the whole graph (UNKNOWN has no edges out): networkx's subgraph view looks nodes
+        # up by raising KeyError(f"Key {node} ..."), which printed every function it missed.
+        result |= {u for u, _ in nx.selfloop_edges(self.graph)}
         return result
 
     def is_recursive(self, func: Operation) -> bool:

@@ -11,10 +11,18 @@ TTIR_PIPELINE = ("builtin.module(inline, {descriptors}triton-combine, canonicali
 def make_ttir(module: Operation, *, rewrite_descriptors: bool = True) -> Operation:
     """A copy of ``module`` (the frontend's `tt` module) after the tile passes; with
     ``rewrite_descriptors`` (targets without a tensor memory accelerator) tensor descriptors
-    become pointer arithmetic first."""
+    become pointer arithmetic first. The result is verified once, after the last pass; if
+    anything fails, the passes run again on a new copy verifying after each, so that the error
+    names the pass that broke the IR (verifying after each pass cost most of the stage)."""
     from tilecraft.transforms.pass_manager import PassManager
 
-    optimized = module.clone()
     descriptors = "triton-rewrite-tensor-descriptor-to-pointer, " if rewrite_descriptors else ""
-    PassManager.parse(TTIR_PIPELINE.format(descriptors=descriptors)).run(optimized)
+    pipeline = TTIR_PIPELINE.format(descriptors=descriptors)
+    optimized = module.clone()
+    try:
+        PassManager.parse(pipeline, verify_each=False).run(optimized)
+        optimized.verify()
+    except Exception:  # noqa: BLE001 - the verifying run raises the error to report
+        optimized = module.clone()
+        PassManager.parse(pipeline).run(optimized)
     return optimized

@@ -365,6 +365,23 @@ def test_compiled_object_has_every_stage_and_reloads_without_compiling(monkeypat
     run_pid_kernel(CPUKernel(library, "pids", ["ptr"] * 3, [], []), (3, 2, 1))
 
 
+def test_assembly_is_generated_only_when_read(monkeypatch):
+    emitted = []
+    original = llvm.TargetMachine.emit_assembly
+
+    def counting(machine, module):
+        emitted.append(module.name)
+        return original(machine, module)
+
+    monkeypatch.setattr(llvm.TargetMachine, "emit_assembly", counting)
+    compiled = engine.compile_module(pid_kernel_ir("pids"), "pids")
+    assert emitted == []
+    assert "pids:" in compiled.asm and compiled.asm is compiled.asm
+    assert len(emitted) == 1
+    with pytest.raises(engine.LLVMError, match="invalid LLVM IR for assembly"):
+        engine.assembly("define void @f( {")
+
+
 def test_host_cache_key_parts():
     parts = engine.host_cache_key_parts()
     target = engine.host_target()

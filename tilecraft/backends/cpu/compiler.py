@@ -1,8 +1,11 @@
 """Compiling a `tt` module for the host CPU: the tile passes, the lowering to LLVM IR, and LLVM
-at O3 into an object file. Every stage's text is kept (``ttir``, ``llir``, ``asm``)."""
+at O3 into an object file. Every stage's text is kept (``ttir``, ``llir``, ``asm``); ``asm``,
+a second code generation, is made from ``llir`` when it is first read, and the compile cache
+stores the other stages only."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from tilecraft.ir import Operation, print_op
@@ -11,13 +14,37 @@ from ..ttir import make_ttir
 from .lowering import KernelInfo, lower_kernel
 
 
+class StageTexts(Mapping[str, str]):
+    """Each stage's text by name (``ttir``, ``llir``, ``asm``): a read-only mapping whose
+    ``asm`` is generated from ``llir`` (`engine.assembly`) on first access."""
+
+    def __init__(self, ttir: str, llir: str) -> None:
+        self._texts = {"ttir": ttir, "llir": llir}
+
+    def __getitem__(self, stage: str) -> str:
+        if stage == "asm" and stage not in self._texts:
+            from . import engine
+
+            self._texts[stage] = engine.assembly(self._texts["llir"])
+        return self._texts[stage]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(("ttir", "llir", "asm"))
+
+    def __len__(self) -> int:
+        return 3
+
+    def __repr__(self) -> str:
+        return f"StageTexts({', '.join(self)})"
+
+
 @dataclass
 class CPUBinary:
     """A kernel compiled for the host: its stages' text, the object code and the launch
     metadata."""
 
     name: str
-    asm: dict[str, str]
+    asm: StageTexts
     obj: bytes
     info: KernelInfo
 
@@ -34,23 +61,19 @@ def compile_ttir(module: Operation) -> CPUBinary:
     ttir = make_ttir(module)
     llvm_module, info = lower_kernel(ttir)
     compiled = engine.compile_module(str(llvm_module), info.name)
-    asm = {"ttir": print_op(ttir), "llir": compiled.llir, "asm": compiled.asm}
-    return CPUBinary(info.name, asm, compiled.obj, info)
+    return CPUBinary(info.name, StageTexts(print_op(ttir), compiled.llir), compiled.obj, info)
 
 
 def binary_from_cache(name: str, files: dict, metadata: dict) -> CPUBinary:
     """A `CPUBinary` rebuilt from a compile-cache entry written by `cache_files`."""
     info = KernelInfo(metadata["name"], list(metadata["arg_kinds"]), list(metadata["prints"]),
                       list(metadata["asserts"]))
-    asm = {stage: files[f"{name}.{suffix}"] for stage, suffix in _STAGE_FILES.items()}
+    asm = StageTexts(files[f"{name}.ttir"], files[f"{name}.llir"])
     return CPUBinary(name, asm, files[f"{name}.o"], info)
 
 
 def cache_files(binary: CPUBinary) -> dict[str, bytes | str]:
-    files: dict[str, bytes | str] = {f"{binary.name}.{suffix}": binary.asm[stage]
-                                     for stage, suffix in _STAGE_FILES.items()}
-    files[f"{binary.name}.o"] = binary.obj
-    return files
-
-
-_STAGE_FILES = {"ttir": "ttir", "llir": "llir", "asm": "s"}
+    """The files of ``binary``'s compile-cache entry: its ``ttir`` and ``llir`` stages and its
+    object code (``asm`` is made again from ``llir`` when read)."""
+    return {f"{binary.name}.ttir": binary.asm["ttir"], f"{binary.name}.llir": binary.asm["llir"],
+            f"{binary.name}.o": binary.obj}

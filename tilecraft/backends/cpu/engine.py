@@ -3,7 +3,8 @@ object code loaded into an MCJIT execution engine.
 
 Compilation (`compile_module`) and loading (`JITLibrary`) are separate so that a compile-cache
 hit goes from the cached object bytes straight to an engine, with no LLVM optimization or code
-generation. LLVM aborts the process on some bad input, so everything handed to it is checked
+generation. The host assembly text is generated only when it is read (`assembly`): it is a
+second code generation of the whole module, as long as the object's. LLVM aborts the process on some bad input, so everything handed to it is checked
 first: IR text is parsed and verified (errors become `LLVMError`), and object bytes are read as
 ELF by this module, which also checks that every symbol they import can be resolved.
 """
@@ -41,12 +42,16 @@ class HostTarget:
 
 @dataclass(frozen=True)
 class CompiledObject:
-    """What `compile_module` produces: the optimized IR text, the host assembly text and the
-    relocatable object code (ELF) that `JITLibrary` loads."""
+    """What `compile_module` produces: the optimized IR text and the relocatable object code
+    (ELF) that `JITLibrary` loads; ``asm``, the host assembly text, is generated on first use."""
 
     llir: str
-    asm: str
     obj: bytes
+
+    @functools.cached_property
+    def asm(self) -> str:
+        """The host assembly of ``llir`` (see `assembly`)."""
+        return assembly(self.llir)
 
 
 @functools.cache
@@ -82,25 +87,46 @@ def host_cache_key_parts() -> tuple[str, ...]:
 
 def compile_module(llvm_ir: str, name: str) -> CompiledObject:
     """Parses and verifies ``llvm_ir``, retargets it to the host, optimizes it at O3 (loop and
-    SLP vectorization on) and generates code. Raises `LLVMError` for text LLVM rejects."""
+    SLP vectorization on, loop unrolling off) and generates the object code. Raises `LLVMError`
+    for text LLVM rejects.
+
+    Unrolling is off because it cost more than it earned on the lowering's loops: it roughly
+    doubled the time of a small kernel's optimization and code generation (fully unrolled
+    vectorized loops), and kernels ran within a few percent either way (the blocked matmul
+    faster without it; see ``tools/bench/cpu_launch.py`` and ``cpu_backend.py``)."""
     target = host_target()
     with _LOCK:
-        try:
-            module = llvm.parse_assembly(llvm_ir)
-            module.verify()
-        except RuntimeError as error:
-            message = str(error).strip().replace("<string>:", f"{name}:")
-            raise LLVMError(f"invalid LLVM IR for {name}: {message}") from None
+        module = _parse(llvm_ir, name)
         module.name = name
         module.triple = target.triple
         module.data_layout = str(target.machine.target_data)
         options = llvm.create_pipeline_tuning_options(speed_level=3)
         options.loop_vectorization = True
         options.slp_vectorization = True
+        options.loop_unrolling = False
         builder = llvm.create_pass_builder(target.machine, options)
         builder.getModulePassManager().run(module, builder)
-        return CompiledObject(llir=str(module), asm=target.machine.emit_assembly(module),
-                              obj=target.machine.emit_object(module))
+        return CompiledObject(llir=str(module), obj=target.machine.emit_object(module))
+
+
+def assembly(llir: str) -> str:
+    """The host assembly text of ``llir`` (IR that `compile_module` optimized), generated
+    without optimizing it again. Raises `LLVMError` for text LLVM rejects."""
+    target = host_target()
+    with _LOCK:
+        return target.machine.emit_assembly(_parse(llir, "assembly"))
+
+
+def _parse(llvm_ir: str, name: str) -> llvm.ModuleRef:
+    """``llvm_ir`` parsed and verified; `LLVMError` naming ``name`` if LLVM rejects it. Call it
+    holding `_LOCK`."""
+    try:
+        module = llvm.parse_assembly(llvm_ir)
+        module.verify()
+    except RuntimeError as error:
+        message = str(error).strip().replace("<string>:", f"{name}:")
+        raise LLVMError(f"invalid LLVM IR for {name}: {message}") from None
+    return module
 
 
 def register_symbol(name: str, address: int) -> None:
