@@ -1,6 +1,7 @@
 // triton-combine: Triton's peepholes (dot + add, addptr chains, select of a masked load,
 // broadcast-multiply-reduce into dot, truncf of min/max and of a power-of-two division,
-// broadcast/splat chains), and the cases where they must not fire.
+// broadcast/splat chains, reshapes read by reductions, rank-reduced descriptor loads), and the
+// cases where they must not fire.
 // RUN: tilecraft-opt %s --split-input-file -triton-combine | filecheck %s
 
 // CHECK-LABEL: tt.func @dot_add
@@ -76,6 +77,74 @@ tt.func @addptr_no(%p: tensor<8x!tt.ptr<f32>>, %i: tensor<8xi32>, %j: tensor<8xi
   %4 = tt.addptr %p, %i : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
   %5 = tt.addptr %4, %k : tensor<8x!tt.ptr<f32>>, tensor<8xi64>
   tt.return %1, %3, %5 : tensor<8x!tt.ptr<f32>>, tensor<8x!tt.ptr<f32>>, tensor<8x!tt.ptr<f32>>
+}
+
+// -----
+
+// A merged addptr keeps the outer one's hints for the axis analysis (tt.divisibility,
+// tt.contiguity, tt.constancy), not its other attributes, nor the inner one's.
+// CHECK-LABEL: tt.func @addptr_hints
+// CHECK:         tt.addptr %arg0, %{{.+}} {tt.constancy = 8 : i32, tt.divisibility = 16 : i32} : tensor<8x!tt.ptr<f32>>, tensor<8xi64>
+// CHECK-NOT:     tt.addptr
+tt.func @addptr_hints(%p: tensor<8x!tt.ptr<f32>>, %i: tensor<8xi64>, %j: tensor<8xi64>) -> tensor<8x!tt.ptr<f32>> {
+  %0 = tt.addptr %p, %i {tt.contiguity = 8 : i32} : tensor<8x!tt.ptr<f32>>, tensor<8xi64>
+  %1 = tt.addptr %0, %j {tt.divisibility = 16 : i32, tt.constancy = 8 : i32, tt.other = 1 : i32} : tensor<8x!tt.ptr<f32>>, tensor<8xi64>
+  tt.return %1 : tensor<8x!tt.ptr<f32>>
+}
+
+// -----
+
+// A reshape to one dimension that only reductions and histograms read may reorder; one that
+// something else reads, or to more dimensions, may not.
+// CHECK-LABEL: tt.func @reshape_reduce
+// CHECK-NEXT:    %[[R:.+]] = tt.reshape %arg0 allow_reorder : tensor<4x8xi32> -> tensor<32xi32>
+// CHECK:         tt.histogram %[[R]]
+// CHECK:         tt.reshape %arg0 : tensor<4x8xi32> -> tensor<32xi32>
+// CHECK:         tt.reshape %arg0 : tensor<4x8xi32> -> tensor<2x16xi32>
+tt.func @reshape_reduce(%x: tensor<4x8xi32>) -> (i32, tensor<16xi32>, tensor<32xi32>, i32) {
+  %0 = tt.reshape %x : tensor<4x8xi32> -> tensor<32xi32>
+  %1 = "tt.reduce"(%0) <{axis = 0 : i32}> ({
+  ^bb0(%a: i32, %b: i32):
+    %s = arith.addi %a, %b : i32
+    tt.reduce.return %s : i32
+  }) : (tensor<32xi32>) -> i32
+  %2 = tt.histogram %0 : tensor<32xi32> -> tensor<16xi32>
+  %3 = tt.reshape %x : tensor<4x8xi32> -> tensor<32xi32>
+  %4 = tt.reshape %x : tensor<4x8xi32> -> tensor<2x16xi32>
+  %5 = "tt.reduce"(%4) <{axis = 0 : i32}> ({
+  ^bb0(%a: i32, %b: i32):
+    %s = arith.addi %a, %b : i32
+    tt.reduce.return %s : i32
+  }) : (tensor<2x16xi32>) -> tensor<16xi32>
+  %6 = "tt.reduce"(%5) <{axis = 0 : i32}> ({
+  ^bb0(%a: i32, %b: i32):
+    %s = arith.addi %a, %b : i32
+    tt.reduce.return %s : i32
+  }) : (tensor<16xi32>) -> i32
+  tt.return %1, %2, %3, %6 : i32, tensor<16xi32>, tensor<32xi32>, i32
+}
+
+// -----
+
+// A reshape that drops leading unit dimensions of a descriptor load becomes a rank-reduced
+// load; not when the load has another use or a dropped dimension is not 1.
+// CHECK-LABEL: tt.func @rank_reduced_load
+// CHECK-NEXT:    %[[C:.+]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[L:.+]] = tt.descriptor_load %arg0[%[[C]], %[[C]], %[[C]]] : !tt.tensordesc<1x16x8xf16> -> tensor<16x8xf16>
+// CHECK-NEXT:    %[[M:.+]] = tt.descriptor_load %arg0[%[[C]], %[[C]], %[[C]]] : !tt.tensordesc<1x16x8xf16> -> tensor<1x16x8xf16>
+// CHECK-NEXT:    %[[R:.+]] = tt.reshape %[[M]]
+// CHECK-NEXT:    %[[N:.+]] = tt.descriptor_load %arg1
+// CHECK-NEXT:    %[[S:.+]] = tt.reshape %[[N]] : tensor<2x8x8xf16> -> tensor<16x8xf16>
+// CHECK-NEXT:    tt.return %[[L]], %[[R]], %[[M]], %[[S]]
+tt.func @rank_reduced_load(%d: !tt.tensordesc<1x16x8xf16>, %e: !tt.tensordesc<2x8x8xf16>) -> (tensor<16x8xf16>, tensor<16x8xf16>, tensor<1x16x8xf16>, tensor<16x8xf16>) {
+  %c0 = arith.constant 0 : i32
+  %0 = tt.descriptor_load %d[%c0, %c0, %c0] : !tt.tensordesc<1x16x8xf16> -> tensor<1x16x8xf16>
+  %1 = tt.reshape %0 : tensor<1x16x8xf16> -> tensor<16x8xf16>
+  %2 = tt.descriptor_load %d[%c0, %c0, %c0] : !tt.tensordesc<1x16x8xf16> -> tensor<1x16x8xf16>
+  %3 = tt.reshape %2 : tensor<1x16x8xf16> -> tensor<16x8xf16>
+  %4 = tt.descriptor_load %e[%c0, %c0, %c0] : !tt.tensordesc<2x8x8xf16> -> tensor<2x8x8xf16>
+  %5 = tt.reshape %4 : tensor<2x8x8xf16> -> tensor<16x8xf16>
+  tt.return %1, %3, %2, %5 : tensor<16x8xf16>, tensor<16x8xf16>, tensor<1x16x8xf16>, tensor<16x8xf16>
 }
 
 // -----

@@ -8,7 +8,8 @@ conditions:
   one use; for ``addf`` only with ``maxNumImpreciseAcc = 0``.
 - ``addptr(addptr(p, i), j)`` → ``addptr(p, i + j)`` when the offsets have one type and the
   sum cannot overflow: 64-bit offsets, or two constants (scalar, splat or splatted) whose sum
-  fits.
+  fits. The new ``addptr`` keeps the outer one's hints (``tt.divisibility``,
+  ``tt.contiguity``, ``tt.constancy``, ``tt.pointee_type``), not its other attributes.
 
 Written here, as Triton writes them in C++ (lib/Dialect/Triton/Transforms/Combine.cpp):
 
@@ -24,6 +25,10 @@ Written here, as Triton writes them in C++ (lib/Dialect/Triton/Transforms/Combin
 - `CombineTruncDivPow2` (the scale pattern): ``truncf(divf(extf(x), c))`` → ``mulf(x, 1/c)``
   for a splat constant ``c = ±2^k`` whose reciprocal is exact in the narrow type, when the
   wide type's exponent range makes ``x / c`` exact (f16 into f32/f64, bf16 or f32 into f64).
+- `CombineReshapeReduce`: a ``reshape`` to one dimension read only by reductions and
+  histograms gets ``allow_reorder``.
+- `RankedReduceDescriptorLoads`: ``reshape(descriptor_load(d))`` dropping leading unit
+  dimensions → the load of the reshaped tensor, when the reshape is the load's only use.
 - The ``broadcast``/``expand_dims`` chains of `tile_patterns` (``broadcast(splat(x))`` →
   ``splat(x)``, ``broadcast(broadcast(x))``, broadcast of a splat constant → constant).
 """
@@ -34,7 +39,7 @@ import math
 
 from tilecraft.generated.passes import TritonCombinePassBase
 from tilecraft.ir import (
-    DenseElementsAttr, FloatAttr, Operation, RankedTensorType, element_type_of,
+    DenseElementsAttr, FloatAttr, Operation, RankedTensorType, UnitAttr, element_type_of,
 )
 from tilecraft.ir.patterns import RewritePattern
 
@@ -47,7 +52,12 @@ from .transform_utils import constant_op, int_constant
 __all__ = [
     "TritonCombinePass", "combine_patterns", "CombineSelectMaskedLoad",
     "CombineBroadcastMulReduce", "CombineTruncMinMaxExt", "CombineTruncDivPow2",
+    "CombineReshapeReduce", "RankedReduceDescriptorLoads",
 ]
+
+
+#: the discardable attributes a merged ``tt.addptr`` keeps from the outer one
+POINTER_HINTS = frozenset({"tt.divisibility", "tt.contiguity", "tt.constancy", "tt.pointee_type"})
 
 
 def _defining(value, name: str) -> Operation | None:
@@ -59,16 +69,30 @@ def _defining(value, name: str) -> Operation | None:
 
 
 class _Guarded(RewritePattern):
-    """A generated pattern applied only where ``guard(op)`` also holds."""
+    """A generated pattern applied only where ``guard(op)`` also holds. With ``carried``
+    (Triton's CopyDiscardableAttrs supplement), the op whose result replaces the root's takes
+    the root's discardable attributes of those names (the hints of the axis analysis)."""
 
-    def __init__(self, pattern: RewritePattern, guard) -> None:
+    def __init__(self, pattern: RewritePattern, guard,
+                 carried: frozenset[str] = frozenset()) -> None:
         self.pattern = pattern
         self.guard = guard
+        self.carried = carried
         self.ROOT = pattern.ROOT
         self.BENEFIT = pattern.BENEFIT
 
     def match_and_rewrite(self, op: Operation, rewriter) -> bool:
-        return self.guard(op) and self.pattern.match_and_rewrite(op, rewriter)
+        if not self.guard(op):
+            return False
+        hints = {name: value for name, value in op.attributes.items() if name in self.carried}
+        uses = op.results[0].uses if hints else ()
+        if not self.pattern.match_and_rewrite(op, rewriter):
+            return False
+        if uses:  # the uses now read the replacement (a root nothing used gets no hints)
+            replacement = uses[0].value.defining_op
+            if replacement is not None:
+                replacement.attributes.update(hints)
+        return True
 
     def __repr__(self) -> str:
         return f"<{type(self.pattern).__name__} (guarded) on {self.ROOT}>"
@@ -116,13 +140,14 @@ def _generated_patterns() -> list[RewritePattern]:
         "CombineDotAddFRev": _precise_accumulation(use_lhs=True),
         "CombineAddPtr": _addptr_offsets_combinable,
     }
+    carried = {"CombineAddPtr": POINTER_HINTS}
     declared = TritonCombinePassBase.declared_patterns()
     unknown = guards.keys() - {type(pattern).__name__ for pattern in declared}
     if unknown:
         raise RuntimeError(f"triton-combine guards patterns that defs/ no longer declares for "
                            f"it: {', '.join(sorted(unknown))}")
-    return [_Guarded(pattern, guards[type(pattern).__name__])
-            if type(pattern).__name__ in guards else pattern for pattern in declared]
+    return [_Guarded(pattern, guards[name], carried.get(name, frozenset()))
+            if (name := type(pattern).__name__) in guards else pattern for pattern in declared]
 
 
 # -- select of a masked load
@@ -340,11 +365,53 @@ class CombineTruncDivPow2(RewritePattern):
         return True
 
 
+# -- reshapes
+
+
+class CombineReshapeReduce(RewritePattern):
+    """A ``tt.reshape`` to one dimension that only reductions and histograms read may reorder
+    its elements (neither depends on their order): it gets ``allow_reorder``."""
+
+    ROOT = "tt.reshape"
+    BENEFIT = 1
+
+    def match_and_rewrite(self, op: Operation, rewriter) -> bool:
+        if op.allow_reorder or op.result_.type.rank != 1:
+            return False
+        if any(user.name not in ("tt.reduce", "tt.histogram") for user in op.result_.users):
+            return False
+        rewriter.modify_op_in_place(op, lambda: op.properties.update(allow_reorder=UnitAttr()))
+        return True
+
+
+class RankedReduceDescriptorLoads(RewritePattern):
+    """``reshape(descriptor_load(d))`` that only drops leading dimensions of size 1 (the
+    load's only use) → the load giving the reshaped tensor (a rank-reduced block load)."""
+
+    ROOT = "tt.reshape"
+    BENEFIT = 1
+
+    def match_and_rewrite(self, op: Operation, rewriter) -> bool:
+        load = _defining(op.src, "tt.descriptor_load")
+        if load is None or not load.results[0].has_one_use():
+            return False
+        loaded, reshaped = load.results[0].type.shape, op.result_.type.shape
+        dropped = len(loaded) - len(reshaped)
+        if dropped <= 0 or any(size != 1 for size in loaded[:dropped]) \
+                or tuple(loaded[dropped:]) != tuple(reshaped):
+            return False
+        new_type = op.result_.type
+        rewriter.modify_op_in_place(load, lambda: setattr(load.results[0], "type", new_type))
+        rewriter.replace_op(op, load.results)
+        return True
+
+
 def combine_patterns() -> list[RewritePattern]:
     """Every pattern `triton-combine` applies."""
     return [
         *_generated_patterns(), CombineSelectMaskedLoad(), CombineBroadcastMulReduce(),
-        CombineTruncMinMaxExt(), CombineTruncDivPow2(), *broadcast_patterns(),
+        CombineTruncMinMaxExt(), CombineTruncDivPow2(), CombineReshapeReduce(),
+        RankedReduceDescriptorLoads(), *broadcast_patterns(),
     ]
 
 
