@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .diagnostics import SourceLoc
 from .predicates import PredicateChecker
 from .td import Record, RecordKeeper, TdError, Unset
 
@@ -161,6 +163,46 @@ class LanguageFacts:
     tl_dtypes: list[str]
 
 
+# The LLVM instructions a `.td` lowering may name, by the number of operands each takes.
+LLVM_INSTRUCTIONS = {
+    **dict.fromkeys(("fneg",), 1),
+    **dict.fromkeys(("add", "sub", "mul", "sdiv", "udiv", "srem", "urem", "and", "or", "xor",
+                     "shl", "lshr", "ashr", "fadd", "fsub", "fmul", "fdiv", "frem"), 2),
+    **dict.fromkeys(("select",), 3),
+}
+LLVM_CASTS = ("trunc", "zext", "sext", "fptrunc", "fpext", "fptoui", "fptosi", "uitofp",
+              "sitofp")
+LLVM_BACKENDS = ("", "cpu", "cuda")
+LLVM_REGISTER_TYPES = ("f32", "f64", "i1", "i8", "i16", "i32", "i64")
+
+
+@dataclass
+class LoweringRule:
+    """One rule of an op's `llvmLowering` (defs/base/LLVMLoweringBase.td)."""
+
+    # 'instruction', 'cast', 'intrinsic', 'call', 'function_hook' or 'op_hook'
+    kind: str
+    # The LLVM instruction, intrinsic, function symbol or hook it names.
+    name: str
+    backend: str
+    types: tuple[str, ...]
+    fast_math: bool = False
+
+
+@dataclass
+class LoweringFacts:
+    """How the backends lower an element-wise op to LLVM IR (the `.td` fields `llvmLowering`,
+    `llvmLoweringCost`, `llvmExactResult`, `mathFunction`)."""
+
+    rules: list[LoweringRule]
+    cost: int
+    exact: bool
+    # The math function the op also is (its mnemonic), or "" when it is none.
+    math_function: str
+    # Where `llvmLowering` is set.
+    loc: SourceLoc
+
+
 @dataclass
 class OpModel:
     record: Record
@@ -180,6 +222,7 @@ class OpModel:
     # The `Pat`s with `appliedBy = "canonicalize"` rooted at this op: (file stem, def name).
     canonicalization_patterns: list[tuple[str, str]] = field(default_factory=list)
     language: LanguageFacts | None = None
+    lowering: LoweringFacts | None = None
 
     @property
     def full_name(self) -> str:
@@ -345,7 +388,7 @@ class ModelBuilder:
             dialect = self.dialects[model.dialect]
             (dialect.attrs if model.kind == "Attr" else dialect.types).append(model)
         self._check_unique()
-        self._check_language_names()
+        self._check_unique_names()
         passes = [self._pass(rec) for rec in self.records.all_derived("PassBase")]
         names: dict[str, Record] = {}
         for p in passes:
@@ -360,13 +403,19 @@ class ModelBuilder:
         return Model(dict(sorted(self.dialects.items())), sorted(passes, key=lambda p: p.argument),
                      dict(sorted(patterns.items())), self.predicates)
 
-    def _check_language_names(self) -> None:
-        """`languageName`s and `tlName`s are unique over all dialects."""
-        for attribute, field_name in (("name", "languageName"), ("tl_name", "tlName")):
+    def _check_unique_names(self) -> None:
+        """`languageName`s, `tlName`s and the names of math functions (`mathFunction`) are
+        unique over all dialects."""
+        names: tuple[tuple[str, Callable[[OpModel], str]], ...] = (
+            ("languageName", lambda op: op.language.name if op.language else ""),
+            ("tlName", lambda op: op.language.tl_name if op.language else ""),
+            ("mathFunction", lambda op: op.lowering.math_function if op.lowering else ""),
+        )
+        for field_name, name_of in names:
             seen: dict[str, Record] = {}
             for dialect in self.dialects.values():
                 for op in dialect.ops:
-                    value = getattr(op.language, attribute) if op.language else ""
+                    value = name_of(op)
                     if not value:
                         continue
                     if value in seen:
@@ -503,7 +552,38 @@ class ModelBuilder:
             operands=operands, attributes=attributes, results=results, regions=regions,
             successors=successors, traits=traits, assembly_format=fmt, hooks=hooks,
             language=self._language(rec, operands, results),
+            lowering=self._lowering(rec, operands, results, traits),
         )
+
+    def _lowering(self, rec: Record, operands: list[Operand], results: list[Operand],
+                  traits: list[OpTrait]) -> LoweringFacts | None:
+        """The op's LLVM lowering, checked; None if it declares none."""
+        entries = rec.get("llvmLowering", [])
+        math_function = rec.get_bit("mathFunction")
+        if not entries:
+            if math_function:
+                raise TdError(f"op '{rec.name}' sets 'mathFunction' but no 'llvmLowering'",
+                              rec.field_loc("mathFunction"))
+            return None
+        loc = rec.field_loc("llvmLowering")
+        if (len(results) != 1 or any(o.kind != "single" for o in [*operands, *results])
+                or not any(t.name == "Elementwise" for t in traits)):
+            raise TdError(f"op '{rec.name}' declares an 'llvmLowering' but is not an element-wise "
+                          "op of single operands and one result (trait 'Elementwise')", loc)
+        rules = [rule for entry in entries for rule in _lowering_rules(rec, entry, len(operands))]
+        cost = rec.get("llvmLoweringCost", 1)
+        if not isinstance(cost, int) or cost < 1:
+            raise TdError(f"llvmLoweringCost of '{rec.name}' must be a positive number of "
+                          f"instructions, not {cost!r}", rec.field_loc("llvmLoweringCost"))
+        if math_function:
+            bad = next((r for r in rules if r.kind in ("op_hook", "cast") or r.fast_math), None)
+            if bad is not None:
+                raise TdError(f"op '{rec.name}' is a math function, which the backends call with "
+                              f"registers alone, but its lowering has the {bad.kind} rule "
+                              f"'{bad.name}'{' with fast-math flags' * bad.fast_math}",
+                              rec.field_loc("mathFunction"))
+        return LoweringFacts(rules, cost, rec.get_bit("llvmExactResult"),
+                             rec.get("opName", "") if math_function else "", loc)
 
     def _language(self, rec: Record, operands: list[Operand],
                   results: list[Operand]) -> LanguageFacts | None:
@@ -784,6 +864,55 @@ def _dag_entries(rec: Record, field_name: str) -> list[tuple[object, str]]:
                           rec.field_loc(field_name))
         out.append((value, name))
     return out
+
+
+def _lowering_rules(rec: Record, entry: object, operand_count: int) -> list[LoweringRule]:
+    """The rules of one entry of `rec`'s `llvmLowering` (a `LibraryCall` gives one per type)."""
+    loc = rec.field_loc("llvmLowering")
+    if not isinstance(entry, Record) or not entry.isa("LLVMLowering"):
+        raise TdError(f"'{entry}' in the llvmLowering of '{rec.name}' is not an LLVMLowering",
+                      loc)
+    kind = next((k for k, (cls, _) in _LOWERING_CLASSES.items() if entry.isa(cls)), None)
+    if kind is None:
+        raise TdError(f"'{entry.name}' in the llvmLowering of '{rec.name}' is no kind of rule "
+                      "the backends know (Instruction, CastInstruction, Intrinsic, Call, "
+                      "LibraryCall, FunctionHook, OpHook)", loc)
+    cls, field_name = _LOWERING_CLASSES[kind]
+    name = entry[field_name]
+    what = f"{cls}<\"{name}\"> in the llvmLowering of '{rec.name}'"
+    backend, types = entry.get("backend", ""), tuple(entry.get("types", []))
+    if backend not in LLVM_BACKENDS:
+        raise TdError(f"{what} names the backend '{backend}'; expected \"\", \"cpu\" or "
+                      "\"cuda\"", loc)
+    unknown = [t for t in types if t not in LLVM_REGISTER_TYPES]
+    if unknown:
+        raise TdError(f"{what} names the register type '{unknown[0]}'; expected one of "
+                      f"{', '.join(LLVM_REGISTER_TYPES)}", loc)
+    if kind == "library":
+        return [LoweringRule("call", name + entry["f32Suffix"] * (t == "f32"), backend, (t,))
+                for t in types]
+    if kind == "instruction" and LLVM_INSTRUCTIONS.get(name) != operand_count:
+        known = ", ".join(i for i, n in LLVM_INSTRUCTIONS.items() if n == operand_count)
+        raise TdError(f"{what}: not an LLVM instruction of {operand_count} operand(s) "
+                      f"(one of: {known or 'none'})", loc)
+    if kind == "cast" and (name not in LLVM_CASTS or operand_count != 1):
+        raise TdError(f"{what}: not an LLVM conversion of one operand (one of: "
+                      f"{', '.join(LLVM_CASTS)})", loc)
+    if kind == "intrinsic" and not re.fullmatch(r"llvm(\.[a-z0-9_]+)+", name):
+        raise TdError(f"{what}: an intrinsic's name is 'llvm.<name>'", loc)
+    if not re.fullmatch(r"[A-Za-z_][\w.$]*", name):
+        raise TdError(f"{what}: not a function name", loc)
+    return [LoweringRule(kind, name, backend, types, kind == "instruction"
+                         and entry.get_bit("fastMath"))]
+
+
+# The `.td` class of each kind of lowering rule, and the field that names what it applies.
+_LOWERING_CLASSES = {
+    "instruction": ("Instruction", "instruction"), "cast": ("CastInstruction", "cast"),
+    "intrinsic": ("Intrinsic", "intrinsic"), "call": ("Call", "symbol"),
+    "library": ("LibraryCall", "librarySymbol"), "function_hook": ("FunctionHook", "functionHook"),
+    "op_hook": ("OpHook", "opHook"),
+}
 
 
 def _trait_class(trait: Record) -> str:

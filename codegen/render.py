@@ -10,6 +10,7 @@ import jinja2
 
 from .backends.attrs import attr_or_type_class
 from .backends.language import interpreter_module, language_module
+from .backends.lowering import lowering_module
 from .backends.ops import ConstraintTable, docstring_text, op_class
 from .backends.passes import pass_class
 from .backends.rewrites import pattern_module
@@ -88,7 +89,8 @@ def render_all(model: Model, root: Path, gen_dir: Path, docs_dir: Path) -> dict[
         dialects=list(model.dialects))
     out.update(_render_patterns(model, gen_dir / "patterns"))
     for path, source in ((gen_dir / "language.py", language_module(model, root)),
-                         (gen_dir / "interpreter.py", interpreter_module(model))):
+                         (gen_dir / "interpreter.py", interpreter_module(model)),
+                         (gen_dir / "lowering.py", lowering_module(model, root))):
         _check_python(path, source)
         out[path] = source
     return out

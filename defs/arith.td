@@ -23,6 +23,9 @@ def Arith_Dialect : Dialect {
 class Arith_Op<string mnemonic, list<Trait> traits = []>
     : Op<Arith_Dialect, mnemonic, !listconcat(traits, [Pure])>;
 
+// Instructions per element charged to integer division and remainders (llvmLoweringCost).
+defvar Arith_DivisionCost = 12;
+
 // A tensor type of i1 with the shape and encoding of `$_self`, or i1 for a scalar.
 defvar I1SameShape = "i1_like($_self)";
 
@@ -63,122 +66,172 @@ class Arith_FloatBinaryOp<string mnemonic, list<Trait> traits = []>
     : Arith_BinaryOp<mnemonic, FloatLike, traits>;
 
 def Arith_AddIOp : Arith_IntBinaryOp<"addi", [Commutative]> {
+  let llvmLowering = [Instruction<"add">];
   let summary = "Integer addition (wraps around)";
   let interpreterImpl = "np.add";
   let hasCanonicalizer = 1;
 }
 def Arith_SubIOp : Arith_IntBinaryOp<"subi"> {
+  let llvmLowering = [Instruction<"sub">];
   let summary = "Integer subtraction (wraps around)";
   let interpreterImpl = "np.subtract";
   let hasCanonicalizer = 1;
 }
 def Arith_MulIOp : Arith_IntBinaryOp<"muli", [Commutative]> {
+  let llvmLowering = [Instruction<"mul">];
   let summary = "Integer multiplication (wraps around)";
   let interpreterImpl = "np.multiply";
   let hasCanonicalizer = 1;
 }
 def Arith_DivSIOp : Arith_IntBinaryOp<"divsi"> {
+  let llvmLowering = [OpHook<"divsi">];
+  let llvmLoweringCost = Arith_DivisionCost;
   let summary = "Signed integer division, rounding toward zero";
   let interpreterImpl = "divsi";
 }
 def Arith_DivUIOp : Arith_IntBinaryOp<"divui"> {
+  let llvmLowering = [OpHook<"divui">];
+  let llvmLoweringCost = Arith_DivisionCost;
   let summary = "Unsigned integer division";
   let interpreterImpl = "divui";
 }
 def Arith_CeilDivSIOp : Arith_IntBinaryOp<"ceildivsi"> {
+  let llvmLowering = [OpHook<"rounded_div">];
+  let llvmLoweringCost = Arith_DivisionCost;
   let summary = "Signed integer division, rounding toward positive infinity";
 }
 def Arith_FloorDivSIOp : Arith_IntBinaryOp<"floordivsi"> {
+  let llvmLowering = [OpHook<"rounded_div">];
+  let llvmLoweringCost = Arith_DivisionCost;
   let summary = "Signed integer division, rounding toward negative infinity";
 }
 def Arith_RemSIOp : Arith_IntBinaryOp<"remsi"> {
+  let llvmLowering = [OpHook<"remsi">];
+  let llvmLoweringCost = Arith_DivisionCost;
   let summary = "Signed integer remainder, with the sign of the dividend";
   let interpreterImpl = "remsi";
 }
 def Arith_RemUIOp : Arith_IntBinaryOp<"remui"> {
+  let llvmLowering = [OpHook<"remui">];
+  let llvmLoweringCost = Arith_DivisionCost;
   let summary = "Unsigned integer remainder";
   let interpreterImpl = "remui";
 }
 def Arith_AndIOp : Arith_IntBinaryOp<"andi", [Commutative]> {
+  let llvmLowering = [Instruction<"and">];
   let summary = "Bitwise and";
   let interpreterImpl = "np.bitwise_and";
 }
 def Arith_OrIOp : Arith_IntBinaryOp<"ori", [Commutative]> {
+  let llvmLowering = [Instruction<"or">];
   let summary = "Bitwise or";
   let interpreterImpl = "np.bitwise_or";
 }
 def Arith_XOrIOp : Arith_IntBinaryOp<"xori", [Commutative]> {
+  let llvmLowering = [Instruction<"xor">];
   let summary = "Bitwise exclusive or";
   let interpreterImpl = "np.bitwise_xor";
   let hasCanonicalizer = 1;
 }
 def Arith_ShLIOp : Arith_IntBinaryOp<"shli"> {
+  let llvmLowering = [OpHook<"shift">];
   let summary = "Shift left";
   let interpreterImpl = "shli";
 }
 def Arith_ShRSIOp : Arith_IntBinaryOp<"shrsi"> {
+  let llvmLowering = [OpHook<"shift">];
   let summary = "Arithmetic (sign-extending) shift right";
   let interpreterImpl = "shrsi";
 }
 def Arith_ShRUIOp : Arith_IntBinaryOp<"shrui"> {
+  let llvmLowering = [OpHook<"shift">];
   let summary = "Logical (zero-filling) shift right";
   let interpreterImpl = "shrui";
 }
 def Arith_MaxSIOp : Arith_IntBinaryOp<"maxsi", [Commutative]> {
+  let llvmLowering = [OpHook<"int_minmax">];
   let summary = "Signed integer maximum";
   let interpreterImpl = "lambda a, b: np.maximum(signed(a), signed(b))";
 }
 def Arith_MaxUIOp : Arith_IntBinaryOp<"maxui", [Commutative]> {
+  let llvmLowering = [OpHook<"int_minmax">];
   let summary = "Unsigned integer maximum";
   let interpreterImpl = "lambda a, b: np.maximum(unsigned(a), unsigned(b))";
 }
 def Arith_MinSIOp : Arith_IntBinaryOp<"minsi", [Commutative]> {
+  let llvmLowering = [OpHook<"int_minmax">];
   let summary = "Signed integer minimum";
   let interpreterImpl = "lambda a, b: np.minimum(signed(a), signed(b))";
 }
 def Arith_MinUIOp : Arith_IntBinaryOp<"minui", [Commutative]> {
+  let llvmLowering = [OpHook<"int_minmax">];
   let summary = "Unsigned integer minimum";
   let interpreterImpl = "lambda a, b: np.minimum(unsigned(a), unsigned(b))";
 }
 
 def Arith_AddFOp : Arith_FloatBinaryOp<"addf", [Commutative]> {
+  let llvmLowering = [FastMathInstruction<"fadd">];
   let summary = "Floating-point addition";
   let interpreterImpl = "np.add";
 }
 def Arith_SubFOp : Arith_FloatBinaryOp<"subf"> {
+  let llvmLowering = [FastMathInstruction<"fsub">];
   let summary = "Floating-point subtraction";
   let interpreterImpl = "np.subtract";
 }
 def Arith_MulFOp : Arith_FloatBinaryOp<"mulf", [Commutative]> {
+  let llvmLowering = [FastMathInstruction<"fmul">];
   let summary = "Floating-point multiplication";
   let interpreterImpl = "np.multiply";
 }
 def Arith_DivFOp : Arith_FloatBinaryOp<"divf"> {
+  let llvmLowering = [Instruction<"fdiv">];
+  let llvmLoweringCost = 4;
   let summary = "Floating-point division";
   let interpreterImpl = "np.divide";
 }
 def Arith_RemFOp : Arith_FloatBinaryOp<"remf"> {
+  let llvmLowering = [Instruction<"frem", "cpu">, Libdevice<"fmod">];
+  let llvmLoweringCost = Arith_DivisionCost;
+  let mathFunction = 1;
   let summary = "Floating-point remainder, with the sign of the dividend";
   let interpreterImpl = "np.fmod";
 }
 def Arith_MaximumFOp : Arith_FloatBinaryOp<"maximumf", [Commutative]> {
+  let llvmLowering = [Intrinsic<"llvm.maximum", "cpu">, FunctionHook<"maximumf", "cuda">];
+  let llvmExactResult = 1;
+  let mathFunction = 1;
   let summary = "Floating-point maximum, propagating NaN";
   let interpreterImpl = "np.maximum";
 }
 def Arith_MinimumFOp : Arith_FloatBinaryOp<"minimumf", [Commutative]> {
+  let llvmLowering = [Intrinsic<"llvm.minimum", "cpu">, FunctionHook<"minimumf", "cuda">];
+  let llvmExactResult = 1;
+  let mathFunction = 1;
   let summary = "Floating-point minimum, propagating NaN";
   let interpreterImpl = "np.minimum";
 }
 def Arith_MaxNumFOp : Arith_FloatBinaryOp<"maxnumf", [Commutative]> {
+  // maximumnum ignores NaNs as maxnum does; LLVM 22 vectorizes maxnum reductions on the CPU
+  // with a NaN check that trips an assertion in its cost model (and llvmlite's LLVM keeps
+  // assertions).
+  let llvmLowering = [Intrinsic<"llvm.maximumnum", "cpu">, Intrinsic<"llvm.maxnum", "cuda">];
+  let llvmExactResult = 1;
+  let mathFunction = 1;
   let summary = "Floating-point maximum, preferring numbers over NaN";
   let interpreterImpl = "np.fmax";
 }
 def Arith_MinNumFOp : Arith_FloatBinaryOp<"minnumf", [Commutative]> {
+  let llvmLowering = [Intrinsic<"llvm.minimumnum", "cpu">, Intrinsic<"llvm.minnum", "cuda">];
+  let llvmExactResult = 1;
+  let mathFunction = 1;
   let summary = "Floating-point minimum, preferring numbers over NaN";
   let interpreterImpl = "np.fmin";
 }
 
 def Arith_NegFOp : Arith_Op<"negf", [SameOperandsAndResultType, Elementwise]> {
+  let llvmLowering = [Instruction<"fneg">];
+  let llvmExactResult = 1;
   let summary = "Floating-point negation";
   let languageName = "negf";
   let languageKind = "unary";
@@ -222,9 +275,11 @@ class Arith_CompareOp<string mnemonic, Type type, Attr predicate>
 }
 
 def Arith_CmpIOp : Arith_CompareOp<"cmpi", SignlessIntegerLike, Arith_CmpIPredicate> {
+  let llvmLowering = [OpHook<"cmpi">];
   let summary = "Integer comparison";
 }
 def Arith_CmpFOp : Arith_CompareOp<"cmpf", FloatLike, Arith_CmpFPredicate> {
+  let llvmLowering = [OpHook<"cmpf">];
   let summary = "Floating-point comparison";
 }
 
@@ -239,6 +294,8 @@ class BooleanConditionOrMatchingShape<string condition, string result>
 def Arith_SelectOp : Arith_Op<"select", [AllTypesMatch<["true_value", "false_value", "result"]>,
                                          BooleanConditionOrMatchingShape<"condition", "result">,
                                          Elementwise]> {
+  let llvmLowering = [Instruction<"select">];
+  let llvmExactResult = 1;
   let summary = "Chooses between two values by a condition";
   let description = [{
     The condition is an i1 scalar (selecting a whole value) or an i1 tensor of the same shape
@@ -270,49 +327,60 @@ class Arith_CastOp<string mnemonic, Type from, Type to>
 def IntegerLike : TypeOrTensorOf<[AnySignlessIntegerOrIndex], "integer-like">;
 
 def Arith_ExtSIOp : Arith_CastOp<"extsi", SignlessIntegerLike, SignlessIntegerLike> {
+  let llvmLowering = [OpHook<"extsi">];
   let summary = "Sign-extends an integer to a wider type";
 }
 def Arith_ExtUIOp : Arith_CastOp<"extui", SignlessIntegerLike, SignlessIntegerLike> {
+  let llvmLowering = [CastInstruction<"zext">];
   let summary = "Zero-extends an integer to a wider type";
 }
 def Arith_TruncIOp : Arith_CastOp<"trunci", SignlessIntegerLike, SignlessIntegerLike> {
+  let llvmLowering = [CastInstruction<"trunc">];
   let summary = "Truncates an integer to a narrower type";
   let hasCanonicalizer = 1;
 }
 def Arith_ExtFOp : Arith_CastOp<"extf", FloatLike, FloatLike> {
+  let llvmLowering = [OpHook<"float_cast">];
   let summary = "Widens a floating-point value";
   let languageName = "extf";
   let languageKind = "cast";
 }
 def Arith_TruncFOp : Arith_CastOp<"truncf", FloatLike, FloatLike> {
+  let llvmLowering = [OpHook<"float_cast">];
   let summary = "Narrows a floating-point value, rounding to nearest even";
   let languageName = "truncf";
   let languageKind = "cast";
 }
 def Arith_SIToFPOp : Arith_CastOp<"sitofp", SignlessIntegerLike, FloatLike> {
+  let llvmLowering = [CastInstruction<"sitofp">];
   let summary = "Converts a signed integer to floating point";
   let languageName = "sitofp";
   let languageKind = "cast";
 }
 def Arith_UIToFPOp : Arith_CastOp<"uitofp", SignlessIntegerLike, FloatLike> {
+  let llvmLowering = [CastInstruction<"uitofp">];
   let summary = "Converts an unsigned integer to floating point";
   let languageName = "uitofp";
   let languageKind = "cast";
 }
 def Arith_FPToSIOp : Arith_CastOp<"fptosi", FloatLike, SignlessIntegerLike> {
+  let llvmLowering = [OpHook<"float_to_int">];
   let summary = "Converts floating point to a signed integer, rounding toward zero";
   let languageName = "fptosi";
   let languageKind = "cast";
 }
 def Arith_FPToUIOp : Arith_CastOp<"fptoui", FloatLike, SignlessIntegerLike> {
+  let llvmLowering = [OpHook<"float_to_int">];
   let summary = "Converts floating point to an unsigned integer, rounding toward zero";
   let languageName = "fptoui";
   let languageKind = "cast";
 }
 def Arith_IndexCastOp : Arith_CastOp<"index_cast", IntegerLike, IntegerLike> {
+  let llvmLowering = [OpHook<"extsi">];
   let summary = "Converts between index and a signless integer, sign-extending";
 }
 def Arith_BitcastOp : Arith_CastOp<"bitcast", AnyType, AnyType> {
+  let llvmLowering = [OpHook<"bitcast">];
   let summary = "Reinterprets the bits of a value as another type of the same width";
 }
 

@@ -72,8 +72,9 @@ def _language_ops(model: Model) -> list[OpModel]:
     return sorted(ops, key=lambda op: op.language.name)
 
 
-def _td_file(op: OpModel, root: Path) -> str:
-    path = Path(op.record.loc.file or "?").resolve()
+def td_path(file: str | None, root: Path) -> str:
+    """A `.td` file's path relative to the project's ``root`` (its name when outside it)."""
+    path = Path(file or "?").resolve()
     return path.relative_to(root).as_posix() if path.is_relative_to(root) else path.name
 
 
@@ -89,7 +90,7 @@ def language_module(model: Model, root: Path) -> str:
         operands = tuple(o.accessor for o in op.operands)
         lines.append(f"    {facts.name!r}: LanguageOp({op.full_name!r}, {op.dialect!r}, "
                      f"{op.class_name!r}, {facts.kind!r}, {operands!r}, {result_param!r}, "
-                     f"{_td_file(op, root)!r}),")
+                     f"{td_path(op.record.loc.file, root)!r}),")
         if facts.tl_name:
             functions.append(
                 f"    TlFunction({facts.tl_name!r}, {facts.name!r}, {facts.tl_signature!r}, "

@@ -10,6 +10,7 @@
 #define TILECRAFT_OPBASE_TD
 
 include "base/Constraints.td"
+include "base/LLVMLoweringBase.td"
 
 //===----------------------------------------------------------------------===//
 // Dialects
@@ -219,6 +220,18 @@ class Op<Dialect dialect, string mnemonic, list<Trait> props = []> {
   bit tlTopLevel = 0;
   string tlSignature = "";
   list<string> tlDtypes = [];
+
+  // How the CPU and CUDA backends lower the element-wise op to LLVM IR (base/LLVMLoweringBase.td;
+  // tools/gen writes it into generated/lowering.py). `llvmLoweringCost` is the instructions per
+  // element it costs (the CPU backend stores a costly expression that several users read
+  // instead of computing it again); `llvmExactResult` says its f16/bf16 result, computed in f32,
+  // needs no rounding (negation, selection, min/max); `mathFunction` makes the op also the math
+  // function of its mnemonic, for hooks (`fl.math("maximumf", ...)`) and for library symbols of
+  // `tt.extern_elementwise` (`erff`, `__nv_erff`).
+  list<LLVMLowering> llvmLowering = [];
+  int llvmLoweringCost = 1;
+  bit llvmExactResult = 0;
+  bit mathFunction = 0;
 
   // Accepted for compatibility with MLIR's files; meaningless here.
   list<OpBuilder> builders = ?;

@@ -12,7 +12,7 @@ from tilecraft.generated import arith as _arith
 
 
 class ExtSIOfExtUI(RewritePattern):
-    """`arith.extsi` rewrite from arith.td:325."""
+    """`arith.extsi` rewrite from arith.td:393."""
 
     ROOT = 'arith.extsi'
     BENEFIT = 2

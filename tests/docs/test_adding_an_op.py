@@ -1,6 +1,7 @@
 """docs/adding-an-op.md, followed in a temporary copy of the project: its code blocks are the
 files it writes (a block whose first line names a path) or appends to (`appended to <path>`);
-then tools/gen, tilecraft-opt, and its kernel in the interpreter and on the CPU backend. The
+then tools/gen, tilecraft-opt, and its kernels in the interpreter and on the CPU backend (the
+kernel of `tt.hypot`, whose `.td` declares its LLVM lowering, is also compiled for sm_90). The
 files touched by hand outside `defs/` are counted: one, the hook."""
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ import filecmp
 import re
 from pathlib import Path
 
+from ..backends.cuda.gpu_compile import have_ptxas
 from ..project_copy import FOLDERS, ROOT, ProjectCopy, copy_project
 
 DOC = ROOT / "docs" / "adding-an-op.md"
@@ -45,7 +47,8 @@ def test_the_tutorial_adds_tt_fancy_add(tmp_path: Path) -> None:
     work.mkdir()
     files = tutorial_files()
     assert [path for path, _, _ in files] == [
-        "defs/fancy.td", "tilecraft/dialects/tt.py", "fancy.mlir", "fancy_kernel.py"]
+        "defs/fancy.td", "tilecraft/dialects/tt.py", "fancy.mlir", "fancy_kernel.py",
+        "defs/hypot.td", "hypot_kernel.py"]
     for path, text, appended in files:
         target = project.root / path if "/" in path else work / path
         if appended:
@@ -53,7 +56,7 @@ def test_the_tutorial_adds_tt_fancy_add(tmp_path: Path) -> None:
                               encoding="utf-8")
         else:
             target.write_text(text, encoding="utf-8")
-        if path.startswith("defs/"):
+        if path == "defs/fancy.td":
             # Before the hook exists, tools/gen names the op, the .td line and the function.
             missing = project.run("tools/gen", check=False)
             assert missing.returncode == 1
@@ -73,11 +76,33 @@ def test_the_tutorial_adds_tt_fancy_add(tmp_path: Path) -> None:
     assert folded.strip() == "7.0"
 
     for backend in ("interpret", "cpu"):
-        run = project.run(str(work / "fancy_kernel.py"), TILECRAFT_BACKEND=backend,
-                          TILECRAFT_CACHE_DIR=str(tmp_path / "cache"))
-        assert run.stdout.startswith(f"{backend}: max relative error")
+        for kernel in ("fancy_kernel.py", "hypot_kernel.py"):
+            run = project.run(str(work / kernel), TILECRAFT_BACKEND=backend,
+                              TILECRAFT_CACHE_DIR=str(tmp_path / "cache"))
+            assert run.stdout.startswith(f"{backend}"), run.stdout
+            assert "max relative error" in run.stdout
+    cpu_ir = project.run("-c", _LLIR.format(kernels=work, target="None"),
+                         TILECRAFT_BACKEND="cpu").stdout
+    assert "call float @hypotf(" in cpu_ir and "call double @hypot(" in cpu_ir
+    if have_ptxas():
+        gpu_ir = project.run("-c", _LLIR.format(kernels=work, target='tc.GPUTarget("cuda", 90)'))
+        assert "call float @\"__nv_hypotf\"(" in gpu_ir.stdout
 
-    assert sorted(touched_by_hand(project)) == ["defs/fancy.td", "tilecraft/dialects/tt.py"]
+    assert sorted(touched_by_hand(project)) == ["defs/fancy.td", "defs/hypot.td",
+                                                "tilecraft/dialects/tt.py"]
+
+
+# The LLVM IR of hypot_kernel for f32 and f64 on a target (None: the CPU).
+_LLIR = """
+import sys
+sys.path.insert(0, "{kernels}")
+import tilecraft as tc
+from hypot_kernel import hypot_kernel
+for ty in ("*fp32", "*fp64"):
+    source = tc.ASTSource(hypot_kernel, {{"x_ptr": ty, "y_ptr": ty, "out_ptr": ty, "n": "i32"}},
+                          {{"BLOCK": 256}})
+    print(tc.compile(source, target={target}).asm["llir"])
+"""
 
 
 # The hook itself: FancyAddOp.fold of @g's two constants.

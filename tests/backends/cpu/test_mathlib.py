@@ -1,4 +1,5 @@
-"""Tests of `tilecraft.backends.cpu.mathlib`.
+"""Tests of `tilecraft.backends.cpu.mathlib`, and of every math function as the `.td` lowering of
+its op declares it for the CPU (`mathlib.emit_math`).
 
 Every emitter runs inside a loop ``void f(T *in..., U *out, i64 n)`` that is optimized at O3 and
 compiled by MCJIT for the host, on numpy arrays. Results are compared with float64 references in
@@ -24,6 +25,7 @@ import pytest
 
 from tilecraft.backends.cpu import mathlib
 from tilecraft.backends.cpu.mathlib import F32, F64, I16
+from tilecraft.generated.lowering import LOWERINGS, MATH_FUNCTIONS
 
 # --------------------------------------------------------------------------------------------
 # Harness: loops over arrays, optimized at O3 and JIT-compiled for the host
@@ -142,8 +144,13 @@ def rng() -> np.random.Generator:
 # exp, exp2, log, log2 for f32, inline
 # --------------------------------------------------------------------------------------------
 
-_INLINE = {"exp": (mathlib.exp, np.exp), "exp2": (mathlib.exp2, np.exp2),
-           "log": (mathlib.log, np.log), "log2": (mathlib.log2, np.log2)}
+def _math_function(name: str) -> Callable[..., ir.Value]:
+    return lambda builder, *args: mathlib.emit_math(builder, name, args)
+
+
+# On f32, the CPU's lowerings of these are the inline FUNCTION_HOOKS.
+_INLINE = {"exp": (_math_function("exp"), np.exp), "exp2": (_math_function("exp2"), np.exp2),
+           "log": (_math_function("log"), np.log), "log2": (_math_function("log2"), np.log2)}
 
 _F32_SPECIALS = np.array([
     0.0, -0.0, np.inf, -np.inf, np.nan, -np.nan, 1.0, -1.0, 2.0, 0.5, 1e-45, -1e-45, 1e-40,
@@ -291,21 +298,20 @@ _LIBRARY_SPECIALS = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, 0.5
 _LIBRARY_ULPS = {F32: 3.0, F64: 4.0}
 
 
+def _arity(name: str) -> int:
+    return LOWERINGS[MATH_FUNCTIONS[name]].operands
+
+
 def test_library_covers_every_function() -> None:
-    assert set(_LIBRARY) == set(mathlib.MATH_FUNCTIONS)
+    assert set(_LIBRARY) == set(MATH_FUNCTIONS)
     for name, (_, samplers) in _LIBRARY.items():
-        assert mathlib.MATH_FUNCTIONS[name] == len(samplers), name
-
-
-def _library_loop(name: str, ty: ir.Type) -> _Loop:
-    arity = mathlib.MATH_FUNCTIONS[name]
-    return _Loop(lambda builder, *args: mathlib.emit_math(builder, name, args), (ty,) * arity, ty)
+        assert _arity(name) == len(samplers), name
 
 
 @pytest.fixture(scope="module")
 def library_kernels() -> _Compiled:
-    return _Compiled({f"{name}_{ty}": _library_loop(name, ty)
-                      for name in mathlib.MATH_FUNCTIONS for ty in (F32, F64)})
+    return _Compiled({f"{name}_{ty}": _Loop(_math_function(name), (ty,) * _arity(name), ty)
+                      for name in MATH_FUNCTIONS for ty in (F32, F64)})
 
 
 @pytest.mark.parametrize("ty", [F32, F64], ids=str)

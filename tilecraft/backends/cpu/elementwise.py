@@ -2,19 +2,26 @@
 
 Each op has a scalar emitter ``emit(fl, op, args) -> ir.Value`` over register values. On scalar
 operands the emitter runs once; on tensors the op becomes an `ExprTile` whose elements run the
-emitter inside whatever loop consumes them. Operations that trap on x86 in C (integer division by
-zero or ``INT_MIN / -1``) are made total, as on a GPU, and shifts by the bit width or more give
-0 (or the sign), as PTX does.
+emitter inside whatever loop consumes them. The emitter of an op that `.td` gives an
+``llvmLowering`` applies its declared rule for the CPU (`declared_emitter`, through
+`tilecraft.backends.llvm_lowering`); the op hooks those rules name are the ``@op_hook``
+functions here (the CUDA backend inherits them). The ops of `tt`, whose `.td` declares no
+lowering yet, have hand-written emitters (``@elementwise``). Operations that trap on x86 in C
+(integer division by zero or ``INT_MIN / -1``) are made total, as on a GPU, and shifts by the
+bit width or more give 0 (or the sign), as PTX does.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Callable
 
 import llvmlite.ir as ir
 
+from tilecraft.generated.lowering import LOWERINGS, MATH_FUNCTIONS
 from tilecraft.ir import Operation
 
+from .. import llvm_lowering
 from . import mathlib
 from . import types as T
 from .lowering import FunctionLowering, error_at, lowers
@@ -22,39 +29,80 @@ from .tiles import ExprTile, Tile
 
 Emitter = Callable[[FunctionLowering, Operation, list], ir.Value]
 
-# Instructions per element charged to expressions (see lowering.MATERIALIZE_COST).
+# Instructions per element charged to hand-written expressions (see lowering.MATERIALIZE_COST).
 CHEAP, COSTLY = 1, 12
 
 
 ELEMENTWISE_OPS: set[str] = set()
-# The scalar emitter of each element-wise op, by op name; the CUDA backend runs them per register.
+# The hand-written scalar emitter of each element-wise op without a declared lowering, by op
+# name; the CUDA backend runs them per register.
 SCALAR_EMITTERS: dict[str, Emitter] = {}
+# The op hooks that `.td` lowerings name (`OpHook<"name">`), by name.
+OP_HOOKS: dict[str, Emitter] = {}
+
+
+def register(names: tuple[str, ...], emit: Emitter, cost: int) -> None:
+    """Lowers the element-wise ops ``names`` with the scalar emitter ``emit``."""
+    ELEMENTWISE_OPS.update(names)
+
+    def lower(fl: FunctionLowering, op: Operation) -> None:
+        operands = [fl.get(v) for v in op.operands]
+        result = op.results[0]
+        if not any(isinstance(x, Tile) for x in operands):
+            fl.set(result, emit(fl, op, operands))
+            return
+        tiles = [fl.as_tile(v) for v in op.operands]
+        shape = result.type.shape
+        fl.set(result, ExprTile(
+            shape, T.reg_type(result.type),
+            lambda fl, idx: emit(fl, op, [t.emit(fl, idx) for t in tiles]), tiles, cost,
+            pointwise=True))
+
+    lowers(*names)(lower)
 
 
 def elementwise(*names: str, cost: int = CHEAP) -> Callable[[Emitter], Emitter]:
-    """Registers ``emit`` as the scalar code of the element-wise ops ``names``."""
-    ELEMENTWISE_OPS.update(names)
+    """Registers ``emit`` as the hand-written scalar code of the element-wise ops ``names``."""
 
-    def register(emit: Emitter) -> Emitter:
+    def decorate(emit: Emitter) -> Emitter:
         SCALAR_EMITTERS.update(dict.fromkeys(names, emit))
-
-        def lower(fl: FunctionLowering, op: Operation) -> None:
-            operands = [fl.get(v) for v in op.operands]
-            result = op.results[0]
-            if not any(isinstance(x, Tile) for x in operands):
-                fl.set(result, emit(fl, op, operands))
-                return
-            tiles = [fl.as_tile(v) for v in op.operands]
-            shape = result.type.shape
-            fl.set(result, ExprTile(
-                shape, T.reg_type(result.type),
-                lambda fl, idx: emit(fl, op, [t.emit(fl, idx) for t in tiles]), tiles, cost,
-                pointwise=True))
-
-        lowers(*names)(lower)
+        register(names, emit, cost)
         return emit
 
-    return register
+    return decorate
+
+
+def op_hook(name: str) -> Callable[[Emitter], Emitter]:
+    """Registers ``emit`` as the op hook ``name`` of `.td` lowerings (``OpHook<"name">``)."""
+
+    def decorate(emit: Emitter) -> Emitter:
+        OP_HOOKS[name] = emit
+        return emit
+
+    return decorate
+
+
+def declared_emitter(op_name: str, backend: str, op_hooks: Mapping[str, Emitter],
+                     function_hooks: Mapping[str, llvm_lowering.FunctionHook]) -> Emitter:
+    """The scalar emitter of ``op_name`` from the lowering its `.td` declares for ``backend``:
+    an op hook gives the result; any other rule's f16/bf16 result is rounded from f32 unless
+    the lowering is exact."""
+    lowering = LOWERINGS[op_name]
+
+    def emit(fl: FunctionLowering, op: Operation, args: list) -> ir.Value:
+        rule = llvm_lowering.rule_for(op_name, backend, args[0].type)
+        if rule is None:
+            raise error_at(op, f"the {backend.upper()} backend has no lowering of '{op_name}' "
+                           f"for {args[0].type} operands ({lowering.where})")
+        if rule.kind == "op_hook":
+            return op_hooks[rule.name](fl, op, args)
+        result_type = T.reg_type(_result_type(op)) if rule.kind == "cast" else None
+        flags = _float_flags(fl) if rule.fast_math else ()
+        value = llvm_lowering.apply_rule(fl.builder, rule, args, function_hooks, flags,
+                                         result_type)
+        return value if lowering.exact else _rounded(fl, op, value)
+
+    return emit
 
 
 def _result_type(op: Operation):
@@ -79,21 +127,6 @@ def _float_flags(fl: FunctionLowering) -> tuple:
 
 # -- integers ------------------------------------------------------------------------------------
 
-@elementwise("arith.addi")
-def _addi(fl, op, a):
-    return fl.builder.add(a[0], a[1])
-
-
-@elementwise("arith.subi")
-def _subi(fl, op, a):
-    return fl.builder.sub(a[0], a[1])
-
-
-@elementwise("arith.muli")
-def _muli(fl, op, a):
-    return fl.builder.mul(a[0], a[1])
-
-
 def _safe_divisor(fl: FunctionLowering, x: ir.Value, y: ir.Value, signed: bool) -> ir.Value:
     """``y`` with 0 replaced by 1 and, for signed division, -1 by 1 where ``x`` is the minimum
     (the callers fix the result there)."""
@@ -108,7 +141,7 @@ def _safe_divisor(fl: FunctionLowering, x: ir.Value, y: ir.Value, signed: bool) 
     return b.select(bad, one, y)
 
 
-@elementwise("arith.divsi", cost=COSTLY)
+@op_hook("divsi")
 def _divsi(fl, op, a):
     b = fl.builder
     q = b.sdiv(a[0], _safe_divisor(fl, a[0], a[1], True))
@@ -116,12 +149,12 @@ def _divsi(fl, op, a):
     return b.select(b.icmp_signed("==", a[1], ir.Constant(a[1].type, -1)), b.neg(a[0]), q)
 
 
-@elementwise("arith.divui", cost=COSTLY)
+@op_hook("divui")
 def _divui(fl, op, a):
     return fl.builder.udiv(a[0], _safe_divisor(fl, a[0], a[1], False))
 
 
-@elementwise("arith.remsi", cost=COSTLY)
+@op_hook("remsi")
 def _remsi(fl, op, a):
     b = fl.builder
     r = b.srem(a[0], _safe_divisor(fl, a[0], a[1], True))
@@ -129,12 +162,12 @@ def _remsi(fl, op, a):
                     ir.Constant(a[0].type, 0), r)
 
 
-@elementwise("arith.remui", cost=COSTLY)
+@op_hook("remui")
 def _remui(fl, op, a):
     return fl.builder.urem(a[0], _safe_divisor(fl, a[0], a[1], False))
 
 
-@elementwise("arith.ceildivsi", "arith.floordivsi", cost=COSTLY)
+@op_hook("rounded_div")
 def _rounded_div(fl, op, a):
     b = fl.builder
     x, y = a
@@ -148,22 +181,7 @@ def _rounded_div(fl, op, a):
     return b.select(b.and_(nonzero, b.not_(same_sign)), b.sub(q, ir.Constant(x.type, 1)), q)
 
 
-@elementwise("arith.andi")
-def _andi(fl, op, a):
-    return fl.builder.and_(a[0], a[1])
-
-
-@elementwise("arith.ori")
-def _ori(fl, op, a):
-    return fl.builder.or_(a[0], a[1])
-
-
-@elementwise("arith.xori")
-def _xori(fl, op, a):
-    return fl.builder.xor(a[0], a[1])
-
-
-@elementwise("arith.shli", "arith.shrsi", "arith.shrui")
+@op_hook("shift")
 def _shift(fl, op, a):
     b = fl.builder
     x, y = a
@@ -181,7 +199,7 @@ _INT_MINMAX = {"arith.maxsi": (">", True), "arith.minsi": ("<", True),
                "arith.maxui": (">", False), "arith.minui": ("<", False)}
 
 
-@elementwise(*_INT_MINMAX)
+@op_hook("int_minmax")
 def _int_minmax(fl, op, a):
     b = fl.builder
     predicate, signed = _INT_MINMAX[op.name]
@@ -198,7 +216,7 @@ def _mulhiui(fl, op, a):
     return b.trunc(b.lshr(product, ir.Constant(wide, width)), a[0].type)
 
 
-@elementwise("arith.cmpi")
+@op_hook("cmpi")
 def _cmpi(fl, op, a):
     b = fl.builder
     key = op.predicate.keyword
@@ -211,43 +229,9 @@ def _cmpi(fl, op, a):
 
 # -- floats --------------------------------------------------------------------------------------
 
-@elementwise("arith.addf")
-def _addf(fl, op, a):
-    return _rounded(fl, op, fl.builder.fadd(a[0], a[1], flags=_float_flags(fl)))
-
-
-@elementwise("arith.subf")
-def _subf(fl, op, a):
-    return _rounded(fl, op, fl.builder.fsub(a[0], a[1], flags=_float_flags(fl)))
-
-
-@elementwise("arith.mulf")
-def _mulf(fl, op, a):
-    return _rounded(fl, op, fl.builder.fmul(a[0], a[1], flags=_float_flags(fl)))
-
-
-@elementwise("arith.divf", "tt.precise_divf", cost=4)
+@elementwise("tt.precise_divf", cost=4)
 def _divf(fl, op, a):
     return _rounded(fl, op, fl.builder.fdiv(a[0], a[1]))
-
-
-@elementwise("arith.remf", cost=COSTLY)
-def _remf(fl, op, a):
-    return _rounded(fl, op, fl.math("remf", [a[0], a[1]]))
-
-
-@elementwise("arith.negf")
-def _negf(fl, op, a):
-    return fl.builder.fneg(a[0])
-
-
-_FLOAT_MINMAX = {"arith.maximumf": "maximumf", "arith.minimumf": "minimumf",
-                 "arith.maxnumf": "maxnumf", "arith.minnumf": "minnumf"}
-
-
-@elementwise(*_FLOAT_MINMAX)
-def _float_minmax(fl, op, a):
-    return fl.math(_FLOAT_MINMAX[op.name], list(a))
 
 
 @elementwise("tt.clampf")
@@ -258,7 +242,7 @@ def _clampf(fl, op, a):
     return fl.math(low, [raised, a[2]])
 
 
-@elementwise("arith.cmpf")
+@op_hook("cmpf")
 def _cmpf(fl, op, a):
     b = fl.builder
     key = op.predicate.keyword
@@ -273,14 +257,9 @@ def _cmpf(fl, op, a):
     return compare(ops[key[1:]], a[0], a[1])
 
 
-@elementwise("arith.select")
-def _select(fl, op, a):
-    return fl.builder.select(a[0], a[1], a[2])
-
-
 # -- casts ---------------------------------------------------------------------------------------
 
-@elementwise("arith.extsi", "arith.index_cast")
+@op_hook("extsi")
 def _extsi(fl, op, a):
     target = T.reg_type(_result_type(op))
     if target.width == a[0].type.width:
@@ -290,17 +269,8 @@ def _extsi(fl, op, a):
     return fl.builder.sext(a[0], target)
 
 
-@elementwise("arith.extui")
-def _extui(fl, op, a):
-    return fl.builder.zext(a[0], T.reg_type(_result_type(op)))
-
-
-@elementwise("arith.trunci")
-def _trunci(fl, op, a):
-    return fl.builder.trunc(a[0], T.reg_type(_result_type(op)))
-
-
-@elementwise("arith.extf", "arith.truncf", "tt.fp_to_fp")
+@elementwise("tt.fp_to_fp")
+@op_hook("float_cast")
 def _float_cast(fl, op, a):
     source, target = _operand_type(op), _result_type(op)
     if op.name == "tt.fp_to_fp" and op.rounding is not None and op.rounding.name == "RTZ":
@@ -325,21 +295,15 @@ def convert_float(fl: FunctionLowering, value: ir.Value, source, target) -> ir.V
     return T.round_narrow(fl, value, target)
 
 
-@elementwise("arith.sitofp", "arith.uitofp")
-def _int_to_float(fl, op, a):
-    target = _result_type(op)
-    convert = fl.builder.sitofp if op.name == "arith.sitofp" else fl.builder.uitofp
-    return T.round_narrow(fl, convert(a[0], T.reg_type(target)), target)
-
-
-@elementwise("arith.fptosi", "arith.fptoui")
+@op_hook("float_to_int")
 def _float_to_int(fl, op, a):
     target = T.reg_type(_result_type(op))
     name = "llvm.fptosi.sat" if op.name == "arith.fptosi" else "llvm.fptoui.sat"
     return fl.builder.call(fl.intrinsic(name, target, [a[0].type]), [a[0]])
 
 
-@elementwise("arith.bitcast", "tt.bitcast")
+@elementwise("tt.bitcast")
+@op_hook("bitcast")
 def _bitcast(fl, op, a):
     source, target = _operand_type(op), _result_type(op)
     b = fl.builder
@@ -376,60 +340,34 @@ def _addptr(fl, op, a):
 
 # -- math ----------------------------------------------------------------------------------------
 
-_MATH = {
-    "math.exp": "exp", "math.exp2": "exp2", "math.log": "log", "math.log2": "log2",
-    "math.log10": "log10", "math.log1p": "log1p", "math.expm1": "expm1", "math.sin": "sin",
-    "math.cos": "cos", "math.tan": "tan", "math.asin": "asin", "math.acos": "acos",
-    "math.atan": "atan", "math.sinh": "sinh", "math.cosh": "cosh", "math.tanh": "tanh",
-    "math.asinh": "asinh", "math.acosh": "acosh", "math.atanh": "atanh", "math.erf": "erf",
-    "math.erfc": "erfc", "math.cbrt": "cbrt", "math.sqrt": "sqrt", "tt.precise_sqrt": "sqrt",
-    "math.floor": "floor", "math.ceil": "ceil", "math.trunc": "trunc", "math.round": "round",
-    "math.roundeven": "roundeven", "math.absf": "absf", "math.copysign": "copysign",
-    "math.powf": "powf", "math.fma": "fma", "math.atan2": "atan2",
-}
-_CHEAP_MATH = {"sqrt", "floor", "ceil", "trunc", "round", "roundeven", "absf", "copysign",
-               "fma"}
+@elementwise("tt.precise_sqrt")
+def _precise_sqrt(fl, op, a):
+    return _rounded(fl, op, fl.math("sqrt", [a[0]]))
 
 
-def _math(fl, op, a):
-    return _rounded(fl, op, fl.math(_MATH[op.name], list(a)))
 
-
-for _name, _fn in _MATH.items():
-    elementwise(_name, cost=CHEAP if _fn in _CHEAP_MATH else COSTLY)(_math)
-
-
-@elementwise("math.rsqrt", cost=4)
-def _rsqrt(fl, op, a):
-    return _rounded(fl, op, fl.math("rsqrt", [a[0]]))
-
-
-@elementwise("math.fpowi", cost=COSTLY)
+@op_hook("fpowi")
 def _fpowi(fl, op, a):
     exponent = fl.builder.sitofp(a[1], a[0].type)
     return _rounded(fl, op, fl.math("powf", [a[0], exponent]))
 
 
-@elementwise("math.absi")
+@op_hook("absi")
 def _absi(fl, op, a):
     b = fl.builder
     return b.select(b.icmp_signed("<", a[0], ir.Constant(a[0].type, 0)), b.neg(a[0]), a[0])
 
 
-_BIT_COUNTS = {"math.ctlz": "llvm.ctlz", "math.cttz": "llvm.cttz", "math.ctpop": "llvm.ctpop"}
-
-
-@elementwise(*_BIT_COUNTS)
+@op_hook("bit_count")
 def _bit_count(fl, op, a):
-    name = _BIT_COUNTS[op.name]
+    """``llvm.ctlz``/``llvm.cttz`` of ``math.ctlz``/``math.cttz``, defined at zero; llvmlite
+    declares them without their i1 "zero is poison" flag: declare them here."""
     ty = a[0].type
-    if name == "llvm.ctpop":
-        return fl.builder.call(fl.intrinsic(name, ty, [ty]), [a[0]])
-    # llvmlite declares ctlz/cttz without their i1 "zero is poison" flag: declare them here
+    name = "llvm." + op.name.split(".", 1)[1]
     return fl.builder.call(fl.intrinsic(name, ty, [ty, T.I1]), [a[0], ir.Constant(T.I1, 0)])
 
 
-@elementwise("math.isnan", "math.isinf", "math.isfinite", "math.isnormal")
+@op_hook("float_class")
 def _float_class(fl, op, a):
     b = fl.builder
     x = a[0]
@@ -446,7 +384,7 @@ def _float_class(fl, op, a):
     return b.and_(b.fcmp_ordered(">=", magnitude, tiny), b.fcmp_ordered("<", magnitude, inf))
 
 
-@elementwise("math.ipowi", cost=COSTLY)
+@op_hook("ipowi")
 def _ipowi(fl, op, a):
     """``x ** n`` by squaring (one step per bit of ``n``); a negative ``n`` gives 0 unless
     ``x`` is 1 or -1, as MLIR defines it."""
@@ -474,9 +412,9 @@ def _extern_elementwise(fl, op, a):
     function ``<name>``; other symbols are called as C functions of the process (libm's)."""
     symbol = op.symbol
     name = symbol[len("__nv_"):] if symbol.startswith("__nv_") else symbol
-    if a and a[0].type == T.F32 and name.endswith("f") and name[:-1] in mathlib.MATH_FUNCTIONS:
+    if a and a[0].type == T.F32 and name.endswith("f") and name[:-1] in MATH_FUNCTIONS:
         name = name[:-1]
-    if name in mathlib.MATH_FUNCTIONS and all(v.type in (T.F32, T.F64) for v in a):
+    if name in MATH_FUNCTIONS and all(v.type in (T.F32, T.F64) for v in a):
         return _rounded(fl, op, fl.math(name, list(a)))
     result_ty = T.reg_type(_result_type(op))
     existing = fl.module.globals.get(symbol)
@@ -489,3 +427,10 @@ def _extern_elementwise(fl, op, a):
 def _inline_asm(fl, op):
     raise error_at(op, "inline assembly is GPU code: the CPU backend cannot run "
                    "tl.inline_asm_elementwise")
+
+
+llvm_lowering.check_hooks("cpu", OP_HOOKS, mathlib.FUNCTION_HOOKS)
+for _name, _lowering in LOWERINGS.items():
+    if llvm_lowering.has_lowering(_name, "cpu"):
+        register((_name,), declared_emitter(_name, "cpu", OP_HOOKS, mathlib.FUNCTION_HOOKS),
+                 _lowering.cost)

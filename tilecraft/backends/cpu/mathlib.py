@@ -5,10 +5,10 @@ call to libm in such a body keeps the loop scalar, so the functions that dominat
 attention (`exp`, `exp2`, `log`, `log2`) are written here for f32 as straight-line arithmetic
 and bit operations: range reduction, a minimax polynomial, and selects for the special values.
 Over all 2**32 inputs they are within one ulp (exp 0.90, exp2 0.88, log 0.92, log2 0.99), with
-inf, NaN, overflow, underflow and denormals right. Every function, those four included, is
-reached by name through `emit_math` (`MATH_FUNCTIONS` lists them); the others are LLVM
-intrinsics or calls to libm functions declared in the module (call `load_libm` once before
-JIT-compiling).
+inf, NaN, overflow, underflow and denormals right. Every math function is reached by name
+through `emit_math`, which applies the lowering that `.td` declares for its op: those four for
+f32 and rsqrt are the `FUNCTION_HOOKS` here, the others LLVM intrinsics or calls to libm
+functions declared in the module (call `load_libm` once before JIT-compiling).
 
 Half-precision values are never LLVM ``half``/``bfloat``: they travel as ``i16`` bit patterns and
 are computed on as f32. The conversions (`f16_to_f32`, `f32_to_f16`, `f64_to_f16`, the bf16 ones
@@ -31,6 +31,9 @@ from types import MappingProxyType
 
 import llvmlite.binding as llvm
 import llvmlite.ir as ir
+
+from .. import llvm_lowering
+from ..llvm_lowering import FunctionHook
 
 F32 = ir.FloatType()
 F64 = ir.DoubleType()
@@ -226,122 +229,37 @@ def _log2_f32(builder: ir.IRBuilder, x: ir.Value) -> ir.Value:
     return _log_specials_f32(builder, x, builder.fadd(total, tail))
 
 
-def exp(builder: ir.IRBuilder, x: ir.Value) -> ir.Value:
-    """e**x: inline and vectorizable for f32, libm's exp for f64."""
-    _require(x, F32, F64)
-    if x.type == F32:
-        return _exp_f32(builder, x)
-    return _call_intrinsic(builder, "exp", [x])
-
-
-def exp2(builder: ir.IRBuilder, x: ir.Value) -> ir.Value:
-    """2**x: inline and vectorizable for f32, libm's exp2 for f64."""
-    _require(x, F32, F64)
-    if x.type == F32:
-        return _exp2_f32(builder, x)
-    return _call_intrinsic(builder, "exp2", [x])
-
-
-def log(builder: ir.IRBuilder, x: ir.Value) -> ir.Value:
-    """The natural logarithm: inline and vectorizable for f32, libm's log for f64."""
-    _require(x, F32, F64)
-    if x.type == F32:
-        return _log_f32(builder, x)
-    return _call_intrinsic(builder, "log", [x])
-
-
-def log2(builder: ir.IRBuilder, x: ir.Value) -> ir.Value:
-    """The base-2 logarithm: inline and vectorizable for f32, libm's log2 for f64."""
-    _require(x, F32, F64)
-    if x.type == F32:
-        return _log2_f32(builder, x)
-    return _call_intrinsic(builder, "log2", [x])
-
-
-# --------------------------------------------------------------------------------------------
-# Every other function: LLVM intrinsics and libm
-# --------------------------------------------------------------------------------------------
-
-_Emitter = Callable[[ir.IRBuilder, Sequence[ir.Value]], ir.Value]
-
-# math-dialect name -> (number of operands, LLVM intrinsic).
-_INTRINSICS: Mapping[str, tuple[int, str]] = {
-    "absf": (1, "fabs"), "sqrt": (1, "sqrt"), "floor": (1, "floor"), "ceil": (1, "ceil"),
-    "trunc": (1, "trunc"), "round": (1, "round"), "roundeven": (1, "roundeven"),
-    "sin": (1, "sin"), "cos": (1, "cos"), "tan": (1, "tan"), "asin": (1, "asin"),
-    "acos": (1, "acos"), "atan": (1, "atan"), "sinh": (1, "sinh"), "cosh": (1, "cosh"),
-    "tanh": (1, "tanh"), "log10": (1, "log10"), "powf": (2, "pow"), "atan2": (2, "atan2"),
-    "copysign": (2, "copysign"), "maximumf": (2, "maximum"), "minimumf": (2, "minimum"),
-    # maximumnum ignores NaNs as maxnum does; LLVM 22 vectorizes maxnum reductions with a NaN
-    # check that trips an assertion in its cost model (and llvmlite's LLVM keeps assertions)
-    "maxnumf": (2, "maximumnum"), "minnumf": (2, "minimumnum"), "fma": (3, "fma"),
-}
-# math-dialect names of the libm functions without an LLVM intrinsic (the f32 ones end in "f").
-_LIBM = ("erf", "erfc", "cbrt", "log1p", "expm1", "asinh", "acosh", "atanh")
-
-
-def _call_libm(builder: ir.IRBuilder, name: str, args: Sequence[ir.Value]) -> ir.Value:
-    """Call libm's ``name`` (``namef`` for f32), declared once in the builder's module."""
-    ty = args[0].type
-    symbol = f"{name}f" if ty == F32 else name
-    fn = builder.module.globals.get(symbol)
-    if fn is None:
-        fn = ir.Function(builder.module, ir.FunctionType(ty, [ty] * len(args)), symbol)
-    return builder.call(fn, args)
-
-
-def _rsqrt(builder: ir.IRBuilder, args: Sequence[ir.Value]) -> ir.Value:
-    (x,) = args
+def _rsqrt(builder: ir.IRBuilder, x: ir.Value) -> ir.Value:
     return builder.fdiv(ir.Constant(x.type, 1.0), _call_intrinsic(builder, "sqrt", [x]))
 
 
-def _remf(builder: ir.IRBuilder, args: Sequence[ir.Value]) -> ir.Value:
-    return builder.frem(args[0], args[1])
-
-
-def _intrinsic_emitter(intrinsic: str) -> _Emitter:
-    return lambda builder, args: _call_intrinsic(builder, intrinsic, args)
-
-
-def _libm_emitter(name: str) -> _Emitter:
-    return lambda builder, args: _call_libm(builder, name, args)
-
-
-def _unary_emitter(emit: Callable[[ir.IRBuilder, ir.Value], ir.Value]) -> _Emitter:
+def _unary_hook(emit: Callable[[ir.IRBuilder, ir.Value], ir.Value]) -> FunctionHook:
     return lambda builder, args: emit(builder, args[0])
 
 
-_EMITTERS: Mapping[str, tuple[int, _Emitter]] = {
-    **{name: (arity, _intrinsic_emitter(intrinsic))
-       for name, (arity, intrinsic) in _INTRINSICS.items()},
-    **{name: (1, _libm_emitter(name)) for name in _LIBM},
-    "exp": (1, _unary_emitter(exp)), "exp2": (1, _unary_emitter(exp2)),
-    "log": (1, _unary_emitter(log)), "log2": (1, _unary_emitter(log2)),
-    "rsqrt": (1, _rsqrt), "remf": (2, _remf),
-}
+# --------------------------------------------------------------------------------------------
+# Every math function, as `.td` declares it
+# --------------------------------------------------------------------------------------------
 
-MATH_FUNCTIONS: Mapping[str, int] = MappingProxyType(
-    {name: arity for name, (arity, _) in sorted(_EMITTERS.items())})
-"""The functions `emit_math` knows, by their `math`/`arith` dialect names, with their number of
-operands; each is defined for f32 and f64."""
+FUNCTION_HOOKS: Mapping[str, FunctionHook] = MappingProxyType({
+    "exp_f32": _unary_hook(_exp_f32), "exp2_f32": _unary_hook(_exp2_f32),
+    "log_f32": _unary_hook(_log_f32), "log2_f32": _unary_hook(_log2_f32),
+    "rsqrt": _unary_hook(_rsqrt),
+})
+"""The CPU's hand-written math functions that `.td` lowerings name (``FunctionHook<"name">``):
+the inline f32 exp, exp2, log and log2, and rsqrt as 1 / sqrt."""
 
 
 def emit_math(builder: ir.IRBuilder, name: str, args: Sequence[ir.Value]) -> ir.Value:
-    """The math function ``name`` (a key of `MATH_FUNCTIONS`) of ``args``, all f32 or all f64.
+    """The math function ``name`` (a key of `tilecraft.generated.lowering.MATH_FUNCTIONS`) of
+    ``args``, all f32 or all f64, as the `.td` lowering of its op says for the CPU: an LLVM
+    intrinsic, a call of libm's function (call `load_libm` once before JIT-compiling) or one of
+    the `FUNCTION_HOOKS`.
 
     Raises ValueError for an unknown name or a wrong number of operands, TypeError for operands
     that are not all f32 or all f64; nothing is emitted then.
     """
-    if name not in _EMITTERS:
-        raise ValueError(f"no CPU math function named {name!r}")
-    arity, emit = _EMITTERS[name]
-    if len(args) != arity:
-        raise ValueError(f"math function {name!r} takes {arity} operands, got {len(args)}")
-    ty = args[0].type
-    if ty not in (F32, F64) or any(arg.type != ty for arg in args):
-        types = ", ".join(str(arg.type) for arg in args)
-        raise TypeError(f"math function {name!r} takes all-f32 or all-f64 operands, got {types}")
-    return emit(builder, args)
+    return llvm_lowering.emit_math(builder, "cpu", name, args, FUNCTION_HOOKS)
 
 
 @functools.cache

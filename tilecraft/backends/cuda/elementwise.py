@@ -1,5 +1,7 @@
-"""Element-wise ops on the GPU: the CPU backend's scalar emitters (`cpu.elementwise`) run on
-each register of a thread; math goes through `GPULowering.math` (libdevice or NVPTX's
+"""Element-wise ops on the GPU, run on each register of a thread: the ops whose `.td` declares a
+lowering apply its rules for CUDA (`cpu.elementwise.declared_emitter`, with the CPU backend's op
+hooks and the overrides here); the others run the CPU backend's hand-written scalar emitters
+(`cpu.elementwise.SCALAR_EMITTERS`). Math goes through `GPULowering.math` (libdevice or NVPTX's
 instructions). Pointer casts keep the address space, and ``tt.extern_elementwise`` calls its
 libdevice symbol."""
 
@@ -7,10 +9,12 @@ from __future__ import annotations
 
 import llvmlite.ir as ir
 
+from tilecraft.generated.lowering import LOWERINGS, MATH_FUNCTIONS
 from tilecraft.ir import Operation
 
+from .. import llvm_lowering
 from ..cpu import elementwise as cpu_elementwise
-from ..cpu.elementwise import SCALAR_EMITTERS, Emitter
+from ..cpu.elementwise import OP_HOOKS, SCALAR_EMITTERS, Emitter, declared_emitter
 from .lowering import Distributed, GPULowering, lowers, reg_type
 from . import mathlib
 
@@ -62,9 +66,9 @@ def _extern_elementwise(fl: GPULowering, op: Operation, a: list) -> ir.Value:
     mapped to them."""
     symbol = op.symbol
     if not symbol.startswith("__nv_"):
-        name = symbol[:-1] if symbol.endswith("f") and symbol[:-1] in mathlib.MATH_FUNCTIONS \
+        name = symbol[:-1] if symbol.endswith("f") and symbol[:-1] in MATH_FUNCTIONS \
             else symbol
-        if name in mathlib.MATH_FUNCTIONS:
+        if name in MATH_FUNCTIONS:
             return cpu_elementwise._rounded(fl, op, fl.math(name, list(a)))
     result_ty = reg_type(op.results[0].type)
     fn = fl.declare(symbol, result_ty, [v.type for v in a])
@@ -73,9 +77,14 @@ def _extern_elementwise(fl: GPULowering, op: Operation, a: list) -> ir.Value:
 
 _OVERRIDES: dict[str, Emitter] = {
     "tt.int_to_ptr": _int_to_ptr, "tt.ptr_to_int": _ptr_to_int,
-    "tt.extern_elementwise": _extern_elementwise,
-    "tt.bitcast": _bitcast, "arith.bitcast": _bitcast,
+    "tt.extern_elementwise": _extern_elementwise, "tt.bitcast": _bitcast,
 }
+# The op hooks of `.td` lowerings on the GPU: the CPU backend's, bitcasts keeping address spaces.
+_OP_HOOKS: dict[str, Emitter] = {**OP_HOOKS, "bitcast": _bitcast}
 
+llvm_lowering.check_hooks("cuda", _OP_HOOKS, mathlib.FUNCTION_HOOKS)
 for _name, _emit in {**SCALAR_EMITTERS, **_OVERRIDES}.items():
     _register(_name, _emit)
+for _name in LOWERINGS:
+    if llvm_lowering.has_lowering(_name, "cuda"):
+        _register(_name, declared_emitter(_name, "cuda", _OP_HOOKS, mathlib.FUNCTION_HOOKS))
