@@ -165,7 +165,8 @@ def Math_ErfcOp : Math_FloatUnaryOp<"erfc", "Complementary error function"> {
 }
 // The CPU's f32 exp, exp2, log and log2 are inline code that LLVM vectorizes (mathlib.py).
 def Math_ExpOp : Math_FloatUnaryOp<"exp", "Base-e exponential"> {
-  let llvmLowering = [FunctionHook<"exp_f32", "cpu", ["f32"]>, Intrinsic<"llvm.exp", "cpu">,
+  let llvmLowering = [FunctionHook<"exp_f32", "cpu", ["f32"]>,
+                      Intrinsic<"llvm.exp", "cpu", ["f64"]>,
                       Libdevice<"exp">];
   let interpreterImpl = "np.exp";
   let tlName = "exp";
@@ -175,7 +176,8 @@ def Math_ExpOp : Math_FloatUnaryOp<"exp", "Base-e exponential"> {
 def Math_Exp2Op : Math_FloatUnaryOp<"exp2", "Base-2 exponential"> {
   // f32 on the GPU: what libdevice's exp2f is (ex2.approx), flushing results below 2^-126 to
   // zero as Triton's does (one MUFU op instead of a denormal-scaling sequence).
-  let llvmLowering = [FunctionHook<"exp2_f32", "cpu", ["f32"]>, Intrinsic<"llvm.exp2", "cpu">,
+  let llvmLowering = [FunctionHook<"exp2_f32", "cpu", ["f32"]>,
+                      Intrinsic<"llvm.exp2", "cpu", ["f64"]>,
                       Call<"llvm.nvvm.ex2.approx.ftz.f", "cuda", ["f32"]>, Libdevice<"exp2">];
   let interpreterImpl = "np.exp2";
   let tlName = "exp2";
@@ -197,7 +199,8 @@ def Math_FloorOp : Math_FloatUnaryOp<"floor", "Rounds down to an integral value"
   let tlSignature = "float_unary";
 }
 def Math_LogOp : Math_FloatUnaryOp<"log", "Base-e logarithm"> {
-  let llvmLowering = [FunctionHook<"log_f32", "cpu", ["f32"]>, Intrinsic<"llvm.log", "cpu">,
+  let llvmLowering = [FunctionHook<"log_f32", "cpu", ["f32"]>,
+                      Intrinsic<"llvm.log", "cpu", ["f64"]>,
                       Libdevice<"log">];
   let interpreterImpl = "np.log";
   let tlName = "log";
@@ -217,7 +220,8 @@ def Math_Log1pOp : Math_FloatUnaryOp<"log1p", "log(1 + x), accurate near zero"> 
   let tlSignature = "float_unary";
 }
 def Math_Log2Op : Math_FloatUnaryOp<"log2", "Base-2 logarithm"> {
-  let llvmLowering = [FunctionHook<"log2_f32", "cpu", ["f32"]>, Intrinsic<"llvm.log2", "cpu">,
+  let llvmLowering = [FunctionHook<"log2_f32", "cpu", ["f32"]>,
+                      Intrinsic<"llvm.log2", "cpu", ["f64"]>,
                       Libdevice<"log2">];
   let interpreterImpl = "np.log2";
   let tlName = "log2";

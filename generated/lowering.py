@@ -172,7 +172,7 @@ LOWERINGS: dict[str, OpLowering] = {
     ), 1, 1, False, 'defs/math.td:86:7'),
     'math.absi': OpLowering((
         Rule('op_hook', 'absi', '', (), False),
-    ), 1, 1, False, 'defs/math.td:362:7'),
+    ), 1, 1, False, 'defs/math.td:366:7'),
     'math.acos': OpLowering((
         Rule('intrinsic', 'llvm.acos', 'cpu', (), False),
         Rule('call', '__nv_acosf', 'cuda', ('f32',), False),
@@ -204,7 +204,7 @@ LOWERINGS: dict[str, OpLowering] = {
         Rule('intrinsic', 'llvm.atan2', 'cpu', (), False),
         Rule('call', '__nv_atan2f', 'cuda', ('f32',), False),
         Rule('call', '__nv_atan2', 'cuda', ('f64',), False),
-    ), 2, 12, False, 'defs/math.td:297:7'),
+    ), 2, 12, False, 'defs/math.td:301:7'),
     'math.atanh': OpLowering((
         Rule('call', 'atanhf', 'cpu', ('f32',), False),
         Rule('call', 'atanh', 'cpu', ('f64',), False),
@@ -222,7 +222,7 @@ LOWERINGS: dict[str, OpLowering] = {
     ), 1, 1, False, 'defs/math.td:133:7'),
     'math.copysign': OpLowering((
         Rule('intrinsic', 'llvm.copysign', '', (), False),
-    ), 2, 1, False, 'defs/math.td:304:7'),
+    ), 2, 1, False, 'defs/math.td:308:7'),
     'math.cos': OpLowering((
         Rule('intrinsic', 'llvm.cos', 'cpu', (), False),
         Rule('call', '__nv_cosf', 'cuda', ('f32',), False),
@@ -235,13 +235,13 @@ LOWERINGS: dict[str, OpLowering] = {
     ), 1, 12, False, 'defs/math.td:148:7'),
     'math.ctlz': OpLowering((
         Rule('op_hook', 'bit_count', '', (), False),
-    ), 1, 1, False, 'defs/math.td:366:7'),
+    ), 1, 1, False, 'defs/math.td:370:7'),
     'math.ctpop': OpLowering((
         Rule('intrinsic', 'llvm.ctpop', '', (), False),
-    ), 1, 1, False, 'defs/math.td:375:7'),
+    ), 1, 1, False, 'defs/math.td:379:7'),
     'math.cttz': OpLowering((
         Rule('op_hook', 'bit_count', '', (), False),
-    ), 1, 1, False, 'defs/math.td:372:7'),
+    ), 1, 1, False, 'defs/math.td:376:7'),
     'math.erf': OpLowering((
         Rule('call', 'erff', 'cpu', ('f32',), False),
         Rule('call', 'erf', 'cpu', ('f64',), False),
@@ -256,35 +256,35 @@ LOWERINGS: dict[str, OpLowering] = {
     ), 1, 12, False, 'defs/math.td:161:7'),
     'math.exp': OpLowering((
         Rule('function_hook', 'exp_f32', 'cpu', ('f32',), False),
-        Rule('intrinsic', 'llvm.exp', 'cpu', (), False),
+        Rule('intrinsic', 'llvm.exp', 'cpu', ('f64',), False),
         Rule('call', '__nv_expf', 'cuda', ('f32',), False),
         Rule('call', '__nv_exp', 'cuda', ('f64',), False),
     ), 1, 12, False, 'defs/math.td:168:7'),
     'math.exp2': OpLowering((
         Rule('function_hook', 'exp2_f32', 'cpu', ('f32',), False),
-        Rule('intrinsic', 'llvm.exp2', 'cpu', (), False),
+        Rule('intrinsic', 'llvm.exp2', 'cpu', ('f64',), False),
         Rule('call', 'llvm.nvvm.ex2.approx.ftz.f', 'cuda', ('f32',), False),
         Rule('call', '__nv_exp2f', 'cuda', ('f32',), False),
         Rule('call', '__nv_exp2', 'cuda', ('f64',), False),
-    ), 1, 12, False, 'defs/math.td:178:7'),
+    ), 1, 12, False, 'defs/math.td:179:7'),
     'math.expm1': OpLowering((
         Rule('call', 'expm1f', 'cpu', ('f32',), False),
         Rule('call', 'expm1', 'cpu', ('f64',), False),
         Rule('call', '__nv_expm1f', 'cuda', ('f32',), False),
         Rule('call', '__nv_expm1', 'cuda', ('f64',), False),
-    ), 1, 12, False, 'defs/math.td:186:7'),
+    ), 1, 12, False, 'defs/math.td:188:7'),
     'math.floor': OpLowering((
         Rule('intrinsic', 'llvm.floor', '', (), False),
-    ), 1, 1, False, 'defs/math.td:192:7'),
+    ), 1, 1, False, 'defs/math.td:194:7'),
     'math.fma': OpLowering((
         Rule('intrinsic', 'llvm.fma', '', (), False),
-    ), 3, 1, False, 'defs/math.td:329:7'),
+    ), 3, 1, False, 'defs/math.td:333:7'),
     'math.fpowi': OpLowering((
         Rule('op_hook', 'fpowi', '', (), False),
-    ), 2, 12, False, 'defs/math.td:319:7'),
+    ), 2, 12, False, 'defs/math.td:323:7'),
     'math.ipowi': OpLowering((
         Rule('op_hook', 'ipowi', '', (), False),
-    ), 2, 12, False, 'defs/math.td:382:7'),
+    ), 2, 12, False, 'defs/math.td:386:7'),
     'math.isfinite': OpLowering((
         Rule('op_hook', 'float_class', '', (), False),
     ), 1, 1, False, 'defs/math.td:78:7'),
@@ -299,69 +299,69 @@ LOWERINGS: dict[str, OpLowering] = {
     ), 1, 1, False, 'defs/math.td:78:7'),
     'math.log': OpLowering((
         Rule('function_hook', 'log_f32', 'cpu', ('f32',), False),
-        Rule('intrinsic', 'llvm.log', 'cpu', (), False),
+        Rule('intrinsic', 'llvm.log', 'cpu', ('f64',), False),
         Rule('call', '__nv_logf', 'cuda', ('f32',), False),
         Rule('call', '__nv_log', 'cuda', ('f64',), False),
-    ), 1, 12, False, 'defs/math.td:200:7'),
+    ), 1, 12, False, 'defs/math.td:202:7'),
     'math.log10': OpLowering((
         Rule('intrinsic', 'llvm.log10', 'cpu', (), False),
         Rule('call', '__nv_log10f', 'cuda', ('f32',), False),
         Rule('call', '__nv_log10', 'cuda', ('f64',), False),
-    ), 1, 12, False, 'defs/math.td:208:7'),
+    ), 1, 12, False, 'defs/math.td:211:7'),
     'math.log1p': OpLowering((
         Rule('call', 'log1pf', 'cpu', ('f32',), False),
         Rule('call', 'log1p', 'cpu', ('f64',), False),
         Rule('call', '__nv_log1pf', 'cuda', ('f32',), False),
         Rule('call', '__nv_log1p', 'cuda', ('f64',), False),
-    ), 1, 12, False, 'defs/math.td:214:7'),
+    ), 1, 12, False, 'defs/math.td:217:7'),
     'math.log2': OpLowering((
         Rule('function_hook', 'log2_f32', 'cpu', ('f32',), False),
-        Rule('intrinsic', 'llvm.log2', 'cpu', (), False),
+        Rule('intrinsic', 'llvm.log2', 'cpu', ('f64',), False),
         Rule('call', '__nv_log2f', 'cuda', ('f32',), False),
         Rule('call', '__nv_log2', 'cuda', ('f64',), False),
-    ), 1, 12, False, 'defs/math.td:220:7'),
+    ), 1, 12, False, 'defs/math.td:223:7'),
     'math.powf': OpLowering((
         Rule('intrinsic', 'llvm.pow', 'cpu', (), False),
         Rule('call', '__nv_powf', 'cuda', ('f32',), False),
         Rule('call', '__nv_pow', 'cuda', ('f64',), False),
-    ), 2, 12, False, 'defs/math.td:311:7'),
+    ), 2, 12, False, 'defs/math.td:315:7'),
     'math.round': OpLowering((
         Rule('intrinsic', 'llvm.round', '', (), False),
-    ), 1, 1, False, 'defs/math.td:229:7'),
+    ), 1, 1, False, 'defs/math.td:233:7'),
     'math.roundeven': OpLowering((
         Rule('intrinsic', 'llvm.roundeven', '', (), False),
-    ), 1, 1, False, 'defs/math.td:237:7'),
+    ), 1, 1, False, 'defs/math.td:241:7'),
     'math.rsqrt': OpLowering((
         Rule('function_hook', 'rsqrt', 'cpu', (), False),
         Rule('call', '__nv_rsqrtf', 'cuda', ('f32',), False),
         Rule('call', '__nv_rsqrt', 'cuda', ('f64',), False),
-    ), 1, 4, False, 'defs/math.td:244:7'),
+    ), 1, 4, False, 'defs/math.td:248:7'),
     'math.sin': OpLowering((
         Rule('intrinsic', 'llvm.sin', 'cpu', (), False),
         Rule('call', '__nv_sinf', 'cuda', ('f32',), False),
         Rule('call', '__nv_sin', 'cuda', ('f64',), False),
-    ), 1, 12, False, 'defs/math.td:252:7'),
+    ), 1, 12, False, 'defs/math.td:256:7'),
     'math.sinh': OpLowering((
         Rule('intrinsic', 'llvm.sinh', 'cpu', (), False),
         Rule('call', '__nv_sinhf', 'cuda', ('f32',), False),
         Rule('call', '__nv_sinh', 'cuda', ('f64',), False),
-    ), 1, 12, False, 'defs/math.td:259:7'),
+    ), 1, 12, False, 'defs/math.td:263:7'),
     'math.sqrt': OpLowering((
         Rule('intrinsic', 'llvm.sqrt', '', (), False),
-    ), 1, 1, False, 'defs/math.td:265:7'),
+    ), 1, 1, False, 'defs/math.td:269:7'),
     'math.tan': OpLowering((
         Rule('intrinsic', 'llvm.tan', 'cpu', (), False),
         Rule('call', '__nv_tanf', 'cuda', ('f32',), False),
         Rule('call', '__nv_tan', 'cuda', ('f64',), False),
-    ), 1, 12, False, 'defs/math.td:273:7'),
+    ), 1, 12, False, 'defs/math.td:277:7'),
     'math.tanh': OpLowering((
         Rule('intrinsic', 'llvm.tanh', 'cpu', (), False),
         Rule('call', '__nv_tanhf', 'cuda', ('f32',), False),
         Rule('call', '__nv_tanh', 'cuda', ('f64',), False),
-    ), 1, 12, False, 'defs/math.td:279:7'),
+    ), 1, 12, False, 'defs/math.td:283:7'),
     'math.trunc': OpLowering((
         Rule('intrinsic', 'llvm.trunc', '', (), False),
-    ), 1, 1, False, 'defs/math.td:285:7'),
+    ), 1, 1, False, 'defs/math.td:289:7'),
 }
 
 MATH_FUNCTIONS: dict[str, str] = {
