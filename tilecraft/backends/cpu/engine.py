@@ -85,10 +85,10 @@ def host_cache_key_parts() -> tuple[str, ...]:
             f"LLVM {llvm_version}")
 
 
-def compile_module(llvm_ir: str, name: str) -> CompiledObject:
+def compile_module(llvm_ir: str, name: str, *, optimize: bool = True) -> CompiledObject:
     """Parses and verifies ``llvm_ir``, retargets it to the host, optimizes it at O3 (loop and
-    SLP vectorization on, loop unrolling off) and generates the object code. Raises `LLVMError`
-    for text LLVM rejects.
+    SLP vectorization on, loop unrolling off) unless ``optimize`` is false, and generates the
+    object code. Raises `LLVMError` for text LLVM rejects.
 
     Unrolling is off because it cost more than it earned on the lowering's loops: it roughly
     doubled the time of a small kernel's optimization and code generation (fully unrolled
@@ -100,12 +100,13 @@ def compile_module(llvm_ir: str, name: str) -> CompiledObject:
         module.name = name
         module.triple = target.triple
         module.data_layout = str(target.machine.target_data)
-        options = llvm.create_pipeline_tuning_options(speed_level=3)
-        options.loop_vectorization = True
-        options.slp_vectorization = True
-        options.loop_unrolling = False
-        builder = llvm.create_pass_builder(target.machine, options)
-        builder.getModulePassManager().run(module, builder)
+        if optimize:
+            options = llvm.create_pipeline_tuning_options(speed_level=3)
+            options.loop_vectorization = True
+            options.slp_vectorization = True
+            options.loop_unrolling = False
+            builder = llvm.create_pass_builder(target.machine, options)
+            builder.getModulePassManager().run(module, builder)
         return CompiledObject(llir=str(module), obj=target.machine.emit_object(module))
 
 

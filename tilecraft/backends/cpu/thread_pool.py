@@ -75,10 +75,13 @@ def pool_module() -> str:
 
 @functools.cache
 def compiled_pool():
-    """The pool's functions compiled for this host, loaded (a `engine.JITLibrary`)."""
+    """The pool's functions compiled for this host, loaded (a `engine.JITLibrary`). They are
+    not optimized: they wait, claim chunks and call the kernel, and LLVM's pipeline would take
+    longer (about 10 ms) than it could ever save them."""
     from . import engine
 
-    return engine.JITLibrary(engine.compile_module(pool_module(), "tilecraft_pool").obj)
+    return engine.JITLibrary(
+        engine.compile_module(pool_module(), "tilecraft_pool", optimize=False).obj)
 
 
 class _Libc:
