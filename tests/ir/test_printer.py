@@ -149,10 +149,18 @@ def test_debuginfo_prints_locations():
     op = make("x.a", results=[i32], location=NameLoc("n", loc))
     holder = make("x.h", regions=1, location=CallSiteLoc(loc, FusedLoc([loc, UnknownLoc()], FlagAttr())))
     holder.regions[0].add_block(Block([i32], [FileLineColLoc("k.py", 1, 1, 1, 9)])).append(op)
-    assert print_op(holder, print_debuginfo=True) == '''"x.h"() ({
+    # MLIR's location aliases: by depth, then in the order met (the op's location before its
+    # body); a block argument's are defined before the op, the others after it
+    assert print_op(holder, print_debuginfo=True) == '''#loc2 = loc("k.py":1:1 to :9)
+"x.h"() ({
 ^bb0(%arg0: i32 loc("k.py":1:1 to :9)):
-  %0 = "x.a"() : () -> i32 loc("n"("k.py":3:4))
-}) : () -> () loc(callsite("k.py":3:4 at fused<#tst.flag>["k.py":3:4, unknown]))
+  %0 = "x.a"() : () -> i32 loc(#loc4)
+}) : () -> () loc(#loc5)
+#loc = loc("k.py":3:4)
+#loc1 = loc(unknown)
+#loc3 = loc(fused<#tst.flag>[#loc, #loc1])
+#loc4 = loc("n"(#loc))
+#loc5 = loc(callsite(#loc at #loc3))
 '''
     assert print_op(holder) == '''"x.h"() ({
 ^bb0(%arg0: i32):
@@ -161,6 +169,23 @@ def test_debuginfo_prints_locations():
 '''
     assert str(FileLineColLoc("a", 1, 2, 3, 4)) == 'loc("a":1:2 to 3:4)'
     assert str(UnknownLoc()) == "loc(unknown)" and str(NameLoc("x")) == 'loc("x")'
+
+
+def test_locations_a_block_argument_shows_are_defined_before_the_op():
+    loc = FileLineColLoc("k.py", 1, 1)
+    holder = make("x.h", regions=1, location=loc)
+    block = holder.regions[0].add_block(Block([i32], [NameLoc("a", loc)]))
+    block.append(make("x.a", results=[i32], location=loc))
+    text = print_op(holder, print_debuginfo=True)
+    assert text == '''#loc = loc("k.py":1:1)
+#loc1 = loc("a"(#loc))
+"x.h"() ({
+^bb0(%arg0: i32 loc("a"(#loc))):
+  %0 = "x.a"() : () -> i32 loc(#loc)
+}) : () -> () loc(#loc)
+'''
+    again = parse_module(text, allow_unregistered=True).regions[0].blocks[0].ops[0]
+    assert print_op(again, print_debuginfo=True) == text
 
 
 def test_op_names_are_quoted_and_escaped_in_generic_form():

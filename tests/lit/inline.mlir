@@ -14,9 +14,12 @@
 // CHECK-NOT:   tt.func private
 // The inlined ops keep the callee's locations.
 // LOC-LABEL: tt.func @outer
-// LOC-NEXT:    arith.muli {{.*}} loc("{{.*}}inline.mlir":[[# @LINE + 4]]:3)
-// LOC-NEXT:    arith.addi {{.*}} loc("{{.*}}inline.mlir":[[# @LINE + 8]]:3)
-// LOC-NEXT:    tt.return {{.*}} loc("{{.*}}inline.mlir":[[# @LINE + 12]]:3)
+// LOC-NEXT:    arith.muli {{.*}} loc([[MUL:#loc[0-9]*]])
+// LOC-NEXT:    arith.addi {{.*}} loc([[ADD:#loc[0-9]*]])
+// LOC-NEXT:    tt.return {{.*}} loc([[RET:#loc[0-9]*]])
+// LOC-DAG:     [[MUL]] = loc("{{.*}}inline.mlir":[[# @LINE + 4]]:3)
+// LOC-DAG:     [[ADD]] = loc("{{.*}}inline.mlir":[[# @LINE + 8]]:3)
+// LOC-DAG:     [[RET]] = loc("{{.*}}inline.mlir":[[# @LINE + 12]]:3)
 tt.func private @inner(%a: i32) -> i32 {
   %0 = arith.muli %a, %a : i32
   tt.return %0 : i32

@@ -59,10 +59,11 @@ module {
 // CHECK-NEXT:      scf.yield %[[F]] : tensor<8x16xf32>
 // CHECK-NEXT:    }
 // CHECK-NEXT:    tt.store %{{.+}}, %[[IF]] : tensor<8x16x!tt.ptr<f32>>
+// LOC:           [[D:#loc[0-9]*]] = loc("d"(#loc{{[0-9]*}}))
 // LOC-LABEL:     tt.func @gather
-// LOC-SAME:        loc("d.shape.0"("d"(
-// LOC-SAME:        loc("d.roundF32ToTF32"("d"(
-// LOC-SAME:        loc("arg_3.padding"(
+// LOC-SAME:        loc("d.shape.0"([[D]]))
+// LOC-SAME:        loc("d.roundF32ToTF32"([[D]]))
+// LOC-SAME:        loc("arg_3.padding"(#loc{{[0-9]*}}))
 module {
   tt.func @gather(%d: !tt.tensordesc<1x16xf32> {tt.divisibility = 16 : i32} loc("d"("f.py":1:1)), %rows: tensor<8xi32>, %c: i32, %e: !tt.tensordesc<8x16xi32>, %f: !tt.tensordesc<8x16xf32>, %out: tensor<8x16x!tt.ptr<f32>>) {
     %g = tt.descriptor_gather %d[%rows, %c] : (!tt.tensordesc<1x16xf32>, tensor<8xi32>, i32) -> tensor<8x16xf32>

@@ -7,6 +7,13 @@ defined at the top (``#blocked = ...``), ops print in their custom form when the
 ``print(self, printer)`` (unless ``generic=True``) and in the generic form otherwise, and
 ``print_debuginfo=True`` appends each op's ``loc(...)``.
 
+With debug info, locations are aliased as MLIR aliases them (``#loc``, ``#loc1``, ...): every
+location printed, and every location nested in one, gets an alias, numbered by nesting depth
+and then in the order the text meets them; an op's location prints as its alias
+(``loc(#loc3)``), a block argument's in full with its nested locations as aliases
+(``loc("x"(#loc))``). Aliases that block arguments use are defined at the top with the others,
+the rest after the op (MLIR's deferred aliases).
+
 Custom printers receive the `Printer` right after the op name has been written and write the
 rest of the op, leading space included, through the ``print_*`` methods and `write`.
 """
@@ -42,7 +49,7 @@ class Printer:
     """Writes IR text into a buffer; see the module docstring for the entry points."""
 
     __slots__ = ("generic", "print_debuginfo", "_out", "_indent", "_names", "_block_names",
-                 "_cache", "_signatures")
+                 "_cache", "_signatures", "_loc_aliases", "_met_locations")
 
     def __init__(self, *, generic: bool = False, print_debuginfo: bool = False) -> None:
         self.generic = generic
@@ -53,6 +60,9 @@ class Printer:
         self._block_names: dict[Block, str] = {}
         self._cache: dict[Type | Attribute, str] = {}
         self._signatures: dict[tuple, str] = {}
+        self._loc_aliases: dict[Location, str] = {}
+        # while locations are looked for: each met one -> [depth, deferrable, nested ones]
+        self._met_locations: dict[Location, list] | None = None
 
     # -- entry points
 
@@ -62,11 +72,25 @@ class Printer:
         while not root.has_trait(IsolatedFromAbove) and root.parent_op is not None:
             root = root.parent_op
         self._number_values(root)
+        aliases = self._alias_definitions(op, root is op) if alias_classes_exist() else []
+        deferred: list[tuple[str, Location]] = []
+        if self.print_debuginfo:
+            pinned, deferred = self._location_aliases(op)
+            aliases = sorted(aliases + pinned, key=lambda entry: entry[0])
         self._out = out = []
-        if alias_classes_exist():
-            self._print_alias_definitions(op, root is op)
+        for _, alias, obj in aliases:
+            out.append(f"{alias} = ")
+            if isinstance(obj, Location):
+                self.print_location(obj)
+            else:
+                out.append(self._render(obj))
+            out.append("\n")
         self._print_op(op)
         out.append("\n")
+        for alias, loc in deferred:
+            out.append(f"{alias} = ")
+            self.print_location(loc)
+            out.append("\n")
         return "".join(out)
 
     def type_to_string(self, t: Type) -> str:
@@ -205,11 +229,13 @@ class Printer:
         if attributes:
             self.print_attr_dict(attributes)
         if self.print_debuginfo:
+            if self._met_locations is not None:
+                self._meet_location(arg.location, False)
             self._out.append(" ")
             self.print_location(arg.location)
 
     def print_location(self, loc: Location) -> None:
-        """``loc(...)``."""
+        """``loc(...)``, the locations nested in ``loc`` printed as their aliases."""
         self._out.append("loc(")
         self._print_location_body(loc)
         self._out.append(")")
@@ -263,10 +289,11 @@ class Printer:
                     op = op._next
             stack.extend((r, value_id, arg_id, conflict_id, scope) for r in reversed(nested))
 
-    def _print_alias_definitions(self, op: Operation, whole_scope: bool) -> None:
-        """Write ``#alias = ...`` for the aliased attributes and types ``op`` uses, and make them
-        print as their alias from now on. When ``op`` is not the whole naming scope its operands
-        may come from outside, so their types are looked at too."""
+    def _alias_definitions(self, op: Operation, whole_scope: bool) -> list[tuple]:
+        """The aliased attributes and types ``op`` uses, as ``(order key, alias, object)`` in
+        the order of their definitions; they print as their alias from now on. When ``op`` is
+        not the whole naming scope its operands may come from outside, so their types are looked
+        at too."""
         order: list = []
         depths: dict = {}
 
@@ -301,18 +328,73 @@ class Printer:
         # MLIR's order: by alias depth (an alias after those it uses), types before
         # attributes, then by name; aliases of one name (types and attributes alike) are
         # numbered in the order they were met in.
-        order.sort(key=lambda obj: (depths[obj], not isinstance(obj, Type), obj.ALIAS))
+        order.sort(key=lambda obj: _alias_order(depths[obj], isinstance(obj, Type), obj.ALIAS))
         counts: dict[str, int] = {}
-        out = self._out
+        entries = []
         for obj in order:
             count = counts.get(obj.ALIAS, 0)
             counts[obj.ALIAS] = count + 1
             sigil = "!" if isinstance(obj, Type) else "#"
             alias = f"{sigil}{obj.ALIAS}{count}" if count else sigil + obj.ALIAS
-            out.append(f"{alias} = {self._render(obj)}\n")
+            entries.append((_alias_order(depths[obj], isinstance(obj, Type), obj.ALIAS), alias,
+                            obj))
+        for _, alias, obj in entries:
             self._cache[obj] = alias
+        return entries
+
+    def _location_aliases(self, op: Operation) -> tuple[list[tuple], list[tuple[str, Location]]]:
+        """Give every location ``op``'s text shows an alias, as MLIR does: print ``op`` once,
+        aside, meeting the locations in the order of the text (an op's before its body; a
+        location before those nested in it), then number them by depth (nested ones first),
+        keeping that order within a depth. Returns the definitions to print with the other
+        aliases (locations of block arguments and those nested in them) as `_alias_definitions`
+        does, and the others, printed after the op, as ``(alias, location)``."""
+        saved = self._out
+        self._out = []
+        self._met_locations = met = {}
+        self._print_op(op)
+        self._met_locations = None
+        self._out = saved
+        ordered = sorted(met.items(), key=lambda item: item[1][0])
+        pinned: list[tuple] = []
+        deferred: list[tuple[str, Location]] = []
+        for index, (loc, (depth, deferrable, _)) in enumerate(ordered):
+            alias = f"#loc{index}" if index else "#loc"
+            self._loc_aliases[loc] = alias
+            if deferrable:
+                deferred.append((alias, loc))
+            else:
+                pinned.append((_alias_order(depth, False, "loc"), alias, loc))
+        return pinned, deferred
+
+    def _meet_location(self, loc: Location, deferrable: bool) -> int:
+        """Note ``loc`` and the locations nested in it as met (``deferrable``: only an op's, so
+        far); returns its alias depth."""
+        met = self._met_locations
+        entry = met.get(loc)
+        if entry is not None:
+            if not deferrable:
+                self._pin_location(loc)
+            return entry[0]
+        entry = met[loc] = [1, deferrable, ()]
+        nested = _nested_locations(loc)
+        deepest = max((self._meet_location(child, deferrable) for child in nested), default=0)
+        entry[0] = deepest + 1
+        entry[2] = nested
+        return entry[0]
+
+    def _pin_location(self, loc: Location) -> None:
+        """``loc`` and the locations nested in it are defined before the op (a block argument
+        shows them)."""
+        entry = self._met_locations[loc]
+        if entry[1]:
+            entry[1] = False
+            for child in entry[2]:
+                self._pin_location(child)
 
     def _print_op(self, op: Operation) -> None:
+        if self._met_locations is not None:
+            self._meet_location(op.location, True)
         out = self._out
         results = op.results
         if results:
@@ -325,8 +407,13 @@ class Printer:
         else:
             self._print_generic(op)
         if self.print_debuginfo:
-            out.append(" ")
-            self.print_location(op.location)
+            loc = op.location
+            alias = self._loc_aliases.get(loc)
+            if alias is not None:
+                out.append(f" loc({alias})")
+            else:
+                out.append(" ")
+                self.print_location(loc)
 
     def _result_list(self, results: Sequence[Value]) -> str:
         """``%0 = ``, ``%0:2 = ``, ``%outLHS, %outRHS = ``: each group of results once, with
@@ -422,6 +509,13 @@ class Printer:
             out.append(")")
         out.append(":\n")
 
+    def _print_nested_location(self, loc: Location) -> None:
+        alias = self._loc_aliases.get(loc)
+        if alias is not None:
+            self._out.append(alias)
+        else:
+            self._print_location_body(loc)
+
     def _print_location_body(self, loc: Location) -> None:
         out = self._out
         if isinstance(loc, FileLineColLoc):
@@ -433,13 +527,13 @@ class Printer:
             out.append(quote_string(loc.name))
             if loc.child is not None:
                 out.append("(")
-                self._print_location_body(loc.child)
+                self._print_nested_location(loc.child)
                 out.append(")")
         elif isinstance(loc, CallSiteLoc):
             out.append("callsite(")
-            self._print_location_body(loc.callee)
+            self._print_nested_location(loc.callee)
             out.append(" at ")
-            self._print_location_body(loc.caller)
+            self._print_nested_location(loc.caller)
             out.append(")")
         elif isinstance(loc, FusedLoc):
             out.append("fused")
@@ -451,7 +545,7 @@ class Printer:
             for i, child in enumerate(loc.locations):
                 if i:
                     out.append(", ")
-                self._print_location_body(child)
+                self._print_nested_location(child)
             out.append("]")
         elif isinstance(loc, UnknownLoc):
             out.append("unknown")
@@ -557,3 +651,20 @@ def _sanitize_identifier(name: str) -> str:
 
 
 __all__ = ["Printer", "print_op"]
+
+
+def _alias_order(depth: int, is_type: bool, name: str) -> tuple[int, bool, str]:
+    """Where an alias definition goes: by depth, types first, then by name."""
+    return (depth, not is_type, name)
+
+
+def _nested_locations(loc: Location) -> tuple[Location, ...]:
+    """The locations directly inside ``loc`` (a name without one wraps MLIR's unknown
+    location)."""
+    if isinstance(loc, NameLoc):
+        return (loc.child if loc.child is not None else UnknownLoc(),)
+    if isinstance(loc, CallSiteLoc):
+        return (loc.callee, loc.caller)
+    if isinstance(loc, FusedLoc):
+        return loc.locations
+    return ()

@@ -24,7 +24,8 @@
 // GENERIC-NEXT:   }) : () -> ()
 // GENERIC-NEXT: }) : () -> ()
 
-// LOC: arith.addi %arg0, %c1_i32 : i32 loc("{{.*}}roundtrip.mlir":[[# @LINE + 5]]:5)
+// LOC: arith.addi %arg0, %c1_i32 : i32 loc([[ADD:#loc[0-9]*]])
+// LOC: [[ADD]] = loc("{{.*}}roundtrip.mlir":[[# @LINE + 5]]:5)
 
 module {
   tt.func @add(%a: i32, %t: tensor<4xf32>) -> i32 {
