@@ -133,13 +133,32 @@ def TritonGPUPipeline : Pass<"tritongpu-pipeline", "builtin.module"> {
     groups in flight. The loads of the first iterations move before the loop, masked by the
     trip count; a loop's own `tt.num_stages` overrides the option, and 1 leaves it alone.
     Loads whose address depends on another load, with a non-zero `other`, or whose element
-    groups are narrower than 4 bytes are not pipelined.
+    groups are narrower than 4 bytes are not pipelined. On sm_90, a `tt.descriptor_load` into
+    its descriptor's TMA layout becomes `ttng.async_tma_copy_global_to_local` copies completed
+    by one mbarrier per stage (`ttng.barrier_expect`, `ttng.wait_barrier` with a carried
+    phase).
   }];
   let dependentDialects = ["ttg"];
   let options = [
     Option<"numStages", "num-stages", "int", "3", "pipeline stages (buffers per load)">,
   ];
   let implModule = "tilecraft.transforms.loop_pipeline";
+}
+
+def TritonNvidiaGPUTMALowering : Pass<"triton-nvidia-tma-lowering", "builtin.module"> {
+  let summary = "Tensor-descriptor loads and stores as TMA copies through shared memory";
+  let description = [{
+    Each `tt.descriptor_load` the pipeliner left becomes a TMA copy into a `ttg.local_alloc` in
+    the descriptor's `#ttg.nvmma_shared` layout, completed by an mbarrier (`ttng.init_barrier`,
+    `ttng.barrier_expect` of the block's bytes, `ttng.async_tma_copy_global_to_local`,
+    `ttng.wait_barrier` of phase 0, `ttng.inval_barrier`) and read with `ttg.local_load`; each
+    `tt.descriptor_store` becomes a `ttg.local_alloc` of the value, `ttng.fence_async_shared`,
+    `ttng.async_tma_copy_local_to_global` and `ttng.async_tma_store_wait {pendings = 0}`.
+    Descriptors whose blocks TMA cannot move in one shared layout (`tma_shared_encoding`) are
+    left alone.
+  }];
+  let dependentDialects = ["ttg", "ttng"];
+  let implModule = "tilecraft.transforms.tma_lowering";
 }
 
 def TritonGPUPrefetch : Pass<"tritongpu-prefetch", "builtin.module"> {

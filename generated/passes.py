@@ -272,6 +272,30 @@ class TritonLoopUnrollPassBase(Pass):
     )
 
 
+class TritonNvidiaGPUTMALoweringPassBase(Pass):
+    """Tensor-descriptor loads and stores as TMA copies through shared memory
+
+    Each `tt.descriptor_load` the pipeliner left becomes a TMA copy into a `ttg.local_alloc` in
+    the descriptor's `#ttg.nvmma_shared` layout, completed by an mbarrier (`ttng.init_barrier`,
+    `ttng.barrier_expect` of the block's bytes, `ttng.async_tma_copy_global_to_local`,
+    `ttng.wait_barrier` of phase 0, `ttng.inval_barrier`) and read with `ttg.local_load`; each
+    `tt.descriptor_store` becomes a `ttg.local_alloc` of the value, `ttng.fence_async_shared`,
+    `ttng.async_tma_copy_local_to_global` and `ttng.async_tma_store_wait {pendings = 0}`.
+    Descriptors whose blocks TMA cannot move in one shared layout (`tma_shared_encoding`) are
+    left alone.
+    """
+
+    ARGUMENT = 'triton-nvidia-tma-lowering'
+    SUMMARY = 'Tensor-descriptor loads and stores as TMA copies through shared memory'
+    ANCHOR = 'builtin.module'
+    DEPENDENT_DIALECTS = ('ttg', 'ttng', )
+    IMPL_MODULE = 'tilecraft.transforms.tma_lowering'
+    OPTIONS = (
+    )
+    STATISTICS = (
+    )
+
+
 class TritonReorderBroadcastPassBase(Pass):
     """Move broadcasts and splats after elementwise ops
 
@@ -414,7 +438,10 @@ class TritonGPUPipelinePassBase(Pass):
     groups in flight. The loads of the first iterations move before the loop, masked by the
     trip count; a loop's own `tt.num_stages` overrides the option, and 1 leaves it alone.
     Loads whose address depends on another load, with a non-zero `other`, or whose element
-    groups are narrower than 4 bytes are not pipelined.
+    groups are narrower than 4 bytes are not pipelined. On sm_90, a `tt.descriptor_load` into
+    its descriptor's TMA layout becomes `ttng.async_tma_copy_global_to_local` copies completed
+    by one mbarrier per stage (`ttng.barrier_expect`, `ttng.wait_barrier` with a carried
+    phase).
     """
 
     ARGUMENT = 'tritongpu-pipeline'
@@ -510,6 +537,7 @@ PASSES: dict[str, type[Pass]] = {
     'triton-licm': TritonLICMPassBase,
     'triton-loop-aware-cse': TritonLoopAwareCSEPassBase,
     'triton-loop-unroll': TritonLoopUnrollPassBase,
+    'triton-nvidia-tma-lowering': TritonNvidiaGPUTMALoweringPassBase,
     'triton-reorder-broadcast': TritonReorderBroadcastPassBase,
     'triton-rewrite-tensor-descriptor-to-pointer': TritonRewriteTensorDescriptorToPointerPassBase,
     'triton-test-loop-peeling': TritonTestLoopPeelingPassBase,

@@ -25,6 +25,7 @@ for any target on any machine; launching needs the target's device.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -351,7 +352,8 @@ def _cached_binary(key: str, module, backend: Backend) -> Any:
         kernel = _kernel_func(module)
         if kernel is None:
             raise InvalidEntry("the module has no tt.func")
-        expected = [backend.arg_kind(ty) for ty in _launched_types(kernel.function_type.inputs)]
+        expected = [backend.arg_kind(ty) for ty in _launched_types(
+            kernel.function_type.inputs, metadata.get("tensormaps", ()))]
         if name != kernel.sym_name or described["name"] != kernel.sym_name:
             raise InvalidEntry(f"it holds kernel {name!r}")
         if described["arg_kinds"] != expected:
@@ -363,13 +365,21 @@ def _cached_binary(key: str, module, backend: Backend) -> Any:
     return binary
 
 
-def _launched_types(types) -> list:
-    """The kernel's parameter types as launched: a tensor descriptor as its pack."""
-    from tilecraft.generated.tt import TensorDescType
+def _launched_types(types, tensormaps: Sequence[dict]) -> list:
+    """The kernel's parameter types as launched: a tensor descriptor as a pointer to its
+    ``CUtensorMap`` where ``tensormaps`` names it, else as its pack."""
+    from tilecraft.generated.tt import PointerType, TensorDescType
     from tilecraft.transforms.rewrite_tensor_descriptor import descriptor_pack_types
 
-    return [part for ty in types
-            for part in (descriptor_pack_types(ty) if isinstance(ty, TensorDescType) else [ty])]
+    maps = {parameter["index"] for parameter in tensormaps}
+    launched = []
+    for index, ty in enumerate(types):
+        if isinstance(ty, TensorDescType):
+            launched += ([PointerType(ty.element_type)] if index in maps
+                         else descriptor_pack_types(ty))
+        else:
+            launched.append(ty)
+    return launched
 
 
 def _kernel_func(module):
@@ -413,17 +423,25 @@ def compile(src: ASTSource, target: GPUTarget | None = None,  # noqa: A001 - Tri
     return compile_module(module, backend, options, list(spec.arg_types))
 
 
-def launch_arguments(spec, arg_kinds: list[str], backend: str) -> list:
+def launch_arguments(spec, arg_kinds: list[str], backend: str,
+                     tensormaps: Sequence[dict] = ()) -> list:
     """The runtime arguments of a specialization in launch order: addresses for arrays (a host
     array given to a CUDA kernel is an error naming it), integers wrapped to their width (an
-    unsigned value given for a signed slot), floats; a tensor descriptor is its pack."""
+    unsigned value given for a signed slot), floats; a tensor descriptor is the address of its
+    encoded ``CUtensorMap`` where ``tensormaps`` (the kernel's metadata) names its parameter,
+    else its pack."""
     from .arguments import address_of, is_array_like, is_torch_tensor, reinterpret
     from .tensor_descriptor import TensorDescriptor, descriptor_pack_values
 
+    by_index = {parameter["index"]: parameter for parameter in tensormaps}
     given = []
-    for name in spec.arg_types:
+    for index, name in enumerate(spec.arg_types):
         value = spec.bound[name]
-        if isinstance(value, TensorDescriptor):
+        if isinstance(value, TensorDescriptor) and index in by_index:
+            from tilecraft.backends.cuda.tensormap import tensormap_address
+
+            given.append((name, tensormap_address(value, by_index[index], name)))
+        elif isinstance(value, TensorDescriptor):
             given += [(name, v) for v in descriptor_pack_values(value, value.base)]
         else:
             given.append((name, value))

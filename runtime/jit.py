@@ -142,7 +142,8 @@ class JITFunction:
 
                 return run_grid(self, _resolve_grid(grid, spec.bound), spec.bound)
             compiled = self._compiled(spec, backend, options)
-            launched = launch_arguments(spec, compiled.metadata["arg_kinds"], backend)
+            launched = launch_arguments(spec, compiled.metadata["arg_kinds"], backend,
+                                        compiled.metadata.get("tensormaps", ()))
             compiled.launch(_resolve_grid(grid, spec.bound), launched, stream=stream)
         except Exception as error:
             from tilecraft.frontend.errors import CompilationError

@@ -181,7 +181,15 @@ def shared_effects(op: Operation) -> list[tuple[Value, bool]]:
     if name == "ttng.warp_group_dot":
         return [(v, False) for v in op.operands[:2] if isinstance(v.type, MemDescType)]
     if name == "ttng.async_tma_copy_global_to_local":
-        return [(op.barrier, True), (op.result_, True)]
+        return [(op.barrier, False), (op.result_, True)]
+    if name == "ttng.async_tma_copy_local_to_global":
+        return [(op.src, False)]
+    if name in ("ttng.init_barrier", "ttng.inval_barrier"):
+        return [(op.alloc, True)]
+    if name in ("ttng.barrier_expect", "ttng.wait_barrier"):
+        # mbarrier operations are atomic with one another: only initializing and invalidating
+        # a barrier must be ordered against them
+        return [(op.alloc, False)]
     return []
 
 
@@ -340,6 +348,7 @@ class ModuleMembar:
 SYNCED_VIA_ASYNC_WAIT = "ttg.amdg.syncedViaAsyncWait"
 _ASYNC_WAITS = ("ttg.async_wait",)
 _ASYNC_LOADS = ("ttg.async_copy_global_to_local",)
+_TMA_LOAD = "ttng.async_tma_copy_global_to_local"
 
 
 def _comes_from_async_wait(token: Value, visiting: set[BlockArgument]) -> bool:
@@ -400,9 +409,13 @@ def cuda_membar_filter(first: Operation, second: Operation, first_reads: bool,
                        second_reads: bool, allocation: FunctionAllocation) -> bool:
     """The CUDA backend's barrier filter: True (no barrier) between two asynchronous copies
     (``cp.async`` writes land whenever they land; only a wait orders them, a barrier does not),
-    and where AMD's filter says so (`amd_membar_filter`: a copy and a ``ttg.local_load``
+    after a TMA copy into shared memory before another or a read (its mbarrier's wait orders
+    them), and where AMD's filter says so (`amd_membar_filter`: a copy and a ``ttg.local_load``
     synced via an async wait, which `tritongpu-pipeline` arranges in different buffers)."""
     if first.name in _ASYNC_LOADS and second.name in _ASYNC_LOADS:
+        return True
+    if first.name == _TMA_LOAD and (second.name == _TMA_LOAD or second_reads):
+        # what a TMA copy writes is ordered by the wait on its mbarrier, not by a barrier
         return True
     return amd_membar_filter(first, second, first_reads, second_reads, allocation)
 

@@ -20,7 +20,15 @@ iterations ahead into ``S`` buffers per load:
   the ``local_alloc``. The buffer index is carried as one more loop value;
 * after the loop, ``ttg.async_wait {num = 0}`` and the buffers are freed.
 
-Each ``ttg.local_load`` of a buffer takes the wait's token, so the barrier analysis knows its
+A ``tt.descriptor_load`` whose ``local_alloc`` has the descriptor's TMA layout
+(`tma_lowering.tma_shared_encoding`) is pipelined the same way with TMA copies: one mbarrier per
+stage (``ttng.init_barrier`` before the loop), each stage's copies issued by
+``ttng.barrier_expect`` of their bytes and ``ttng.async_tma_copy_global_to_local`` on the
+stage's barrier, and the body waiting for the barrier of slot ``i % S`` in the phase it is at
+(``ttng.wait_barrier``; the phase, carried after the slot, flips when the slots wrap around);
+the barriers are invalidated after the loop.
+
+Each ``ttg.local_load`` of a ``cp.async`` buffer takes the wait's token, so the barrier analysis knows its
 reads are ordered by the wait (`tilecraft.analysis.membar.annotate_synced_via_async_wait`). The
 stage count is the pass option, or a loop's own ``tt.num_stages``; 1 leaves loops alone.
 """
@@ -31,10 +39,12 @@ from dataclasses import dataclass
 
 from tilecraft.dialects.foldutils import const_attr, is_zero
 from tilecraft.generated.arith import (AddIOp, AndIOp, CmpIOp, CmpIPredicate, MulIOp,
-                                       SelectOp, SubIOp)
+                                       SelectOp, SubIOp, XOrIOp)
 from tilecraft.generated.passes import TritonGPUPipelinePassBase
 from tilecraft.generated.tt import SplatOp
-from tilecraft.generated.ttng import WarpGroupDotWaitOp
+from tilecraft.generated.ttng import (AsyncTMACopyGlobalToLocalOp, BarrierExpectOp,
+                                      InitBarrierOp, InvalBarrierOp, WaitBarrierOp,
+                                      WarpGroupDotWaitOp)
 from tilecraft.generated.ttg import (AsyncCommitGroupOp, AsyncCopyGlobalToLocalOp,
                                      AsyncTokenType, AsyncWaitOp, LocalAllocOp,
                                      LocalDeallocOp, LocalLoadOp, MemDescIndexOp, MemDescType)
@@ -44,6 +54,7 @@ from tilecraft.layouts.shared import shared_vector_width
 from tilecraft.transforms.accelerate_matmul import capability_of
 from tilecraft.transforms.effects import is_memory_effect_free
 from tilecraft.transforms.loop_unroll import NUM_STAGES
+from tilecraft.transforms.tma_lowering import barrier_type, block_bytes, tma_shared_encoding
 from tilecraft.transforms.transform_utils import constant_op, loop_with_iter_args
 
 __all__ = ["TritonGPUPipelinePass", "pipeline_loop", "pipeline_loops"]
@@ -67,17 +78,20 @@ def _stages(loop: Operation, default: int) -> int:
     return attr.value if isinstance(attr, IntegerAttr) else default
 
 
+def _is_tma(load: Operation) -> bool:
+    return load.name == "tt.descriptor_load"
+
+
 def _candidate(load: Operation) -> Operation | None:
     """The ``local_alloc`` a pipelinable load feeds, or None."""
+    if _is_tma(load):
+        return _tma_candidate(load)
     if load.name != "tt.load" or not isinstance(load.results[0].type, RankedTensorType):
         return None
     if not isinstance(load.operands[0].type, RankedTensorType):
         return None  # a block pointer
-    uses = list(load.results[0].uses)
-    if len(uses) != 1 or uses[0].owner.name != "ttg.local_alloc":
-        return None
-    alloc = uses[0].owner
-    if alloc.parent is not load.parent:
+    alloc = _single_alloc_user(load)
+    if alloc is None:
         return None
     if load.other is not None and not is_zero(const_attr(load.other)):
         return None
@@ -85,6 +99,24 @@ def _candidate(load: Operation) -> Operation | None:
     if volatile is not None and getattr(volatile, "value", False):
         return None
     return alloc
+
+
+def _single_alloc_user(load: Operation) -> Operation | None:
+    uses = list(load.results[0].uses)
+    if len(uses) != 1 or uses[0].owner.name != "ttg.local_alloc":
+        return None
+    alloc = uses[0].owner
+    return alloc if alloc.parent is load.parent else None
+
+
+def _tma_candidate(load: Operation) -> Operation | None:
+    """The ``local_alloc`` a descriptor load feeds, when TMA can fill it: its layout is the
+    descriptor's TMA layout."""
+    alloc = _single_alloc_user(load)
+    if alloc is None:
+        return None
+    encoding = tma_shared_encoding(load.desc.type)
+    return alloc if encoding is not None and alloc.results[0].type.encoding == encoding else None
 
 
 def _copy_bytes(load: Operation, alloc: Operation, axis_info) -> int:
@@ -147,7 +179,7 @@ def _plan(loop: Operation, axis_info) -> _Plan | None:
     pairs = []
     for op in body:
         alloc = _candidate(op)
-        if alloc is not None and _copy_bytes(op, alloc, axis_info) >= 4:
+        if alloc is not None and (_is_tma(op) or _copy_bytes(op, alloc, axis_info) >= 4):
             pairs.append((op, alloc))
     if not pairs:
         return None
@@ -298,18 +330,31 @@ def _make_async(dots: list[Operation], body: Block) -> Operation:
 
 
 def _emit_stage(builder: Builder, plan: _Plan, mapping: dict, buffers: list[Value],
-                slot: Value, in_range: Value) -> Value:
+                slot: Value, in_range: Value, barriers: Value | None) -> None:
     """Clones the slice through ``mapping`` at ``builder``'s point, each load as an
-    asynchronous copy into buffer ``slot`` masked by ``in_range`` too, and commits the copies
-    as one group; returns the group's token."""
+    asynchronous copy into buffer ``slot`` masked by ``in_range`` too: ``cp.async`` copies
+    committed as one group, TMA copies completing barrier ``slot`` of ``barriers``, which
+    expects their bytes first."""
     loads = {load: index for index, (load, _) in enumerate(plan.loads)}
     tokens = []
+    barrier = None
     for op in plan.slice_ops:
         if op not in loads:
             builder.insert(op.clone(mapping))
             continue
         location = op.location
         view = _buffer_view(builder, buffers[loads[op]], slot, location)
+        if _is_tma(op):
+            if barrier is None:
+                barrier = _buffer_view(builder, barriers, slot, location)
+                size = sum(block_bytes(load.desc.type) for load, _ in plan.loads
+                           if _is_tma(load))
+                builder.insert(BarrierExpectOp.build(barrier, in_range, size,
+                                                     location=location))
+            builder.insert(AsyncTMACopyGlobalToLocalOp.build(
+                op.desc, barrier, view, in_range,
+                coord=[mapping.get(v, v) for v in op.indices], location=location))
+            continue
         load_type: RankedTensorType = op.results[0].type
         mask_type = RankedTensorType(load_type.shape, _I1, load_type.encoding)
         mask = builder.insert(SplatOp.build(mask_type, in_range, location=location)).results[0]
@@ -321,8 +366,9 @@ def _emit_stage(builder: Builder, plan: _Plan, mapping: dict, buffers: list[Valu
             cache=op.get_attr("cache"), evict=op.get_attr("evict"),
             is_volatile=op.get_attr("isVolatile"), location=location)
         tokens.append(builder.insert(copy).results[0])
-    commit = AsyncCommitGroupOp.build(_token(), tokens, location=plan.slice_ops[0].location)
-    return builder.insert(commit).results[0]
+    if tokens:
+        builder.insert(AsyncCommitGroupOp.build(_token(), tokens,
+                                                location=plan.slice_ops[0].location))
 
 
 def _buffers(loop: Operation, plan: _Plan, stages: int) -> list[Value]:
@@ -338,6 +384,19 @@ def _buffers(loop: Operation, plan: _Plan, stages: int) -> list[Value]:
     return buffers
 
 
+def _barriers(builder: Builder, plan: _Plan, stages: int, location) -> Value | None:
+    """One initialized mbarrier per stage for the TMA copies, before the loop (None when the
+    loop has none)."""
+    if not any(_is_tma(load) for load, _ in plan.loads):
+        return None
+    barriers = builder.insert(LocalAllocOp.build(barrier_type(stages),
+                                                 location=location)).results[0]
+    for index in range(stages):
+        view = _buffer_view(builder, barriers, _i32(builder, index, location), location)
+        builder.insert(InitBarrierOp.build(view, 1, location=location))
+    return barriers
+
+
 def pipeline_loop(loop: Operation, plan: _Plan, stages: int) -> Operation:
     """Pipelines ``loop`` by ``plan`` over ``stages`` stages (see the module docstring);
     returns the new loop."""
@@ -350,6 +409,8 @@ def pipeline_loop(loop: Operation, plan: _Plan, stages: int) -> Operation:
     inits = list(loop.operands[3:])
     buffers = _buffers(loop, plan, stages)
     before = Builder.before(loop, location)
+    copies = any(not _is_tma(load) for load, _ in plan.loads)
+    barriers = _barriers(before, plan, stages, location)
 
     # prologue: iterations 0 .. distance-1
     carried_values = {k: inits[k] for k in plan.carried}
@@ -363,17 +424,24 @@ def pipeline_loop(loop: Operation, plan: _Plan, stages: int) -> Operation:
             iv_j = before.insert(AddIOp.build(lb, scaled, location=location)).results[0]
         mapping[iv] = iv_j
         _emit_stage(before, plan, mapping, buffers, _i32(before, j, location),
-                    _in_range(loop, before, iv_j))
+                    _in_range(loop, before, iv_j), barriers)
         carried_values = {k: mapping.get(yield_op.operands[k], yield_op.operands[k])
                           for k in plan.carried}
     new_inits = [carried_values.get(k, init) for k, init in enumerate(inits)]
 
-    # the loop, with the slot of iteration i carried last
-    new_loop = loop_with_iter_args(loop, new_inits + [_i32(before, 0, location)])
+    # the loop, with the slot of iteration i and the phase of its barrier carried last
+    zero = _i32(before, 0, location)
+    new_loop = loop_with_iter_args(loop, new_inits + [zero] * (1 if barriers is None else 2))
     slot = body.add_argument(_I32, location)
+    phase = None if barriers is None else body.add_argument(_I32, location)
     start = Builder.at_start(body, location)
-    wait = start.insert(AsyncWaitOp.build(max(distance - 1, 0), _token(),
-                                          location=location)).results[0]
+    wait = None
+    if copies:
+        wait = start.insert(AsyncWaitOp.build(max(distance - 1, 0), _token(),
+                                              location=location)).results[0]
+    if barriers is not None:
+        start.insert(WaitBarrierOp.build(_buffer_view(start, barriers, slot, location), phase,
+                                         location=location))
     dots = _async_dots(body, plan)
     if dots is not None:
         # the dots run on while the next copies are issued
@@ -392,14 +460,15 @@ def pipeline_loop(loop: Operation, plan: _Plan, stages: int) -> Operation:
                                          location=location)).results[0]
     insert_slot = start.insert(SelectOp.build(is_first, last, previous,
                                               location=location)).results[0]
-    _emit_stage(start, plan, mapping, buffers, insert_slot, _in_range(loop, start, ahead))
+    _emit_stage(start, plan, mapping, buffers, insert_slot, _in_range(loop, start, ahead),
+                barriers)
     # the body reads the slot of iteration i
     for (load, alloc), buffer in zip(plan.loads, buffers):
         view = _buffer_view(Builder.before(alloc, alloc.location), buffer, slot,
                             alloc.location)
         for use in list(alloc.results[0].uses):
             user = use.owner
-            if isinstance(user, LocalLoadOp) and user.token is None:
+            if isinstance(user, LocalLoadOp) and user.token is None and not _is_tma(load):
                 replacement = Builder.before(user, user.location).insert(
                     LocalLoadOp.build(user.results[0].type, view, wait,
                                       attributes=dict(user.attributes),
@@ -421,7 +490,14 @@ def pipeline_loop(loop: Operation, plan: _Plan, stages: int) -> Operation:
     operands = list(yield_op.operands)
     for k in plan.carried:
         operands[k] = mapping.get(operands[k], operands[k])
-    yield_op.set_operands(operands + [next_slot])
+    operands.append(next_slot)
+    if phase is not None:
+        # the barrier of the slot completes its next phase once the slots wrap around
+        flipped = end.insert(XOrIOp.build(phase, _i32(end, 1, location),
+                                          location=location)).results[0]
+        operands.append(end.insert(SelectOp.build(wraps, flipped, phase,
+                                                  location=location)).results[0])
+    yield_op.set_operands(operands)
     _erase_dead(reversed(plan.slice_ops))
     for index, result in enumerate(loop.results):
         result.replace_all_uses_with(new_loop.results[index])
@@ -434,7 +510,13 @@ def pipeline_loop(loop: Operation, plan: _Plan, stages: int) -> Operation:
         done = after.insert(WarpGroupDotWaitOp.build([result.type], 0, [result],
                                                      location=location))
         result.replace_uses_with_if(done.results[0], lambda use: use.owner is not done)
-    after.insert(AsyncWaitOp.build(0, _token(), location=location))
+    if copies:
+        after.insert(AsyncWaitOp.build(0, _token(), location=location))
+    if barriers is not None:
+        for index in range(stages):
+            view = _buffer_view(after, barriers, _i32(after, index, location), location)
+            after.insert(InvalBarrierOp.build(view, location=location))
+        after.insert(LocalDeallocOp.build(barriers, location=location))
     for buffer in buffers:
         after.insert(LocalDeallocOp.build(buffer, location=location))
     return new_loop

@@ -474,19 +474,20 @@ def format_table(rows: list[Row], columns: list[str], heading: str) -> str:
     """The rows as a text table: figures, ratio tilecraft/triton with which way is better,
     and the errors at the end of their rows."""
     width = max(len(f"{row.case} [{row.unit}]") for row in rows)
+    widths = [max(10, len(column) + 1) for column in columns]
     lines = [heading, "",
-             f"{'case':<{width}}  " + "".join(f"{c:>10}" for c in columns)
+             f"{'case':<{width}}  " + "".join(f"{c:>{w}}" for c, w in zip(columns, widths))
              + "  tilecraft/triton"]
     for row in rows:
         cells = []
-        for column in columns:
+        for column, w in zip(columns, widths):
             value = row.values.get(column)
             if column in row.errors:
-                cells.append(f"{'ERROR':>10}")
+                cells.append(f"{'ERROR':>{w}}")
             elif value is None:
-                cells.append(f"{'n/a':>10}")
+                cells.append(f"{'n/a':>{w}}")
             else:
-                cells.append(f"{value:>10.1f}" if value >= 100 else f"{value:>10.2f}")
+                cells.append(f"{value:>{w}.1f}" if value >= 100 else f"{value:>{w}.2f}")
         ratio = row.ratio()
         better = "higher" if row.higher_is_better else "lower"
         ratio_text = f"{ratio:.2f} ({better} is better)" if ratio is not None else "n/a"

@@ -3,7 +3,9 @@
 Triton's tutorial matmul kernel (grouped ordering, masked K loop) compiled by both compilers
 with the same blocks, warps and stages, fp16 and bf16 inputs with fp32 accumulation, at
 4096^3 and 8192^3, against ``torch.matmul``, and Triton's mma.sync code (its sm_80 target,
-``triton-sm80``) as the peer of tilecraft's mma.sync path. Every output is checked against
+``triton-sm80``) as the peer of tilecraft's mma.sync path, and the same kernel through tensor
+descriptors (examples/07_matmul_descriptors.py: TMA copies on Hopper) compiled by both
+(``tilecraft-tma``, ``triton-tma``). Every output is checked against
 torch before it is timed (``triton.testing.do_bench`` medians).
 
     python tools/bench/gpu_matmul.py [--out DIR] [--sizes 4096,8192] [--stages 3]
@@ -28,14 +30,28 @@ import gpu  # noqa: E402  (tools/bench/gpu.py: headers, rows, timing, the table)
 # examples/04_matmul.py's kernel (Triton's tutorial 03-matrix-multiplication.py, MIT license,
 # without its activation).
 MATMUL = "@jit\n" + gpu.kernel_source("04_matmul", "matmul_kernel")
+# examples/07_matmul_descriptors.py's kernel: the same through tensor descriptors (TMA).
+MATMUL_TMA = "@jit\n" + gpu.kernel_source("07_matmul_descriptors", "matmul_kernel")
 
 # Triton's tutorial configuration for fp16 on Hopper-class GPUs (its first autotune config).
 CONFIG = {"BLOCK_SIZE_M": 128, "BLOCK_SIZE_N": 256, "BLOCK_SIZE_K": 64, "GROUP_SIZE_M": 8}
 NUM_WARPS, NUM_STAGES = 8, 3
 
 
-def matmul(device: gpu.CudaDevice, modules: dict[str, ModuleType], size: int,
-           dtype_name: str, stages: int) -> gpu.Row:
+def _descriptor_class(compiler: str) -> Any:
+    """The host tensor-descriptor class of ``compiler``."""
+    if compiler == "tilecraft":
+        import tilecraft
+
+        return tilecraft.TensorDescriptor
+    from triton.tools.tensor_descriptor import TensorDescriptor
+
+    return TensorDescriptor
+
+
+def matmul(device: gpu.CudaDevice, modules: dict[str, ModuleType],
+           tma_modules: dict[str, ModuleType], size: int, dtype_name: str,
+           stages: int) -> gpu.Row:
     torch = device.torch
     dtype = getattr(torch, dtype_name)
     row = gpu.Row(f"matmul {dtype_name} {size}^3", "TFLOP/s", True)
@@ -72,6 +88,21 @@ def matmul(device: gpu.CudaDevice, modules: dict[str, ModuleType], size: int,
             # peer of tilecraft's mma.sync path until tilecraft has wgmma
             gpu.measure(row, "triton-sm80", lambda: launch(arch="sm80"), check, figure,
                         device)
+    blocks = (CONFIG["BLOCK_SIZE_M"], CONFIG["BLOCK_SIZE_N"], CONFIG["BLOCK_SIZE_K"])
+    for compiler, module in tma_modules.items():
+        c = torch.empty((size, size), dtype=dtype, device="cuda")
+        descriptor = _descriptor_class(compiler)
+        descs = (descriptor.from_tensor(a, [blocks[0], blocks[2]]),
+                 descriptor.from_tensor(b, [blocks[2], blocks[1]]),
+                 descriptor.from_tensor(c, [blocks[0], blocks[1]]))
+        grid = (math.ceil(size / blocks[0]) * math.ceil(size / blocks[1]), )
+
+        def launch_tma(module: ModuleType = module, c: Any = c, descs: tuple = descs) -> Any:
+            module.matmul_kernel[grid](*descs, size, size, size, num_warps=NUM_WARPS,
+                                       num_stages=stages, **CONFIG)
+            return c
+
+        gpu.measure(row, f"{compiler}-tma", launch_tma, check, figure, device)
     return row
 
 
@@ -87,13 +118,16 @@ def main() -> int:
     rows = []
     with tempfile.TemporaryDirectory(prefix="bench-matmul-") as folder_name:
         modules = gpu.kernel_modules(Path(folder_name), "matmul", MATMUL)
+        tma_modules = gpu.kernel_modules(Path(folder_name), "matmul_tma", MATMUL_TMA)
         for size in (int(s) for s in args.sizes.split(",")):
             for dtype_name in ("float16", "bfloat16"):
-                rows.append(matmul(device, modules, size, dtype_name, args.stages))
+                rows.append(matmul(device, modules, tma_modules, size, dtype_name,
+                                   args.stages))
     heading = (f"matmul: tilecraft vs Triton vs torch (cuBLAS) on {device.describe()}; "
                f"blocks {CONFIG}, num_warps={NUM_WARPS}, num_stages={args.stages}; "
                f"{time.perf_counter() - start:.0f} s")
-    table = gpu.format_table(rows, ["tilecraft", "triton", "triton-sm80", device.peer], heading)
+    table = gpu.format_table(rows, ["tilecraft", "triton", "tilecraft-tma", "triton-tma",
+                                    "triton-sm80", device.peer], heading)
     print(table, end="")
     if args.out is not None:
         args.out.mkdir(parents=True, exist_ok=True)

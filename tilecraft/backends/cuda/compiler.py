@@ -48,7 +48,7 @@ def ttgir_pipeline(options: CUDAOptions) -> str:
             "tritongpu-remove-layout-conversions, tritongpu-accelerate-matmul, "
             "tritongpu-remove-layout-conversions, canonicalize, cse, "
             f"tritongpu-reduce-data-duplication, tritongpu-pipeline{{num-stages={options.num_stages}}}, "
-            "tritongpu-prefetch, canonicalize)")
+            "tritongpu-prefetch, triton-nvidia-tma-lowering, canonicalize)")
 
 
 def make_ttgir(ttir: Operation, options: CUDAOptions) -> Operation:
@@ -69,7 +69,7 @@ def make_llir(ttgir: Operation, options: CUDAOptions, metadata: dict) -> str:
                                 capability=options.capability,
                                 fp_fusion=options.enable_fp_fusion)
     metadata.update(name=info.name, arg_kinds=info.arg_kinds, shared=info.shared,
-                    num_warps=options.num_warps)
+                    num_warps=options.num_warps, tensormaps=info.tensormaps)
     return str(module)
 
 
@@ -95,7 +95,10 @@ class CUDABinary:
 def compile_ttir(module: Operation, options: CUDAOptions) -> CUDABinary:
     """``module`` (the frontend's `tt` module) compiled to a cubin."""
     metadata: dict = {"capability": options.capability, **asdict(options)}
-    ttir = make_ttir(module)
+    from tilecraft.transforms.tma_lowering import descriptors_use_tma
+
+    ttir = make_ttir(module, rewrite_descriptors=not descriptors_use_tma(module,
+                                                                         options.capability))
     ttgir = make_ttgir(ttir, options)
     llir = make_llir(ttgir, options, metadata)
     ptx = make_ptx(llir, options)

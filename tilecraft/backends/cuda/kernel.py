@@ -1,7 +1,8 @@
 """The entry of the GPU lowering: a `ttg` module to an LLVM module with one ``ptx_kernel``.
 
 Kernel arguments are passed as PTX parameters in their own types (pointers in the global
-address space; fp16 and bf16 scalars as f32, as the launcher packs them). The function gets
+address space; fp16 and bf16 scalars as f32, as the launcher packs them; a tensor descriptor
+as the global address of its ``CUtensorMap``). The function gets
 the launch bounds ``"nvvm.maxntid"`` of ``32 * num_warps`` threads and ``"nvvm.minctasm"`` of
 one CTA per SM (the registers a thread needs, not a full SM's share).
 """
@@ -15,12 +16,12 @@ from tilecraft.analysis.axisinfo import AxisInfoAnalysis
 from tilecraft.analysis.membar import (ModuleMembar, annotate_synced_via_async_wait,
                                        cuda_membar_filter)
 from tilecraft.frontend.errors import CompilationError
-from tilecraft.generated.tt import PointerType
+from tilecraft.generated.tt import PointerType, TensorDescType
 from tilecraft.ir import Operation
 
 from ..cpu import types as T
 from . import (async_copy, atomics, control, debug, dot, elementwise,  # noqa: F401
-               memory, reductions, shapes, shared_memory, wgmma)  # (registration)
+               memory, reductions, shapes, shared_memory, tma, wgmma)  # (registration)
 from .lowering import GPULowering, KernelInfo, error_at
 from .scratch_sizes import scratch_bytes
 
@@ -28,9 +29,12 @@ TRIPLE = "nvptx64-nvidia-cuda"
 
 
 def argument_type(t) -> ir.Type:
-    """The LLVM type of a kernel parameter of tile type ``t``."""
+    """The LLVM type of a kernel parameter of tile type ``t`` (a tensor descriptor: the global
+    address of its ``CUtensorMap``)."""
     if isinstance(t, PointerType):
         return ir.PointerType(addrspace=t.address_space)
+    if isinstance(t, TensorDescType):
+        return ir.PointerType(addrspace=1)
     if T.is_narrow(t):
         return T.F32
     return T.reg_type(t)
@@ -70,7 +74,13 @@ def lower_kernel(module_op: Operation, *, num_warps: int, threads_per_warp: int 
     _check_types(kernel, capability)
     name = kernel.sym_name
     arg_types = list(kernel.function_type.inputs)
-    info = KernelInfo(name, [T.arg_kind(t) for t in arg_types], num_warps)
+    info = KernelInfo(name, [], num_warps)
+    for index, t in enumerate(arg_types):
+        if isinstance(t, TensorDescType):
+            info.arg_kinds.append("ptr")
+            info.tensormaps.append(tma.tensormap_parameter(index, t))
+        else:
+            info.arg_kinds.append(T.arg_kind(t))
     module = ir.Module(name=name)
     module.triple = TRIPLE
     fnty = ir.FunctionType(ir.VoidType(), [argument_type(t) for t in arg_types])

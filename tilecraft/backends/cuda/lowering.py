@@ -90,6 +90,8 @@ class KernelInfo:
     shared: int = 0
     prints: list[dict] = field(default_factory=list)
     asserts: list[dict] = field(default_factory=list)
+    # per tensor-descriptor parameter, what the launcher encodes (`tma.tensormap_parameter`)
+    tensormaps: list[dict] = field(default_factory=list)
 
 
 class GPULowering:

@@ -1,0 +1,79 @@
+"""The host side of TMA: a `TensorDescriptor` kernel argument encoded as a ``CUtensorMap``
+(``cuTensorMapEncodeTiled``) in device memory, whose address the kernel gets.
+
+The kernel says how (`tma.tensormap_parameter`): the box its copies move and the swizzle of its
+shared buffers; the descriptor gives the tensor (address, sizes, strides, element type) and
+what out-of-bounds reads give (``padding="nan"``: NaN). Encoded maps are kept by their inputs,
+so launching again with the same tensors encodes and copies nothing.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Any
+
+from .driver import CudaError, DeviceBuffer, _check, _driver, pointer_of
+
+__all__ = ["tensormap_address"]
+
+#: Encoded maps kept, least recently used first out.
+_KEPT = 256
+_MAPS: OrderedDict[tuple, DeviceBuffer] = OrderedDict()
+
+_DATA_TYPES = {
+    "fp16": "FLOAT16", "bf16": "BFLOAT16", "fp32": "FLOAT32", "fp64": "FLOAT64",
+    "int8": "UINT8", "uint8": "UINT8", "fp8e4nv": "UINT8", "fp8e5": "UINT8",
+    "int16": "UINT16", "uint16": "UINT16", "int32": "INT32", "uint32": "UINT32",
+    "int64": "INT64", "uint64": "UINT64",
+}
+_SWIZZLES = {128: "128B", 64: "64B", 32: "32B", 0: "NONE"}
+
+
+def tensormap_address(desc: Any, parameter: dict, name: str) -> int:
+    """The device address of ``desc`` (a `TensorDescriptor` argument named ``name``) encoded
+    as kernel parameter ``parameter`` (`tma.tensormap_parameter`) asks."""
+    element = desc.element_type
+    if list(desc.block_shape) != parameter["block"] or \
+            element.primitive_bitwidth != parameter["element_bits"]:
+        raise TypeError(f"argument '{name}': a descriptor of {desc.block_shape} x {element} "
+                        f"blocks where the kernel was compiled for {parameter['block']}")
+    base = pointer_of(desc.base, name)
+    key = (base, tuple(desc.shape), tuple(desc.strides), tuple(parameter["box"]),
+           parameter["swizzle"], element.name, desc.padding)
+    buffer = _MAPS.get(key)
+    if buffer is None:
+        buffer = _encode(base, desc, parameter, name)
+        _MAPS[key] = buffer
+        if len(_MAPS) > _KEPT:
+            _MAPS.popitem(last=False)
+    else:
+        _MAPS.move_to_end(key)
+    return buffer.address
+
+
+def _encode(base: int, desc: Any, parameter: dict, name: str) -> DeviceBuffer:
+    driver = _driver()
+    element = desc.element_type
+    itemsize = element.primitive_bitwidth // 8
+    data_type = getattr(driver.CUtensorMapDataType,
+                        f"CU_TENSOR_MAP_DATA_TYPE_{_DATA_TYPES[element.name]}")
+    swizzle = getattr(driver.CUtensorMapSwizzle,
+                      f"CU_TENSOR_MAP_SWIZZLE_{_SWIZZLES[parameter['swizzle']]}")
+    fill = (driver.CUtensorMapFloatOOBfill.CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA
+            if desc.padding == "nan" else
+            driver.CUtensorMapFloatOOBfill.CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE)
+    rank = len(desc.shape)
+    try:
+        tensor_map = _check(driver.cuTensorMapEncodeTiled(
+            data_type, rank, base, list(reversed(desc.shape)),
+            [stride * itemsize for stride in reversed(desc.strides[:-1])],
+            list(reversed(parameter["box"])), [1] * rank,
+            driver.CUtensorMapInterleave.CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
+            driver.CUtensorMapL2promotion.CU_TENSOR_MAP_L2_PROMOTION_L2_256B, fill),
+            "cuTensorMapEncodeTiled")
+    except CudaError as error:
+        raise CudaError(f"argument '{name}': {error} (shape {desc.shape}, strides "
+                        f"{desc.strides}, box {parameter['box']})") from None
+    buffer = DeviceBuffer(128)
+    _check(driver.cuMemcpyHtoD(buffer.address, tensor_map.getPtr(), 128), "cuMemcpyHtoD")
+    return buffer
