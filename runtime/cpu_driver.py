@@ -17,13 +17,16 @@ Kinds name the type of an argument or of a printed value, with Triton's signatur
 
 A launch runs on one thread per CPU (``TILECRAFT_CPU_THREADS`` sets the count), or fewer when
 the kernel's programs, timed on its previous launch, are too cheap to be worth a thread
-(`plan_threads`). On one thread, the kernel is called in this thread. On several, the linear
-range is cut into `CHUNKS_PER_THREAD` contiguous chunks per thread and one call (through ctypes,
-which releases the GIL) goes into a thread pool written in compiled code
-(`tilecraft.backends.cpu.thread_pool`), created on the first launch that needs it, whose workers
-never return to Python: the calling thread and the workers claim the chunks in order, and no
-Python runs until every program has. Neighbouring programs stay on one thread within a chunk,
-and a thread that runs ahead (its core not shared with another process) takes more chunks.
+(`plan_threads`). A kernel's first launch of more programs than threads runs its first program
+alone in the calling thread to time it, then plans the rest: a cheap kernel then never starts
+the pool (nor compiles it, which the first such launch of the process would). On one thread, the
+kernel is called in this thread. On several, the linear range is cut into `CHUNKS_PER_THREAD`
+contiguous chunks per thread and one call (through ctypes, which releases the GIL) goes into a
+thread pool written in compiled code (`tilecraft.backends.cpu.thread_pool`), created on the
+first launch that needs it, whose workers never return to Python: the calling thread and the
+workers claim the chunks in order, and no Python runs until every program has. Neighbouring
+programs stay on one thread within a chunk, and a thread that runs ahead (its core not shared
+with another process) takes more chunks.
 """
 
 from __future__ import annotations
@@ -177,6 +180,7 @@ class CPUKernel:
         except struct.error:
             raise self._argument_error(list(args)) from None
         threads = 1 if total == 1 else plan_threads(total, thread_count(), self._program_seconds)
+        first = int(self._program_seconds is None and 1 < threads < total)  # time program 0
         if threads == 1 and self._silent:
             # One chunk, in this thread, and no callback to call: nothing can set the abort
             # flag, so the launch needs no context of its own.
@@ -189,13 +193,17 @@ class CPUKernel:
         address = ctypes.addressof(context)
         _LAUNCHES[address] = context  # keeps the context alive as long as a chunk holds it
         try:
+            if first:
+                self._run_chunk(packed, gx, gy, gz, 0, first, address)
+                threads = plan_threads(total - first, threads, self._program_seconds)
             if threads == 1:
-                self._run_chunk(packed, gx, gy, gz, 0, total, address)
+                self._run_chunk(packed, gx, gy, gz, first, total, address)
             else:
                 start = time.perf_counter()
-                chunks = min(total, threads * CHUNKS_PER_THREAD)
-                _pool().run(self._address, packed, (gx, gy, gz), total, address, chunks, threads)
-                self._program_seconds = (time.perf_counter() - start) * threads / total
+                chunks = min(total - first, threads * CHUNKS_PER_THREAD)
+                _pool().run(self._address, packed, (gx, gy, gz), first, total, address, chunks,
+                            threads)
+                self._program_seconds = (time.perf_counter() - start) * threads / (total - first)
         finally:
             del _LAUNCHES[address]
         context.raise_failure()
@@ -391,13 +399,13 @@ class _ThreadPool:
         self._workers = 0
         self._lock = threading.Lock()
 
-    def run(self, kernel: int, packed: bytes, grid: tuple[int, int, int], programs: int,
-            ctx: int, chunks: int, threads: int) -> None:
-        """Runs programs [0, programs) of the kernel at address ``kernel`` in ``chunks``
+    def run(self, kernel: int, packed: bytes, grid: tuple[int, int, int], first: int,
+            programs: int, ctx: int, chunks: int, threads: int) -> None:
+        """Runs programs [first, programs) of the kernel at address ``kernel`` in ``chunks``
         contiguous chunks on ``threads`` threads, this one included, and returns when all are
         done."""
         self._grow(threads - 1)
-        self._launch(self._address, kernel, packed, *grid, programs, ctx, chunks)
+        self._launch(self._address, kernel, packed, *grid, first, programs, ctx, chunks)
 
     def _grow(self, workers: int) -> None:
         if workers <= self._workers:
@@ -415,7 +423,8 @@ class _ThreadPool:
 
 _POOL_LAUNCH_TYPE = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_char_p,
                                      ctypes.c_int32, ctypes.c_int32, ctypes.c_int32,
-                                     ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64)
+                                     ctypes.c_int64, ctypes.c_int64, ctypes.c_void_p,
+                                     ctypes.c_int64)
 _POOL_WORKER_TYPE = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
 _POOL: _ThreadPool | None = None
 _POOL_LOCK = threading.Lock()

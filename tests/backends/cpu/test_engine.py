@@ -109,8 +109,11 @@ def pid_kernel_ir(name: str) -> str:
 
 @pytest.fixture(scope="module")
 def pid_kernel() -> CPUKernel:
+    """The pid kernel, launched once already (its programs timed: no first-launch probe)."""
     compiled = engine.compile_module(pid_kernel_ir("kernel"), "pids")
-    return CPUKernel(engine.JITLibrary(compiled.obj), "kernel", ["ptr"] * 3, [], [])
+    kernel = CPUKernel(engine.JITLibrary(compiled.obj), "kernel", ["ptr"] * 3, [], [])
+    run_pid_kernel(kernel, (1, 1, 1))
+    return kernel
 
 
 def run_pid_kernel(kernel: CPUKernel, grid: tuple[int, int, int]) -> np.ndarray:
@@ -169,6 +172,29 @@ def test_chunks_run_in_parallel_on_the_pool(use_threads):
         kernel.launch((16, 1, 1), [address(threads)])
         assert np.all(threads != 0)
         assert len(set(threads)) > 1
+
+
+@pytest.mark.parametrize("cost", ["cheap", "slow"])
+def test_a_first_launch_times_its_first_program_before_choosing_threads(use_threads,
+                                                                        monkeypatch, cost):
+    """The first launch of more programs than threads runs program 0 alone in this thread,
+    then the others, here on this thread too when they are cheap (no pool) and on the pool's
+    threads, in chunks after program 0, when they are not."""
+    use_threads("2")
+    if cost == "cheap":
+        monkeypatch.setattr(cpu_driver, "MIN_CHUNK_SECONDS", 1.0)
+        monkeypatch.setattr(cpu_driver, "_pool", lambda: pytest.fail("the pool was used"))
+    compiled = engine.compile_module(pid_kernel_ir("probed"), "probed")
+    kernel = CPUKernel(engine.JITLibrary(compiled.obj), "probed", ["ptr"] * 3, [], [])
+    ran_on = run_pid_kernel(kernel, (9, 1, 1))
+    assert kernel._program_seconds is not None
+    if cost == "cheap":
+        assert len(set(ran_on)) == 1
+    else:
+        chunks = 2 * cpu_driver.CHUNKS_PER_THREAD
+        bounds = [1 + 8 * i // chunks for i in range(chunks + 1)]
+        for begin, end in itertools.pairwise(bounds):
+            assert len(set(ran_on[begin:end])) == 1
 
 
 def test_cheap_programs_run_on_fewer_threads():

@@ -4,9 +4,10 @@ object code loaded into an MCJIT execution engine.
 Compilation (`compile_module`) and loading (`JITLibrary`) are separate so that a compile-cache
 hit goes from the cached object bytes straight to an engine, with no LLVM optimization or code
 generation. The host assembly text is generated only when it is read (`assembly`): it is a
-second code generation of the whole module, as long as the object's. LLVM aborts the process on some bad input, so everything handed to it is checked
-first: IR text is parsed and verified (errors become `LLVMError`), and object bytes are read as
-ELF by this module, which also checks that every symbol they import can be resolved.
+second code generation of the whole module, as long as the object's. LLVM aborts the process on
+some bad input, so everything handed to it is checked first: IR text is parsed and verified
+(errors become `LLVMError`), and object bytes are read as ELF by this module, which also checks
+that every symbol they import can be resolved.
 """
 
 from __future__ import annotations

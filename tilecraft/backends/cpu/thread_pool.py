@@ -3,22 +3,23 @@ and no GIL in between.
 
 The pool's state is one `POOL_BYTES` block (`PoolLayout` gives the offsets): a pthread mutex,
 two condition variables (work posted, work done), a generation counter, and the job: the
-kernel's grid entry point and its arguments, the number of programs, the number of chunks, the
-next chunk to claim and how many are done. Two functions are compiled once per process:
+kernel's grid entry point and its arguments, the range of programs to run, the number of
+chunks, the next chunk to claim and how many are done. Two functions are compiled once per process:
 
 * ``tilecraft_pool_worker(pool)``: a worker's whole life. It waits until the generation
   changes, copies the job, then claims chunks and runs each with the kernel's grid entry point,
   then waits again; it never returns. The runtime calls it, through ctypes (which releases the
   GIL), from daemon threads it started with large stacks.
-* ``tilecraft_pool_launch(pool, fn, args, gx, gy, gz, programs, ctx, chunks)``: posts a job,
-  wakes the workers, claims chunks itself like a worker, and returns once every chunk is done.
+* ``tilecraft_pool_launch(pool, fn, args, gx, gy, gz, first, programs, ctx, chunks)``: posts a
+  job (programs ``[first, programs)``), wakes the workers, claims chunks itself like a worker,
+  and returns once every chunk is done.
 
-Chunk ``c`` of ``n`` runs the programs ``[programs * c / n, programs * (c + 1) / n)``: each chunk
-is a contiguous range, so neighbouring programs (grouped orderings) run on one core. Claiming
-in order means one chunk per thread when every thread is awake, and a thread that wakes late
-simply finds its chunk taken. The claim counter holds the job's generation beside the next
-chunk and moves by compare-and-swap, so a thread that comes back late from one job cannot claim
-a chunk of the next with the old job's fields.
+Chunk ``c`` of ``n`` runs the programs ``[first + count * c / n, first + count * (c + 1) / n)``
+(``count = programs - first``): each chunk is a contiguous range, so neighbouring programs
+(grouped orderings) run on one core. Claiming in order means one chunk per thread when every
+thread is awake, and a thread that wakes late simply finds its chunk taken. The claim counter
+holds the job's generation beside the next chunk and moves by compare-and-swap, so a thread that
+comes back late from one job cannot claim a chunk of the next with the old job's fields.
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ class PoolLayout:
     programs: int = 3 * SYNC_SLOT + 48  # i64
     ctx: int = 3 * SYNC_SLOT + 56  # ptr
     chunks: int = 3 * SYNC_SLOT + 64  # i64
+    first: int = 3 * SYNC_SLOT + 72  # i64
     next_chunk: int = 5 * SYNC_SLOT  # i64, claimed atomically (its own line)
     done: int = 6 * SYNC_SLOT  # i64, counted atomically (its own line)
 
@@ -122,15 +124,16 @@ def _function(module: ir.Module, name: str, result: ir.Type, params: list,
 
 
 def _run_chunks(module: ir.Module, libc: _Libc) -> ir.Function:
-    """``run_chunks(pool, generation, kernel, args, gx, gy, gz, programs, ctx, chunks)``: claims
-    and runs chunks of the job of ``generation`` (its fields, read under the mutex, are the
-    other arguments) until none is left; whoever finishes the last one wakes the launching
+    """``run_chunks(pool, generation, kernel, args, gx, gy, gz, first, programs, ctx, chunks)``:
+    claims and runs chunks of the job of ``generation`` (its fields, read under the mutex, are
+    the other arguments) until none is left; whoever finishes the last one wakes the launching
     thread. The claim counter holds ``generation << 32 | next chunk`` and is advanced by
     compare-and-swap, so a thread still running after its job ended claims nothing of the
     next."""
     fn, b = _function(module, "tilecraft_pool_run_chunks", VOID,
-                      [PTR, I64, KERNEL, PTR, I32, I32, I32, I64, PTR, I64], internal=True)
-    pool, generation, kernel, args, gx, gy, gz, programs, ctx, chunks = fn.args
+                      [PTR, I64, KERNEL, PTR, I32, I32, I32, I64, I64, PTR, I64],
+                      internal=True)
+    pool, generation, kernel, args, gx, gy, gz, first, programs, ctx, chunks = fn.args
     f = _Fields(b, pool)
     claim = fn.append_basic_block("claim")
     try_claim = fn.append_basic_block("try_claim")
@@ -152,8 +155,9 @@ def _run_chunks(module: ir.Module, libc: _Libc) -> ir.Function:
     b.cbranch(b.extract_value(swapped, 1), run, claim)
 
     b.position_at_end(run)
-    begin = b.sdiv(b.mul(programs, chunk), chunks)
-    end = b.sdiv(b.mul(programs, b.add(chunk, ir.Constant(I64, 1))), chunks)
+    count = b.sub(programs, first)
+    begin = b.add(first, b.sdiv(b.mul(count, chunk), chunks))
+    end = b.add(first, b.sdiv(b.mul(count, b.add(chunk, ir.Constant(I64, 1))), chunks))
     b.call(kernel, [args, gx, gy, gz, begin, end, ctx])
     finished = b.atomic_rmw("add", f.at(LAYOUT.done), ir.Constant(I64, 1), "seq_cst")
     b.cbranch(b.icmp_signed("==", b.add(finished, ir.Constant(I64, 1)), chunks), last, claim)
@@ -189,7 +193,8 @@ def _job(f: _Fields) -> list[ir.Value]:
     """The posted job's fields, read with the mutex held (`_run_chunks`'s arguments after the
     pool and the generation)."""
     return [f.load(LAYOUT.function, KERNEL), f.load(LAYOUT.args, PTR),
-            *(f.load(LAYOUT.grid + 4 * d, I32) for d in range(3)), f.load(LAYOUT.programs, I64),
+            *(f.load(LAYOUT.grid + 4 * d, I32) for d in range(3)), f.load(LAYOUT.first, I64),
+            f.load(LAYOUT.programs, I64),
             f.load(LAYOUT.ctx, PTR), f.load(LAYOUT.chunks, I64)]
 
 
@@ -216,14 +221,15 @@ def _worker(module: ir.Module, libc: _Libc, run_chunks: ir.Function) -> None:
 
 def _launch(module: ir.Module, libc: _Libc, run_chunks: ir.Function) -> None:
     fn, b = _function(module, "tilecraft_pool_launch", VOID,
-                      [PTR, KERNEL, PTR, I32, I32, I32, I64, PTR, I64])
-    pool, kernel, args, gx, gy, gz, programs, ctx, chunks = fn.args
+                      [PTR, KERNEL, PTR, I32, I32, I32, I64, I64, PTR, I64])
+    pool, kernel, args, gx, gy, gz, first, programs, ctx, chunks = fn.args
     f = _Fields(b, pool)
     b.call(libc.lock, [f.at(LAYOUT.mutex)])
     f.store(LAYOUT.function, kernel)
     f.store(LAYOUT.args, args)
     for d, size in enumerate((gx, gy, gz)):
         f.store(LAYOUT.grid + 4 * d, size)
+    f.store(LAYOUT.first, first)
     f.store(LAYOUT.programs, programs)
     f.store(LAYOUT.ctx, ctx)
     f.store(LAYOUT.chunks, chunks)
@@ -235,7 +241,8 @@ def _launch(module: ir.Module, libc: _Libc, run_chunks: ir.Function) -> None:
                  "seq_cst")
     b.call(libc.broadcast, [f.at(LAYOUT.work_posted)])
     b.call(libc.unlock, [f.at(LAYOUT.mutex)])
-    b.call(run_chunks, [pool, generation, kernel, args, gx, gy, gz, programs, ctx, chunks])
+    b.call(run_chunks, [pool, generation, kernel, args, gx, gy, gz, first, programs, ctx,
+                        chunks])
     b.call(libc.lock, [f.at(LAYOUT.mutex)])
     _wait_while(b, fn, libc, f, lambda: b.icmp_signed(
         "<", b.load_atomic(f.at(LAYOUT.done), "seq_cst", 8, typ=I64), chunks), LAYOUT.work_done)
