@@ -330,8 +330,28 @@ def compile_module(module, backend: Backend, launch_options: dict | None = None,
         cache.put(key, files, metadata)
     name, asm, metadata = backend.describe(binary)
     if arg_names is not None:
-        metadata["arg_names"] = list(arg_names)
+        metadata["arg_names"] = _launched_names(module, arg_names,
+                                                metadata.get("tensormaps", ()))
     return CompiledKernel(name, asm, metadata, backend, binary)
+
+
+def _launched_names(module, arg_names: list[str], tensormaps: Sequence[dict]) -> list[str]:
+    """The names of the kernel's parameters as launched: a tensor descriptor passed as its
+    pack names each value after it (``a_desc.shape.0``...)."""
+    from tilecraft.generated.tt import TensorDescType
+    from tilecraft.transforms.rewrite_tensor_descriptor import pack_name_suffixes
+
+    kernel = _kernel_func(module)
+    maps = {parameter["index"] for parameter in tensormaps}
+    names = []
+    for index, name in enumerate(arg_names):
+        ty = kernel.function_type.inputs[index] if kernel is not None else None
+        if isinstance(ty, TensorDescType) and index not in maps:
+            names += [f"{name}.{suffix}" if suffix else name
+                      for suffix in pack_name_suffixes(ty)]
+        else:
+            names.append(name)
+    return names
 
 
 def always_compile() -> bool:

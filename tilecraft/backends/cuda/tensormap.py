@@ -48,7 +48,7 @@ def tensormap_address(desc: Any, parameter: dict, name: str) -> int:
             _MAPS.popitem(last=False)
     else:
         _MAPS.move_to_end(key)
-    return buffer.address
+    return int(buffer.address)
 
 
 def _encode(base: int, desc: Any, parameter: dict, name: str) -> DeviceBuffer:
@@ -64,10 +64,12 @@ def _encode(base: int, desc: Any, parameter: dict, name: str) -> DeviceBuffer:
             driver.CUtensorMapFloatOOBfill.CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE)
     rank = len(desc.shape)
     try:
+        sizes = [driver.cuuint64_t(size) for size in reversed(desc.shape)]
+        strides = [driver.cuuint64_t(stride * itemsize)
+                   for stride in reversed(desc.strides[:-1])]
+        box = [driver.cuuint32_t(size) for size in reversed(parameter["box"])]
         tensor_map = _check(driver.cuTensorMapEncodeTiled(
-            data_type, rank, base, list(reversed(desc.shape)),
-            [stride * itemsize for stride in reversed(desc.strides[:-1])],
-            list(reversed(parameter["box"])), [1] * rank,
+            data_type, rank, base, sizes, strides, box, [driver.cuuint32_t(1)] * rank,
             driver.CUtensorMapInterleave.CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
             driver.CUtensorMapL2promotion.CU_TENSOR_MAP_L2_PROMOTION_L2_256B, fill),
             "cuTensorMapEncodeTiled")
