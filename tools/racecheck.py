@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The pipelined kernels under ``compute-sanitizer --tool racecheck``: Triton's tutorial matmul
 kernel (tools/bench/gpu_matmul.py) compiled by tilecraft with cp.async pipelining (2, 3 and 4
-stages; 4 warps, and 8 warps in two warp groups), and the attention kernel of
+stages; 4 warps, and 8 warps in two warp groups), the same through tensor descriptors (TMA
+copies and mbarriers on sm_90), and the attention kernel of
 ``examples/05_fused_attention.py`` (tools/bench/gpu_attention.py's blocks, causal and not), fp16,
 at square and ragged shapes (not multiples of the blocks), each checked against torch. On an
 sm_90 GPU both run on wgmma. Run it under the sanitizer; it also runs alone (then it only
@@ -39,27 +40,45 @@ def _report(label: str, out, expected, tolerance: float) -> bool:
     return ok
 
 
+def _launch_matmul(module, descriptors: bool, a, b, c, config: dict, warps: int,
+                   stages: int) -> None:
+    (m, k), n = a.shape, b.shape[1]
+    grid = (math.ceil(m / config["BLOCK_SIZE_M"]) * math.ceil(n / config["BLOCK_SIZE_N"]), )
+    options = {"num_warps": warps, "num_stages": stages, **config}
+    if not descriptors:
+        module.matmul_kernel[grid](a, b, c, m, n, k, a.stride(0), a.stride(1), b.stride(0),
+                                   b.stride(1), c.stride(0), c.stride(1), **options)
+        return
+    import tilecraft as tc
+
+    bm, bn, bk = (config[f"BLOCK_SIZE_{d}"] for d in "MNK")
+    module.matmul_kernel[grid](tc.TensorDescriptor.from_tensor(a, [bm, bk]),
+                               tc.TensorDescriptor.from_tensor(b, [bk, bn]),
+                               tc.TensorDescriptor.from_tensor(c, [bm, bn]), m, n, k,
+                               **options)
+
+
 def check_matmuls(folder: Path) -> int:
-    """Wrong results among the pipelined matmuls."""
+    """Wrong results among the pipelined matmuls: loads through pointers (``cp.async``) and
+    through tensor descriptors (TMA on sm_90)."""
     import torch
 
-    module = gpu.kernel_modules(folder, "matmul", gpu_matmul.MATMUL, ("tilecraft",))["tilecraft"]
     failures = 0
-    for config, warps in MATMUL_CONFIGS:
-        for stages in (2, 3, 4):
-            for m, n, k in SHAPES:
-                a = torch.randn((m, k), device="cuda", dtype=torch.float16)
-                b = torch.randn((k, n), device="cuda", dtype=torch.float16)
-                c = torch.empty((m, n), device="cuda", dtype=torch.float16)
-                grid = (math.ceil(m / config["BLOCK_SIZE_M"])
-                        * math.ceil(n / config["BLOCK_SIZE_N"]), )
-                module.matmul_kernel[grid](a, b, c, m, n, k, a.stride(0), a.stride(1),
-                                           b.stride(0), b.stride(1), c.stride(0), c.stride(1),
-                                           num_warps=warps, num_stages=stages, **config)
-                torch.cuda.synchronize()
-                expected = torch.matmul(a.float(), b.float())
-                failures += not _report(f"matmul {warps} warps stages={stages} {m}x{n}x{k}", c,
-                                        expected, 2e-2 * expected.abs().max().item())
+    for stem, source in (("matmul", gpu_matmul.MATMUL), ("matmul_tma", gpu_matmul.MATMUL_TMA)):
+        module = gpu.kernel_modules(folder, stem, source, ("tilecraft",))["tilecraft"]
+        for config, warps in MATMUL_CONFIGS:
+            for stages in (2, 3, 4):
+                for m, n, k in SHAPES:
+                    a = torch.randn((m, k), device="cuda", dtype=torch.float16)
+                    b = torch.randn((k, n), device="cuda", dtype=torch.float16)
+                    c = torch.empty((m, n), device="cuda", dtype=torch.float16)
+                    _launch_matmul(module, stem == "matmul_tma", a, b, c, config, warps,
+                                   stages)
+                    torch.cuda.synchronize()
+                    expected = torch.matmul(a.float(), b.float())
+                    failures += not _report(
+                        f"{stem} {warps} warps stages={stages} {m}x{n}x{k}", c, expected,
+                        2e-2 * expected.abs().max().item())
     return failures
 
 
