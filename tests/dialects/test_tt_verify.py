@@ -124,16 +124,37 @@ def test_expand_dims_result():
             "type(s) of operation 'tensor<16x1xf32>'")
 
 
-@pytest.mark.parametrize("text", [
-    "%0 = tt.expand_dims %e {axis = 0 : i32} : tensor<16xf32, #blocked> -> tensor<1x16xf32>",
-    '%0 = "tt.reduce"(%e2) <{axis = 0 : i32}> ({\n  ^bb0(%x: f32, %y: f32):\n'
-    "    tt.reduce.return %x : f32\n  }) : (tensor<2x8xf32, #blocked2>) -> tensor<8xf32>",
-])
-def test_inferred_results_keep_having_an_encoding(text):
-    args = "%e: tensor<16xf32, #blocked>, %e2: tensor<2x8xf32, #blocked2>"
-    assert error("  " + text, args).endswith(
-        "op requires that either (a) the operand and the result both have encodings, or (b) "
-        "neither does")
+def test_expand_dims_of_a_layout_that_is_not_a_slice():
+    args = "%e: tensor<16xf32, #blocked>"
+    with collect_diagnostics() as reports:
+        raised = error("  %0 = tt.expand_dims %e {axis = 0 : i32} : tensor<16xf32, #blocked> -> "
+                       "tensor<1x16xf32, #blocked2>", args)
+    assert [report.message for report in reports] == [
+        "ExpandDimsOp operand encoding must be SliceEncodingAttr",
+        "failed to infer layout for ExpandDimsOp"]
+    assert raised == "'tt.expand_dims' op failed to infer returned types"
+
+
+def test_expand_dims_gives_the_parent_of_its_slice():
+    args = "%e: tensor<8xf32, #ttg.slice<{dim = 0, parent = #blocked2}>>"
+    text = ("  %0 = tt.expand_dims %e {axis = 0 : i32} : tensor<8xf32, #ttg.slice<{dim = 0, "
+            "parent = #blocked2}>> -> tensor<1x8xf32, #blocked2>")
+    verifies(body(text, args))
+    with collect_diagnostics() as reports:
+        error(text.replace("axis = 0", "axis = 1").replace("1x8", "8x1"), args)
+    assert reports[0].message == "Incompatible slice dimension for ExpandDimsOp operand"
+
+
+def test_reduce_result_is_the_slice_of_its_operand_layout():
+    args = "%e2: tensor<2x8xf32, #blocked2>"
+    region = "({\n  ^bb0(%x: f32, %y: f32):\n    tt.reduce.return %x : f32\n  })"
+    sliced = "tensor<8xf32, #ttg.slice<{dim = 0, parent = #blocked2}>>"
+    verifies(body(f'  %0 = "tt.reduce"(%e2) <{{axis = 0 : i32}}> {region} : '
+                  f"(tensor<2x8xf32, #blocked2>) -> {sliced}", args))
+    assert inference_error(f'  %0 = "tt.reduce"(%e2) <{{axis = 0 : i32}}> {region} : '
+                           "(tensor<2x8xf32, #blocked2>) -> tensor<8xf32>", args) == (
+        f"'tt.reduce' op inferred type(s) '{sliced.replace('#blocked2', BLOCKED2)}' are "
+        "incompatible with return type(s) of operation 'tensor<8xf32>'")
 
 
 def test_reshape_element_count():

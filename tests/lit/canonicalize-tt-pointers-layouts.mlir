@@ -62,20 +62,3 @@ tt.func @expand_broadcast_slice(%x: tensor<1xf32, #slice>) -> tensor<32x1xf32, #
   tt.return %e : tensor<32x1xf32, #blocked>
 }
 }
-
-// -----
-
-// Not fired: the slice is along another dimension than the one expanded, so the
-// intermediate layout cannot be inferred.
-#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 1], order = [0, 1]}>
-#slice = #ttg.slice<{dim = 0, parent = #blocked}>
-module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32} {
-// CHECK-LABEL: tt.func @expand_broadcast_other_dim
-// CHECK-NEXT:    tt.broadcast %arg0
-// CHECK-NEXT:    tt.expand_dims
-tt.func @expand_broadcast_other_dim(%x: tensor<1xf32, #slice>) -> tensor<32x1xf32, #blocked> {
-  %b = tt.broadcast %x : tensor<1xf32, #slice> -> tensor<32xf32, #slice>
-  %e = tt.expand_dims %b {axis = 1 : i32} : tensor<32xf32, #slice> -> tensor<32x1xf32, #blocked>
-  tt.return %e : tensor<32x1xf32, #blocked>
-}
-}

@@ -71,12 +71,13 @@ class EncodingInferenceError(Exception):
         self.message = message
 
 
-def _inference_failure(op, message: str) -> VerificationError:
-    """MLIR's errors when an op cannot infer its result types: the inference's ``message``
+def _inference_failure(op, *messages: str) -> VerificationError:
+    """MLIR's errors when an op cannot infer its result types: the inference's ``messages``
     (reported), then "failed to infer returned types" (returned, to raise)."""
     from tilecraft.transforms.diagnostics import emit_error
 
-    emit_error(op, message)
+    for message in messages:
+        emit_error(op, message)
     return op.emit_error("failed to infer returned types")
 
 
@@ -89,11 +90,11 @@ def _inferred_mismatch(op, inferred, actual) -> VerificationError:
                                   f"incompatible with return type(s) of operation {actual_text}")
 
 
-def _inferred_encoding(op, encoding, fallback, hook: str, *args):
+def _inferred_encoding(op, encoding, fallback, hook: str, *args, then: tuple[str, ...] = ()):
     """The result encoding that the inference ``hook`` (``infer_trans_encoding``, ...) of the
     source's ``encoding`` gives: None for a source without one, ``fallback`` (the result's own)
     where the encoding has no such hook or does not know its layout. A layout the hook refuses
-    fails the op with the hook's message."""
+    fails the op with the hook's message, then the op's own ones (``then``)."""
     if encoding is None:
         return None
     infer = getattr(encoding, hook, None)
@@ -102,7 +103,7 @@ def _inferred_encoding(op, encoding, fallback, hook: str, *args):
     try:
         inferred = infer(*args)
     except EncodingInferenceError as failure:
-        raise _inference_failure(op, failure.message) from None
+        raise _inference_failure(op, failure.message, *then) from None
     return fallback if inferred is None else inferred
 
 
@@ -124,16 +125,6 @@ def _equivalent_types(a, b) -> bool:
         return False
     return a.shape == b.shape and a.element_type == b.element_type and \
         _layouts_equal(a.shape, a.encoding, b.encoding)
-
-
-def _result_encoding(op, src_type, result_type):
-    """The encoding of an inferred result. Layouts (TritonGPU's) cannot be inferred here, so the
-    result keeps the encoding it was given; but, as with Triton's inference, a source with an
-    encoding gives a result with one, and a source without gives a result without."""
-    if (src_type.encoding is None) != (result_type.encoding is None):
-        raise op.emit_error("requires that either (a) the operand and the result both have "
-                            "encodings, or (b) neither does")
-    return result_type.encoding
 
 
 # -- the verifier attached to every tt op --------------------------------------------------------
@@ -326,7 +317,9 @@ def _verify_expand_dims(op) -> None:
                             f"(expected 0 <= axis <= {src.rank})")
     shape = list(src.shape)
     shape.insert(axis, 1)
-    inferred = RankedTensorType(shape, src.element_type, _result_encoding(op, src, dst))
+    encoding = _inferred_encoding(op, src.encoding, dst.encoding, "infer_expand_dims_encoding",
+                                  axis, then=("failed to infer layout for ExpandDimsOp",))
+    inferred = RankedTensorType(shape, src.element_type, encoding)
     if inferred is not dst:
         raise _inferred_mismatch(op, [inferred], [dst])
 
@@ -620,11 +613,10 @@ def _verify_reduce(op) -> None:
         shape = src.shape[:axis] + src.shape[axis + 1:]
         if not shape:
             inferred.append(src.element_type)
-        elif isinstance(result.type, RankedTensorType):
-            inferred.append(RankedTensorType(shape, src.element_type,
-                                             _result_encoding(op, src, result.type)))
-        else:
-            inferred.append(RankedTensorType(shape, src.element_type, src.encoding))
+            continue
+        fallback = result.type.encoding if isinstance(result.type, RankedTensorType) else None
+        encoding = _inferred_encoding(op, src.encoding, fallback, "infer_reduce_encoding", axis)
+        inferred.append(RankedTensorType(shape, src.element_type, encoding))
     actual = [r.type for r in op.results]
     if inferred != actual:
         raise _inferred_mismatch(op, inferred, actual)
@@ -1379,8 +1371,8 @@ def _defining(value, cls):
 
 class ExpandDimsOfBroadcast(RewritePattern):
     """expand_dims(broadcast(x)) -> broadcast(expand_dims(x)). With encodings, the new
-    expand_dims takes the layout that Triton's inference gives: a slice along ``axis`` expands
-    into its parent; for any other layout nothing fires."""
+    expand_dims takes the layout that Triton's inference gives (a slice along ``axis`` expands
+    into its parent); where there is none nothing fires."""
 
     ROOT = "tt.expand_dims"
 
@@ -1402,13 +1394,14 @@ class ExpandDimsOfBroadcast(RewritePattern):
 
 
 def _expanded_encoding(encoding, axis: int):
-    """The encoding of expand_dims along ``axis`` of a tensor with ``encoding``: the parent of a
-    slice along ``axis`` (Triton's inferExpandDimsOpEncoding); None otherwise."""
-    from tilecraft.generated.ttg import SliceEncodingAttr
-
-    if isinstance(encoding, SliceEncodingAttr) and encoding.dim == axis:
-        return encoding.parent
-    return None
+    """The encoding of expand_dims along ``axis`` of a tensor with ``encoding`` (the
+    ``infer_expand_dims_encoding`` hook: Triton's inferExpandDimsOpEncoding); None for an
+    encoding without the hook or one it refuses."""
+    infer = getattr(encoding, "infer_expand_dims_encoding", None)
+    try:
+        return None if infer is None else infer(axis)
+    except EncodingInferenceError:
+        return None
 
 
 class IntToPtrOfConstantByteOffset(RewritePattern):

@@ -1361,14 +1361,17 @@ def install_verifiers(ops: Iterable[type]) -> None:
 
 from .ttg_dot import verify_dot_operands  # noqa: E402 - it reads context_num_warps
 from .ttg_inference import (  # noqa: E402 - hooks of the attributes, as the two above
-    EncodingInferenceError, infer_split_encoding, infer_trans_encoding, layouts_equivalent,
-    split_encoding, verify_layouts_are_equal,
+    EncodingInferenceError, infer_expand_dims_encoding, infer_reduce_encoding,
+    infer_split_encoding, infer_trans_encoding, layouts_equivalent, split_encoding,
+    verify_layouts_are_equal,
 )
 
 install_verifiers(gen.DIALECT.ops.values())
 for _cls in gen.DIALECT.attributes.values():
     implements(_cls)(tensor_layout_error)
     implements(_cls)(verify_dot_operands)
+    implements(_cls)(infer_expand_dims_encoding)
+    implements(_cls)(infer_reduce_encoding)
     implements(_cls)(infer_trans_encoding)
     implements(_cls)(infer_split_encoding)
     implements(_cls)(verify_layouts_are_equal)

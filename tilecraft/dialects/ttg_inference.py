@@ -1,13 +1,13 @@
 """Layout inference of the TritonGPU dialect for the shape ops of tt (Triton's
-``DialectInferLayoutInterface`` of TritonGPU): the layout of ``tt.trans``, ``tt.join`` and
-``tt.split`` results from their operands' (and the converse), and whether two layouts of a shape
-are the same map (``verifyLayoutsAreEqual``).
+``DialectInferLayoutInterface`` of TritonGPU): the layout of ``tt.expand_dims``, ``tt.reduce``,
+``tt.trans``, ``tt.join`` and ``tt.split`` results from their operands' (and the converse), and
+whether two layouts of a shape are the same map (``verifyLayoutsAreEqual``).
 
 Each inference answers an encoding, None where it does not know the layout (a layout without a
 linear map here), or raises `EncodingInferenceError` (tt's: the dialect that asks) where
 Triton's inference fails, with Triton's message. The tt verifiers call them through hooks of the ``ttg`` attributes
-(``infer_trans_encoding``, ``infer_split_encoding``, ``verify_layouts_are_equal``), the layout
-passes directly.
+(``infer_expand_dims_encoding``, ``infer_reduce_encoding``, ``infer_trans_encoding``,
+``infer_split_encoding``, ``verify_layouts_are_equal``), the layout passes directly.
 """
 
 from __future__ import annotations
@@ -25,8 +25,10 @@ from tilecraft.layouts.linear import LinearLayout
 from .tt import EncodingInferenceError
 
 __all__ = ["EncodingInferenceError", "layout_map", "linear_attr", "layout_with_bases",
-           "trans_encoding", "default_join_encoding", "split_encoding", "layouts_equivalent",
-           "infer_trans_encoding", "infer_split_encoding", "verify_layouts_are_equal"]
+           "expand_dims_encoding", "slice_encoding", "trans_encoding", "default_join_encoding",
+           "split_encoding", "layouts_equivalent", "infer_expand_dims_encoding",
+           "infer_reduce_encoding", "infer_trans_encoding", "infer_split_encoding",
+           "verify_layouts_are_equal"]
 
 _SHARED = (SwizzledSharedEncodingAttr, NVMMASharedEncodingAttr, PaddedSharedEncodingAttr,
            SharedLinearEncodingAttr)
@@ -72,6 +74,22 @@ def _check_rank(rank: int, order: Sequence[int]) -> None:
 def _cga_rank(cga_layout: Sequence[Sequence[int]], order: Sequence[int]) -> int:
     """The rank of a CGA layout's bases (a layout of one CTA has none: any rank fits)."""
     return len(cga_layout[0]) if cga_layout else len(order)
+
+
+def expand_dims_encoding(encoding: Attribute, axis: int) -> Attribute:
+    """The layout of ``tt.expand_dims`` at ``axis`` of a value in ``encoding``: the parent of a
+    slice along ``axis``."""
+    if not isinstance(encoding, SliceEncodingAttr):
+        raise EncodingInferenceError("ExpandDimsOp operand encoding must be SliceEncodingAttr")
+    if encoding.dim != axis:
+        raise EncodingInferenceError("Incompatible slice dimension for ExpandDimsOp operand")
+    return encoding.parent
+
+
+def slice_encoding(encoding: Attribute, axis: int) -> Attribute:
+    """The layout of a value in ``encoding`` without its dimension ``axis`` (a ``tt.reduce``
+    along it, or the source of a ``tt.expand_dims`` there): the slice."""
+    return SliceEncodingAttr(axis, encoding)
 
 
 def trans_encoding(encoding: Attribute, shape: Sequence[int],
@@ -185,6 +203,17 @@ def layouts_equivalent(shape: Sequence[int], expected: Attribute | None,
 
 
 # -- the hooks of the ttg attributes -------------------------------------------------------------
+
+
+def infer_expand_dims_encoding(self, axis: int) -> Attribute:
+    """`expand_dims_encoding` of this layout (the hook of the ``tt.expand_dims`` verifier)."""
+    return expand_dims_encoding(self, axis)
+
+
+def infer_reduce_encoding(self, axis: int) -> Attribute:
+    """`slice_encoding` of this layout along the reduced ``axis`` (the hook of the
+    ``tt.reduce`` verifier)."""
+    return slice_encoding(self, axis)
 
 
 def infer_trans_encoding(self, shape: Sequence[int], order: Sequence[int]) -> Attribute | None:

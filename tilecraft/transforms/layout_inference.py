@@ -13,7 +13,8 @@ from math import prod
 
 from tilecraft.dialects.ttg import context_num_warps, threads_per_warp
 from tilecraft.dialects.ttg_inference import (EncodingInferenceError, default_join_encoding,
-                                              layout_map, layout_with_bases, linear_attr,
+                                              expand_dims_encoding, layout_map,
+                                              layout_with_bases, linear_attr, slice_encoding,
                                               split_encoding, trans_encoding)
 from tilecraft.generated.ttg import (AMDMfmaEncodingAttr, BlockedEncodingAttr,
                                      DotOperandEncodingAttr, NvidiaMmaEncodingAttr,
@@ -236,11 +237,9 @@ def infer_dst_encoding(op: Operation, encoding: Attribute) -> Attribute | None:
     if name == "tt.reduce":
         if len(op.operands[0].type.shape) == 1:
             return None
-        return SliceEncodingAttr(int(op.axis), encoding)
+        return slice_encoding(encoding, int(op.axis))
     if name == "tt.expand_dims":
-        if isinstance(encoding, SliceEncodingAttr) and encoding.dim == int(op.axis):
-            return encoding.parent
-        return None
+        return _quietly(expand_dims_encoding, encoding, int(op.axis))
     if name == "tt.trans":
         return _quietly(trans_encoding, encoding, _shape(op.operands[0]), tuple(op.order))
     if name == "tt.join":
@@ -272,7 +271,7 @@ def infer_src_encoding(op: Operation, encoding: Attribute) -> Attribute | None:
             return encoding.parent
         return None
     if name == "tt.expand_dims":
-        return SliceEncodingAttr(int(op.axis), encoding)
+        return slice_encoding(encoding, int(op.axis))
     if name == "tt.trans":
         order = tuple(op.order)
         inverse = tuple(order.index(i) for i in range(len(order)))
