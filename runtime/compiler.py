@@ -239,7 +239,7 @@ class CUDABackend(Backend):
             from tilecraft.backends.cuda import driver
 
             capability = driver.device_properties()["capability"]
-        known = {"num_warps", "num_stages", "num_ctas", "debug", "enable_fp_fusion"}
+        known = {"num_warps", "num_stages", "num_ctas", "debug", "enable_fp_fusion", "maxnreg"}
         chosen = {k: v for k, v in launch_options.items() if k in known and v is not None}
         return CUDAOptions(capability=int(capability), **chosen)
 

@@ -65,6 +65,18 @@ def test_compiles_to_a_cubin(name: str, capability: int) -> None:
 
 
 @needs_ptxas
+def test_launch_bounds_and_register_cap() -> None:
+    """Kernels require their block size (.reqntid, as Triton's); maxnreg caps registers."""
+    fn, signature, constexprs = SIGNATURES["matmul_f16"]
+    source = tc.ASTSource(fn, signature, constexprs)
+    free = tc.compile(source, target=tc.GPUTarget("cuda", 90, 32))
+    assert ".reqntid 128" in free.asm["ptx"] and ".maxnreg" not in free.asm["ptx"]
+    capped = tc.compile(source, target=tc.GPUTarget("cuda", 90, 32), options={"maxnreg": 64})
+    assert ".maxnreg 64" in capped.asm["ptx"]
+    assert capped.metadata["registers"] <= 64
+
+
+@needs_ptxas
 def test_fp16_matmul_runs_on_tensor_cores() -> None:
     kernel = compiled("matmul_f16", 80)
     assert "#ttg.nvidia_mma<{versionMajor = 2" in kernel.asm["ttgir"]

@@ -29,6 +29,8 @@ class CUDAOptions:
     debug: bool = False
     # floating-point multiplies and adds may be contracted into fused multiply-adds
     enable_fp_fusion: bool = True
+    # the most registers a thread may use (ptxas's .maxnreg); None: as many as it needs
+    maxnreg: int | None = None
 
     def __post_init__(self) -> None:
         if self.num_warps < 1 or self.num_warps & (self.num_warps - 1):
@@ -67,7 +69,7 @@ def make_llir(ttgir: Operation, options: CUDAOptions, metadata: dict) -> str:
     module, info = lower_kernel(ttgir.clone(), num_warps=options.num_warps,
                                 threads_per_warp=options.threads_per_warp,
                                 capability=options.capability,
-                                fp_fusion=options.enable_fp_fusion)
+                                fp_fusion=options.enable_fp_fusion, maxnreg=options.maxnreg)
     metadata.update(name=info.name, arg_kinds=info.arg_kinds, shared=info.shared,
                     num_warps=options.num_warps, tensormaps=info.tensormaps)
     return str(module)

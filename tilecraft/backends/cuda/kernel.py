@@ -2,9 +2,11 @@
 
 Kernel arguments are passed as PTX parameters in their own types (pointers in the global
 address space; fp16 and bf16 scalars as f32, as the launcher packs them; a tensor descriptor
-as the global address of its ``CUtensorMap``). The function gets
-the launch bounds ``"nvvm.maxntid"`` of ``32 * num_warps`` threads and ``"nvvm.minctasm"`` of
-one CTA per SM (the registers a thread needs, not a full SM's share).
+as the global address of its ``CUtensorMap``). The function requires ``32 * num_warps``
+threads per block (``"nvvm.reqntid"``, PTX ``.reqntid``, as Triton's kernels): with that, and no
+CTAs-per-SM bound, ptxas picks registers for occupancy (on the H100, 121 for the d64 attention
+kernel, where ``.maxntid`` with ``.minnctapersm 1`` gave 130 and one CTA per SM instead of two:
+causal attention at 1k went from 806 to 589 us, Triton 569 us); ``maxnreg`` caps them.
 """
 
 from __future__ import annotations
@@ -62,10 +64,12 @@ def _check_types(kernel: Operation, capability: int) -> None:
 
 
 def lower_kernel(module_op: Operation, *, num_warps: int, threads_per_warp: int = 32,
-                 capability: int = 90, fp_fusion: bool = True) -> tuple[ir.Module, KernelInfo]:
+                 capability: int = 90, fp_fusion: bool = True,
+                 maxnreg: int | None = None) -> tuple[ir.Module, KernelInfo]:
     """The LLVM module of the one public kernel of ``module_op`` (a `ttg` module, inlined).
     Shared memory is allocated and barriers inserted into ``module_op`` first; with
-    ``fp_fusion`` floating-point multiplies and adds may become fused multiply-adds."""
+    ``fp_fusion`` floating-point multiplies and adds may become fused multiply-adds; ``maxnreg``
+    caps the registers of a thread."""
     funcs = [op for op in module_op.regions[0].blocks[0] if op.name == "tt.func"]
     kernels = [f for f in funcs if f.sym_visibility != "private"] or funcs
     if not kernels:
@@ -87,10 +91,9 @@ def lower_kernel(module_op: Operation, *, num_warps: int, threads_per_warp: int 
     func = ir.Function(module, fnty, name)
     func.calling_convention = "ptx_kernel"
     # string attributes are not among llvmlite's known ones: add to the underlying set
-    set.add(func.attributes, f'"nvvm.maxntid"="{threads_per_warp * num_warps}"')
-    # with a thread bound but no CTAs-per-SM bound, ptxas 13 sizes registers for a full SM of
-    # such CTAs (32 per thread at 2048 threads) and spills; one CTA lets it use what it needs
-    set.add(func.attributes, '"nvvm.minctasm"="1"')
+    set.add(func.attributes, f'"nvvm.reqntid"="{threads_per_warp * num_warps}"')
+    if maxnreg is not None:
+        set.add(func.attributes, f'"nvvm.maxnreg"="{maxnreg}"')
     fl = GPULowering(module, func, info, threads_per_warp, capability)
     fl.fp_fusion = fp_fusion
     fl.axis_info = AxisInfoAnalysis(module_op)
