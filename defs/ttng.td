@@ -59,6 +59,21 @@ def TTNG_TensorMemoryEncodingAttr : AttrDef<TTNG_Dialect, "TensorMemoryEncodingA
   let genVerifyDecl = 1;
 }
 
+def TTNG_TensorMemoryScalesEncodingAttr : AttrDef<TTNG_Dialect, "TensorMemoryScalesEncodingAttr"> {
+  let mnemonic = "tensor_memory_scales_encoding";
+  let summary = "The layout of the block scales of a scaled MMA in tensor memory";
+  let description = [{
+    `#ttng.tensor_memory_scales_encoding<>`: the scales of `ttng.tc_gen5_mma_scaled` in tensor
+    memory, in the chunks of 32 rows by 4 four-byte columns that the instruction reads, each
+    chunk repeated over the 4 warps' 32-lane quarters of the 128 lanes. `CGALayout` (bases of
+    the CTA index) is printed when there is more than one CTA. Triton's printer gives it the
+    alias `tmem_scales`.
+  }];
+  let alias = "tmem_scales";
+  let parameters = (ins TTG_CGALayoutParameter:$CGALayout);
+  let hasCustomAssemblyFormat = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Ops
 //===----------------------------------------------------------------------===//
@@ -247,6 +262,53 @@ def TTNG_TMEMStoreOp : TTNG_Op<"tmem_store", [MemWrite]> {
     with tokens, `%tok2 = ttng.tmem_store %t, %buf[%tok], %true : ...`.
   }];
   let arguments = (ins TTG_MemDesc:$dst, Optional<TTG_AsyncToken>:$dep, TT_Tensor:$src, I1:$pred);
+  let results = (outs Optional<TTG_AsyncToken>:$token);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
+def TTNG_TCGen5MMAOp : TTNG_Op<"tc_gen5_mma", [AttrSizedOperandSegments, MemRead, MemWrite]> {
+  let summary = "Blackwell's fifth-generation tensor-core matrix product: d += a * b";
+  let description = [{
+    `a` (shared or tensor memory) times `b` (shared memory) is added to the accumulator `d` in
+    tensor memory, or written there when `useD` is false; nothing happens where `pred` is
+    false. With `is_async` the op only starts the product and arrives on each of `barriers`
+    whose predicate holds when it is done (a synchronous op has no barriers). The optional
+    `[%acc_dep]` token orders the accesses to the accumulator, as the tensor-memory ops' tokens
+    do; `two_ctas` spreads the product over a pair of CTAs, `is_unsigned` reads integers as
+    unsigned.
+    ```mlir
+    %tok2 = ttng.tc_gen5_mma %a, %b, %acc[%tok], %true, %true : !ttg.memdesc<128x64xf16, #shared, #smem>, !ttg.memdesc<64x128xf16, #shared1, #smem>, !ttg.memdesc<128x128xf32, #tmem, #ttng.tensor_memory, mutable>
+    ```
+  }];
+  let arguments = (ins
+    TTG_MemDesc:$a, TTG_MemDesc:$b, TTG_MemDesc:$d, Optional<TTG_AsyncToken>:$acc_dep,
+    I1:$useD, I1:$pred, Variadic<TTG_MemDesc>:$barriers, Variadic<I1>:$barrier_preds,
+    UnitAttr:$is_async, UnitAttr:$two_ctas, UnitAttr:$multicast, UnitAttr:$is_unsigned
+  );
+  let results = (outs Optional<TTG_AsyncToken>:$token);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
+def TTNG_TCGen5MMAScaledOp : TTNG_Op<"tc_gen5_mma_scaled", [
+    AttrSizedOperandSegments, MemRead, MemWrite]> {
+  let summary = "Blackwell's block-scaled tensor-core product: d += scale(a) * scale(b)";
+  let description = [{
+    As `ttng.tc_gen5_mma`, with `a` and `b` scaled by the block scales `a_scale` and `b_scale`
+    (in tensor memory, `#ttng.tensor_memory_scales_encoding`, or in shared memory) and their
+    bits read as `a_type` and `b_type` (e2m1 values packed in pairs into i8).
+    ```mlir
+    %tok2 = ttng.tc_gen5_mma_scaled %a, %b, %acc[%tok], %sa, %sb, %true, %true lhs = e4m3 rhs = e4m3 : !ttg.memdesc<128x64xi8, #shared, #smem>, !ttg.memdesc<64x128xi8, #shared1, #smem>, !ttg.memdesc<128x128xf32, #tmem, #ttng.tensor_memory, mutable>, !ttg.memdesc<128x2xi8, #tmem_scales, #ttng.tensor_memory>, !ttg.memdesc<128x2xi8, #tmem_scales, #ttng.tensor_memory>
+    ```
+  }];
+  let arguments = (ins
+    TTG_MemDesc:$a, TTG_MemDesc:$b, TTG_MemDesc:$d, Optional<TTG_AsyncToken>:$acc_dep,
+    TTG_MemDesc:$a_scale, TTG_MemDesc:$b_scale,
+    TT_ScaleDotElemTypeAttr:$a_type, TT_ScaleDotElemTypeAttr:$b_type,
+    I1:$useD, I1:$pred, Variadic<TTG_MemDesc>:$barriers, Variadic<I1>:$barrier_preds,
+    UnitAttr:$two_ctas, UnitAttr:$multicast, UnitAttr:$is_async
+  );
   let results = (outs Optional<TTG_AsyncToken>:$token);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;

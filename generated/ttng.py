@@ -90,6 +90,32 @@ _EvictionPolicy_KEYWORDS = {EvictionPolicy.NORMAL: 'evict_normal', EvictionPolic
 _EvictionPolicy_CASES = {keyword: case for case, keyword in _EvictionPolicy_KEYWORDS.items()}
 
 
+class ScaleDotElemType(enum.IntEnum):
+    """element type of a scaled dot"""
+
+    E4M3 = 0
+    E5M2 = 1
+    E2M3 = 2
+    E3M2 = 3
+    E2M1 = 4
+    BF16 = 5
+    FP16 = 6
+
+    @property
+    def keyword(self) -> str:
+        """The case's spelling in the assembly format."""
+        return _ScaleDotElemType_KEYWORDS[self]
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ScaleDotElemType:
+        """Parse the keyword of a case."""
+        return parse_enum_keyword(parser, _ScaleDotElemType_CASES, 'ScaleDotElemType')
+
+
+_ScaleDotElemType_KEYWORDS = {ScaleDotElemType.E4M3: 'e4m3', ScaleDotElemType.E5M2: 'e5m2', ScaleDotElemType.E2M3: 'e2m3', ScaleDotElemType.E3M2: 'e3m2', ScaleDotElemType.E2M1: 'e2m1', ScaleDotElemType.BF16: 'bf16', ScaleDotElemType.FP16: 'fp16'}
+_ScaleDotElemType_CASES = {keyword: case for case, keyword in _ScaleDotElemType_KEYWORDS.items()}
+
+
 @DIALECT.attribute
 class TensorMemorySpaceAttr(DialectAttribute):
     """The memory space of a memory descriptor in tensor memory
@@ -158,6 +184,32 @@ class TensorMemoryEncodingAttr(DialectAttribute):
         return self.parameters[4]
 
 
+@DIALECT.attribute
+class TensorMemoryScalesEncodingAttr(DialectAttribute):
+    """The layout of the block scales of a scaled MMA in tensor memory
+
+    `#ttng.tensor_memory_scales_encoding<>`: the scales of `ttng.tc_gen5_mma_scaled` in tensor
+    memory, in the chunks of 32 rows by 4 four-byte columns that the instruction reads, each
+    chunk repeated over the 4 warps' 32-lane quarters of the 128 lanes. `CGALayout` (bases of
+    the CTA index) is printed when there is more than one CTA. Triton's printer gives it the
+    alias `tmem_scales`.
+    """
+
+    DIALECT = 'ttng'
+    MNEMONIC = 'tensor_memory_scales_encoding'
+    PARAMETERS = ('cga_layout', )
+    HOOKS = ('parse_parameters', 'print_parameters', )
+    ALIAS = 'tmem_scales'
+    __slots__ = ()
+
+    def __new__(cls, cga_layout: tuple[tuple[int, ...], ...] = ()) -> TensorMemoryScalesEncodingAttr:
+        return super().__new__(cls, tuple(tuple(int(_v) for _v in _b) for _b in cga_layout))
+
+    @property
+    def cga_layout(self) -> tuple[tuple[int, ...], ...]:
+        return self.parameters[0]
+
+
 def _attr_constraint_0(attr) -> bool:
     return bool((isinstance(attr, IntegerAttr) and attr.type == IntegerType(32) and attr.value in InputPrecision._value2member_map_))
 
@@ -216,6 +268,10 @@ def _type_constraint_13(type_) -> bool:
 
 def _type_constraint_14(type_) -> bool:
     return bool((isinstance(type_, AsyncTokenType)))
+
+
+def _attr_constraint_15(attr) -> bool:
+    return bool((isinstance(attr, IntegerAttr) and attr.type == IntegerType(32) and attr.value in ScaleDotElemType._value2member_map_))
 
 
 @DIALECT.op
@@ -1509,6 +1565,397 @@ class TMEMStoreOp(DefinedOp):
             if not _type_constraint_13(value.type):
                 raise self.type_error('operand', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
         for value in self.operand_group(3):
+            if not _type_constraint_6(value.type):
+                raise self.type_error('operand', value, '1-bit signless integer')
+        for value in self.result_group(0):
+            if not _type_constraint_14(value.type):
+                raise self.type_error('result', value, 'async token type')
+
+
+@DIALECT.op
+class TCGen5MMAOp(DefinedOp):
+    """Blackwell's fifth-generation tensor-core matrix product: d += a * b
+
+    `a` (shared or tensor memory) times `b` (shared memory) is added to the accumulator `d` in
+    tensor memory, or written there when `useD` is false; nothing happens where `pred` is
+    false. With `is_async` the op only starts the product and arrives on each of `barriers`
+    whose predicate holds when it is done (a synchronous op has no barriers). The optional
+    `[%acc_dep]` token orders the accesses to the accumulator, as the tensor-memory ops' tokens
+    do; `two_ctas` spreads the product over a pair of CTAs, `is_unsigned` reads integers as
+    unsigned.
+    ```mlir
+    %tok2 = ttng.tc_gen5_mma %a, %b, %acc[%tok], %true, %true : !ttg.memdesc<128x64xf16, #shared, #smem>, !ttg.memdesc<64x128xf16, #shared1, #smem>, !ttg.memdesc<128x128xf32, #tmem, #ttng.tensor_memory, mutable>
+    ```
+    """
+
+    OPERATION_NAME = 'ttng.tc_gen5_mma'
+    TRAITS = (AttrSizedOperandSegments, MemRead, MemWrite, )
+    HOOKS = ('custom_verify', 'parse', 'print', )
+    PROPERTY_NAMES = ('is_async', 'two_ctas', 'multicast', 'is_unsigned', 'operandSegmentSizes', )
+    DEFAULT_VALUED = (('is_async', 'is_async', False), ('two_ctas', 'two_ctas', False), ('multicast', 'multicast', False), ('is_unsigned', 'is_unsigned', False), )
+    OPERAND_GROUPS = ('single', 'single', 'single', 'optional', 'single', 'single', 'variadic', 'variadic', )
+    RESULT_GROUPS = ('optional', )
+    __slots__ = ()
+
+    @property
+    def a(self) -> Value:
+        return self.get_operand(0)
+
+    @property
+    def b(self) -> Value:
+        return self.get_operand(1)
+
+    @property
+    def d(self) -> Value:
+        return self.get_operand(2)
+
+    @property
+    def acc_dep(self) -> Value | None:
+        group = self.operand_group(3)
+        return group[0] if group else None
+
+    @property
+    def use_d(self) -> Value:
+        return self.operand_group(4)[0]
+
+    @property
+    def pred(self) -> Value:
+        return self.operand_group(5)[0]
+
+    @property
+    def barriers(self) -> list[Value]:
+        return self.operand_group(6)
+
+    @property
+    def barrier_preds(self) -> list[Value]:
+        return self.operand_group(7)
+
+    @property
+    def token(self) -> Value | None:
+        group = self.result_group(0)
+        return group[0] if group else None
+
+    @property
+    def is_async(self) -> bool:
+        attr = self.properties.get('is_async')
+        return False if attr is None else True
+
+    @property
+    def is_async_attr(self) -> Attribute | None:
+        return self.properties.get('is_async')
+
+    @property
+    def two_ctas(self) -> bool:
+        attr = self.properties.get('two_ctas')
+        return False if attr is None else True
+
+    @property
+    def two_ctas_attr(self) -> Attribute | None:
+        return self.properties.get('two_ctas')
+
+    @property
+    def multicast(self) -> bool:
+        attr = self.properties.get('multicast')
+        return False if attr is None else True
+
+    @property
+    def multicast_attr(self) -> Attribute | None:
+        return self.properties.get('multicast')
+
+    @property
+    def is_unsigned(self) -> bool:
+        attr = self.properties.get('is_unsigned')
+        return False if attr is None else True
+
+    @property
+    def is_unsigned_attr(self) -> Attribute | None:
+        return self.properties.get('is_unsigned')
+
+    @classmethod
+    def build(
+        cls,
+        a: Value,
+        b: Value,
+        d: Value,
+        use_d: Value,
+        pred: Value,
+        token_type: Type | None = None,
+        acc_dep: Value | None = None,
+        barriers: Sequence[Value] = (),
+        barrier_preds: Sequence[Value] = (),
+        is_async: bool | Attribute | None = None,
+        two_ctas: bool | Attribute | None = None,
+        multicast: bool | Attribute | None = None,
+        is_unsigned: bool | Attribute | None = None,
+        *,
+        attributes: dict[str, Attribute] | None = None,
+        location: Location | None = None,
+    ) -> TCGen5MMAOp:
+        """Create a `ttng.tc_gen5_mma` op; results whose types the traits determine may be omitted."""
+        operands = [a] + [b] + [d] + ([] if acc_dep is None else [acc_dep]) + [use_d] + [pred] + list(barriers) + list(barrier_preds)
+        properties: dict[str, Attribute] = {}
+        if is_async is not None:
+            properties['is_async'] = (is_async if isinstance(is_async, Attribute) else UnitAttr())
+        if two_ctas is not None:
+            properties['two_ctas'] = (two_ctas if isinstance(two_ctas, Attribute) else UnitAttr())
+        if multicast is not None:
+            properties['multicast'] = (multicast if isinstance(multicast, Attribute) else UnitAttr())
+        if is_unsigned is not None:
+            properties['is_unsigned'] = (is_unsigned if isinstance(is_unsigned, Attribute) else UnitAttr())
+        result_types = ([] if token_type is None else [token_type])
+        properties['operandSegmentSizes'] = DenseArrayAttr(i32, (len([a]), len([b]), len([d]), len(([] if acc_dep is None else [acc_dep])), len([use_d]), len([pred]), len(list(barriers)), len(list(barrier_preds)),))
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0, successors=(), location=location,
+        )
+
+    def verify_invariants(self) -> None:
+        self.verify_groups()
+        attr = self.properties.get('is_async')
+        if attr is not None and not _attr_constraint_7(attr):
+            raise self.attribute_error('is_async', 'unit attribute')
+        attr = self.properties.get('two_ctas')
+        if attr is not None and not _attr_constraint_7(attr):
+            raise self.attribute_error('two_ctas', 'unit attribute')
+        attr = self.properties.get('multicast')
+        if attr is not None and not _attr_constraint_7(attr):
+            raise self.attribute_error('multicast', 'unit attribute')
+        attr = self.properties.get('is_unsigned')
+        if attr is not None and not _attr_constraint_7(attr):
+            raise self.attribute_error('is_unsigned', 'unit attribute')
+        value = self.get_operand(0)
+        if not _type_constraint_4(value.type):
+            raise self.type_error('operand', value, 'memory descriptor type')
+        value = self.get_operand(1)
+        if not _type_constraint_4(value.type):
+            raise self.type_error('operand', value, 'memory descriptor type')
+        value = self.get_operand(2)
+        if not _type_constraint_4(value.type):
+            raise self.type_error('operand', value, 'memory descriptor type')
+        for value in self.operand_group(3):
+            if not _type_constraint_14(value.type):
+                raise self.type_error('operand', value, 'async token type')
+        for value in self.operand_group(4):
+            if not _type_constraint_6(value.type):
+                raise self.type_error('operand', value, '1-bit signless integer')
+        for value in self.operand_group(5):
+            if not _type_constraint_6(value.type):
+                raise self.type_error('operand', value, '1-bit signless integer')
+        for value in self.operand_group(6):
+            if not _type_constraint_4(value.type):
+                raise self.type_error('operand', value, 'memory descriptor type')
+        for value in self.operand_group(7):
+            if not _type_constraint_6(value.type):
+                raise self.type_error('operand', value, '1-bit signless integer')
+        for value in self.result_group(0):
+            if not _type_constraint_14(value.type):
+                raise self.type_error('result', value, 'async token type')
+
+
+@DIALECT.op
+class TCGen5MMAScaledOp(DefinedOp):
+    """Blackwell's block-scaled tensor-core product: d += scale(a) * scale(b)
+
+    As `ttng.tc_gen5_mma`, with `a` and `b` scaled by the block scales `a_scale` and `b_scale`
+    (in tensor memory, `#ttng.tensor_memory_scales_encoding`, or in shared memory) and their
+    bits read as `a_type` and `b_type` (e2m1 values packed in pairs into i8).
+    ```mlir
+    %tok2 = ttng.tc_gen5_mma_scaled %a, %b, %acc[%tok], %sa, %sb, %true, %true lhs = e4m3 rhs = e4m3 : !ttg.memdesc<128x64xi8, #shared, #smem>, !ttg.memdesc<64x128xi8, #shared1, #smem>, !ttg.memdesc<128x128xf32, #tmem, #ttng.tensor_memory, mutable>, !ttg.memdesc<128x2xi8, #tmem_scales, #ttng.tensor_memory>, !ttg.memdesc<128x2xi8, #tmem_scales, #ttng.tensor_memory>
+    ```
+    """
+
+    OPERATION_NAME = 'ttng.tc_gen5_mma_scaled'
+    TRAITS = (AttrSizedOperandSegments, MemRead, MemWrite, )
+    HOOKS = ('custom_verify', 'parse', 'print', )
+    PROPERTY_NAMES = ('a_type', 'b_type', 'two_ctas', 'multicast', 'is_async', 'operandSegmentSizes', )
+    DEFAULT_VALUED = (('two_ctas', 'two_ctas', False), ('multicast', 'multicast', False), ('is_async', 'is_async', False), )
+    OPERAND_GROUPS = ('single', 'single', 'single', 'optional', 'single', 'single', 'single', 'single', 'variadic', 'variadic', )
+    RESULT_GROUPS = ('optional', )
+    __slots__ = ()
+
+    @property
+    def a(self) -> Value:
+        return self.get_operand(0)
+
+    @property
+    def b(self) -> Value:
+        return self.get_operand(1)
+
+    @property
+    def d(self) -> Value:
+        return self.get_operand(2)
+
+    @property
+    def acc_dep(self) -> Value | None:
+        group = self.operand_group(3)
+        return group[0] if group else None
+
+    @property
+    def a_scale(self) -> Value:
+        return self.operand_group(4)[0]
+
+    @property
+    def b_scale(self) -> Value:
+        return self.operand_group(5)[0]
+
+    @property
+    def use_d(self) -> Value:
+        return self.operand_group(6)[0]
+
+    @property
+    def pred(self) -> Value:
+        return self.operand_group(7)[0]
+
+    @property
+    def barriers(self) -> list[Value]:
+        return self.operand_group(8)
+
+    @property
+    def barrier_preds(self) -> list[Value]:
+        return self.operand_group(9)
+
+    @property
+    def token(self) -> Value | None:
+        group = self.result_group(0)
+        return group[0] if group else None
+
+    @property
+    def a_type(self) -> ScaleDotElemType:
+        attr = self.properties.get('a_type')
+        return None if attr is None else ScaleDotElemType(attr.value)
+
+    @property
+    def a_type_attr(self) -> Attribute | None:
+        return self.properties.get('a_type')
+
+    @property
+    def b_type(self) -> ScaleDotElemType:
+        attr = self.properties.get('b_type')
+        return None if attr is None else ScaleDotElemType(attr.value)
+
+    @property
+    def b_type_attr(self) -> Attribute | None:
+        return self.properties.get('b_type')
+
+    @property
+    def two_ctas(self) -> bool:
+        attr = self.properties.get('two_ctas')
+        return False if attr is None else True
+
+    @property
+    def two_ctas_attr(self) -> Attribute | None:
+        return self.properties.get('two_ctas')
+
+    @property
+    def multicast(self) -> bool:
+        attr = self.properties.get('multicast')
+        return False if attr is None else True
+
+    @property
+    def multicast_attr(self) -> Attribute | None:
+        return self.properties.get('multicast')
+
+    @property
+    def is_async(self) -> bool:
+        attr = self.properties.get('is_async')
+        return False if attr is None else True
+
+    @property
+    def is_async_attr(self) -> Attribute | None:
+        return self.properties.get('is_async')
+
+    @classmethod
+    def build(
+        cls,
+        a: Value,
+        b: Value,
+        d: Value,
+        a_scale: Value,
+        b_scale: Value,
+        use_d: Value,
+        pred: Value,
+        a_type: ScaleDotElemType | Attribute,
+        b_type: ScaleDotElemType | Attribute,
+        token_type: Type | None = None,
+        acc_dep: Value | None = None,
+        barriers: Sequence[Value] = (),
+        barrier_preds: Sequence[Value] = (),
+        two_ctas: bool | Attribute | None = None,
+        multicast: bool | Attribute | None = None,
+        is_async: bool | Attribute | None = None,
+        *,
+        attributes: dict[str, Attribute] | None = None,
+        location: Location | None = None,
+    ) -> TCGen5MMAScaledOp:
+        """Create a `ttng.tc_gen5_mma_scaled` op; results whose types the traits determine may be omitted."""
+        operands = [a] + [b] + [d] + ([] if acc_dep is None else [acc_dep]) + [a_scale] + [b_scale] + [use_d] + [pred] + list(barriers) + list(barrier_preds)
+        properties: dict[str, Attribute] = {}
+        properties['a_type'] = (a_type if isinstance(a_type, Attribute) else IntegerAttr(int(a_type), IntegerType(32)))
+        properties['b_type'] = (b_type if isinstance(b_type, Attribute) else IntegerAttr(int(b_type), IntegerType(32)))
+        if two_ctas is not None:
+            properties['two_ctas'] = (two_ctas if isinstance(two_ctas, Attribute) else UnitAttr())
+        if multicast is not None:
+            properties['multicast'] = (multicast if isinstance(multicast, Attribute) else UnitAttr())
+        if is_async is not None:
+            properties['is_async'] = (is_async if isinstance(is_async, Attribute) else UnitAttr())
+        result_types = ([] if token_type is None else [token_type])
+        properties['operandSegmentSizes'] = DenseArrayAttr(i32, (len([a]), len([b]), len([d]), len(([] if acc_dep is None else [acc_dep])), len([a_scale]), len([b_scale]), len([use_d]), len([pred]), len(list(barriers)), len(list(barrier_preds)),))
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0, successors=(), location=location,
+        )
+
+    def verify_invariants(self) -> None:
+        self.verify_groups()
+        attr = self.properties.get('a_type')
+        if attr is None:
+            raise self.emit_error("requires attribute 'a_type'")
+        if attr is not None and not _attr_constraint_15(attr):
+            raise self.attribute_error('a_type', 'element type of a scaled dot')
+        attr = self.properties.get('b_type')
+        if attr is None:
+            raise self.emit_error("requires attribute 'b_type'")
+        if attr is not None and not _attr_constraint_15(attr):
+            raise self.attribute_error('b_type', 'element type of a scaled dot')
+        attr = self.properties.get('two_ctas')
+        if attr is not None and not _attr_constraint_7(attr):
+            raise self.attribute_error('two_ctas', 'unit attribute')
+        attr = self.properties.get('multicast')
+        if attr is not None and not _attr_constraint_7(attr):
+            raise self.attribute_error('multicast', 'unit attribute')
+        attr = self.properties.get('is_async')
+        if attr is not None and not _attr_constraint_7(attr):
+            raise self.attribute_error('is_async', 'unit attribute')
+        value = self.get_operand(0)
+        if not _type_constraint_4(value.type):
+            raise self.type_error('operand', value, 'memory descriptor type')
+        value = self.get_operand(1)
+        if not _type_constraint_4(value.type):
+            raise self.type_error('operand', value, 'memory descriptor type')
+        value = self.get_operand(2)
+        if not _type_constraint_4(value.type):
+            raise self.type_error('operand', value, 'memory descriptor type')
+        for value in self.operand_group(3):
+            if not _type_constraint_14(value.type):
+                raise self.type_error('operand', value, 'async token type')
+        for value in self.operand_group(4):
+            if not _type_constraint_4(value.type):
+                raise self.type_error('operand', value, 'memory descriptor type')
+        for value in self.operand_group(5):
+            if not _type_constraint_4(value.type):
+                raise self.type_error('operand', value, 'memory descriptor type')
+        for value in self.operand_group(6):
+            if not _type_constraint_6(value.type):
+                raise self.type_error('operand', value, '1-bit signless integer')
+        for value in self.operand_group(7):
+            if not _type_constraint_6(value.type):
+                raise self.type_error('operand', value, '1-bit signless integer')
+        for value in self.operand_group(8):
+            if not _type_constraint_4(value.type):
+                raise self.type_error('operand', value, 'memory descriptor type')
+        for value in self.operand_group(9):
             if not _type_constraint_6(value.type):
                 raise self.type_error('operand', value, '1-bit signless integer')
         for value in self.result_group(0):

@@ -14,6 +14,7 @@ from tilecraft.layouts.linear import LinearLayout
 
 from . import generated_module
 from .tt import _parse_clauses, _print_clauses
+from .tt import gen as _tt
 from .ttg import context_num_warps, install_verifiers, rule
 from .ttg import gen as _ttg
 
@@ -46,11 +47,15 @@ def print_parameters(self, printer) -> None:
     printer.write(f"<blockM = {self.block_m}, blockN = {self.block_n}, "
                   f"colStride = {self.col_stride}")
     if self.cga_layout:
-        printer.write(", CGALayout = [" + ", ".join(
-            "[" + ", ".join(map(str, basis)) + "]" for basis in self.cga_layout) + "]")
+        printer.write(", CGALayout = " + _bases_text(self.cga_layout))
     if self.two_ct_as:
         printer.write(", twoCTAs = true")
     printer.write(">")
+
+
+def _bases_text(bases: tuple[tuple[int, ...], ...]) -> str:
+    """``[[1, 0], [0, 1]]``."""
+    return "[" + ", ".join("[" + ", ".join(map(str, basis)) + "]" for basis in bases) + "]"
 
 
 def _parse_bases(parser) -> tuple[tuple[int, ...], ...]:
@@ -102,6 +107,28 @@ def parse_parameters(cls, parser):
     if message is not None:
         parser.error(message, at)
     return result
+
+
+@implements(gen.TensorMemoryScalesEncodingAttr)
+def print_parameters(self, printer) -> None:  # noqa: F811 - one hook per class
+    """``<>``, or ``<CGALayout = [[..]]>`` with more than one CTA."""
+    printer.write("<")
+    if self.cga_layout:
+        printer.write("CGALayout = " + _bases_text(self.cga_layout))
+    printer.write(">")
+
+
+@implements(gen.TensorMemoryScalesEncodingAttr)
+@classmethod
+def parse_parameters(cls, parser):  # noqa: F811 - one hook per class
+    """Read what `print_parameters` writes."""
+    parser.parse_punct("<")
+    bases: tuple[tuple[int, ...], ...] = ()
+    if parser.parse_optional_keyword(("CGALayout",)) is not None:
+        parser.parse_punct("=")
+        bases = _parse_bases(parser)
+    parser.parse_punct(">")
+    return cls(bases)
 
 
 # -- the optional token of tensor-memory accesses ------------------------------------------------
@@ -293,6 +320,110 @@ def print(self, printer) -> None:  # noqa: A001,F811 - the hook's name
     printer.print_type(self.dst.type)
 
 
+# `ttng.tc_gen5_mma` and `ttng.tc_gen5_mma_scaled`:
+#   %a, %b, %d[%dep], (%a_scale, %b_scale,)? %useD, %pred (lhs = T rhs = T)? (, %bar[%p])*
+#   {attrs} : type(a), type(b), type(d)(, type(a_scale), type(b_scale))? (, type(barriers))*
+
+
+def _parse_mma(cls, parser, scaled: bool):
+    a = parser.parse_operand()
+    parser.parse_punct(",")
+    b = parser.parse_operand()
+    parser.parse_punct(",")
+    d = parser.parse_operand()
+    dep, has_token = _parse_token(parser)
+    parser.parse_punct(",")
+    scales = []
+    if scaled:
+        scales = [parser.parse_operand()]
+        parser.parse_punct(",")
+        scales.append(parser.parse_operand())
+        parser.parse_punct(",")
+    use_d = parser.parse_operand()
+    parser.parse_punct(",")
+    pred = parser.parse_operand()
+    attrs: dict = {}
+    if scaled:
+        for side, name in (("lhs", "a_type"), ("rhs", "b_type")):
+            if parser.parse_optional_keyword((side,)) is None:
+                parser.error(f"expected '{side}'")
+            parser.parse_punct("=")
+            attrs[name] = IntegerAttr(int(_tt.ScaleDotElemType.parse(parser)), i32)
+    barriers, barrier_preds = [], []
+    while parser.parse_optional_punct(","):
+        barriers.append(parser.parse_operand())
+        parser.parse_punct("[")
+        barrier_preds.append(parser.parse_operand())
+        parser.parse_punct("]")
+    attrs.update(parser.parse_optional_attr_dict())
+    parser.parse_punct(":")
+    types = parser.parse_type_list()
+    memdescs = 3 + len(scales)
+    if len(types) != memdescs + len(barriers):
+        parser.error(f"expected {memdescs + len(barriers)} types but got {len(types)}")
+    operands = parser.resolve_operands([a, b, d], types[:3])
+    if dep is not None:
+        operands.append(parser.resolve_operand(dep, _ttg.AsyncTokenType()))
+    operands += parser.resolve_operands(scales, types[3:memdescs])
+    operands += parser.resolve_operands([use_d, pred], i1)
+    operands += parser.resolve_operands(barriers, types[memdescs:])
+    operands += parser.resolve_operands(barrier_preds, i1)
+    segments = (1, 1, 1, int(dep is not None), *(1,) * len(scales), 1, 1, len(barriers),
+                len(barrier_preds))
+    attrs["operandSegmentSizes"] = DenseArrayAttr(i32, segments)
+    properties, attributes = cls.split_attributes(attrs)
+    return cls.create(cls.OPERATION_NAME, operands=operands,
+                      result_types=[_ttg.AsyncTokenType()] if has_token else [],
+                      properties=properties, attributes=attributes)
+
+
+def _print_mma(op, printer, scales: list) -> None:
+    printer.write(" ")
+    printer.print_operands([op.a, op.b, op.d])
+    _print_token(printer, op.acc_dep, op.token is not None)
+    printer.write(", ")
+    printer.print_operands([*scales, op.use_d, op.pred])
+    elided = ["operandSegmentSizes"]
+    if scales:
+        printer.write(f" lhs = {op.a_type.keyword} rhs = {op.b_type.keyword}")
+        elided += ["a_type", "b_type"]
+    for barrier, pred in zip(op.barriers, op.barrier_preds):
+        printer.write(", ")
+        printer.print_operand(barrier)
+        printer.write("[")
+        printer.print_operand(pred)
+        printer.write("]")
+    printer.print_attr_dict(op.all_attributes(), elided)
+    printer.write(" : ")
+    printer.print_types(v.type for v in [op.a, op.b, op.d, *scales, *op.barriers])
+
+
+@implements(gen.TCGen5MMAOp)
+@classmethod
+def parse(cls, parser):  # noqa: F811 - one hook per class
+    """``%a, %b, %d[%dep], %useD, %pred, %bar[%p] {attrs} : a-type, b-type, d-type, bar-type``
+    (``[%dep]``, ``[]`` or nothing; barriers optional)."""
+    return _parse_mma(cls, parser, scaled=False)
+
+
+@implements(gen.TCGen5MMAOp)
+def print(self, printer) -> None:  # noqa: A001,F811 - the hook's name
+    _print_mma(self, printer, [])
+
+
+@implements(gen.TCGen5MMAScaledOp)
+@classmethod
+def parse(cls, parser):  # noqa: F811 - one hook per class
+    """``%a, %b, %d[%dep], %sa, %sb, %useD, %pred lhs = e4m3 rhs = e2m1, %bar[%p] {attrs} :
+    a-type, b-type, d-type, sa-type, sb-type, bar-type``."""
+    return _parse_mma(cls, parser, scaled=True)
+
+
+@implements(gen.TCGen5MMAScaledOp)
+def print(self, printer) -> None:  # noqa: A001,F811 - the hook's name
+    _print_mma(self, printer, [self.a_scale, self.b_scale])
+
+
 # -- ops: verifiers ------------------------------------------------------------------------------
 
 @rule(gen.WarpGroupDotOp)
@@ -374,10 +505,11 @@ def _check_tmem_tensor(op, tensor, name: str) -> None:
 
 @rule(gen.TMEMAllocOp)
 def _verify_tmem_alloc(self) -> None:
-    """A tensor-memory encoding; an initializer is a 2-D tensor of the buffer's shape, and a
-    buffer without one is mutable."""
+    """A tensor-memory encoding (of values or of scales); an initializer is a 2-D tensor of the
+    buffer's shape, and a buffer without one is mutable."""
     memdesc = self.result_.type
-    if not isinstance(memdesc.encoding, gen.TensorMemoryEncodingAttr):
+    if not isinstance(memdesc.encoding, (gen.TensorMemoryEncodingAttr,
+                                         gen.TensorMemoryScalesEncodingAttr)):
         raise self.emit_error("should use tensor memory encoding")
     if self.src is None:
         if not memdesc.mutable_memory:
@@ -411,6 +543,105 @@ def _verify_tmem_store(self) -> None:
         raise self.emit_error("Cannot store into an immutable alloc")
     _check_tmem_tensor(self, self.src.type, "source")
     _same_shape_and_element(self, self.src.type, memdesc, "source")
+
+
+# -- tcgen05 MMAs: the operand types each kind of instruction takes --------------------------
+
+#: Per operand type, the instruction kind it belongs to and the accumulator types it takes.
+_MMA_V5_KINDS = {"f32": ("tf32", ("f32",)), "f16": ("f16", ("f16", "f32")),
+                 "bf16": ("f16", ("f32",)), "i8": ("i8", ("i32",))}
+_F8F6F4 = ("f8f6f4", ("f16", "f32"))
+#: The element type a scaled operand's bits are read as, for integer-typed (packed) operands.
+_SCALED_OPERAND_TYPES = {"E4M3": "f8E4M3FN", "E5M2": "f8E5M2", "E2M3": "f6E2M3FN",
+                         "E3M2": "f6E3M2FN", "E2M1": "f4E2M1FN", "BF16": "bf16", "FP16": "f16"}
+
+
+def _mma_v5_kind(element: str) -> tuple[str, tuple[str, ...]] | None:
+    if element in _MMA_V5_KINDS:
+        return _MMA_V5_KINDS[element]
+    if element.startswith(("f8", "f6", "f4")):
+        return _F8F6F4
+    return None
+
+
+def _verify_mma_types(op, a: str, b: str, d: str) -> None:
+    """Triton's verifyMMADType: both operand types of one instruction kind, and an accumulator
+    type that kind takes."""
+    a_kind, b_kind = _mma_v5_kind(a), _mma_v5_kind(b)
+    if a_kind is None:
+        raise op.emit_error(f"unsupported LHS operand dtype: {a}")
+    if b_kind is None:
+        raise op.emit_error(f"unsupported RHS operand dtype: {b}")
+    if a_kind[0] != b_kind[0]:
+        raise op.emit_error(f"LHS and RHS operand dtypes kinds don't match: LHS kind is "
+                            f"{a_kind[0]} but RHS kind is {b_kind[0]}")
+    if d not in a_kind[1] or d not in b_kind[1]:
+        raise op.emit_error(f"unsupported accumulator dtype for operand types {a} and {b}, "
+                            f"accumulator dtype is {d} but must be one of "
+                            f"[{', '.join(a_kind[1])}]")
+
+
+def _verify_mma_barriers(op) -> None:
+    if not op.is_async and op.barriers:
+        raise op.emit_error("The op is synchronous but a barrier is present.")
+    for barrier in op.barriers:
+        memdesc = barrier.type
+        if str(memdesc.element_type) != "i64" or tuple(memdesc.shape) != (1,):
+            raise op.emit_error("barrier allocation must be a descriptor of 1xi64 type")
+
+
+@rule(gen.TCGen5MMAOp)
+def _verify_tc_gen5_mma(self) -> None:
+    """Triton's rules: matching operand kinds, rank-2 operands, NVMMA-shared (or tensor-memory
+    for A) operands, an accumulator in tensor memory with colStride 32 / bits and instructions
+    at most 256 wide, and twoCTAs as the op's."""
+    _verify_mma_barriers(self)
+    a_type, b_type, d_type = self.a.type, self.b.type, self.d.type
+    _verify_mma_types(self, str(a_type.element_type), str(b_type.element_type),
+                      str(d_type.element_type))
+    for memdesc, name in ((a_type, "LHS operand"), (b_type, "RHS operand"),
+                          (d_type, "Return operand")):
+        if len(memdesc.shape) != 2:
+            raise self.emit_error(f"{name} must have a rank-2 tensor")
+    shared = (_ttg.NVMMASharedEncodingAttr, _ttg.SharedLinearEncodingAttr)
+    if not isinstance(a_type.encoding, (*shared, gen.TensorMemoryEncodingAttr)):
+        raise self.emit_error("LHS operand must have a NVMMAShared or TensorMemory encoding")
+    if not isinstance(b_type.encoding, shared):
+        raise self.emit_error("RHS operand must have a NVMMAShared encoding")
+    accumulator = d_type.encoding
+    if not isinstance(accumulator, gen.TensorMemoryEncodingAttr):
+        raise self.emit_error("Return operand must have a TensorMemory encoding")
+    if isinstance(a_type.encoding, gen.TensorMemoryEncodingAttr) \
+            and a_type.encoding.col_stride != 1:
+        raise self.emit_error("The col stride of the LHS operand must be 1")
+    bits = d_type.element_type.width
+    if accumulator.col_stride != 32 // bits:
+        raise self.emit_error(f"The col stride of the return operand must be 32 / {bits} but "
+                              f"got {accumulator.col_stride}")
+    ctas_along_n = 1 << sum(1 for basis in accumulator.cga_layout if basis[1])
+    if min(accumulator.block_n, d_type.shape[1] // ctas_along_n) > 256:
+        raise self.emit_error("The block size of the return operand must be less than or "
+                              "equal to 256")
+    if accumulator.two_ct_as != self.two_ctas:
+        raise self.emit_error(f"The returned value's encoding must have "
+                              f"twoCTA={str(self.two_ctas).lower()} to be used in a "
+                              f"{'twoCTA' if self.two_ctas else 'non-twoCTA'} kernel")
+
+
+@rule(gen.TCGen5MMAScaledOp)
+def _verify_tc_gen5_mma_scaled(self) -> None:
+    """Triton's rules: the operands' types (integer operands read as their scaled type) of one
+    instruction kind, and an accumulator in tensor memory with blockM 128."""
+    _verify_mma_barriers(self)
+    a, b = (str(v.type.element_type) if not str(v.type.element_type).startswith("i")
+            else _SCALED_OPERAND_TYPES[kind.name]
+            for v, kind in ((self.a, self.a_type), (self.b, self.b_type)))
+    _verify_mma_types(self, a, b, str(self.d.type.element_type))
+    accumulator = self.d.type.encoding
+    if not isinstance(accumulator, gen.TensorMemoryEncodingAttr):
+        raise self.emit_error("expected accumulator layout to be a TensorMemoryLayout")
+    if accumulator.block_m != 128:
+        raise self.emit_error("only supports instruction shape blockM=128")
 
 
 install_verifiers(gen.DIALECT.ops.values())

@@ -52,7 +52,7 @@ __all__ = ["FuseTransIntoWgmmaOperand", "OperandViewsToMemDesc", "ReshapeIntoMem
 
 _TRANSPOSE_2D = (1, 0)
 #: The dots that read their operands from shared memory descriptors.
-_MEMDESC_DOTS = frozenset({"ttng.warp_group_dot"})
+_MEMDESC_DOTS = frozenset({"ttng.warp_group_dot", "ttng.tc_gen5_mma", "ttng.tc_gen5_mma_scaled"})
 
 
 def _defining(value: Value, name: str) -> Operation | None:
@@ -99,10 +99,12 @@ def trans_shared_encoding(encoding: Attribute, shape: tuple[int, ...],
             tuple(inverse[d] for d in encoding.order),
             tuple(tuple(b[d] for d in order) for b in encoding.cga_layout))
     if isinstance(encoding, NVMMASharedEncodingAttr):
-        if order != _TRANSPOSE_2D or encoding.cga_layout:
+        if order != _TRANSPOSE_2D:
             return None
         return NVMMASharedEncodingAttr(encoding.swizzling_byte_width, not encoding.transposed,
-                                       encoding.element_bit_width, encoding.fp4_padded)
+                                       encoding.element_bit_width, encoding.fp4_padded,
+                                       tuple(tuple(b[d] for d in order)
+                                             for b in encoding.cga_layout))
     if isinstance(encoding, SharedLinearEncodingAttr):
         return SharedLinearEncodingAttr(
             tuple(tuple(b[d] for d in order) for b in encoding.offset),
@@ -249,9 +251,9 @@ class OperandViewsToMemDesc(RewritePattern):
     """The ``tt.trans`` / ``tt.reshape`` chain stored for a ``wgmma`` operand → memory views
     of the chain's source stored (see the module docstring)."""
 
-    ROOT = "ttng.warp_group_dot"
-
     def match_and_rewrite(self, op: Operation, rewriter) -> bool:
+        if op.name not in _MEMDESC_DOTS:
+            return False
         changed = False
         for operand in op.operands[:2]:
             changed |= self._rewrite_operand(operand, rewriter)
