@@ -373,11 +373,14 @@ class FunctionLowering:
         for scope in reversed(self._memo):
             found = scope.get(key)
             if found is not None:
-                return found
+                return found[0]
         return None
 
-    def memo_put(self, key, value: ir.Value, owner: Tile) -> None:
-        self._memo[-1][key] = value
+    def memo_put(self, key, value: ir.Value, *alive: object) -> None:
+        """Remembers ``value`` under ``key`` in the current scope. Keys may hold ``id()``s of
+        the objects in ``alive``: the entry keeps them alive, so that no other object takes
+        one of those ids while the entry can be found."""
+        self._memo[-1][key] = (value, alive)
 
     def new_memo_scope(self) -> contextlib.AbstractContextManager:
         @contextlib.contextmanager

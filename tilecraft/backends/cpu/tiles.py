@@ -199,7 +199,7 @@ class ExprTile(Tile):
         cached = fl.memo_get(key)
         if cached is None:
             cached = self.fn(fl, idx)
-            fl.memo_put(key, cached, self)
+            fl.memo_put(key, cached, self, idx)
         return cached
 
     def buffers(self) -> frozenset:
