@@ -1279,6 +1279,10 @@ _PRECISIONS = {"tf32": "tf32", "tf32x3": "tf32x3", "ieee": "ieee", "bf16x3": "bf
 DEFAULT_DOT_INPUT_PRECISION = "tf32"
 
 
+#: ``max_num_imprecise_acc`` of an fp8 dot that does not give it (Triton's sm_90 default).
+MAX_NUM_IMPRECISE_ACC_DEFAULT = 2 ** 30
+
+
 def dot(lhs, rhs, acc=None, input_precision=None, max_num_imprecise_acc=None,
         out_dtype=tl.float32, allow_tf32=None) -> tensor:
     lhs, rhs, acc = _unwrap(lhs), _unwrap(rhs), _unwrap(acc)
@@ -1341,9 +1345,12 @@ def dot(lhs, rhs, acc=None, input_precision=None, max_num_imprecise_acc=None,
         if acc.type != ret_ty:
             raise TypeError(f"dot accumulator has type {acc.type}, expected {ret_ty}")
     max_num_imprecise_acc = _unwrap(max_num_imprecise_acc)
+    fp8 = lhs.dtype.is_fp8() and rhs.dtype.is_fp8()
     if max_num_imprecise_acc is None:
-        max_num_imprecise_acc = 0
-    elif lhs.dtype.is_fp8() and max_num_imprecise_acc > k:
+        # Triton's default on sm_90, the one target where it matters (fp8 wgmma accumulates
+        # with fewer bits unless told to add into f32 every max_num_imprecise_acc products)
+        max_num_imprecise_acc = MAX_NUM_IMPRECISE_ACC_DEFAULT if fp8 else 0
+    elif fp8 and max_num_imprecise_acc > k:
         raise ValueError(f"max_num_imprecise_acc ({max_num_imprecise_acc}) must be <= K ({k})")
     handle = _b().dot(lhs.handle, rhs.handle, acc.handle, input_precision,
                       int(max_num_imprecise_acc), ret_ty)
