@@ -398,9 +398,15 @@ def TTG_MemDescSubsliceOp : TTG_Op<"memdesc_subslice", [Pure]> {
 
 def TTG_MemDescTransOp : TTG_Op<"memdesc_trans", [Pure, SameOperandsAndResultElementType]> {
   let summary = "A transposed view of the descriptor";
+  let description = [{
+    The source's dimensions permuted by `order` (the last dimensions of the allocation shape
+    likewise), in the layout that keeps every element at its offset: the transposed layout
+    that `tt.trans` infers, or one laid out the same way.
+  }];
   let arguments = (ins TTG_MemDesc:$src, DenseI32ArrayAttr:$order);
   let results = (outs TTG_MemDesc:$result);
   let assemblyFormat = "$src attr-dict `:` qualified(type($src)) `->` qualified(type($result))";
+  let hasVerifier = 1;
 }
 
 def TTG_MemDescReshapeOp : TTG_Op<"memdesc_reshape", [Pure, SameOperandsAndResultElementType]> {

@@ -1766,11 +1766,16 @@ class MemDescSubsliceOp(DefinedOp):
 
 @DIALECT.op
 class MemDescTransOp(DefinedOp):
-    """A transposed view of the descriptor"""
+    """A transposed view of the descriptor
+
+    The source's dimensions permuted by `order` (the last dimensions of the allocation shape
+    likewise), in the layout that keeps every element at its offset: the transposed layout
+    that `tt.trans` infers, or one laid out the same way.
+    """
 
     OPERATION_NAME = 'ttg.memdesc_trans'
     TRAITS = (Pure, SameOperandsAndResultElementType, )
-    HOOKS = ()
+    HOOKS = ('custom_verify', )
     PROPERTY_NAMES = ('order', )
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )

@@ -71,7 +71,7 @@ class EncodingInferenceError(Exception):
         self.message = message
 
 
-def _inference_failure(op, *messages: str) -> VerificationError:
+def inference_failure(op, *messages: str) -> VerificationError:
     """MLIR's errors when an op cannot infer its result types: the inference's ``messages``
     (reported), then "failed to infer returned types" (returned, to raise)."""
     from tilecraft.transforms.diagnostics import emit_error
@@ -81,16 +81,16 @@ def _inference_failure(op, *messages: str) -> VerificationError:
     return op.emit_error("failed to infer returned types")
 
 
-def _inferred_mismatch(op, inferred, actual) -> VerificationError:
+def inferred_mismatch(op, inferred, actual) -> VerificationError:
     """MLIR's errors when a result type differs from the one the op infers: the mismatch
     (reported), then "failed to infer returned types" (returned, to raise)."""
     inferred_text = ", ".join(f"'{t}'" for t in inferred)
     actual_text = ", ".join(f"'{t}'" for t in actual)
-    return _inference_failure(op, f"'{op.name}' op inferred type(s) {inferred_text} are "
+    return inference_failure(op, f"'{op.name}' op inferred type(s) {inferred_text} are "
                                   f"incompatible with return type(s) of operation {actual_text}")
 
 
-def _inferred_encoding(op, encoding, fallback, hook: str, *args, then: tuple[str, ...] = ()):
+def inferred_encoding(op, encoding, fallback, hook: str, *args, then: tuple[str, ...] = ()):
     """The result encoding that the inference ``hook`` (``infer_trans_encoding``, ...) of the
     source's ``encoding`` gives: None for a source without one, ``fallback`` (the result's own)
     where the encoding has no such hook or does not know its layout. A layout the hook refuses
@@ -103,11 +103,11 @@ def _inferred_encoding(op, encoding, fallback, hook: str, *args, then: tuple[str
     try:
         inferred = infer(*args)
     except EncodingInferenceError as failure:
-        raise _inference_failure(op, failure.message, *then) from None
+        raise inference_failure(op, failure.message, *then) from None
     return fallback if inferred is None else inferred
 
 
-def _layouts_equal(shape, expected, got) -> bool:
+def layouts_equal(shape, expected, got) -> bool:
     """Triton's ``verifyLayoutsAreEqual``: the same encoding, or two that lay out ``shape`` the
     same way (the ``verify_layouts_are_equal`` hook of ``expected``)."""
     if expected is got or expected == got:
@@ -124,7 +124,7 @@ def _equivalent_types(a, b) -> bool:
     if not isinstance(a, RankedTensorType) or not isinstance(b, RankedTensorType):
         return False
     return a.shape == b.shape and a.element_type == b.element_type and \
-        _layouts_equal(a.shape, a.encoding, b.encoding)
+        layouts_equal(a.shape, a.encoding, b.encoding)
 
 
 # -- the verifier attached to every tt op --------------------------------------------------------
@@ -317,11 +317,11 @@ def _verify_expand_dims(op) -> None:
                             f"(expected 0 <= axis <= {src.rank})")
     shape = list(src.shape)
     shape.insert(axis, 1)
-    encoding = _inferred_encoding(op, src.encoding, dst.encoding, "infer_expand_dims_encoding",
+    encoding = inferred_encoding(op, src.encoding, dst.encoding, "infer_expand_dims_encoding",
                                   axis, then=("failed to infer layout for ExpandDimsOp",))
     inferred = RankedTensorType(shape, src.element_type, encoding)
     if inferred is not dst:
-        raise _inferred_mismatch(op, [inferred], [dst])
+        raise inferred_mismatch(op, [inferred], [dst])
 
 
 @rule(gen.ReshapeOp)
@@ -382,7 +382,7 @@ def _verify_join(op) -> None:
         expected = infer(dst.shape)
     except EncodingInferenceError as failure:
         raise plain_error(op, failure.message) from None
-    if expected is not None and not _layouts_equal(src.shape, expected, src.encoding):
+    if expected is not None and not layouts_equal(src.shape, expected, src.encoding):
         raise op.emit_error("incompatible join layout")
 
 
@@ -390,28 +390,35 @@ def _verify_join(op) -> None:
 def _verify_split(op) -> None:
     src, dst = op.src.type, op.out_lhs.type
     if not src.shape or src.shape[-1] != 2:
-        raise _inference_failure(op, "last dimension of input tensor must be 2")
-    encoding = _inferred_encoding(op, src.encoding, dst.encoding, "infer_split_encoding",
+        raise inference_failure(op, "last dimension of input tensor must be 2")
+    encoding = inferred_encoding(op, src.encoding, dst.encoding, "infer_split_encoding",
                                   src.shape)
     inferred = RankedTensorType(src.shape[:-1], src.element_type, encoding)
     actual = [dst, op.out_rhs.type]
     if not all(_equivalent_types(inferred, type_) for type_ in actual):
-        raise _inferred_mismatch(op, [inferred, inferred], actual)
+        raise inferred_mismatch(op, [inferred, inferred], actual)
+
+
+def verified_order(op, rank: int) -> tuple[int, ...]:
+    """The ``order`` of a transpose (``tt.trans``, ``ttg.memdesc_trans``) of a value of
+    ``rank``, checked to be a permutation of its dimensions with Triton's messages."""
+    order = tuple(op.order)
+    if len(order) != rank:
+        raise plain_error(op, "order must have the same size as the source tensor")
+    if sorted(order) != list(range(rank)):
+        raise plain_error(op, "order must be a permutation of 0..n-1")
+    return order
 
 
 @rule(gen.TransOp)
 def _verify_trans(op) -> None:
     src, dst = op.src.type, op.result_.type
-    order = tuple(op.order)
-    if len(order) != src.rank:
-        raise plain_error(op, "order must have the same size as the source tensor")
-    if sorted(order) != list(range(src.rank)):
-        raise plain_error(op, "order must be a permutation of 0..n-1")
-    encoding = _inferred_encoding(op, src.encoding, dst.encoding, "infer_trans_encoding",
+    order = verified_order(op, src.rank)
+    encoding = inferred_encoding(op, src.encoding, dst.encoding, "infer_trans_encoding",
                                   src.shape, order)
     inferred = RankedTensorType([src.shape[i] for i in order], src.element_type, encoding)
     if not _equivalent_types(inferred, dst):
-        raise _inferred_mismatch(op, [inferred], [dst])
+        raise inferred_mismatch(op, [inferred], [dst])
 
 
 @rule(gen.MakeTensorPtrOp)
@@ -615,11 +622,11 @@ def _verify_reduce(op) -> None:
             inferred.append(src.element_type)
             continue
         fallback = result.type.encoding if isinstance(result.type, RankedTensorType) else None
-        encoding = _inferred_encoding(op, src.encoding, fallback, "infer_reduce_encoding", axis)
+        encoding = inferred_encoding(op, src.encoding, fallback, "infer_reduce_encoding", axis)
         inferred.append(RankedTensorType(shape, src.element_type, encoding))
     actual = [r.type for r in op.results]
     if inferred != actual:
-        raise _inferred_mismatch(op, inferred, actual)
+        raise inferred_mismatch(op, inferred, actual)
 
 
 @implements(gen.ReduceOp)
@@ -632,7 +639,7 @@ def _verify_scan(op) -> None:
     _verify_reduce_scan(op)
     for value, result in zip(op.srcs, op.results):
         if value.type is not result.type:
-            raise _inferred_mismatch(op, [v.type for v in op.srcs], [r.type for r in op.results])
+            raise inferred_mismatch(op, [v.type for v in op.srcs], [r.type for r in op.results])
 
 
 @implements(gen.ScanOp)

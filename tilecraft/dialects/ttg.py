@@ -26,8 +26,8 @@ from . import generated_module
 from .arith import gen as arith_gen
 from .tt import gen as _tt
 from .tt import (
-    _parse_clauses, _print_clauses, plain_error, pointee_type,
-    tensor_layout_message, verify_layouts,
+    _parse_clauses, _print_clauses, inferred_encoding, inferred_mismatch, layouts_equal,
+    plain_error, pointee_type, tensor_layout_message, verified_order, verify_layouts,
 )
 from .ttg_syntax import (
     LEGACY_CTA_FIELDS, bases_rank, format_ints, is_power_of_two,
@@ -660,6 +660,28 @@ def _verify_mem_desc_reshape(self) -> None:
     src, result = self.src.type, self.result.type
     if prod(src.shape) != prod(result.shape):
         raise self.emit_error("number of src and result elements must match")
+
+
+@rule(gen.MemDescTransOp)
+def _verify_mem_desc_trans(self) -> None:
+    """Triton's inference (InferMemDescTypeOpWithLayoutEquivalence): the source's shape and
+    the last dimensions of its allocation shape permuted by ``order``, the element type,
+    memory space and mutability kept, in the transposed layout or one laid out the same."""
+    src, result = self.src.type, self.result.type
+    order = verified_order(self, len(src.shape))
+    encoding = inferred_encoding(self, src.encoding, result.encoding, "infer_trans_encoding",
+                                 src.shape, order)
+    shape = tuple(src.shape[i] for i in order)
+    whole = alloc_shape(src)
+    kept = len(whole) - len(order)
+    allocation = (*whole[:kept], *(whole[kept:][i] for i in order))
+    inferred = gen.MemDescType(shape, src.element_type, encoding, src.memory_space,
+                               src.mutable_memory, () if allocation == shape else allocation)
+    if (result.shape, alloc_shape(result), result.element_type, result.memory_space,
+            result.mutable_memory) != (shape, allocation, src.element_type, src.memory_space,
+                                       src.mutable_memory) \
+            or not layouts_equal(shape, encoding, result.encoding):
+        raise inferred_mismatch(self, [inferred], [result])
 
 
 @rule(gen.Fp4ToFpOp)

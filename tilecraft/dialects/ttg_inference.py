@@ -126,11 +126,12 @@ def trans_encoding(encoding: Attribute, shape: Sequence[int],
     _check_rank(len(layout.out_dims), order)
     bases = {name: _permuted(vectors, order) for name, vectors in layout.bases.items()}
     if isinstance(encoding, PaddedSharedEncodingAttr):
-        return PaddedSharedEncodingAttr(encoding.intervals, encoding.paddings, bases["offset"],
-                                        bases["block"], [encoding.shape[i] for i in order])
+        return PaddedSharedEncodingAttr(encoding.intervals, encoding.paddings,
+                                        offset=bases["offset"], block=bases["block"],
+                                        shape=[encoding.shape[i] for i in order])
     if isinstance(encoding, SharedLinearEncodingAttr):
-        return SharedLinearEncodingAttr(bases["offset"], bases["block"],
-                                        encoding.layout_alignment)
+        return SharedLinearEncodingAttr(offset=bases["offset"], block=bases["block"],
+                                        layout_alignment=encoding.layout_alignment)
     if isinstance(encoding, _SHARED):
         return None  # an NVMMA layout transposed otherwise: its alignment is not known here
     return linear_attr(layout_with_bases(bases, [shape[i] for i in order]))

@@ -8,6 +8,7 @@
 #shared1 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
 #shared2 = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = true, elementBitWidth = 8, fp4Padded = true, rank = 3}>
 #shared3 = #ttg.shared_linear<{offset = [[0, 1], [0, 2], [1, 0]], block = [[2, 0]]}, alignment = 16>
+#shared4 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
 #smem = #ttg.shared_memory
 // Layouts on one CTA; those spread over two CTAs are in the second module, whose ttg.num-ctas
 // they match.
@@ -30,7 +31,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     %7 = ttg.local_load %1 token %6 : !ttg.memdesc<32x16xf16, #shared, #smem, mutable> -> tensor<32x16xf16, #linear>
     %8 = ttg.memdesc_subslice %1[0, 8] : !ttg.memdesc<32x16xf16, #shared, #smem, mutable> -> !ttg.memdesc<32x8xf16, #shared, #smem, mutable, 32x16>
     %9 = ttg.local_alloc %arg0 {alignment = 16 : i32} : (tensor<32x16xf16, #blocked>) -> !ttg.memdesc<32x16xf16, #shared1, #smem>
-    %10 = ttg.memdesc_trans %9 {order = array<i32: 1, 0>} : !ttg.memdesc<32x16xf16, #shared1, #smem> -> !ttg.memdesc<16x32xf16, #shared1, #smem>
+    %10 = ttg.memdesc_trans %9 {order = array<i32: 1, 0>} : !ttg.memdesc<32x16xf16, #shared1, #smem> -> !ttg.memdesc<16x32xf16, #shared4, #smem>
     %11 = ttg.memdesc_reshape %9 : !ttg.memdesc<32x16xf16, #shared1, #smem> -> !ttg.memdesc<2x16x16xf16, #shared2, #smem>
     %12 = ttg.memdesc_reinterpret %9 : !ttg.memdesc<32x16xf16, #shared1, #smem> -> !ttg.memdesc<16x16xf32, #shared1, #smem>
     ttg.barrier local|global_read

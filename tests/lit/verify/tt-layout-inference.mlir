@@ -1,7 +1,7 @@
-// The layouts tt.trans, tt.join and tt.split infer for their results from TritonGPU layouts:
-// a result layout is accepted when it is the inferred one or the same map (a #ttg.linear
-// equal to a blocked one), and refused with the inference's message followed by MLIR's
-// "failed to infer returned types".
+// The layouts tt.trans, tt.join, tt.split and ttg.memdesc_trans infer for their results from
+// TritonGPU layouts: a result layout is accepted when it is the inferred one or the same map
+// (a #ttg.linear equal to a blocked one), and refused with the inference's message followed
+// by MLIR's "failed to infer returned types".
 // RUN: tilecraft-opt %s --split-input-file --verify-diagnostics
 
 // Valid: each result takes the inferred layout, or one with the same map.
@@ -86,6 +86,49 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.thr
 tt.func @join_across_lanes(%x: tensor<64xf32, #b1>) {
   // expected-error @+1 {{Fp4ToFpOp/SplitOp requires at least 2 elements per thread in the axis/last dimension}}
   %0 = tt.join %x, %x : tensor<64xf32, #b1> -> tensor<64x2xf32, #lanes>
+  tt.return
+}
+}
+
+// -----
+
+// ttg.memdesc_trans: the view's layout keeps every element at its offset (swizzled layouts
+// permute their order, an NVMMA layout transposed by [1, 0] flips `transposed`, a linear one
+// permutes its bases); the allocation shape's last dimensions are permuted too.
+#sw = #ttg.swizzled_shared<{vec = 2, perPhase = 1, maxPhase = 4, order = [2, 1, 0]}>
+#sw_t = #ttg.swizzled_shared<{vec = 2, perPhase = 1, maxPhase = 4, order = [1, 2, 0]}>
+#nv = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16}>
+#nv_t = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = true, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+tt.func @memdesc_trans(%a: !ttg.memdesc<2x8x16xf16, #sw, #smem>, %b: !ttg.memdesc<32x64xf16, #nv, #smem, mutable, 2x32x64>) {
+  %0 = ttg.memdesc_trans %a {order = array<i32: 0, 2, 1>} : !ttg.memdesc<2x8x16xf16, #sw, #smem> -> !ttg.memdesc<2x16x8xf16, #sw_t, #smem>
+  %1 = ttg.memdesc_trans %b {order = array<i32: 1, 0>} : !ttg.memdesc<32x64xf16, #nv, #smem, mutable, 2x32x64> -> !ttg.memdesc<64x32xf16, #nv_t, #smem, mutable, 2x64x32>
+  tt.return
+}
+}
+
+// -----
+
+#sw = #ttg.swizzled_shared<{vec = 2, perPhase = 1, maxPhase = 4, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+tt.func @memdesc_trans_layout(%a: !ttg.memdesc<8x16xf16, #sw, #smem>) {
+  // expected-error @+2 {{'ttg.memdesc_trans' op inferred type(s) '!ttg.memdesc<16x8xf16, #ttg.swizzled_shared<{vec = 2, perPhase = 1, maxPhase = 4, order = [0, 1]}>, #ttg.shared_memory>' are incompatible with return type(s) of operation '!ttg.memdesc<16x8xf16, #ttg.swizzled_shared<{vec = 2, perPhase = 1, maxPhase = 4, order = [1, 0]}>, #ttg.shared_memory>'}}
+  // expected-error @+1 {{'ttg.memdesc_trans' op failed to infer returned types}}
+  %0 = ttg.memdesc_trans %a {order = array<i32: 1, 0>} : !ttg.memdesc<8x16xf16, #sw, #smem> -> !ttg.memdesc<16x8xf16, #sw, #smem>
+  tt.return
+}
+}
+
+// -----
+
+#sw = #ttg.swizzled_shared<{vec = 2, perPhase = 1, maxPhase = 4, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+tt.func @memdesc_trans_order(%a: !ttg.memdesc<8x16xf16, #sw, #smem>) {
+  // expected-error @+1 {{order must be a permutation of 0..n-1}}
+  %0 = ttg.memdesc_trans %a {order = array<i32: 1, 1>} : !ttg.memdesc<8x16xf16, #sw, #smem> -> !ttg.memdesc<16x8xf16, #sw, #smem>
   tt.return
 }
 }
