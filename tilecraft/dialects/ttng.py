@@ -8,6 +8,8 @@ against the module, as ttg ops do, then the op's own rules.
 
 from __future__ import annotations
 
+import os
+
 from tilecraft.ir import ArrayAttr, DenseArrayAttr, IntegerAttr, RankedTensorType, i1, i16, i32
 from tilecraft.ir.ods import implements
 from tilecraft.layouts.linear import LinearLayout
@@ -821,3 +823,147 @@ def tmem_access_compatible(tensor: RankedTensorType, memdesc) -> bool:
              for name, vectors in cvt.bases.items() if name in ("register", "lane", "warp")}
     bases["warp"][:2] = [(32, 0), (64, 0)]
     return _has_message(bases, memdesc.element_type.width, False)
+
+
+
+# -- the register layouts tensor-memory loads and stores use by default --------------------------
+#
+# Triton's getDistributedLayoutForTmemLdSt: a tcgen05.ld/st message tile (32x32b by default,
+# 16x256b when TRITON_PREFER_TMEM_16x256_LAYOUT is set and the buffer allows it) repeated over
+# the buffer's columns in registers, with warps 1 and 2 on rows 32 and 64, the row-16 bit on a
+# warp (more than 4 warps) or a register, and the remaining warps along the columns (broadcast
+# when there are fewer column groups than warps), read through the buffer's (row, col) map.
+# Elements narrower than 32 bits are first packed into 32-bit columns (or padded to them).
+
+PREFER_16X256_ENV = "TRITON_PREFER_TMEM_16x256_LAYOUT"
+
+
+def tensor_memory_scales_layout(shape: tuple[int, ...]) -> LinearLayout:
+    """The (``row``, ``col``) -> (``dim0``, ``dim1``) map of a 2-D buffer of block scales in
+    ``#ttng.tensor_memory_scales_encoding`` over one CTA (Triton's
+    tensorMemoryScalesToLinearLayout): chunks of 32 rows by 4 columns, broadcast over the
+    4 warps' row quarters, two chunks side by side along dim 0, repeated along dim 0 and then
+    dim 1 over the columns; coordinates beyond the shape are 0."""
+    m, n = shape
+    rows = [(1 << i, 0) for i in range(5)] + [(0, 0), (0, 0)]
+    columns = [(0, 1), (0, 2), (32, 0)]
+    columns += [(64 << i, 0) for i in range(_bits(max(-(-m // 64), 1)))]
+    columns += [(0, 4 << i) for i in range(_bits(max(-(-n // 4), 1)))]
+
+    def fit(basis: tuple[int, int]) -> tuple[int, int]:
+        return (basis[0] if basis[0] < m else 0, basis[1] if basis[1] < n else 0)
+
+    return LinearLayout({"row": [fit(b) for b in rows], "col": [fit(b) for b in columns]},
+                        {"dim0": m, "dim1": n})
+
+
+def _buffer_layout(memdesc) -> LinearLayout | None:
+    shape = tuple(memdesc.shape[-2:])
+    if isinstance(memdesc.encoding, gen.TensorMemoryScalesEncodingAttr):
+        return None if memdesc.encoding.cga_layout else tensor_memory_scales_layout(shape)
+    return tensor_memory_layout(shape, memdesc.encoding)
+
+
+def _divide_columns_left(memory: LinearLayout, leading: list[int], factor: int
+                         ) -> LinearLayout | None:
+    """Triton's divideLeft of the buffer map ``memory`` by a map of its first columns alone:
+    its first column bits go to ``leading`` (dim-1 coordinates), every other bit to a multiple
+    of ``factor`` along dim 1; then the rest with dim 1 counted in units of ``factor``."""
+    columns = list(memory.bases["col"])
+    if columns[:len(leading)] != [(0, c) for c in leading]:
+        return None
+    rest = {"row": list(memory.bases["row"]), "col": columns[len(leading):]}
+    if any(c % factor for bases in rest.values() for _, c in bases):
+        return None
+    return LinearLayout({name: [(r, c // factor) for r, c in bases]
+                         for name, bases in rest.items()},
+                        {"dim0": memory.out_dim_size("dim0"),
+                         "dim1": max(memory.out_dim_size("dim1") // factor, 1)})
+
+
+def _widen_registers(layout: LinearLayout, factor: int) -> LinearLayout:
+    """Triton's ``identity1D(factor, register, dim1) * layout``: ``factor`` consecutive
+    elements along dim 1 in the first registers."""
+    bases = {name: [(r, c * factor) for r, c in vectors]
+             for name, vectors in layout.bases.items()}
+    bases["register"] = [(0, 1 << i) for i in range(_bits(factor))] + bases["register"]
+    return LinearLayout(bases, {"dim0": layout.out_dim_size("dim0"),
+                                "dim1": layout.out_dim_size("dim1") * factor})
+
+
+def _tmem_message_layout(memory: LinearLayout, message: str, num_warps: int,
+                         bitwidth: int) -> LinearLayout | None:
+    """The register layout of ``message`` over a buffer map ``memory`` of ``bitwidth``-bit
+    elements (see the comment above), None when the message does not fit the buffer."""
+    if bitwidth != 32:
+        contiguous, packed = 1, memory
+        while bitwidth * contiguous * 2 <= 32:
+            wider = _divide_columns_left(memory, [1 << i for i in range(_bits(contiguous * 2))],
+                                         contiguous * 2)
+            if wider is None:
+                break
+            contiguous, packed = contiguous * 2, wider
+        if contiguous > 1:
+            inner = _tmem_message_layout(packed, message, num_warps, bitwidth * contiguous)
+            return None if inner is None else _widen_registers(inner, contiguous)
+        pads = [0] * _bits(32 // bitwidth)
+        unpacked = _divide_columns_left(memory, [0, 1], 2) if bitwidth == 16 else None
+        if unpacked is not None:
+            inner = _tmem_message_layout(unpacked, message, num_warps, 32)
+            return None if inner is None else _widen_registers(inner, 2)
+        padded = _divide_columns_left(memory, pads, 1)
+        if padded is not None:
+            return _tmem_message_layout(padded, message, num_warps, 32)
+        if memory.in_dim_size("col") != 1:
+            return None
+        return _tmem_message_layout(memory, message, num_warps, 32)
+    tile = _message_tile(message, False)
+    tile_columns = _covering_size(c for bases in tile.values() for _, c in bases)
+    missing = memory.in_dim_size("col") // tile_columns
+    if missing == 0:
+        return None
+    whole_rows = message == "32x32b"
+    rows16 = memory.basis("row", 4) == (0, 0)
+    lanes = tile["lane"][:4] if whole_rows else tile["lane"]
+    images = [memory.apply(row=r, col=c) for r, c in tile["register"] + lanes]
+    if not LinearLayout({"in": images}, memory.out_dims).is_injective():
+        return None
+    row16 = None if whole_rows or rows16 else "warp" if num_warps > 4 else "register"
+    warps_to_tile = num_warps // (8 if row16 == "warp" else 4)
+    broadcast = warps_to_tile // min(missing, warps_to_tile)
+    warps_to_tile //= broadcast
+    missing //= warps_to_tile
+    bases = {"register": list(tile["register"]), "lane": list(tile["lane"]), "warp": []}
+    if missing > 1 and whole_rows and rows16:
+        # lanes 16-31 read the other half of the columns (the 16x32bx2 message)
+        bases["lane"] = [(r // 2, c) for r, c in bases["lane"][1:]]
+        bases["register"] += [(0, tile_columns << i) for i in range(_bits(missing // 2))]
+        bases["lane"].append((0, tile_columns * missing // 2))
+    elif missing > 1:
+        bases["register"] += [(0, tile_columns << i) for i in range(_bits(missing))]
+    columns = tile_columns * missing
+    bases["warp"] += [(32, 0), (64, 0)]
+    if row16 is not None:
+        bases[row16].append((16, 0))
+    bases["warp"] += [(0, columns << i) for i in range(_bits(warps_to_tile))]
+    bases["warp"] += [(0, 0)] * _bits(broadcast)
+    images = {name: [memory.apply(row=r, col=c) for r, c in vectors]
+              for name, vectors in bases.items()}
+    images["block"] = []
+    return LinearLayout(images, memory.out_dims)
+
+
+def default_tmem_layout(memdesc, num_warps: int) -> LinearLayout | None:
+    """The register layout that `ttng.tmem_load`/`tmem_store` of the tensor-memory buffer of
+    type ``memdesc`` use by default (Triton's getDefaultLayoutForTmemLdSt): the 16x256b message's
+    when the environment sets TRITON_PREFER_TMEM_16x256_LAYOUT and it fits, else the 32x32b
+    message's; None for buffers spread over CTAs."""
+    memory = _buffer_layout(memdesc)
+    if memory is None:
+        return None
+    bitwidth = memdesc.element_type.width
+    if os.environ.get(PREFER_16X256_ENV, "").lower() in ("1", "true", "on", "yes"):
+        layout = _tmem_message_layout(memory, "16x256b", num_warps, bitwidth)
+        if layout is not None:
+            return layout
+    return _tmem_message_layout(memory, "32x32b", num_warps, bitwidth)

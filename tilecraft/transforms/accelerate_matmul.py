@@ -46,23 +46,30 @@ their result widened to it.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from math import prod
 
 from tilecraft.dialects import ttg
 from tilecraft.generated.passes import TritonGPUAccelerateMatmulPassBase
-from tilecraft.generated.tt import InputPrecision
-from tilecraft.generated.ttg import (BlockedEncodingAttr, DotOperandEncodingAttr,
+from tilecraft.generated.tt import InputPrecision, ScaleDotElemType
+from tilecraft.generated.ttg import (AsyncTokenType, BlockedEncodingAttr, DotOperandEncodingAttr,
                                      MemDescType, NVMMASharedEncodingAttr,
                                      NvidiaMmaEncodingAttr, SharedMemorySpaceAttr,
                                      SliceEncodingAttr)
-from tilecraft.generated.ttng import WarpGroupDotOp
+from tilecraft.generated.ttng import (TCGen5MMAOp, TCGen5MMAScaledOp, TensorMemoryEncodingAttr,
+                                      TensorMemoryScalesEncodingAttr, TensorMemorySpaceAttr,
+                                      TMEMAllocOp, TMEMLoadOp, WarpGroupDotOp)
 from tilecraft.dialects.foldutils import element_type
-from tilecraft.ir import Builder, FloatType, Operation, RankedTensorType, Type, Value
+from tilecraft.dialects.ttg_inference import linear_attr
+from tilecraft.dialects.ttng import default_tmem_layout
+from tilecraft.ir import (BoolAttr, Builder, FloatType, IntegerType, Location, Operation,
+                          RankedTensorType, Type, Value, i1)
 from tilecraft.ir.traits import Elementwise
 from tilecraft.transforms.decompose_scaled_dot import decompose_scaled_dots
 from tilecraft.transforms.diagnostics import emit_warning
 from tilecraft.transforms.effects import is_memory_effect_free
 from tilecraft.transforms.layout_inference import with_encoding
 from tilecraft.transforms.reduce_data_duplication import memory_order
+from tilecraft.transforms.transform_utils import constant_op
 
 __all__ = ["WGMMA_TYPES", "TritonGPUAccelerateMatmulPass", "accelerate_matmul", "capability_of",
            "comes_from_load_or_block_arg", "k_width_of", "loaded_bit_width", "mma_v2_supported",
@@ -362,45 +369,56 @@ def warps_per_tile_v3(dot: Operation, shape: tuple[int, ...], num_warps: int
     return tuple(warps)
 
 
-def nvmma_shared_for(t: RankedTensorType, op_idx: int | None = None
-                     ) -> NVMMASharedEncodingAttr:
-    """The ``#ttg.nvmma_shared`` layout for storing a tensor of type ``t`` (rank 2) in its
-    memory order, or K-major for operand ``op_idx`` when given (``wgmma`` reads 8-bit and tf32
-    operands only so): the widest swizzle (128, 64 or 32 bytes) that the contiguous dim's bytes
-    are a multiple of, none when fewer than 8 rows."""
-    order = memory_order(t) if op_idx is None else ((1, 0) if op_idx == 0 else (0, 1))
+def nvmma_shared_for(t: RankedTensorType, order: tuple[int, ...] | None = None,
+                     fp4_padded: bool = False) -> NVMMASharedEncodingAttr:
+    """The ``#ttg.nvmma_shared`` layout for storing a tensor of type ``t`` in ``order``
+    (default: its memory order; ``transposed`` when dim 0 is the contiguous one): the widest
+    swizzle (128, 64 or 32 bytes) that the contiguous dim's bytes (twice as many for padded
+    fp4) are a multiple of, none when the other dims hold fewer than 8 rows."""
+    order = memory_order(t) if order is None else order
     bits = _bits(t)
-    contiguous_bytes = t.shape[order[0]] * bits // 8
+    contiguous_bytes = t.shape[order[0]] * (2 if fp4_padded else 1) * bits // 8
     swizzle = next((w for w in (128, 64, 32) if contiguous_bytes % w == 0), 0)
-    if t.shape[order[1]] < 8:
+    if len(order) < 2 or prod(t.shape[d] for d in order[1:]) < 8:
         swizzle = 0
-    return NVMMASharedEncodingAttr(swizzle, order[0] == 0, bits)
+    return NVMMASharedEncodingAttr(swizzle, len(order) > 1 and order[0] == 0, bits, fp4_padded,
+                                   rank=len(order))
 
 
-def _to_shared(builder: Builder, value: Value, op_idx: int, dot: Operation) -> Value:
-    """``value`` (through conversions) stored to a new shared buffer for ``wgmma`` operand
-    ``op_idx``, right after it is defined (a loop-invariant operand is stored once, before
-    the loop); K-major unless the type can be read transposed (16-bit types), with a warning
-    at ``dot`` when that is not the order the value is held in (its registers are transposed
-    on the way)."""
+def _to_shared(value: Value, op_idx: int, allow_transpose: bool, location: Location,
+               warn_at: Operation | None = None, fp4_padded: bool = False,
+               force_transpose: bool = False) -> Value:
+    """``value`` (through conversions) stored to a new shared buffer for MMA operand
+    ``op_idx``, right after it is defined (a loop-invariant operand is stored once, before the
+    loop): in the order it is held in when the MMA reads the type transposed
+    (``allow_transpose``), else K-major (M- or N-major with ``force_transpose``), with a warning
+    at ``warn_at`` when that is not the order it is held in (its registers are transposed on
+    the way)."""
     while isinstance(value.owner, Operation) and value.owner.name == "ttg.convert_layout":
         value = value.owner.operands[0]
     t: RankedTensorType = value.type
-    encoding = nvmma_shared_for(t, None if _bits(t) == 16 else op_idx)
-    if encoding != nvmma_shared_for(t):
-        forced = (0, 1) if encoding.transposed else (1, 0)
-        emit_warning(dot, f"Warning: Forcing a different order [{forced[0]}, {forced[1]}] on "
+    order = memory_order(t)
+    if not allow_transpose:
+        wanted = (1, 0) if op_idx == 0 else (0, 1)
+        order = wanted[::-1] if force_transpose else wanted
+    if warn_at is not None and order != memory_order(t):
+        emit_warning(warn_at, f"Warning: Forcing a different order [{order[0]}, {order[1]}] on "
                      f"SMEM than the register order for the operand {op_idx}. Registers will "
                      "be transposed before SMEM store and the pipelined load for this operand "
                      "will be disabled, so poor performance is expected. Recommendation: "
                      "consider transposing the operand in global memory to remove the need "
                      "to transpose the tensor in registers.")
+    encoding = nvmma_shared_for(t, order, fp4_padded)
     memdesc = MemDescType(t.shape, t.element_type, encoding, SharedMemorySpaceAttr())
+    return _after_definition(value, location).create(
+        "ttg.local_alloc", operands=[value], result_types=[memdesc],
+        location=location).results[0]
+
+
+def _after_definition(value: Value, location: Location) -> Builder:
     owner = value.owner
-    at = (Builder.after(owner, builder.location) if isinstance(owner, Operation)
-          else Builder.at_start(owner, builder.location))
-    return at.create("ttg.local_alloc", operands=[value], result_types=[memdesc],
-                     location=builder.location).results[0]
+    return (Builder.after(owner, location) if isinstance(owner, Operation)
+            else Builder.at_start(owner, location))
 
 
 def _to_mma_v3(dot: Operation, num_warps: int) -> None:
@@ -412,12 +430,13 @@ def _to_mma_v3(dot: Operation, num_warps: int) -> None:
                                 (16, instr_n, k))
     builder = Builder.before(dot, dot.location)
     a = dot.operands[0]
+    allow_transpose = _bits(a.type) == 16
     if comes_from_load_or_block_arg(a):
-        a = _to_shared(builder, a, 0, dot)
+        a = _to_shared(a, 0, allow_transpose, dot.location, dot)
     else:
         encoding = DotOperandEncodingAttr(0, mma, 32 // _bits(a.type))
         a = _convert(builder, a, with_encoding(a.type, encoding))
-    b = _to_shared(builder, dot.operands[1], 1, dot)
+    b = _to_shared(dot.operands[1], 1, allow_transpose, dot.location, dot)
     new_type = with_encoding(d_type, mma)
     c = _convert(builder, dot.operands[2], new_type)
     wgmma = builder.insert(WarpGroupDotOp.build(
@@ -429,11 +448,169 @@ def _to_mma_v3(dot: Operation, num_warps: int) -> None:
     dot.erase()
 
 
+def mma_v5_supported(dot: Operation, num_warps: int) -> bool:
+    """Whether a ``tt.dot`` has the shape and types of a ``tcgen05.mma`` on Blackwell (Triton's
+    supportMMA for version 5): integers only as i8 into i32, rank 2, 4 or 8 warps (the tensor
+    memory accesses take no other), K of at least one instruction (``256 / bits``), M a
+    multiple of 64 and N of 16."""
+    a_type: RankedTensorType = dot.operands[0].type
+    d_type: RankedTensorType = dot.results[0].type
+    kinds = (_kind(a_type), _kind(dot.operands[1].type), _kind(d_type))
+    if any(isinstance(element_type(t), IntegerType) for t in (a_type, dot.operands[1].type,
+                                                              d_type)):
+        if kinds != ("i8", "i8", "i32"):
+            return False
+    if d_type.rank != 2 or num_warps not in (4, 8):
+        return False
+    m, n = d_type.shape
+    return a_type.shape[-1] >= 256 // _bits(a_type) and m % 64 == 0 and n % 16 == 0
+
+
+def _function_true(op: Operation) -> Value:
+    """An ``arith.constant true`` at the start of the function around ``op`` (where Triton's
+    pattern driver moves the constants it creates), made once."""
+    function = op
+    while function.parent_op is not None and function.name != "tt.func":
+        function = function.parent_op
+    block = function.regions[0].blocks[0]
+    for candidate in block:
+        if candidate.name != "arith.constant":
+            break
+        if candidate.results[0].type == i1 and candidate.value == BoolAttr(True):
+            return candidate.results[0]
+    return Builder.at_start(block, op.location).insert(
+        constant_op(True, i1, op.location)).results[0]
+
+
+def _tmem_accumulator(builder: Builder, dot: Operation, block_m: int, block_n: int,
+                      num_warps: int) -> tuple[Value, Value, RankedTensorType]:
+    """The accumulator of ``dot`` copied into a new tensor-memory buffer of ``block_m x
+    block_n`` blocks: (the buffer, its token, the register type its loads and stores use)."""
+    d_type: RankedTensorType = dot.results[0].type
+    encoding = TensorMemoryEncodingAttr(block_m, block_n, 32 // _bits(d_type), (), False)
+    memdesc = MemDescType(d_type.shape, d_type.element_type, encoding, TensorMemorySpaceAttr(),
+                          True)
+    registers = with_encoding(d_type, linear_attr(default_tmem_layout(memdesc, num_warps)))
+    acc = _convert(builder, dot.operands[2], registers)
+    alloc = builder.insert(TMEMAllocOp.build(memdesc, AsyncTokenType(), acc,
+                                             location=dot.location))
+    return alloc.results[0], alloc.results[1], registers
+
+
+def _load_tmem_result(builder: Builder, dot: Operation, acc: Value, token: Value,
+                      registers: RankedTensorType) -> None:
+    """Replaces ``dot`` by the load of ``acc`` once the MMA of ``token`` wrote it."""
+    load = builder.insert(TMEMLoadOp.build(registers, acc, AsyncTokenType(), token,
+                                           location=dot.location))
+    back = builder.create("ttg.convert_layout", operands=[load.results[0]],
+                          result_types=[dot.results[0].type], location=dot.location)
+    dot.results[0].replace_all_uses_with(back.results[0])
+    dot.erase()
+
+
+def _to_mma_v5(dot: Operation, num_warps: int) -> bool:
+    """Rewrites ``dot`` as a ``ttng.tc_gen5_mma`` (see the module docstring); False, changing
+    nothing, for operands of 32 bits or more without tf32."""
+    a, b = dot.operands[0], dot.operands[1]
+    if (min(loaded_bit_width(a), loaded_bit_width(b)) >= 32
+            and dot.input_precision != InputPrecision.TF32):
+        return False
+    allow_transpose = _kind(a.type) != "f32"
+    a = _to_shared(a, 0, allow_transpose, dot.location)
+    b = _to_shared(b, 1, allow_transpose, dot.location)
+    m, n = dot.results[0].type.shape
+    builder = Builder.before(dot, dot.location)
+    acc, token, registers = _tmem_accumulator(builder, dot, 128 if m >= 128 else 64,
+                                              min(n, 256), num_warps)
+    true = _function_true(dot)
+    mma = builder.insert(TCGen5MMAOp.build(a, b, acc, true, true, AsyncTokenType(), token,
+                                           location=dot.location))
+    _load_tmem_result(builder, dot, acc, mma.results[0], registers)
+    return True
+
+
+_SCALE_LOAD_PEEL = frozenset({"tt.reshape", "tt.trans", "ttg.convert_layout"})
+
+
+def _stage_scale_in_shared(scale: Value) -> Value:
+    """Triton's addSmemStageToScaleLoad: the load a block scale comes from (through
+    reshapes, transposes and conversions) is read back through shared memory
+    (``local_load(local_alloc(load))``, unswizzled), where the pipeliner then puts its
+    buffers; the scale, or the shared read when the scale is the load itself."""
+    owner = scale.owner
+    consumed = False
+    while isinstance(owner, Operation) and owner.name in _SCALE_LOAD_PEEL:
+        consumed = True
+        owner = owner.operands[0].owner
+    if not isinstance(owner, Operation) or owner.name not in ("tt.load", "tt.descriptor_load"):
+        return scale
+    loaded = owner.results[0]
+    t: RankedTensorType = loaded.type
+    encoding = NVMMASharedEncodingAttr(0, False, _bits(t), rank=t.rank)
+    after = Builder.after(owner, owner.location)
+    alloc = after.create("ttg.local_alloc", operands=[loaded], result_types=[
+        MemDescType(t.shape, t.element_type, encoding, SharedMemorySpaceAttr())])
+    read = after.create("ttg.local_load", operands=[alloc.results[0]], result_types=[t])
+    loaded.replace_uses_with_if(read.results[0], lambda use: use.owner is not alloc)
+    return scale if consumed else read.results[0]
+
+
+def _scales_to_tmem(builder: Builder, scale: Value, num_warps: int) -> Value:
+    """A block scale of a ``ttng.tc_gen5_mma_scaled`` in a new tensor-memory buffer of the
+    scales layout, through shared memory when it is loaded (`_stage_scale_in_shared`)."""
+    t: RankedTensorType = scale.type
+    memdesc = MemDescType(t.shape, t.element_type, TensorMemoryScalesEncodingAttr(()),
+                          TensorMemorySpaceAttr())
+    registers = with_encoding(t, linear_attr(default_tmem_layout(memdesc, num_warps)))
+    staged = _stage_scale_in_shared(scale)
+    return builder.insert(TMEMAllocOp.build(memdesc, None, _convert(builder, staged, registers),
+                                            location=builder.location)).results[0]
+
+
+def scaled_mma_v5_supported(dot: Operation, capability: int, num_warps: int) -> bool:
+    """Whether a ``tt.dot_scaled`` becomes a ``ttng.tc_gen5_mma_scaled`` (Triton's
+    ScaledBlockedToMMAv5): both scales given, sm_100 to sm_11x, 4 or 8 warps, M at least 128
+    and N at least 16."""
+    m, n = dot.results[0].type.shape[-2:]
+    return (dot.a_scale is not None and dot.b_scale is not None
+            and 100 <= capability < 120 and num_warps in (4, 8) and m >= 128 and n >= 16)
+
+
+def _to_scaled_mma_v5(dot: Operation, num_warps: int) -> None:
+    """Rewrites the ``tt.dot_scaled`` ``dot`` as a ``ttng.tc_gen5_mma_scaled``: operands in
+    shared memory (fp4 ones K-major, or along M/N when not packed along K, and padded when
+    mixed with another type or not packed along K), scales and accumulator in tensor memory."""
+    fp4 = [kind == ScaleDotElemType.E2M1 for kind in (dot.a_elem_type, dot.b_elem_type)]
+    mixed = dot.a_elem_type != dot.b_elem_type
+    k_packed = (dot.lhs_k_pack, dot.rhs_k_pack)
+    a_padded = (mixed and fp4[0]) or not k_packed[0]
+    b_padded = (mixed and fp4[1] and not fp4[0]) or not k_packed[1]
+    a = _to_shared(dot.operands[0], 0, not fp4[0], dot.location, dot, a_padded,
+                   not k_packed[0])
+    b = _to_shared(dot.operands[1], 1, not fp4[1], dot.location, dot, b_padded,
+                   not k_packed[1])
+    n = dot.results[0].type.shape[1]
+    builder = Builder.before(dot, dot.location)
+    acc, token, registers = _tmem_accumulator(builder, dot, 128, min(n, 256), num_warps)
+    a_scale = _scales_to_tmem(builder, dot.a_scale, num_warps)
+    b_scale = _scales_to_tmem(builder, dot.b_scale, num_warps)
+    true = _function_true(dot)
+    mma = builder.insert(TCGen5MMAScaledOp.build(
+        a, b, acc, a_scale, b_scale, true, true, dot.a_elem_type, dot.b_elem_type,
+        AsyncTokenType(), token, location=dot.location))
+    _load_tmem_result(builder, dot, acc, mma.results[0], registers)
+
+
 def accelerate_matmul(module: Operation) -> None:
     """Rewrites the module's dots as the module docstring says."""
     capability = capability_of(module)
     if capability is None:
         return
+    for scaled in [op for op in module.walk() if op.name == "tt.dot_scaled"]:
+        num_warps = ttg.context_num_warps(scaled)
+        if (_is_blocked_like(scaled.results[0].type.encoding) and num_warps is not None
+                and scaled_mma_v5_supported(scaled, capability, num_warps)):
+            _to_scaled_mma_v5(scaled, num_warps)
     decompose_scaled_dots(module)
     dots = [op for op in module.walk() if op.name == "tt.dot"]
     # later dots first, as Triton's pattern driver visits them: a chained dot's layout is
@@ -443,8 +620,16 @@ def accelerate_matmul(module: Operation) -> None:
         if not isinstance(d_type, RankedTensorType) or not _is_blocked_like(d_type.encoding):
             continue
         num_warps = ttg.context_num_warps(dot)
-        if 90 <= capability < 100 and num_warps is not None and mma_v3_supported(dot,
-                                                                                num_warps):
+        if (100 <= capability < 120 and num_warps is not None
+                and not (capability == 103 and _kind(dot.operands[0].type) == "i8"
+                         and _kind(dot.operands[1].type) == "i8")
+                and mma_v5_supported(dot, num_warps)):
+            # where the operands do not fit tcgen05 (f32 without tf32), Triton's mma.sync
+            # pattern does not take the dot either: it stays on the CUDA cores
+            if not _to_mma_v5(dot, num_warps):
+                _widen_fma_operands(dot)
+        elif 90 <= capability < 100 and num_warps is not None and mma_v3_supported(dot,
+                                                                                  num_warps):
             _to_mma_v3(dot, num_warps)
         elif capability >= 80 and num_warps is not None and mma_v2_supported(dot):
             _to_mma_v2(dot, num_warps, capability)
