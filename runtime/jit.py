@@ -229,6 +229,10 @@ class JITFunction:
             elif isinstance(value, TensorDescriptor):
                 ty = value.language_type()
                 divisible = True  # the base is 16-byte aligned (checked when made)
+                from tilecraft.transforms.rewrite_tensor_descriptor import HOST_DESCRIPTOR
+
+                attrs[name] = {HOST_DESCRIPTOR: value.padding}
+                key.append((name, "padding", value.padding))
             elif isinstance(value, (bool, int, float)) or _is_numpy_scalar(value):
                 value = value.item() if _is_numpy_scalar(value) else value
                 ty = scalar_type_of(value)
@@ -243,7 +247,7 @@ class JITFunction:
                                 f"type {type(value).__name__}")
             arg_types[name] = ty
             if divisible:
-                attrs[name] = {"tt.divisibility": 16}
+                attrs.setdefault(name, {})["tt.divisibility"] = 16
             key.append((name, str(ty), divisible))
         return Specialization(tuple(key), arg_types, constexprs, attrs, dict(bound.arguments))
 

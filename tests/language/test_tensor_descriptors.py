@@ -116,3 +116,25 @@ def test_kernel_errors_name_the_line(kernel, message, line):
     with pytest.raises(CompilationError, match=message) as error:
         kernel.warmup(np.zeros((16, 16), np.float32), 16)
     assert line in str(error.value)
+
+
+@pytest.mark.parametrize("padding", ["zero", "nan"])
+def test_host_descriptor_facts_are_constants_in_the_pointer_form(padding):
+    """The launcher guarantees a host descriptor's last stride (1) and its flags: the pointer
+    rewrite reads constants, not the pack's arguments, so loads stay contiguous (and, with zero
+    padding, have a constant zero `other`)."""
+    from tilecraft.backends.ttir import make_ttir
+
+    x = np.zeros((64, 64), np.float32)
+    desc = tc.TensorDescriptor(x, [64, 64], [64, 1], [32, 16], padding=padding)
+    module = make_ttir(scale_kernel.ir(desc, x, 64, 64, BM=32, BN=16))
+    kernel = next(op for op in module.walk() if op.name == "tt.func")
+    args = kernel.regions[0].blocks[0].arguments
+    assert [str(a.type) for a in args[:7]] == ["!tt.ptr<f32>", "i64", "i64", "i64", "i64", "i1",
+                                               "i1"]
+    assert not list(args[4].uses) and not list(args[5].uses) and not list(args[6].uses)
+    assert list(args[3].uses)  # the row stride is read
+    load = next(op for op in module.walk() if op.name == "tt.load")
+    other = load.operands[2].owner
+    assert other.name == "arith.constant"
+    assert ("0x7FC00000" in str(other.get_attr("value"))) == (padding == "nan")

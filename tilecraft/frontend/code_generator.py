@@ -28,7 +28,7 @@ from tilecraft.codegen.diagnostics import SourceLoc
 from tilecraft.generated import builtin as builtin_d, cf, scf, tt
 from tilecraft.ir import (
     ArrayAttr, Block, BoolAttr, DictionaryAttr, FileLineColLoc, FunctionType, IntegerAttr,
-    TypeAttr, VerificationError, i32,
+    StringAttr, TypeAttr, VerificationError, i32,
 )
 from tilecraft.language import core as tl
 from tilecraft.language import functions as tlf
@@ -1211,6 +1211,13 @@ def _remove_unused_constants(module) -> None:
                 changed = True
 
 
+def _attribute(value):
+    """A parameter attribute given as a Python int (an i32) or str, or as an attribute."""
+    if isinstance(value, int):
+        return IntegerAttr(value, i32)
+    return StringAttr(value) if isinstance(value, str) else value
+
+
 def compile_to_ttir(jit_fn, arg_types: dict, constexprs: dict, arg_attrs: dict | None = None):
     """The verified `tt` module of the kernel ``jit_fn`` specialized for ``arg_types`` (a
     language type per runtime parameter, in order) and ``constexprs`` (parameter values);
@@ -1221,8 +1228,7 @@ def compile_to_ttir(jit_fn, arg_types: dict, constexprs: dict, arg_attrs: dict |
     specs = {name: "T" for name in arg_types}
     attrs = []
     for name in arg_types:
-        attrs.append({key: IntegerAttr(value, i32) if isinstance(value, int) else value
-                      for key, value in arg_attrs.get(name, {}).items()})
+        attrs.append({key: _attribute(value) for key, value in arg_attrs.get(name, {}).items()})
     func = generator.generate(jit_fn.__name__, specs, list(arg_types.values()), attrs,
                               dict(constexprs), "public", False)
     ctx.module_block.prepend(func)

@@ -20,6 +20,8 @@ by ``tt.make_tensor_descriptor``). The rewrite is a one-to-many type conversion:
   descriptors. A function argument's pack keeps its attributes on the pointer; the other
   values get locations named ``<name>.shape.<d>``, ``<name>.stride.<d>``, ``<name>.padding``
   and ``<name>.roundF32ToTF32`` after the argument's own name location (``arg_<i>`` without one).
+  A descriptor argument marked `HOST_DESCRIPTOR` (tilecraft's: a host ``TensorDescriptor``)
+  keeps its pack arguments, but its last stride and flags are constants.
 
 The pass emits ops unsimplified, as Triton does (one offset computation for the pointers and
 another for the mask); ``--canonicalize --cse`` after it fold the constants and merge them. An
@@ -41,8 +43,13 @@ from tilecraft.ir import (
 
 from .transform_utils import constant_op
 
-__all__ = ["RewriteTensorDescriptorToPointerPass", "descriptor_pack_types",
+__all__ = ["HOST_DESCRIPTOR", "RewriteTensorDescriptorToPointerPass", "descriptor_pack_types",
            "pack_name_suffixes"]
+
+#: The argument attribute (its value: the padding, "zero" or "nan") of a descriptor a kernel
+#: gets from the launcher (a host ``TensorDescriptor``): its last stride is 1 and it rounds
+#: nothing to TF32, so the rewrite uses constants for those and for the padding flag.
+HOST_DESCRIPTOR = "tilecraft.host_descriptor"
 
 _I1 = IntegerType(1)
 _I32 = IntegerType(32)
@@ -316,16 +323,22 @@ class RewriteTensorDescriptorToPointerPass(TritonRewriteTensorDescriptorToPointe
 
 def _convert_signature(conversion: _Conversion, function: Operation) -> None:
     """Expand the descriptor arguments and results of ``function``'s type, its argument and
-    result attributes, and its entry block's arguments."""
+    result attributes, and its entry block's arguments; the pack of an argument marked
+    `HOST_DESCRIPTOR` has constants for what the launcher guarantees."""
     ftype = function.function_type
     if not any(_is_descriptor(t) for t in (*ftype.inputs, *ftype.results)):
         return
+    hosts: dict[int, str] = {}
     for name, types in (("arg_attrs", ftype.inputs), ("res_attrs", ftype.results)):
         attrs = function.properties.get(name)
         if attrs is None:
             continue
         expanded: list[DictionaryAttr] = []
-        for type_, dictionary in zip(types, attrs):
+        for index, (type_, dictionary) in enumerate(zip(types, attrs)):
+            if name == "arg_attrs" and HOST_DESCRIPTOR in dictionary:
+                hosts[index] = dictionary[HOST_DESCRIPTOR].value
+                dictionary = DictionaryAttr({k: v for k, v in dictionary.items()
+                                             if k != HOST_DESCRIPTOR})
             expanded.append(dictionary)
             if _is_descriptor(type_):
                 expanded.extend([DictionaryAttr({})] * (len(descriptor_pack_types(type_)) - 1))
@@ -333,7 +346,23 @@ def _convert_signature(conversion: _Conversion, function: Operation) -> None:
     function.properties["function_type"] = TypeAttr(FunctionType(
         _convert_types(ftype.inputs), _convert_types(ftype.results)))
     if function.regions[0].blocks:
-        conversion.expand_block_arguments(function.regions[0].blocks[0], name_locations=True)
+        block = function.regions[0].blocks[0]
+        arguments = list(block.arguments)
+        conversion.expand_block_arguments(block, name_locations=True)
+        for index, padding in hosts.items():
+            _specialize_host_pack(conversion, block, arguments[index], padding)
+
+
+def _specialize_host_pack(conversion: _Conversion, block: Block, arg: BlockArgument,
+                          padding: str) -> None:
+    """A host descriptor's last stride is 1 and its flags are known when it is launched:
+    constants stand for them in the pack (the arguments stay, unread)."""
+    pack = conversion.packs[arg]
+    emitter = _Emitter(Builder.at_start(block), arg.location)
+    rank = (len(pack) - 3) // 2
+    pack[2 * rank] = emitter.constant(1, _I64)
+    pack[2 * rank + 1] = emitter.constant(padding == "nan", _I1)
+    pack[2 * rank + 2] = emitter.constant(False, _I1)
 
 
 def _replace(conversion: _Conversion, old: Operation, new: Operation) -> None:
