@@ -229,10 +229,13 @@ class JITFunction:
             elif isinstance(value, TensorDescriptor):
                 ty = value.language_type()
                 divisible = True  # the base is 16-byte aligned (checked when made)
-                from tilecraft.transforms.rewrite_tensor_descriptor import HOST_DESCRIPTOR
+                from tilecraft.transforms import rewrite_tensor_descriptor as rewrite
 
-                attrs[name] = {HOST_DESCRIPTOR: value.padding}
-                key.append((name, "padding", value.padding))
+                divisors = [16 if specialize and size % 16 == 0 else 1
+                            for size in (*value.shape, *value.strides)]
+                attrs[name] = {rewrite.HOST_DESCRIPTOR: value.padding,
+                               rewrite.HOST_DIVISIBILITY: divisors}
+                key.append((name, value.padding, tuple(divisors)))
             elif isinstance(value, (bool, int, float)) or _is_numpy_scalar(value):
                 value = value.item() if _is_numpy_scalar(value) else value
                 ty = scalar_type_of(value)

@@ -1212,9 +1212,12 @@ def _remove_unused_constants(module) -> None:
 
 
 def _attribute(value):
-    """A parameter attribute given as a Python int (an i32) or str, or as an attribute."""
+    """A parameter attribute given as a Python int (an i32), str or list of them, or as an
+    attribute."""
     if isinstance(value, int):
         return IntegerAttr(value, i32)
+    if isinstance(value, list):
+        return ArrayAttr([_attribute(v) for v in value])
     return StringAttr(value) if isinstance(value, str) else value
 
 

@@ -21,7 +21,8 @@ by ``tt.make_tensor_descriptor``). The rewrite is a one-to-many type conversion:
   values get locations named ``<name>.shape.<d>``, ``<name>.stride.<d>``, ``<name>.padding``
   and ``<name>.roundF32ToTF32`` after the argument's own name location (``arg_<i>`` without one).
   A descriptor argument marked `HOST_DESCRIPTOR` (tilecraft's: a host ``TensorDescriptor``)
-  keeps its pack arguments, but its last stride and flags are constants.
+  keeps its pack arguments, but its last stride and flags are constants, and its sizes and
+  strides have the divisibility `HOST_DIVISIBILITY` gives.
 
 The pass emits ops unsimplified, as Triton does (one offset computation for the pointers and
 another for the mask); ``--canonicalize --cse`` after it fold the constants and merge them. An
@@ -43,13 +44,16 @@ from tilecraft.ir import (
 
 from .transform_utils import constant_op
 
-__all__ = ["HOST_DESCRIPTOR", "RewriteTensorDescriptorToPointerPass", "descriptor_pack_types",
+__all__ = ["HOST_DESCRIPTOR", "HOST_DIVISIBILITY", "RewriteTensorDescriptorToPointerPass", "descriptor_pack_types",
            "pack_name_suffixes"]
 
 #: The argument attribute (its value: the padding, "zero" or "nan") of a descriptor a kernel
 #: gets from the launcher (a host ``TensorDescriptor``): its last stride is 1 and it rounds
 #: nothing to TF32, so the rewrite uses constants for those and for the padding flag.
 HOST_DESCRIPTOR = "tilecraft.host_descriptor"
+#: With `HOST_DESCRIPTOR`, the divisibility of each size and stride (an array: 16 or 1), which
+#: the pack's arguments get as ``tt.divisibility``.
+HOST_DIVISIBILITY = "tilecraft.host_divisibility"
 
 _I1 = IntegerType(1)
 _I32 = IntegerType(32)
@@ -335,13 +339,16 @@ def _convert_signature(conversion: _Conversion, function: Operation) -> None:
             continue
         expanded: list[DictionaryAttr] = []
         for index, (type_, dictionary) in enumerate(zip(types, attrs)):
+            pack_attrs = [DictionaryAttr({})] * (len(descriptor_pack_types(type_)) - 1) \
+                if _is_descriptor(type_) else []
             if name == "arg_attrs" and HOST_DESCRIPTOR in dictionary:
                 hosts[index] = dictionary[HOST_DESCRIPTOR].value
+                for position, divisor in enumerate(dictionary.get(HOST_DIVISIBILITY, ())):
+                    if divisor.value > 1:
+                        pack_attrs[position] = DictionaryAttr({"tt.divisibility": divisor})
                 dictionary = DictionaryAttr({k: v for k, v in dictionary.items()
-                                             if k != HOST_DESCRIPTOR})
-            expanded.append(dictionary)
-            if _is_descriptor(type_):
-                expanded.extend([DictionaryAttr({})] * (len(descriptor_pack_types(type_)) - 1))
+                                             if k not in (HOST_DESCRIPTOR, HOST_DIVISIBILITY)})
+            expanded += [dictionary, *pack_attrs]
         function.properties[name] = ArrayAttr(expanded)
     function.properties["function_type"] = TypeAttr(FunctionType(
         _convert_types(ftype.inputs), _convert_types(ftype.results)))
