@@ -104,3 +104,29 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %r : tensor<64x128xf32, #d>
   }
 }
+
+// -----
+
+// sm_12x keeps an fp8 x fp8 (or fp4 x fp4) scaled dot scaled, on mma.sync: operands in the
+// dot-operand layouts of an mma v2 accumulator, each scale in its own linear layout (A's rows
+// of a warp 16 apart in lane halves 8 apart, B's 8; the warps along K hold copies).
+// CHECK-DAG: #[[MMA:.+]] = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+// CHECK-DAG: #[[SA:.+]] = #ttg.linear<{register = {{\[\[0, 1\], \[32, 0\], \[64, 0\]\]}}, lane = {{\[\[8, 0\], \[0, 0\], \[1, 0\], \[2, 0\], \[4, 0\]\]}}, warp = {{\[\[0, 0\], \[16, 0\]\]}}, block = []}>
+// CHECK-DAG: #[[SB:.+]] = #ttg.linear<{register = {{\[\[0, 1\], \[16, 0\], \[32, 0\], \[64, 0\]\]}}, lane = {{\[\[0, 0\], \[0, 0\], \[1, 0\], \[2, 0\], \[4, 0\]\]}}, warp = {{\[\[8, 0\], \[0, 0\]\]}}, block = []}>
+// CHECK-LABEL: @sm120_fp8
+// CHECK: tt.dot_scaled %{{.+}} scale %{{.+}}, %{{.+}} scale %{{.+}}, %{{.+}} lhs = e5m2 rhs = e4m3 {fastMath = true} : tensor<128x64xf8E5M2, #ttg.dot_op<{opIdx = 0, parent = #[[MMA]], kWidth = 4}>>, tensor<128x2xi8, #[[SA]]> * tensor<64x128xf8E4M3FN, #ttg.dot_op<{opIdx = 1, parent = #[[MMA]], kWidth = 4}>>, tensor<128x2xi8, #[[SB]]> -> tensor<128x128xf32, #[[MMA]]>
+// CHECK-LABEL: @sm120_mixed_decomposed
+// CHECK-NOT: tt.dot_scaled
+// CHECK: tt.dot
+#d = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [1, 0]}>
+#s = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:120", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @sm120_fp8(%a: tensor<128x64xf8E5M2, #d>, %sa: tensor<128x2xi8, #s>, %b: tensor<64x128xf8E4M3FN, #d>, %sb: tensor<128x2xi8, #s>, %c: tensor<128x128xf32, #d>) -> tensor<128x128xf32, #d> {
+    %r = tt.dot_scaled %a scale %sa, %b scale %sb, %c lhs = e5m2 rhs = e4m3 {fastMath = true} : tensor<128x64xf8E5M2, #d>, tensor<128x2xi8, #s> * tensor<64x128xf8E4M3FN, #d>, tensor<128x2xi8, #s> -> tensor<128x128xf32, #d>
+    tt.return %r : tensor<128x128xf32, #d>
+  }
+  tt.func @sm120_mixed_decomposed(%a: tensor<128x64xf8E5M2, #d>, %sa: tensor<128x2xi8, #s>, %b: tensor<64x128xbf16, #d>, %c: tensor<128x128xf32, #d>) -> tensor<128x128xf32, #d> {
+    %r = tt.dot_scaled %a scale %sa, %b, %c lhs = e5m2 rhs = bf16 {fastMath = true} : tensor<128x64xf8E5M2, #d>, tensor<128x2xi8, #s> * tensor<64x128xbf16, #d> -> tensor<128x128xf32, #d>
+    tt.return %r : tensor<128x128xf32, #d>
+  }
+}

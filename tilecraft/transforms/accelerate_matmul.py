@@ -50,16 +50,17 @@ from math import prod
 
 from tilecraft.dialects import ttg
 from tilecraft.generated.passes import TritonGPUAccelerateMatmulPassBase
-from tilecraft.generated.tt import InputPrecision, ScaleDotElemType
+from tilecraft.generated.tt import DotScaledOp, InputPrecision, ScaleDotElemType
 from tilecraft.generated.ttg import (AsyncTokenType, BlockedEncodingAttr, DotOperandEncodingAttr,
                                      MemDescType, NVMMASharedEncodingAttr,
-                                     NvidiaMmaEncodingAttr, SharedMemorySpaceAttr,
-                                     SliceEncodingAttr)
+                                     LinearEncodingAttr, NvidiaMmaEncodingAttr,
+                                     SharedMemorySpaceAttr, SliceEncodingAttr)
 from tilecraft.generated.ttng import (TCGen5MMAOp, TCGen5MMAScaledOp, TensorMemoryEncodingAttr,
                                       TensorMemoryScalesEncodingAttr, TensorMemorySpaceAttr,
                                       TMEMAllocOp, TMEMLoadOp, WarpGroupDotOp)
 from tilecraft.dialects.foldutils import element_type
 from tilecraft.dialects.ttg_inference import linear_attr
+from tilecraft.dialects.ttg_layouts import encoding_layout
 from tilecraft.dialects.ttng import default_tmem_layout
 from tilecraft.ir import (BoolAttr, Builder, FloatType, IntegerType, Location, Operation,
                           RankedTensorType, Type, Value, i1)
@@ -601,6 +602,67 @@ def _to_scaled_mma_v5(dot: Operation, num_warps: int) -> None:
     _load_tmem_result(builder, dot, acc, mma.results[0], registers)
 
 
+def sm120_scale_layout(shape: tuple[int, ...], op_idx: int, warps: tuple[int, ...]
+                       ) -> LinearEncodingAttr:
+    """The ``#ttg.linear`` layout of a block scale of a ``tt.dot_scaled`` on sm_12x's
+    ``mma.sync`` with block scaling (Triton's getSM120DotScaledScaleLayout): each thread holds
+    its rows' scales along K in registers, lanes of a quad share a row (A: rows 8 apart in the
+    two halves of the lanes), warps go along M (A) or N (B) as the accumulator's and repeat
+    along K; fitted to ``shape``."""
+    lanes = [(8, 0) if op_idx == 0 else (0, 0), (0, 0), (1, 0), (2, 0), (4, 0)]
+    rows_per_warp = 16 if op_idx == 0 else 8
+    along, across = (warps[0], warps[1]) if op_idx == 0 else (warps[1], warps[0])
+    copies = [(0, 0)] * (across.bit_length() - 1)
+    rows = [(rows_per_warp << i, 0) for i in range(along.bit_length() - 1)]
+    # in the accumulator's warp order: A's copies along K first, B's rows first
+    warp_bases = copies + rows if op_idx == 0 else rows + copies
+    registers = [(0, 1 << i) for i in range(shape[1].bit_length() - 1)]
+    raw = LinearEncodingAttr(tuple(registers), tuple(lanes), tuple(warp_bases), ())
+    return linear_attr(encoding_layout(raw, tuple(shape)))
+
+
+def scaled_mma_v2_supported(dot: Operation, capability: int, num_ctas: int) -> bool:
+    """Whether a ``tt.dot_scaled`` stays scaled on sm_12x's ``mma.sync`` (Triton's
+    ScaledBlockedToMMA): one CTA, both scales in blocked layouts and of one element type, and
+    both operands fp8 or both fp4."""
+    if capability // 10 != 12 or num_ctas != 1:
+        return False
+    if dot.a_scale is None or dot.b_scale is None:
+        return False
+    scales = (dot.a_scale.type, dot.b_scale.type)
+    if not all(isinstance(t.encoding, BlockedEncodingAttr) for t in scales) \
+            or scales[0].element_type != scales[1].element_type:
+        return False
+    fp8 = (ScaleDotElemType.E4M3, ScaleDotElemType.E5M2)
+    kinds = (dot.a_elem_type, dot.b_elem_type)
+    return all(k in fp8 for k in kinds) or all(k == ScaleDotElemType.E2M1 for k in kinds)
+
+
+def _to_scaled_mma_v2(dot: Operation, num_warps: int) -> None:
+    """Rewrites the ``tt.dot_scaled`` ``dot`` onto an ``#ttg.nvidia_mma`` version 2
+    accumulator, keeping it scaled: operands in ``#ttg.dot_op`` layouts of ``kWidth = 32 /
+    bits``, scales in the layouts of `sm120_scale_layout`."""
+    d_type: RankedTensorType = dot.results[0].type
+    warps = warps_per_tile(dot, tuple(d_type.shape), num_warps)
+    mma = NvidiaMmaEncodingAttr(2, 0, warps, (16, 8))
+    builder = Builder.before(dot, dot.location)
+    k_width = 32 // min(_bits(dot.operands[0].type), _bits(dot.operands[1].type))
+    a, b = (_convert(builder, v, with_encoding(v.type, DotOperandEncodingAttr(i, mma, k_width)))
+            for i, v in enumerate(dot.operands[:2]))
+    c = _convert(builder, dot.operands[2], with_encoding(d_type, mma))
+    a_scale, b_scale = (
+        _convert(builder, s, with_encoding(s.type, sm120_scale_layout(tuple(s.type.shape), i,
+                                                                      warps)))
+        for i, s in enumerate((dot.a_scale, dot.b_scale)))
+    new = builder.insert(DotScaledOp.build(
+        a, b, c, dot.a_elem_type, dot.b_elem_type, dot.fast_math, with_encoding(d_type, mma),
+        a_scale, b_scale, dot.lhs_k_pack, dot.rhs_k_pack, location=dot.location))
+    back = builder.create("ttg.convert_layout", operands=[new.results[0]],
+                          result_types=[d_type], location=dot.location)
+    dot.results[0].replace_all_uses_with(back.results[0])
+    dot.erase()
+
+
 def accelerate_matmul(module: Operation) -> None:
     """Rewrites the module's dots as the module docstring says."""
     capability = capability_of(module)
@@ -608,9 +670,12 @@ def accelerate_matmul(module: Operation) -> None:
         return
     for scaled in [op for op in module.walk() if op.name == "tt.dot_scaled"]:
         num_warps = ttg.context_num_warps(scaled)
-        if (_is_blocked_like(scaled.results[0].type.encoding) and num_warps is not None
-                and scaled_mma_v5_supported(scaled, capability, num_warps)):
+        if not _is_blocked_like(scaled.results[0].type.encoding) or num_warps is None:
+            continue
+        if scaled_mma_v5_supported(scaled, capability, num_warps):
             _to_scaled_mma_v5(scaled, num_warps)
+        elif scaled_mma_v2_supported(scaled, capability, ttg.num_ctas(module)):
+            _to_scaled_mma_v2(scaled, num_warps)
     decompose_scaled_dots(module)
     dots = [op for op in module.walk() if op.name == "tt.dot"]
     # later dots first, as Triton's pattern driver visits them: a chained dot's layout is
