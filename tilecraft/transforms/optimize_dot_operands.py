@@ -9,17 +9,21 @@ The module is canonicalized first; then, greedily, with the canonicalization pat
   untransposed: ``local_load(memdesc_trans(local_alloc(x)))``. The buffer is swizzled for the
   operand it will be read as once transposed (Triton's dot-operand swizzle with the operand
   index flipped) in ``x``'s memory order.
-* `FuseTransIntoWgmmaOperand`: a ``wgmma`` operand ``local_alloc(tt.trans(x))`` (2-D, in an
+* `FuseTransIntoWgmmaOperand`: a ``wgmma`` or tcgen05 MMA (``ttng.tc_gen5_mma``,
+  ``ttng.tc_gen5_mma_scaled``) operand ``local_alloc(tt.trans(x))`` (2-D, in an
   ``#ttg.nvmma_shared`` layout, read by the dot alone) becomes ``memdesc_trans`` of ``x``'s
-  buffer, whose layout is the NVMMA layout transposed back.
+  buffer, whose layout is the NVMMA layout transposed back (its CGA bases too).
 * `ReshapeIntoMemDesc`: ``local_alloc(tt.reshape(x))`` becomes ``memdesc_reshape`` of ``x``'s
   buffer when that buffer keeps an NVMMA layout: a single-CTA, non-transposed NVMMA buffer whose
   contiguous (last) dim the reshape keeps.
-* `OperandViewsToMemDesc`: a ``wgmma`` operand read through ``memdesc_trans`` /
+* `OperandViewsToMemDesc`: a ``wgmma`` or tcgen05 MMA operand read through ``memdesc_trans`` /
   ``memdesc_reshape`` views of ``local_alloc(v)``, where ``v`` is a chain of ``tt.trans`` and
   ``tt.reshape`` of a tensor ``x``, stores ``x`` instead and replays the chain as memory views.
   The layouts are inferred backwards from the buffer's (`trans_shared_encoding`,
   `reshape_shared_encoding`), so that the dot reads the same buffer layout as before.
+* `ScalesFromShared`: a ``tc_gen5_mma_scaled`` scale copied to tensor memory from a shared
+  buffer read and shuffled into the blocked-scales order reads the buffer through memory
+  views of the same shuffle.
 
 Dots, allocations and loads that do not match are left alone. The CUDA backend does not lower
 ``ttg.memdesc_trans`` or ``ttg.memdesc_reshape`` yet, so this pass is not in its pipeline.
@@ -36,6 +40,7 @@ from tilecraft.generated.ttg import (ConvertLayoutOp, DotOperandEncodingAttr, Lo
                                      LocalLoadOp, MemDescReshapeOp, MemDescTransOp, MemDescType,
                                      NVMMASharedEncodingAttr, SharedLinearEncodingAttr,
                                      SharedMemorySpaceAttr, SwizzledSharedEncodingAttr)
+from tilecraft.generated.ttng import TensorMemoryScalesEncodingAttr
 from tilecraft.ir import Attribute, Operation, RankedTensorType, Value
 from tilecraft.ir.patterns import RewritePattern
 from tilecraft.layouts.distributed import standard_out_dims
@@ -46,7 +51,7 @@ from tilecraft.transforms.reduce_data_duplication import (memory_order,
                                                           swizzled_shared_for_dot_operand)
 
 __all__ = ["FuseTransIntoWgmmaOperand", "OperandViewsToMemDesc", "ReshapeIntoMemDesc",
-           "TransposeThroughShared", "TritonGPUOptimizeDotOperandsPass",
+           "ScalesFromShared", "TransposeThroughShared", "TritonGPUOptimizeDotOperandsPass",
            "optimize_dot_operands", "reshape_shared_encoding", "shared_offsets",
            "trans_shared_encoding"]
 
@@ -81,7 +86,36 @@ def shared_offsets(encoding: Attribute, shape: tuple[int, ...]) -> LinearLayout 
     if isinstance(encoding, SharedLinearEncodingAttr):
         return LinearLayout({"offset": encoding.offset, "block": encoding.block},
                             dict(zip(standard_out_dims(len(shape)), shape)))
-    return shared_layout(encoding, shape)
+    layout = shared_layout(encoding, shape)
+    if (layout is None and isinstance(encoding, NVMMASharedEncodingAttr)
+            and encoding.swizzling_byte_width == 0 and not encoding.cga_layout):
+        return _unswizzled_nvmma_offsets(encoding, shape)
+    return layout
+
+
+def _unswizzled_nvmma_offsets(encoding: NVMMASharedEncodingAttr, shape: tuple[int, ...]
+                              ) -> LinearLayout:
+    """The map of an unswizzled NVMMA layout of any rank (Triton's nvmmaSharedToLinearLayout
+    without swizzling): row-major over one TMA box (each dim at most 256, fp4-padded rows
+    counted unpacked), the boxes repeated along dim 0, then dim 1, ..."""
+    rank = len(shape)
+    box = [min(size, 256) for size in shape]
+    if encoding.fp4_padded:
+        contiguous = 0 if encoding.transposed else rank - 1
+        box[contiguous] = min(2 * shape[contiguous], 256) // 2
+    offsets: list[tuple[int, ...]] = []
+
+    def along(dim: int, first: int, end: int) -> None:
+        while first < end:
+            offsets.append(tuple(first if d == dim else 0 for d in range(rank)))
+            first *= 2
+
+    for dim in reversed(range(rank)):
+        along(dim, 1, box[dim])
+    for dim in range(rank):
+        along(dim, box[dim], shape[dim])
+    return LinearLayout({"offset": offsets, "block": []},
+                        dict(zip(standard_out_dims(rank), shape)))
 
 
 def trans_shared_encoding(encoding: Attribute, shape: tuple[int, ...],
@@ -134,8 +168,6 @@ def reshape_shared_encoding(encoding: Attribute, shape: tuple[int, ...],
                 and shape[-1] == new_shape[-1]):
             return NVMMASharedEncodingAttr(encoding.swizzling_byte_width, False,
                                            encoding.element_bit_width, rank=len(new_shape))
-        if len(shape) != 2:
-            return None
     layout = shared_offsets(encoding, shape)
     if layout is None:
         return None
@@ -306,11 +338,113 @@ class OperandViewsToMemDesc(RewritePattern):
         return True
 
 
+_SCALE_ORDER = (0, 3, 2, 1, 4)
+
+
+def _through_conversions(value: Value, name: str) -> Operation | None:
+    """The ``name`` op defining ``value`` through ``ttg.convert_layout`` ops, or None."""
+    while (convert := _defining(value, "ttg.convert_layout")) is not None:
+        value = convert.operands[0]
+    return _defining(value, name)
+
+
+def _contiguous_elements(memdesc: MemDescType) -> int:
+    """How many elements of a buffer of type ``memdesc`` lie at consecutive offsets in
+    row-major order from offset 0 (Triton's getNumConsecutiveInOut of the buffer's map
+    flattened row-major); 0 when the map is unknown."""
+    layout = shared_offsets(memdesc.encoding, tuple(memdesc.shape))
+    if layout is None:
+        return 0
+    strides = [prod(memdesc.shape[d + 1:]) for d in range(len(memdesc.shape))]
+    count = 1
+    for basis in layout.bases.get("offset", ()):
+        if sum(c * s for c, s in zip(basis, strides)) != count:
+            break
+        count *= 2
+    return count
+
+
+class ScalesFromShared(RewritePattern):
+    """Triton's UseShmemForScales: a ``tc_gen5_mma_scaled`` scale copied into tensor memory
+    from ``reshape(trans(reshape(local_load(buffer))))`` in the blocked-scales shuffle (to
+    ``[MN / 128, K / 4, 32, 4, 4]``, order ``[0, 3, 2, 1, 4]``, back to ``[MN, K]``) reads the
+    shared ``buffer`` through the same shuffle as memory views instead (tcgen05.cp copies it),
+    when the buffer's chunks are contiguous: at least 512 elements from the start, and for a
+    buffer not stored by a TMA load, rank 2 with rows of a multiple of 32 x 128 bits."""
+
+    ROOT = "ttng.tc_gen5_mma_scaled"
+
+    def match_and_rewrite(self, op: Operation, rewriter) -> bool:
+        changed = False
+        for index in (4, 5) if op.acc_dep is not None else (3, 4):
+            changed |= self._rewrite_scale(op, index, rewriter)
+        return changed
+
+    @staticmethod
+    def _rewrite_scale(op: Operation, index: int, rewriter) -> bool:
+        scale = op.operands[index]
+        if not isinstance(scale.type.encoding, TensorMemoryScalesEncodingAttr):
+            return False
+        tmem_alloc = _defining(scale, "ttng.tmem_alloc")
+        if tmem_alloc is None or tmem_alloc.num_operands != 1:
+            return False
+        shape_2d = tuple(scale.type.shape)
+        rows, columns = shape_2d
+        shape_5d = (rows // 128, columns // 4, 32, 4, 4)
+        reshape_2d = _through_conversions(tmem_alloc.operands[0], "tt.reshape")
+        if reshape_2d is None or tuple(reshape_2d.results[0].type.shape) != shape_2d:
+            return False
+        trans = _through_conversions(reshape_2d.operands[0], "tt.trans")
+        if trans is None or tuple(trans.order) != _SCALE_ORDER:
+            return False
+        reshape_5d = _through_conversions(trans.operands[0], "tt.reshape")
+        if reshape_5d is None or tuple(reshape_5d.results[0].type.shape) != shape_5d:
+            return False
+        load = _through_conversions(reshape_5d.operands[0], "ttg.local_load")
+        if load is None:
+            return False
+        buffer = load.operands[0]
+        memdesc: MemDescType = buffer.type
+        alloc = _through_conversions(buffer, "ttg.local_alloc")
+        from_tma = (alloc is not None and alloc.num_operands == 1
+                    and _through_conversions(alloc.operands[0], "tt.descriptor_load") is not None)
+        if _contiguous_elements(memdesc) < 512:
+            return False
+        if not from_tma and (len(memdesc.shape) != 2
+                             or memdesc.shape[-1] * _bit_width(memdesc) % (32 * 128)):
+            return False
+        views = [(reshape_5d, shape_5d, None), (trans, None, _SCALE_ORDER),
+                 (reshape_2d, shape_2d, None)]
+        rewriter.set_insertion_point(tmem_alloc)
+        value = buffer
+        for view, shape, order in views:
+            source: MemDescType = value.type
+            if order is None:
+                encoding = reshape_shared_encoding(source.encoding, tuple(source.shape), shape)
+                new_type = MemDescType(shape, source.element_type, encoding,
+                                       source.memory_space, source.mutable_memory)
+                new = MemDescReshapeOp.build(new_type, value, location=view.location)
+            else:
+                shape = tuple(source.shape[d] for d in order)
+                encoding = trans_shared_encoding(source.encoding, tuple(source.shape), order)
+                new_type = MemDescType(shape, source.element_type, encoding,
+                                       source.memory_space, source.mutable_memory)
+                new = MemDescTransOp.build(new_type, value, order, location=view.location)
+            if encoding is None:
+                return False
+            value = rewriter.insert(new).results[0]
+        rewriter.modify_op_in_place(op, lambda: op.set_operand(index, value))
+        if not tmem_alloc.results[0].uses:  # the other scale may be the same buffer
+            rewriter.erase_op(tmem_alloc)
+        return True
+
+
 def optimize_dot_operands(module: Operation) -> None:
     """Canonicalizes ``module``, then applies the patterns of the module docstring."""
     canonicalize(module)
     patterns: list[RewritePattern] = [TransposeThroughShared(), FuseTransIntoWgmmaOperand(),
-                                      ReshapeIntoMemDesc(), OperandViewsToMemDesc()]
+                                      ReshapeIntoMemDesc(), OperandViewsToMemDesc(),
+                                      ScalesFromShared()]
     patterns.extend(ConvertLayoutOp.get_canonicalization_patterns())
     apply_patterns_greedily(module, patterns)
 
