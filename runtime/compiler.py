@@ -332,7 +332,20 @@ def compile_module(module, backend: Backend, launch_options: dict | None = None,
     if arg_names is not None:
         metadata["arg_names"] = _launched_names(module, arg_names,
                                                 metadata.get("tensormaps", ()))
+        if metadata.get("global_scratch"):
+            metadata["arg_names"].append("global_scratch")
     return CompiledKernel(name, asm, metadata, backend, binary)
+
+
+def scratch_arguments(metadata: dict, grid: tuple[int, int, int], stream: object) -> list:
+    """The launch's global scratch memory, as the last argument of a kernel that needs it
+    (``metadata["global_scratch"]`` bytes per program), else nothing."""
+    per_program = metadata.get("global_scratch", 0)
+    if not per_program:
+        return []
+    from tilecraft.backends.cuda.tensormap import global_scratch
+
+    return [global_scratch(per_program * grid[0] * grid[1] * grid[2], stream)]
 
 
 def _launched_names(module, arg_names: list[str], tensormaps: Sequence[dict]) -> list[str]:
@@ -374,6 +387,7 @@ def _cached_binary(key: str, module, backend: Backend) -> Any:
             raise InvalidEntry("the module has no tt.func")
         expected = [backend.arg_kind(ty) for ty in _launched_types(
             kernel.function_type.inputs, metadata.get("tensormaps", ()))]
+        expected += ["ptr"] if metadata.get("global_scratch") else []
         if name != kernel.sym_name or described["name"] != kernel.sym_name:
             raise InvalidEntry(f"it holds kernel {name!r}")
         if described["arg_kinds"] != expected:

@@ -23,7 +23,8 @@ from tilecraft.language import core as tl
 from . import fast_launch
 from .arguments import address_of, element_type_of, is_array_like, scalar_type_of
 from .arguments import reinterpret  # noqa: F401 (tilecraft.runtime.jit.reinterpret, as before)
-from .compiler import compile_module, get_backend, launch_arguments, selected_backend
+from .compiler import (compile_module, get_backend, launch_arguments, scratch_arguments,
+                       selected_backend)
 from .tensor_descriptor import TensorDescriptor
 
 LAUNCH_OPTIONS = frozenset({
@@ -144,7 +145,11 @@ class JITFunction:
             compiled = self._compiled(spec, backend, options)
             launched = launch_arguments(spec, compiled.metadata["arg_kinds"], backend,
                                         compiled.metadata.get("tensormaps", ()))
-            compiled.launch(_resolve_grid(grid, spec.bound), launched, stream=stream)
+            resolved = _resolve_grid(grid, spec.bound)
+            # (a kernel with global scratch has one more argument than its parameters: the
+            # fast path does not take it, each launch gets scratch for its own grid)
+            launched += scratch_arguments(compiled.metadata, resolved, stream)
+            compiled.launch(resolved, launched, stream=stream)
         except Exception as error:
             from tilecraft.frontend.errors import CompilationError
 

@@ -9,8 +9,9 @@ stacks them. The pipeliner (`tritongpu-pipeline`) multi-buffers the loads of loo
 lowers the others (see the pass description) and the stores.
 
 `descriptors_use_tma` says whether a kernel's descriptors go this way at all: on sm_90+, when
-every descriptor is a kernel argument (a host `TensorDescriptor`, passed as a pointer to its
-encoded ``CUtensorMap``) whose blocks have a TMA layout and that is only loaded and stored.
+every descriptor (a kernel argument, a host `TensorDescriptor` passed as a pointer to its
+encoded ``CUtensorMap``, or made by ``tt.make_tensor_descriptor``, whose map the kernel builds
+in global scratch memory) has blocks with a TMA layout and is only loaded and stored.
 Otherwise `make_ttir` rewrites them to pointer arithmetic.
 """
 
@@ -78,8 +79,10 @@ def descriptors_use_tma(module: Operation, capability: int | None) -> bool:
     found = False
     for op in module.walk():
         if op.name == "tt.make_tensor_descriptor":
-            return False
-        if op.name == "tt.func":
+            found = True
+            if tma_shared_encoding(op.results[0].type) is None:
+                return False
+        elif op.name == "tt.func":
             for arg_type in op.function_type.inputs:
                 if isinstance(arg_type, TensorDescType):
                     found = True

@@ -71,28 +71,45 @@ def test_pipelined_descriptor_matmul_uses_tma_and_wgmma():
 
 
 @needs_ptxas
-@pytest.mark.parametrize("capability", [80, 90])
-def test_pointer_fallback(capability):
-    """sm_80 has no TMA, and a descriptor made in the kernel is not encoded by the launcher:
-    both take the pointer rewrite, and a host descriptor is passed as its pack."""
+def test_descriptors_made_in_the_kernel_are_built_in_global_scratch():
+    """On sm_90 a descriptor the kernel makes is a CUtensorMap that warp 0 builds in shared
+    memory (tensormap.replace of every field) and copies to the program's 128 bytes of the
+    kernel's global scratch (its last parameter), fenced for the TMA copies that use it."""
     signature = {"a_desc": "tensordesc<fp16[64, 64]>", "x_ptr": "*fp16", "M": "i32", "N": "i32",
                  "BM": "constexpr", "BN": "constexpr"}
-    kernel = compiled(device_made_kernel, signature, {"BM": 64, "BN": 64}, capability)
-    assert "cp.async.bulk" not in kernel.asm["ptx"]
-    assert kernel.metadata["tensormaps"] == []
+    kernel = compiled(device_made_kernel, signature, {"BM": 64, "BN": 64}, 90)
+    ptx = kernel.asm["ptx"]
+    assert kernel.metadata["arg_kinds"] == ["ptr", "ptr", "i32", "i32", "ptr"]
+    assert kernel.metadata["global_scratch"] == 128
+    for field in ("global_address", "rank", "box_dim", "global_dim", "global_stride",
+                  "element_stride", "elemtype", "interleave_layout", "swizzle_mode",
+                  "fill_mode"):
+        assert f"tensormap.replace.tile.{field}.shared::cta" in ptx
+    assert "tensormap.replace.tile.elemtype.shared::cta.b1024.b32 [%r" in ptx
+    assert "tensormap.cp_fenceproxy.global.shared::cta" in ptx
+    assert "fence.proxy.tensormap::generic.acquire.gpu" in ptx
+    assert "cp.async.bulk.tensor.2d.global.shared::cta" in ptx  # the store through it
+
+
+@needs_ptxas
+def test_pointer_fallback_on_sm80():
+    """sm_80 has no TMA: descriptors take the pointer rewrite, a host descriptor is passed as
+    its pack, and the launcher's guarantees (last stride 1, zero padding, sizes and strides
+    divisible by 16) make the rewritten loads 16-byte cp.async copies."""
+    signature = {"a_desc": "tensordesc<fp16[64, 64]>", "x_ptr": "*fp16", "M": "i32", "N": "i32",
+                 "BM": "constexpr", "BN": "constexpr"}
+    kernel = compiled(device_made_kernel, signature, {"BM": 64, "BN": 64}, 80)
+    assert "cp.async.bulk" not in kernel.asm["ptx"] and "tensormap" not in kernel.asm["ptx"]
+    assert kernel.metadata["tensormaps"] == [] and kernel.metadata["global_scratch"] == 0
     assert kernel.metadata["arg_kinds"][:7] == ["ptr", "i64", "i64", "i64", "i64", "i1", "i1"]
-    if capability == 80:
-        # host descriptors: the launcher's guarantees (last stride 1, zero padding, sizes and
-        # strides divisible by 16) make the rewritten loads 16-byte cp.async copies
-        x = np.zeros((256, 256), np.float16)
-        descs = [tc.TensorDescriptor.from_tensor(x, shape)
-                 for shape in ([128, 64], [64, 128], [128, 128])]
-        module = matmul_kernel.ir(*descs, 256, BM=128, BN=128, BK=64)
-        matmul = compile_module(module, get_backend("cuda", 80),
-                                {"num_warps": 8, "num_stages": 3})
-        ptx = matmul.asm["ptx"]
-        assert "cp.async.bulk" not in ptx and "ld.global" not in ptx
-        assert "cp.async.cg.shared.global" in ptx and "mma.sync.aligned.m16n8k16" in ptx
+    x = np.zeros((256, 256), np.float16)
+    descs = [tc.TensorDescriptor.from_tensor(x, shape)
+             for shape in ([128, 64], [64, 128], [128, 128])]
+    module = matmul_kernel.ir(*descs, 256, BM=128, BN=128, BK=64)
+    matmul = compile_module(module, get_backend("cuda", 80), {"num_warps": 8, "num_stages": 3})
+    ptx = matmul.asm["ptx"]
+    assert "cp.async.bulk" not in ptx and "ld.global" not in ptx
+    assert "cp.async.cg.shared.global" in ptx and "mma.sync.aligned.m16n8k16" in ptx
 
 
 LOWERING = """

@@ -71,7 +71,8 @@ def make_llir(ttgir: Operation, options: CUDAOptions, metadata: dict) -> str:
                                 capability=options.capability,
                                 fp_fusion=options.enable_fp_fusion, maxnreg=options.maxnreg)
     metadata.update(name=info.name, arg_kinds=info.arg_kinds, shared=info.shared,
-                    num_warps=options.num_warps, tensormaps=info.tensormaps)
+                    num_warps=options.num_warps, tensormaps=info.tensormaps,
+                    global_scratch=info.global_scratch)
     return str(module)
 
 

@@ -2,7 +2,8 @@
 
 Kernel arguments are passed as PTX parameters in their own types (pointers in the global
 address space; fp16 and bf16 scalars as f32, as the launcher packs them; a tensor descriptor
-as the global address of its ``CUtensorMap``). The function requires ``32 * num_warps``
+as the global address of its ``CUtensorMap``; a kernel that makes descriptors gets one more
+parameter, the global scratch memory their maps are written to). The function requires ``32 * num_warps``
 threads per block (``"nvvm.reqntid"``, PTX ``.reqntid``, as Triton's kernels): with that, and no
 CTAs-per-SM bound, ptxas picks registers for occupancy (on the H100, 121 for the d64 attention
 kernel, where ``.maxntid`` with ``.minnctapersm 1`` gave 130 and one CTA per SM instead of two:
@@ -85,9 +86,16 @@ def lower_kernel(module_op: Operation, *, num_warps: int, threads_per_warp: int 
             info.tensormaps.append(tma.tensormap_parameter(index, t))
         else:
             info.arg_kinds.append(T.arg_kind(t))
+    made = [op for op in kernel.walk() if op.name == "tt.make_tensor_descriptor"]
+    info.descriptor_slots = {op: slot for slot, op in enumerate(made)}
+    info.global_scratch = tma.TENSORMAP_BYTES * len(made)
+    parameters = [argument_type(t) for t in arg_types]
+    if info.global_scratch:
+        parameters.append(ir.PointerType(addrspace=1))
+        info.arg_kinds.append("ptr")
     module = ir.Module(name=name)
     module.triple = TRIPLE
-    fnty = ir.FunctionType(ir.VoidType(), [argument_type(t) for t in arg_types])
+    fnty = ir.FunctionType(ir.VoidType(), parameters)
     func = ir.Function(module, fnty, name)
     func.calling_convention = "ptx_kernel"
     # string attributes are not among llvmlite's known ones: add to the underlying set
@@ -102,6 +110,7 @@ def lower_kernel(module_op: Operation, *, num_warps: int, threads_per_warp: int 
     ModuleMembar(module_op, allocation, cuda_membar_filter).run()
     fl.allocation = allocation.of(kernel)
     fl.async_proxy_reads = any(op.name == "ttng.warp_group_dot" for op in kernel.walk())
+    fl.global_scratch = func.args[len(arg_types)] if info.global_scratch else None
     args = []
     for value, t in zip(func.args, arg_types):
         args.append(T.round_narrow(fl, value, t) if T.is_narrow(t) else value)

@@ -92,6 +92,10 @@ class KernelInfo:
     asserts: list[dict] = field(default_factory=list)
     # per tensor-descriptor parameter, what the launcher encodes (`tma.tensormap_parameter`)
     tensormaps: list[dict] = field(default_factory=list)
+    # bytes of global scratch memory per program (the launcher passes it as a last
+    # parameter when not 0), and the slot of each tt.make_tensor_descriptor in it
+    global_scratch: int = 0
+    descriptor_slots: dict = field(default_factory=dict)
 
 
 class GPULowering:
@@ -140,6 +144,8 @@ class GPULowering:
         # whether the async proxy (wgmma) reads shared memory that threads write: such
         # writes are followed by a proxy fence (set by `kernel.lower_kernel`)
         self.async_proxy_reads = False
+        # the kernel's global scratch parameter, where it has one (`KernelInfo.global_scratch`)
+        self.global_scratch: ir.Value | None = None
 
     # -- values
     def get(self, value: Value):

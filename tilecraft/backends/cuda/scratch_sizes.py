@@ -53,6 +53,8 @@ def scratch_bytes(op: Operation) -> int:
         return _atomic_bytes(op)
     if name == "tt.histogram":
         return 4 * op.results[0].type.shape[0]
+    if name == "tt.make_tensor_descriptor":
+        return 128  # the CUtensorMap is built here before it is copied to global memory
     return 0
 
 

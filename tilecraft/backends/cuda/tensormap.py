@@ -5,6 +5,11 @@ The kernel says how (`tma.tensormap_parameter`): the box its copies move and the
 shared buffers; the descriptor gives the tensor (address, sizes, strides, element type) and
 what out-of-bounds reads give (``padding="nan"``: NaN). Encoded maps are kept by their inputs,
 so launching again with the same tensors encodes and copies nothing.
+
+Kernels that make descriptors (``tl.make_tensor_descriptor``) write their maps to global scratch
+memory, 128 bytes per descriptor and program: `global_scratch` gives each stream of each device
+one buffer that grows to the largest launch (launches on one stream run in order, so they can
+share it).
 """
 
 from __future__ import annotations
@@ -12,9 +17,10 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any
 
-from .driver import CudaError, DeviceBuffer, _check, _driver, pointer_of
+from .driver import (CudaError, DeviceBuffer, _check, _driver, ensure_context, pointer_of,
+                     stream_handle)
 
-__all__ = ["tensormap_address"]
+__all__ = ["global_scratch", "tensormap_address"]
 
 #: Encoded maps kept, least recently used first out.
 _KEPT = 256
@@ -79,3 +85,16 @@ def _encode(base: int, desc: Any, parameter: dict, name: str) -> DeviceBuffer:
     buffer = DeviceBuffer(128)
     _check(driver.cuMemcpyHtoD(buffer.address, tensor_map.getPtr(), 128), "cuMemcpyHtoD")
     return buffer
+
+
+_SCRATCH: dict[tuple[int, int], DeviceBuffer] = {}
+
+
+def global_scratch(nbytes: int, stream: object) -> int:
+    """The address of at least ``nbytes`` of device memory for a launch on ``stream`` (None:
+    the current stream)."""
+    key = (ensure_context(), stream_handle(stream))
+    buffer = _SCRATCH.get(key)
+    if buffer is None or buffer.size < nbytes:
+        buffer = _SCRATCH[key] = DeviceBuffer(max(nbytes, 2 * (buffer.size if buffer else 0)))
+    return int(buffer.address)
