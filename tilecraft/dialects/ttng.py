@@ -962,7 +962,7 @@ def default_tmem_layout(memdesc, num_warps: int) -> LinearLayout | None:
     if memory is None:
         return None
     bitwidth = memdesc.element_type.width
-    if os.environ.get(PREFER_16X256_ENV, "").lower() in ("1", "true", "on", "yes"):
+    if os.environ.get(PREFER_16X256_ENV, "").lower() in ("1", "true", "on"):
         layout = _tmem_message_layout(memory, "16x256b", num_warps, bitwidth)
         if layout is not None:
             return layout

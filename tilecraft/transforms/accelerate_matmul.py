@@ -35,8 +35,30 @@ Triton's pass chooses it:
   along M in groups of 4 while M has rows for them, then along N (`warps_per_tile_v3`); all
   along M for chained dots, which then need 16 rows per warp.
 
-A ``tt.dot_scaled`` is first decomposed into a ``tt.dot`` of upcast, scaled operands
-(`decompose_scaled_dots`), which then goes through the same choice.
+On Blackwell (sm_100 to sm_11x; int8 on sm_103 excepted), a dot with 4 or 8 warps, M a
+multiple of 64, N of 16, K of at least one instruction and integers only as i8 into i32
+(`mma_v5_supported`) becomes a ``ttng.tc_gen5_mma``, as Triton's BlockedToMMAv5 makes it:
+
+* **Operands** both stored to shared memory as for ``wgmma`` (f32 ones K-major, no warning).
+* **Accumulator** in tensor memory: a ``#ttng.tensor_memory_encoding`` buffer of
+  ``min(M, 128)``-row (128 from 128 rows on, else 64) by ``min(N, 256)``-column blocks, one
+  32-bit column per element (``colStride = 32 / bits``), written from the accumulator converted
+  to the default tensor-memory register layout (`default_tmem_layout`: the 32x32b message's),
+  and loaded back after the MMA through the tokens of ``ttng.tmem_alloc``, the MMA and
+  ``ttng.tmem_load``. ``useD`` and ``pred`` are one ``arith.constant true`` at the start of
+  the function (where Triton's pattern driver moves constants).
+* Operands of 32 bits or more without tf32 stay on the CUDA cores.
+
+A ``tt.dot_scaled`` with both scales, 4 or 8 warps, M at least 128 and N at least 16 becomes,
+on those targets, a ``ttng.tc_gen5_mma_scaled`` (`scaled_mma_v5_supported`, Triton's
+ScaledBlockedToMMAv5): fp4 operands stored K-major (M- or N-major when not packed along K),
+padded (``fp4Padded``) when mixed with another type or not packed along K; the accumulator
+in 128-row tensor-memory blocks; each scale in a ``#ttng.tensor_memory_scales_encoding``
+buffer, read through shared memory when it is loaded (`_stage_scale_in_shared`). On sm_12x
+a scaled dot of fp8 x fp8 or fp4 x fp4 with both scales stays a ``tt.dot_scaled`` on an mma
+v2 accumulator, its scales in the layouts of `sm120_scale_layout` (Triton's
+ScaledBlockedToMMA). Any other ``tt.dot_scaled`` is decomposed into a ``tt.dot`` of upcast,
+scaled operands (`decompose_scaled_dots`), which then goes through the same choice.
 
 Dots that stay on CUDA cores (targets before sm_80, f32 with ``inputPrecision = ieee``, types
 the tensor cores do not take, shapes smaller than one instruction) get operands narrower than
@@ -72,10 +94,11 @@ from tilecraft.transforms.layout_inference import with_encoding
 from tilecraft.transforms.reduce_data_duplication import memory_order
 from tilecraft.transforms.transform_utils import constant_op
 
-__all__ = ["WGMMA_TYPES", "TritonGPUAccelerateMatmulPass", "accelerate_matmul", "capability_of",
-           "comes_from_load_or_block_arg", "k_width_of", "loaded_bit_width", "mma_v2_supported",
-           "mma_v3_supported", "nvmma_shared_for", "warps_per_tile", "warps_per_tile_v3",
-           "wgmma_instr_n"]
+__all__ = ["WGMMA_TYPES", "TritonGPUAccelerateMatmulPass", "accelerate_matmul",
+           "capability_of", "comes_from_load_or_block_arg", "k_width_of", "loaded_bit_width",
+           "mma_v2_supported", "mma_v3_supported", "mma_v5_supported", "nvmma_shared_for",
+           "scaled_mma_v2_supported", "scaled_mma_v5_supported", "sm120_scale_layout",
+           "warps_per_tile", "warps_per_tile_v3", "wgmma_instr_n"]
 
 FP8_KINDS = frozenset({"f8E4M3FN", "f8E5M2", "f8E4M3FNUZ", "f8E5M2FNUZ"})
 # operand types with an mma.sync form (fp8 through f16 where it has none)
