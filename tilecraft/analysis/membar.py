@@ -407,15 +407,15 @@ def _synced_local_load(op: Operation) -> bool:
 
 def cuda_membar_filter(first: Operation, second: Operation, first_reads: bool,
                        second_reads: bool, allocation: FunctionAllocation) -> bool:
-    """The CUDA backend's barrier filter: True (no barrier) between two asynchronous copies
-    (``cp.async`` writes land whenever they land; only a wait orders them, a barrier does not),
-    after a TMA copy into shared memory before another or a read (its mbarrier's wait orders
-    them), and where AMD's filter says so (`amd_membar_filter`: a copy and a ``ttg.local_load``
+    """The CUDA backend's barrier filter: True (no barrier) after an asynchronous copy into
+    shared memory (``cp.async``, TMA) before another or before a read (the copy's writes land
+    whenever they land; only its wait orders them, a barrier does not), and where AMD's filter says so (`amd_membar_filter`: a copy and a ``ttg.local_load``
     synced via an async wait, which `tritongpu-pipeline` arranges in different buffers)."""
-    if first.name in _ASYNC_LOADS and second.name in _ASYNC_LOADS:
-        return True
-    if first.name == _TMA_LOAD and (second.name == _TMA_LOAD or second_reads):
-        # what a TMA copy writes is ordered by the wait on its mbarrier, not by a barrier
+    asynchronous = (*_ASYNC_LOADS, _TMA_LOAD)
+    if first.name in asynchronous and (second.name in asynchronous or second_reads):
+        # what an asynchronous copy writes is ordered by its wait (cp.async's wait_group, the
+        # TMA copy's mbarrier), after which the analysis puts its barrier, not by a barrier
+        # between the copy and a read
         return True
     return amd_membar_filter(first, second, first_reads, second_reads, allocation)
 

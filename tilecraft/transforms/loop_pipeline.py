@@ -307,8 +307,9 @@ def _make_async(dots: list[Operation], body: Block) -> Operation:
     """Makes ``dots`` (see `_async_dots`) asynchronous; returns the op after which the next
     copies go. One dot: a wait leaving it alone in flight follows it (the dot of the iteration
     before, which read the slot the copies fill, is then done). Several: a wait for all
-    follows each but the last, which runs on while the copies are issued at the end of the
-    body (the wait after the first dot of the iteration finished the dots before)."""
+    follows each but the last, and the copies go right after the first wait, which finished
+    the dots of the iteration before (so they overlap the rest of the body; with two stages,
+    at the end they would overlap only the last dot)."""
     for dot in dots:
         dot.properties["isAsync"] = BoolAttr(True)
     last = dots[-1]
@@ -319,6 +320,7 @@ def _make_async(dots: list[Operation], body: Block) -> Operation:
                                              lambda use: use.owner is not waited)
         return waited
     carried = body.arguments[next(iter(last.results[0].uses)).index + 1]
+    waits = []
     for dot in dots[:-1]:
         values = [dot.results[0], carried]
         wait = Builder.after(dot, dot.location).insert(WarpGroupDotWaitOp.build(
@@ -326,7 +328,8 @@ def _make_async(dots: list[Operation], body: Block) -> Operation:
         dot.results[0].replace_uses_with_if(wait.results[0], lambda use, w=wait: use.owner is not w)
         carried.replace_uses_with_if(wait.results[1], lambda use, w=wait: use.owner is not w)
         carried = wait.results[1]
-    return body.last_op.prev_op if body.last_op.prev_op is not None else last
+        waits.append(wait)
+    return waits[0]
 
 
 def _emit_stage(builder: Builder, plan: _Plan, mapping: dict, buffers: list[Value],
