@@ -159,12 +159,12 @@ def test_reduce_result_is_the_slice_of_its_operand_layout():
 
 def test_reshape_element_count():
     assert error("  %0 = tt.reshape %t : tensor<16xf32> -> tensor<4x2xf32>") == (
-        "'tt.reshape' op number of src and dst elements of reshape must be the same")
+        "number of src and dst elements of reshape must be the same")
 
 
 def test_reshape_encodings():
     assert error(f"  %0 = tt.reshape %t : tensor<16xf32> -> tensor<4x4xf32, {BLOCKED2}>") == (
-        "'tt.reshape' op Op requires that either (a) src and dst both have encodings, or (b) "
+        "Op requires that either (a) src and dst both have encodings, or (b) "
         "neither does.")
 
 

@@ -85,6 +85,7 @@ tt.func @histogram(%x: tensor<128xi32, #b0>, %m: tensor<128xi1, #b1>) -> tensor<
 #row = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [1, 0]}>
 #row_linear = #ttg.linear<{register = [[1, 0]], lane = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16]], warp = [[0, 32], [0, 64]], block = []}>
 #col = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [2, 16], warpsPerCTA = [1, 4], order = [1, 0]}>
+#col_flat = #ttg.linear<{register = [[64]], lane = [[1], [2], [4], [8], [128]], warp = [[16], [32]], block = []}>
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32} {
 // CHECK-LABEL: tt.func @convert_of_reshape
 // CHECK-SAME:    (%arg0: tensor<2x128xf32, #[[ROW:[a-z0-9_]+]]>) -> (tensor<256xf32, #[[B1:[a-z0-9_]+]]>, tensor<256xf32, #[[LZ:[a-z0-9_]+]]>,
@@ -113,18 +114,18 @@ tt.func @convert_of_reshape(%x: tensor<2x128xf32, #row>) -> (tensor<256xf32, #b1
 // CHECK-LABEL: tt.func @reshape_of_convert
 // CHECK-NEXT:    %[[T:.+]] = tt.reshape %arg0 : tensor<2x128xf32, #[[ROWL:[a-z0-9_]+]]> -> tensor<256xf32, #[[B0]]>
 // CHECK-NEXT:    %[[C:.+]] = ttg.convert_layout %arg1 : tensor<2x128xf32, #[[ROW]]> -> tensor<2x128xf32, #[[COL:[a-z0-9_]+]]>
-// CHECK-NEXT:    %[[K:.+]] = tt.reshape %[[C]] : tensor<2x128xf32, #[[COL]]> -> tensor<256xf32, #[[B0]]>
+// CHECK-NEXT:    %[[K:.+]] = tt.reshape %[[C]] : tensor<2x128xf32, #[[COL]]> -> tensor<256xf32, #{{.+}}>
 // CHECK-NEXT:    %[[R:.+]] = tt.reshape %arg1 allow_reorder : tensor<2x128xf32, #[[ROW]]> -> tensor<256xf32, #[[B0]]>
 // CHECK-NEXT:    %[[E:.+]] = tt.reshape %[[C]] allow_reorder : tensor<2x128xf32, #[[COL]]> -> tensor<256xf32, #[[LZ]]>
 // CHECK-NEXT:    tt.return %[[T]], %[[K]], %[[R]], %[[E]]
-tt.func @reshape_of_convert(%x: tensor<2x128xf32, #row_linear>, %y: tensor<2x128xf32, #row>) -> (tensor<256xf32, #b0>, tensor<256xf32, #b0>, tensor<256xf32, #b0>, tensor<256xf32, #lz>) {
+tt.func @reshape_of_convert(%x: tensor<2x128xf32, #row_linear>, %y: tensor<2x128xf32, #row>) -> (tensor<256xf32, #b0>, tensor<256xf32, #col_flat>, tensor<256xf32, #b0>, tensor<256xf32, #lz>) {
   %0 = ttg.convert_layout %x : tensor<2x128xf32, #row_linear> -> tensor<2x128xf32, #row>
   %1 = tt.reshape %0 : tensor<2x128xf32, #row> -> tensor<256xf32, #b0>
   %2 = ttg.convert_layout %y : tensor<2x128xf32, #row> -> tensor<2x128xf32, #col>
-  %3 = tt.reshape %2 : tensor<2x128xf32, #col> -> tensor<256xf32, #b0>
+  %3 = tt.reshape %2 : tensor<2x128xf32, #col> -> tensor<256xf32, #col_flat>
   %4 = tt.reshape %2 allow_reorder : tensor<2x128xf32, #col> -> tensor<256xf32, #b0>
   %5 = tt.reshape %2 allow_reorder : tensor<2x128xf32, #col> -> tensor<256xf32, #lz>
-  tt.return %1, %3, %4, %5 : tensor<256xf32, #b0>, tensor<256xf32, #b0>, tensor<256xf32, #b0>, tensor<256xf32, #lz>
+  tt.return %1, %3, %4, %5 : tensor<256xf32, #b0>, tensor<256xf32, #col_flat>, tensor<256xf32, #b0>, tensor<256xf32, #lz>
 }
 }
 

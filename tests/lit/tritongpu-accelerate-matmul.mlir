@@ -152,14 +152,15 @@ module attributes {"ttg.target" = "cuda:90", "ttg.num-ctas" = 1 : i32, "ttg.num-
 #blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 #b2 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #b3 = #ttg.blocked<{sizePerThread = [1, 1, 2], threadsPerWarp = [4, 8, 1], warpsPerCTA = [4, 1, 1], order = [2, 1, 0]}>
+#b4 = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.target" = "cuda:80", "ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
   tt.func @joined_operand(%a: tensor<64x64xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %p: tensor<64x32x!tt.ptr<f16>, #b2>) -> tensor<64x64xf32, #blocked> {
     %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #blocked>
     %x = tt.load %p : tensor<64x32x!tt.ptr<f16>, #b2>
     %y = tt.load %p : tensor<64x32x!tt.ptr<f16>, #b2>
     %j = tt.join %x, %y : tensor<64x32xf16, #b2> -> tensor<64x32x2xf16, #b3>
-    %r = tt.reshape %j : tensor<64x32x2xf16, #b3> -> tensor<64x64xf16, #b2>
-    %b = ttg.convert_layout %r : tensor<64x64xf16, #b2> -> tensor<64x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>
+    %r = tt.reshape %j : tensor<64x32x2xf16, #b3> -> tensor<64x64xf16, #b4>
+    %b = ttg.convert_layout %r : tensor<64x64xf16, #b4> -> tensor<64x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>
     %d = tt.dot %a, %b, %zero : tensor<64x64xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<64x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
     tt.return %d : tensor<64x64xf32, #blocked>
   }

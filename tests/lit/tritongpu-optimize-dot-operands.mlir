@@ -126,6 +126,7 @@ module attributes {"ttg.target" = "cuda:90", "ttg.num-ctas" = 1 : i32, "ttg.num-
 // CHECK: tt.reshape
 #b3 = #ttg.blocked<{sizePerThread = [1, 1, 8], threadsPerWarp = [1, 4, 8], warpsPerCTA = [1, 4, 1], order = [2, 1, 0]}>
 #rows = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#wide = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 #shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
 #sharedT = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
 #smem = #ttg.shared_memory
@@ -136,8 +137,8 @@ module attributes {"ttg.target" = "cuda:90", "ttg.num-ctas" = 1 : i32, "ttg.num-
     tt.return %a : !ttg.memdesc<64x64xf16, #sharedT, #smem>
   }
   tt.func @reshape_contiguous_dim(%x: tensor<2x32x64xf16, #b3>) -> !ttg.memdesc<32x128xf16, #shared, #smem> {
-    %r = tt.reshape %x : tensor<2x32x64xf16, #b3> -> tensor<32x128xf16, #rows>
-    %a = ttg.local_alloc %r : (tensor<32x128xf16, #rows>) -> !ttg.memdesc<32x128xf16, #shared, #smem>
+    %r = tt.reshape %x : tensor<2x32x64xf16, #b3> -> tensor<32x128xf16, #wide>
+    %a = ttg.local_alloc %r : (tensor<32x128xf16, #wide>) -> !ttg.memdesc<32x128xf16, #shared, #smem>
     tt.return %a : !ttg.memdesc<32x128xf16, #shared, #smem>
   }
 }

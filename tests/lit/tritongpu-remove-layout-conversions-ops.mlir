@@ -73,26 +73,34 @@ tt.func @wait_before_store_keeps_one_conversion(%p: tensor<64x64x!tt.ptr<f32>, #
 #wraps = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [1, 1], order = [1, 0]}>
 #one = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
 #four = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+#lin = #ttg.linear<{register = [[1], [2], [64]], lane = [[4], [0], [8], [16], [32]], warp = [], block = []}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, "ttg.threads-per-warp" = 32 : i32} {
-// Each thread's four consecutive elements stay consecutive: the reshape gives #four itself.
+// Each thread's four consecutive elements stay consecutive: the reshape gives #four, and the
+// code after it takes that layout.
 // CHECK-DAG: #[[$FOUR:.+]] = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
 // CHECK-LABEL: @reshape_to_blocked
 // CHECK-NEXT: %[[R:.+]] = tt.reshape %arg0 : tensor<16x8xf32, #{{.+}}> -> tensor<128xf32, #[[$FOUR]]>
-// CHECK-NEXT: tt.return %[[R]]
+// CHECK-NEXT: %[[M:.+]] = arith.mulf %[[R]], %[[R]] : tensor<128xf32, #[[$FOUR]]>
+// CHECK-NEXT: tt.return %[[M]]
 tt.func @reshape_to_blocked(%arg0: tensor<16x8xf32, #fits>) -> tensor<128xf32, #four> {
-  %0 = tt.reshape %arg0 : tensor<16x8xf32, #fits> -> tensor<128xf32, #one>
-  %1 = ttg.convert_layout %0 : tensor<128xf32, #one> -> tensor<128xf32, #four>
-  tt.return %1 : tensor<128xf32, #four>
+  %0 = tt.reshape %arg0 : tensor<16x8xf32, #fits> -> tensor<128xf32, #four>
+  %1 = ttg.convert_layout %0 : tensor<128xf32, #four> -> tensor<128xf32, #one>
+  %2 = arith.mulf %1, %1 : tensor<128xf32, #one>
+  %3 = ttg.convert_layout %2 : tensor<128xf32, #one> -> tensor<128xf32, #four>
+  tt.return %3 : tensor<128xf32, #four>
 }
 
 // Lanes wrap along the rows (8 columns, 4 lanes of 4): no blocked layout holds the same
-// elements, the reshape's result is linear and the conversion stays.
+// elements, the reshape's result is linear and the conversion to #four stays.
 // CHECK-LABEL: @reshape_to_linear
 // CHECK-NEXT: tt.reshape %arg0 : tensor<16x8xf32, #{{.+}}> -> tensor<128xf32, #linear>
+// CHECK-NEXT: arith.mulf
 // CHECK-NEXT: ttg.convert_layout %{{.*}} : tensor<128xf32, #linear> -> tensor<128xf32, #[[$FOUR]]>
 tt.func @reshape_to_linear(%arg0: tensor<16x8xf32, #wraps>) -> tensor<128xf32, #four> {
-  %0 = tt.reshape %arg0 : tensor<16x8xf32, #wraps> -> tensor<128xf32, #one>
-  %1 = ttg.convert_layout %0 : tensor<128xf32, #one> -> tensor<128xf32, #four>
-  tt.return %1 : tensor<128xf32, #four>
+  %0 = tt.reshape %arg0 : tensor<16x8xf32, #wraps> -> tensor<128xf32, #lin>
+  %1 = ttg.convert_layout %0 : tensor<128xf32, #lin> -> tensor<128xf32, #one>
+  %2 = arith.mulf %1, %1 : tensor<128xf32, #one>
+  %3 = ttg.convert_layout %2 : tensor<128xf32, #one> -> tensor<128xf32, #four>
+  tt.return %3 : tensor<128xf32, #four>
 }
 }

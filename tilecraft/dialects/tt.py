@@ -329,10 +329,18 @@ def _verify_reshape(op) -> None:
     src, dst = op.src.type, op.result_.type
     if src.has_static_shape() and dst.has_static_shape() and \
             src.num_elements != dst.num_elements:
-        raise op.emit_error("number of src and dst elements of reshape must be the same")
+        raise plain_error(op, "number of src and dst elements of reshape must be the same")
     if (src.encoding is None) != (dst.encoding is None):
-        raise op.emit_error("Op requires that either (a) src and dst both have encodings, or "
-                            "(b) neither does.")
+        raise plain_error(op, "Op requires that either (a) src and dst both have encodings, or "
+                              "(b) neither does.")
+    if src.encoding is None or op.allow_reorder:
+        return
+    # A reshape that keeps the order moves no element between threads: the result's layout
+    # is the one that holds the same elements in each thread.
+    infer = getattr(src.encoding, "infer_reshape_encoding", None)
+    expected = None if infer is None else infer(src.shape, dst.shape)
+    if expected is not None and not layouts_equal(dst.shape, expected, dst.encoding):
+        raise plain_error(op, f"Expected result encoding {expected} but was {dst.encoding}")
 
 
 @rule(gen.BroadcastOp)

@@ -1384,8 +1384,8 @@ def install_verifiers(ops: Iterable[type]) -> None:
 from .ttg_dot import verify_dot_operands  # noqa: E402 - it reads context_num_warps
 from .ttg_inference import (  # noqa: E402 - hooks of the attributes, as the two above
     EncodingInferenceError, infer_expand_dims_encoding, infer_reduce_encoding,
-    infer_split_encoding, infer_trans_encoding, layouts_equivalent, split_encoding,
-    verify_layouts_are_equal,
+    infer_reshape_encoding, infer_split_encoding, infer_trans_encoding, layouts_equivalent,
+    split_encoding, verify_layouts_are_equal,
 )
 
 install_verifiers(gen.DIALECT.ops.values())
@@ -1395,6 +1395,7 @@ for _cls in gen.DIALECT.attributes.values():
     implements(_cls)(infer_expand_dims_encoding)
     implements(_cls)(infer_reduce_encoding)
     implements(_cls)(infer_trans_encoding)
+    implements(_cls)(infer_reshape_encoding)
     implements(_cls)(infer_split_encoding)
     implements(_cls)(verify_layouts_are_equal)
 del _cls

@@ -1,18 +1,21 @@
 """Layout inference of the TritonGPU dialect for the shape ops of tt (Triton's
 ``DialectInferLayoutInterface`` of TritonGPU): the layout of ``tt.expand_dims``, ``tt.reduce``,
-``tt.trans``, ``tt.join`` and ``tt.split`` results from their operands' (and the converse), and
-whether two layouts of a shape are the same map (``verifyLayoutsAreEqual``).
+``tt.trans``, ``tt.join``, ``tt.split`` and ``tt.reshape`` results from their operands' (and
+the converse), whether two layouts of a shape are the same map (``verifyLayoutsAreEqual``),
+and Triton's default blocked layout of a shape.
 
 Each inference answers an encoding, None where it does not know the layout (a layout without a
 linear map here), or raises `EncodingInferenceError` (tt's: the dialect that asks) where
 Triton's inference fails, with Triton's message. The tt verifiers call them through hooks of the ``ttg`` attributes
 (``infer_expand_dims_encoding``, ``infer_reduce_encoding``, ``infer_trans_encoding``,
-``infer_split_encoding``, ``verify_layouts_are_equal``), the layout passes directly.
+``infer_split_encoding``, ``infer_reshape_encoding``, ``verify_layouts_are_equal``), the
+layout passes directly.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from math import prod
 
 from tilecraft.generated.ttg import (BlockedEncodingAttr, LinearEncodingAttr,
                                      NVMMASharedEncodingAttr, PaddedSharedEncodingAttr,
@@ -23,12 +26,14 @@ from tilecraft.layouts.distributed import standard_out_dims, unjoin_registers
 from tilecraft.layouts.linear import LinearLayout
 
 from .tt import EncodingInferenceError
+from .ttg_syntax import cga_layout_from_split_params
 
 __all__ = ["EncodingInferenceError", "layout_map", "linear_attr", "layout_with_bases",
            "expand_dims_encoding", "slice_encoding", "trans_encoding", "default_join_encoding",
            "split_encoding", "layouts_equivalent", "infer_expand_dims_encoding",
            "infer_reduce_encoding", "infer_trans_encoding", "infer_split_encoding",
-           "verify_layouts_are_equal"]
+           "infer_reshape_encoding", "verify_layouts_are_equal", "default_blocked",
+           "reshape_chunks", "blocked_reshape_encoding", "reshape_encoding"]
 
 _SHARED = (SwizzledSharedEncodingAttr, NVMMASharedEncodingAttr, PaddedSharedEncodingAttr,
            SharedLinearEncodingAttr)
@@ -203,6 +208,176 @@ def layouts_equivalent(shape: Sequence[int], expected: Attribute | None,
     return expected_map is not None and expected_map == layout_map(got, tuple(shape))
 
 
+# -- reshapes
+
+
+def default_blocked(shape: Sequence[int], num_warps: int, threads_per_warp: int = 32,
+                    num_ctas: int = 1, size_per_thread: Sequence[int] | None = None,
+                    order: Sequence[int] | None = None) -> BlockedEncodingAttr:
+    """Triton's blocked layout of ``shape`` for ``size_per_thread`` (default: one element per
+    thread in every dim) and ``order`` (default: the last dim fastest): CTAs split the slowest
+    dims first; then, from the fastest dim, threads of a warp and then warps cover the dim as
+    far as its size allows, and the slowest dim takes the lanes and warps that remain."""
+    rank = len(shape)
+    size_per_thread = tuple(size_per_thread or (1,) * rank)
+    order = tuple(order) if order is not None else tuple(range(rank - 1, -1, -1))
+    ctas_per_cga, split_num = _cta_split(shape, size_per_thread, order, num_ctas)
+    shape_per_cta = [size // min(size, split) for size, split in zip(shape, split_num)]
+    lanes = [1] * rank
+    warps = [1] * rank
+    remaining_lanes, remaining_warps = threads_per_warp, num_warps
+    remaining_threads = num_warps * threads_per_warp
+    used_lanes = used_warps = 1
+    for dim in order[:-1]:
+        threads = min(remaining_threads, max(1, shape_per_cta[dim] // size_per_thread[dim]))
+        lanes[dim] = min(threads, remaining_lanes)
+        warps[dim] = max(1, min(threads // lanes[dim], remaining_warps))
+        remaining_warps //= warps[dim]
+        remaining_lanes //= lanes[dim]
+        remaining_threads //= threads
+        used_lanes *= lanes[dim]
+        used_warps *= warps[dim]
+    lanes[order[-1]] = threads_per_warp // used_lanes
+    warps[order[-1]] = num_warps // used_warps
+    return BlockedEncodingAttr(size_per_thread, lanes, warps, order,
+                               cga_layout_from_split_params(ctas_per_cga, split_num, order))
+
+
+def _cta_split(shape: Sequence[int], size_per_thread: Sequence[int], order: Sequence[int],
+               num_ctas: int) -> tuple[list[int], list[int]]:
+    """Triton's ``CTAsPerCGA`` and ``CTASplitNum``: the CTAs split the slowest dims first, and
+    any that remain repeat along the last dim."""
+    rank = len(shape)
+    ctas = [1] * rank
+    remaining = num_ctas
+    for dim in reversed(order):
+        ctas[dim] = min(remaining, max(1, shape[dim] // size_per_thread[dim]))
+        remaining //= ctas[dim]
+    split = list(ctas)
+    ctas[rank - 1] *= remaining
+    return ctas, split
+
+
+def reshape_chunks(src_shape: Sequence[int],
+                   dst_shape: Sequence[int]) -> list[tuple[list[int], list[int]]]:
+    """A reshape from ``src_shape`` to ``dst_shape`` cut into independent chunks: each a run of
+    consecutive source dims and the run of destination dims holding the same elements (size-1
+    dims join the chunk at hand), as Triton's ``getReshapeDecomposition``."""
+    if not src_shape:
+        return []
+    chunks: list[tuple[list[int], list[int]]] = [([], [])]
+    src = dst = 0
+    src_count = dst_count = 1
+    while src < len(src_shape) or dst < len(dst_shape):
+        if src < len(src_shape) and (src_count < dst_count or src_count == 1
+                                     or src_shape[src] == 1):
+            src_count *= src_shape[src]
+            chunks[-1][0].append(src)
+            src += 1
+        elif dst < len(dst_shape) and (dst_count < src_count or dst_shape[dst] == 1):
+            dst_count *= dst_shape[dst]
+            chunks[-1][1].append(dst)
+            dst += 1
+        else:
+            chunks.append(([], []))
+            src_count = dst_count = 1
+    return chunks
+
+
+def _fills_minor_first(chunk_shape: list[int], sub: Sequence[int], dims: list[int]) -> bool:
+    """Whether, walking a chunk's source dims from the most minor, each field of a blocked
+    layout (``sub``: sizes per thread, threads or warps per dim) uses a dim only once the more
+    minor ones are exhausted; only the most major may exceed its size. ``chunk_shape`` is the
+    part of the chunk the earlier fields left, updated in place."""
+    for i in range(len(dims) - 1, -1, -1):
+        size = sub[dims[i]]
+        if size == 1:
+            continue
+        if any(chunk_shape[j] != 1 for j in range(i + 1, len(dims))):
+            return False
+        chunk_shape[i] = chunk_shape[i] // size if chunk_shape[i] >= size else 0
+        if chunk_shape[i] == 0 and i != 0:
+            return False
+    return True
+
+
+def blocked_reshape_encoding(encoding: BlockedEncodingAttr, src_shape: tuple[int, ...],
+                             dst_shape: tuple[int, ...]) -> BlockedEncodingAttr | None:
+    """A blocked layout of ``dst_shape`` holding, in every thread, the elements that
+    ``encoding`` gives it of ``src_shape`` (row-major reshape), when one exists that Triton's
+    ``inferReshapeOpLegacyEncoding`` finds: the default layout maps to the default layout;
+    otherwise, on one CTA, every field must divide the shape, the source dims merged into one
+    destination run must be adjacent in the layout's order, and each field must fill the minor
+    dims of such a run before the major ones. The answer is symmetric: reshaping it back gives
+    ``encoding``."""
+    warps = prod(encoding.warps_per_cta)
+    lanes = prod(encoding.threads_per_warp)
+    if encoding == default_blocked(src_shape, warps, lanes):
+        return default_blocked(dst_shape, warps, lanes)
+    if any(any(b) for b in encoding.cga_layout):
+        return None
+    fields = (encoding.size_per_thread, encoding.threads_per_warp, encoding.warps_per_cta)
+    if any(size >= sub[d] and size % sub[d] for sub in fields for d, size in enumerate(src_shape)):
+        return None
+    chunks = reshape_chunks(src_shape, dst_shape)
+    position = {d: k for k, d in enumerate(encoding.order)}
+    for src_dims, dst_dims in chunks:
+        ranks = [position[d] for d in reversed(src_dims)]
+        if any(b != a + 1 for a, b in zip(ranks, ranks[1:])) or not dst_dims:
+            return None
+        left = [src_shape[d] for d in src_dims]
+        if not all(_fills_minor_first(left, sub, src_dims) for sub in fields):
+            return None
+    remaining = list(dst_shape)
+    dst_fields = []
+    for sub in fields:
+        out = [1] * len(dst_shape)
+        for src_dims, dst_dims in chunks:
+            count = prod(sub[d] for d in src_dims)
+            for d in reversed(dst_dims):
+                out[d] = min(count, remaining[d])
+                count //= out[d]
+                remaining[d] //= out[d]
+            out[dst_dims[0]] *= count
+        dst_fields.append(out)
+    rank_of: dict[int, int] = {}
+    for src_dims, dst_dims in sorted(chunks, key=lambda chunk: position[chunk[0][0]]):
+        for d in reversed(dst_dims):
+            rank_of[d] = len(rank_of)
+    order = sorted(range(len(dst_shape)), key=rank_of.__getitem__)
+    return BlockedEncodingAttr(*dst_fields, order)
+
+
+def reshape_encoding(encoding: Attribute, src_shape: tuple[int, ...],
+                     dst_shape: tuple[int, ...]) -> Attribute | None:
+    """The layout of a ``tt.reshape`` (no reordering) from ``src_shape`` in ``encoding`` to
+    ``dst_shape``: the same elements in row-major order, as a blocked layout where
+    `blocked_reshape_encoding` finds one, else as a linear layout; the encoding itself when
+    the shape does not change."""
+    if tuple(src_shape) == tuple(dst_shape):
+        return encoding
+    if isinstance(encoding, BlockedEncodingAttr):
+        blocked = blocked_reshape_encoding(encoding, src_shape, dst_shape)
+        if blocked is not None:
+            return blocked
+    layout = layout_map(encoding, src_shape)
+    if layout is None:
+        return None
+
+    def moved(vector: tuple[int, ...]) -> tuple[int, ...]:
+        flat = 0
+        for coord, size in zip(vector, src_shape):
+            flat = flat * size + coord
+        out = []
+        for size in reversed(dst_shape):
+            out.append(flat % size)
+            flat //= size
+        return tuple(reversed(out))
+
+    bases = {name: [moved(b) for b in vectors] for name, vectors in layout.bases.items()}
+    return linear_attr(layout_with_bases(bases, tuple(dst_shape)))
+
+
 # -- the hooks of the ttg attributes -------------------------------------------------------------
 
 
@@ -226,6 +401,12 @@ def infer_split_encoding(self, shape: Sequence[int]) -> Attribute | None:
     """`split_encoding` of this layout (the hook the ``tt.split`` and ``tt.join`` verifiers
     call)."""
     return split_encoding(self, shape)
+
+
+def infer_reshape_encoding(self, src_shape: Sequence[int],
+                           dst_shape: Sequence[int]) -> Attribute | None:
+    """`reshape_encoding` of this layout (the hook of the ``tt.reshape`` verifier)."""
+    return reshape_encoding(self, tuple(src_shape), tuple(dst_shape))
 
 
 def verify_layouts_are_equal(self, shape: Sequence[int], other: Attribute | None) -> bool:

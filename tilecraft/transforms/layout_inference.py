@@ -8,14 +8,14 @@ the pass then leaves that value's layout alone.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from math import prod
+from collections.abc import Callable
 
 from tilecraft.dialects.ttg import context_num_warps, threads_per_warp
-from tilecraft.dialects.ttg_inference import (EncodingInferenceError, default_join_encoding,
-                                              expand_dims_encoding, layout_map,
-                                              layout_with_bases, linear_attr, slice_encoding,
-                                              split_encoding, trans_encoding)
+from tilecraft.dialects.ttg_inference import (EncodingInferenceError, blocked_reshape_encoding,
+                                              default_join_encoding, expand_dims_encoding,
+                                              layout_map, layout_with_bases, linear_attr,
+                                              reshape_encoding, slice_encoding, split_encoding,
+                                              trans_encoding)
 from tilecraft.generated.ttg import (AMDMfmaEncodingAttr, BlockedEncodingAttr,
                                      DotOperandEncodingAttr, NvidiaMmaEncodingAttr,
                                      SliceEncodingAttr)
@@ -23,11 +23,11 @@ from tilecraft.ir import Attribute, Operation, RankedTensorType, Value
 from tilecraft.ir.traits import Elementwise, SameOperandsAndResultEncoding
 from tilecraft.layouts.distributed import unjoin_registers
 
-from .triton_to_tritongpu import default_blocked
 
 __all__ = ["infer_dst_encoding", "infer_src_encoding", "is_layout_anchor",
            "is_expensive_load_or_store", "can_use_result_encoding", "is_tensor", "with_encoding",
-           "mappable", "layout_map", "trans_encoding", "MMA_ENCODINGS"]
+           "mappable", "layout_map", "trans_encoding", "reshape_encoding",
+           "blocked_reshape_encoding", "MMA_ENCODINGS"]
 
 CONVERT = "ttg.convert_layout"
 # ops whose tensor operands and result share one layout although they lack the trait
@@ -64,126 +64,6 @@ def _quietly(infer: Callable[..., Attribute | None], *args) -> Attribute | None:
         return infer(*args)
     except EncodingInferenceError:
         return None
-
-
-def reshape_chunks(src_shape: Sequence[int],
-                   dst_shape: Sequence[int]) -> list[tuple[list[int], list[int]]]:
-    """A reshape from ``src_shape`` to ``dst_shape`` cut into independent chunks: each a run of
-    consecutive source dims and the run of destination dims holding the same elements (size-1
-    dims join the chunk at hand), as Triton's ``getReshapeDecomposition``."""
-    if not src_shape:
-        return []
-    chunks: list[tuple[list[int], list[int]]] = [([], [])]
-    src = dst = 0
-    src_count = dst_count = 1
-    while src < len(src_shape) or dst < len(dst_shape):
-        if src < len(src_shape) and (src_count < dst_count or src_count == 1
-                                     or src_shape[src] == 1):
-            src_count *= src_shape[src]
-            chunks[-1][0].append(src)
-            src += 1
-        elif dst < len(dst_shape) and (dst_count < src_count or dst_shape[dst] == 1):
-            dst_count *= dst_shape[dst]
-            chunks[-1][1].append(dst)
-            dst += 1
-        else:
-            chunks.append(([], []))
-            src_count = dst_count = 1
-    return chunks
-
-
-def _fills_minor_first(chunk_shape: list[int], sub: Sequence[int], dims: list[int]) -> bool:
-    """Whether, walking a chunk's source dims from the most minor, each field of a blocked
-    layout (``sub``: sizes per thread, threads or warps per dim) uses a dim only once the more
-    minor ones are exhausted; only the most major may exceed its size. ``chunk_shape`` is the
-    part of the chunk the earlier fields left, updated in place."""
-    for i in range(len(dims) - 1, -1, -1):
-        size = sub[dims[i]]
-        if size == 1:
-            continue
-        if any(chunk_shape[j] != 1 for j in range(i + 1, len(dims))):
-            return False
-        chunk_shape[i] = chunk_shape[i] // size if chunk_shape[i] >= size else 0
-        if chunk_shape[i] == 0 and i != 0:
-            return False
-    return True
-
-
-def blocked_reshape_encoding(encoding: BlockedEncodingAttr, src_shape: tuple[int, ...],
-                             dst_shape: tuple[int, ...]) -> BlockedEncodingAttr | None:
-    """A blocked layout of ``dst_shape`` holding, in every thread, the elements that
-    ``encoding`` gives it of ``src_shape`` (row-major reshape), when one exists that Triton's
-    ``inferReshapeOpLegacyEncoding`` finds: the default layout maps to the default layout;
-    otherwise, on one CTA, every field must divide the shape, the source dims merged into one
-    destination run must be adjacent in the layout's order, and each field must fill the minor
-    dims of such a run before the major ones. The answer is symmetric: reshaping it back gives
-    ``encoding``."""
-    warps = prod(encoding.warps_per_cta)
-    lanes = prod(encoding.threads_per_warp)
-    if encoding == default_blocked(src_shape, warps, lanes):
-        return default_blocked(dst_shape, warps, lanes)
-    if any(any(b) for b in encoding.cga_layout):
-        return None
-    fields = (encoding.size_per_thread, encoding.threads_per_warp, encoding.warps_per_cta)
-    if any(size >= sub[d] and size % sub[d] for sub in fields for d, size in enumerate(src_shape)):
-        return None
-    chunks = reshape_chunks(src_shape, dst_shape)
-    position = {d: k for k, d in enumerate(encoding.order)}
-    for src_dims, dst_dims in chunks:
-        ranks = [position[d] for d in reversed(src_dims)]
-        if any(b != a + 1 for a, b in zip(ranks, ranks[1:])) or not dst_dims:
-            return None
-        left = [src_shape[d] for d in src_dims]
-        if not all(_fills_minor_first(left, sub, src_dims) for sub in fields):
-            return None
-    remaining = list(dst_shape)
-    dst_fields = []
-    for sub in fields:
-        out = [1] * len(dst_shape)
-        for src_dims, dst_dims in chunks:
-            count = prod(sub[d] for d in src_dims)
-            for d in reversed(dst_dims):
-                out[d] = min(count, remaining[d])
-                count //= out[d]
-                remaining[d] //= out[d]
-            out[dst_dims[0]] *= count
-        dst_fields.append(out)
-    rank_of: dict[int, int] = {}
-    for src_dims, dst_dims in sorted(chunks, key=lambda chunk: position[chunk[0][0]]):
-        for d in reversed(dst_dims):
-            rank_of[d] = len(rank_of)
-    order = sorted(range(len(dst_shape)), key=rank_of.__getitem__)
-    return BlockedEncodingAttr(*dst_fields, order)
-
-
-def reshape_encoding(encoding: Attribute, src_shape: tuple[int, ...],
-                     dst_shape: tuple[int, ...]) -> Attribute | None:
-    """The layout of a ``tt.reshape`` (no reordering) from ``src_shape`` in ``encoding`` to
-    ``dst_shape``: the same elements in row-major order, as a blocked layout where
-    `blocked_reshape_encoding` finds one, else as a linear layout; the encoding itself when
-    the shape does not change."""
-    if tuple(src_shape) == tuple(dst_shape):
-        return encoding
-    if isinstance(encoding, BlockedEncodingAttr):
-        blocked = blocked_reshape_encoding(encoding, src_shape, dst_shape)
-        if blocked is not None:
-            return blocked
-    layout = layout_map(encoding, src_shape)
-    if layout is None:
-        return None
-
-    def moved(vector: tuple[int, ...]) -> tuple[int, ...]:
-        flat = 0
-        for coord, size in zip(vector, src_shape):
-            flat = flat * size + coord
-        out = []
-        for size in reversed(dst_shape):
-            out.append(flat % size)
-            flat //= size
-        return tuple(reversed(out))
-
-    bases = {name: [moved(b) for b in vectors] for name, vectors in layout.bases.items()}
-    return linear_attr(layout_with_bases(bases, tuple(dst_shape)))
 
 
 def fp4_to_fp_encoding(encoding: Attribute, shape: tuple[int, ...], axis: int,

@@ -38,6 +38,7 @@ import math
 from collections.abc import Sequence
 
 from tilecraft.dialects.ttg import cga_layout_from_split_params
+from tilecraft.dialects.ttg_inference import default_blocked
 from tilecraft.generated.passes import ConvertTritonToTritonGPUPassBase
 from tilecraft.generated.tt import PointerType
 from tilecraft.generated.ttg import (BlockedEncodingAttr, DotOperandEncodingAttr,
@@ -53,53 +54,6 @@ __all__ = ["ConvertTritonToTritonGPUPass", "default_blocked", "convert_module"]
 Bases = tuple[tuple[int, ...], ...]
 #: Descriptor ops whose row offsets (operand 1) take `_Converter.gather4_rows_encoding`.
 _GATHER4 = ("tt.descriptor_gather", "tt.descriptor_scatter")
-
-
-def default_blocked(shape: Sequence[int], num_warps: int, threads_per_warp: int = 32,
-                    num_ctas: int = 1, size_per_thread: Sequence[int] | None = None,
-                    order: Sequence[int] | None = None) -> BlockedEncodingAttr:
-    """Triton's blocked layout of ``shape`` for ``size_per_thread`` (default: one element per
-    thread in every dim) and ``order`` (default: the last dim fastest): CTAs split the slowest
-    dims first; then, from the fastest dim, threads of a warp and then warps cover the dim as
-    far as its size allows, and the slowest dim takes the lanes and warps that remain."""
-    rank = len(shape)
-    size_per_thread = tuple(size_per_thread or (1,) * rank)
-    order = tuple(order) if order is not None else tuple(range(rank - 1, -1, -1))
-    ctas_per_cga, split_num = _cta_split(shape, size_per_thread, order, num_ctas)
-    shape_per_cta = [size // min(size, split) for size, split in zip(shape, split_num)]
-    lanes = [1] * rank
-    warps = [1] * rank
-    remaining_lanes, remaining_warps = threads_per_warp, num_warps
-    remaining_threads = num_warps * threads_per_warp
-    used_lanes = used_warps = 1
-    for dim in order[:-1]:
-        threads = min(remaining_threads, max(1, shape_per_cta[dim] // size_per_thread[dim]))
-        lanes[dim] = min(threads, remaining_lanes)
-        warps[dim] = max(1, min(threads // lanes[dim], remaining_warps))
-        remaining_warps //= warps[dim]
-        remaining_lanes //= lanes[dim]
-        remaining_threads //= threads
-        used_lanes *= lanes[dim]
-        used_warps *= warps[dim]
-    lanes[order[-1]] = threads_per_warp // used_lanes
-    warps[order[-1]] = num_warps // used_warps
-    return BlockedEncodingAttr(size_per_thread, lanes, warps, order,
-                               cga_layout_from_split_params(ctas_per_cga, split_num, order))
-
-
-def _cta_split(shape: Sequence[int], size_per_thread: Sequence[int], order: Sequence[int],
-               num_ctas: int) -> tuple[list[int], list[int]]:
-    """Triton's ``CTAsPerCGA`` and ``CTASplitNum``: the CTAs split the slowest dims first, and
-    any that remain repeat along the last dim."""
-    rank = len(shape)
-    ctas = [1] * rank
-    remaining = num_ctas
-    for dim in reversed(order):
-        ctas[dim] = min(remaining, max(1, shape[dim] // size_per_thread[dim]))
-        remaining //= ctas[dim]
-    split = list(ctas)
-    ctas[rank - 1] *= remaining
-    return ctas, split
 
 
 def _insert_dim(bases: Bases, axis: int) -> Bases:

@@ -63,7 +63,7 @@ tt.func @broadcast(%a: tensor<4x2xf32>) {
 // -----
 
 tt.func @reshape(%a: tensor<4x8xf32>) {
-  // expected-error @+1 {{'tt.reshape' op number of src and dst elements of reshape must be the same}}
+  // expected-error @+1 {{number of src and dst elements of reshape must be the same}}
   %0 = tt.reshape %a : tensor<4x8xf32> -> tensor<16xf32>
   tt.return
 }

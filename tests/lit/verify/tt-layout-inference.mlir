@@ -1,7 +1,7 @@
-// The layouts tt.trans, tt.join, tt.split and ttg.memdesc_trans infer for their results from
-// TritonGPU layouts: a result layout is accepted when it is the inferred one or the same map
-// (a #ttg.linear equal to a blocked one), and refused with the inference's message followed
-// by MLIR's "failed to infer returned types".
+// The layouts tt.trans, tt.join, tt.split, tt.reshape and ttg.memdesc_trans infer for their
+// results from TritonGPU layouts: a result layout is accepted when it is the inferred one or
+// the same map (a #ttg.linear equal to a blocked one), and refused with the inference's
+// message (followed by MLIR's "failed to infer returned types" where the op infers its type).
 // RUN: tilecraft-opt %s --split-input-file --verify-diagnostics
 
 // Valid: each result takes the inferred layout, or one with the same map.
@@ -129,6 +129,25 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.thr
 tt.func @memdesc_trans_order(%a: !ttg.memdesc<8x16xf16, #sw, #smem>) {
   // expected-error @+1 {{order must be a permutation of 0..n-1}}
   %0 = ttg.memdesc_trans %a {order = array<i32: 1, 1>} : !ttg.memdesc<8x16xf16, #sw, #smem> -> !ttg.memdesc<16x8xf16, #sw, #smem>
+  tt.return
+}
+}
+
+// -----
+
+// A reshape that keeps the order moves no element between threads: its result holds in each
+// thread the elements the source held there (one with allow_reorder may take any layout).
+#fits = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [16, 2], warpsPerCTA = [1, 1], order = [1, 0]}>
+#four = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+#four_linear = #ttg.linear<{register = [[1], [2]], lane = [[4], [8], [16], [32], [64]], warp = [], block = []}>
+#one = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, "ttg.threads-per-warp" = 32 : i32} {
+tt.func @reshape(%x: tensor<16x8xf32, #fits>) {
+  %0 = tt.reshape %x : tensor<16x8xf32, #fits> -> tensor<128xf32, #four>
+  %1 = tt.reshape %x : tensor<16x8xf32, #fits> -> tensor<128xf32, #four_linear>
+  %2 = tt.reshape %x allow_reorder : tensor<16x8xf32, #fits> -> tensor<128xf32, #one>
+  // expected-error @+1 {{Expected result encoding #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}> but was #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>}}
+  %3 = tt.reshape %x : tensor<16x8xf32, #fits> -> tensor<128xf32, #one>
   tt.return
 }
 }
