@@ -135,3 +135,24 @@ def test_nested_symbol_references():
     h = func(module, "h")
     assert resolve_callee(op_named(module, "call")) is h
     assert graph.callees(func(module, "f")) == [h]
+
+
+def test_module_without_calls():
+    """No call: each function is its own component, in program order, and nothing recurses
+    (answered without building the networkx graph, which still matches)."""
+    module = parse("""
+    module {
+      tt.func public @a() { tt.return }
+      tt.func private @b() { tt.return }
+      tt.func private @c(i32)
+    }""")
+    graph = CallGraph(module)
+    a, b, c = (func(module, name) for name in "abc")
+    assert graph.post_order() == [a, b, c] and graph.reverse_post_order() == [c, b, a]
+    assert graph.recursive_functions() == set() and graph.cycles() == []
+    assert graph.callers(b) == [] and graph.callees(a) == [] and graph.call_sites(b) == []
+    assert not graph.calls_unknown(a)
+    assert graph.roots() == [a, b]
+    assert graph.reachable_from([a]) == {a}
+    assert graph.dead_functions() == [b, c]
+    assert list(graph.graph.nodes) == [a, b, c] and not graph.graph.edges

@@ -5,6 +5,7 @@ from __future__ import annotations
 from tilecraft.analysis import DefUseGraph, RegionCFG, successor_operands
 from tilecraft.analysis.cfg import (PARENT, ancestor_block_in_region, ancestor_in_region, is_loop,
                                     region_flow_graph, region_successors)
+from tilecraft.analysis.defuse import def_use_order, external_operands
 
 from .util import blocks, func, op_named, parse, value
 
@@ -64,6 +65,41 @@ def test_topological_order():
         for operand in op.operands:
             producer = graph.producer(operand)
             assert position[producer] < position[op]
+
+
+def test_def_use_order_without_a_graph():
+    """Program order defines before use here: `def_use_order` is the walk, as the graph's."""
+    module = parse(CHAIN)
+    assert def_use_order(module) == list(module.walk()) == DefUseGraph(module).topological_ops()
+
+
+def test_def_use_order_of_blocks_listed_after_their_uses():
+    module = parse("""
+    tt.func @h(%x: i32) -> i32 {
+      cf.br ^bb2
+    ^bb1:
+      %z = arith.addi %y, %y : i32 loc("z")
+      tt.return %z : i32
+    ^bb2:
+      %y = arith.muli %x, %x : i32 loc("y")
+      cf.br ^bb1
+    }
+    """)
+    order = def_use_order(module)
+    assert order == DefUseGraph(module).topological_ops() != list(module.walk())
+    assert order.index(op_named(module, "y")) < order.index(op_named(module, "z"))
+
+
+def test_external_operands():
+    module = parse(CHAIN)
+    loop = op_named(module, "for")
+    graph = DefUseGraph(loop)
+    outside = [v for v in graph.values() if graph.producer(v) is None]
+    assert external_operands(list(loop.walk())) == outside
+    n = blocks(func(module, "f"))[0].arguments[2]
+    assert outside == [value(module, "c0"), n, value(module, "c1"), value(module, "y"),
+                       value(module, "b")]
+    assert external_operands(list(module.walk())) == []
 
 
 def test_graph_without_region_argument_edges():

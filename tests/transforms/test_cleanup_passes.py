@@ -317,3 +317,21 @@ def test_full_pipeline_simplifies_the_program():
     assert "@unused" not in text
     assert "scf.if" not in text
     assert text.count("iter_args") == 1 and "-> (i32)" in text  # one loop-carried value left
+
+
+def test_symbol_dce_keeps_everything_without_private_symbols():
+    module = parse_module("""\
+module {
+  module @inner {
+    tt.func @pub() {
+      tt.return
+    }
+  }
+  tt.func @kernel() {
+    tt.return
+  }
+}
+""")
+    text = str(module)
+    assert symbol_dce(module) == 0
+    assert str(module) == text

@@ -42,7 +42,7 @@ import numpy as np
 
 from tilecraft.analysis.callgraph import CallGraph, is_declaration, is_function, visibility
 from tilecraft.analysis.cfg import successor_operands
-from tilecraft.analysis.defuse import DefUseGraph
+from tilecraft.analysis.defuse import def_use_order, external_operands
 from tilecraft.ir import (ArrayAttr, Attribute, BoolAttr, DenseArrayAttr,
                           DenseElementsAttr, DictionaryAttr, IntegerAttr, Operation, Type, Value)
 from tilecraft.ir.types import element_type_of, shape_of
@@ -817,7 +817,7 @@ class AxisInfoAnalysis:
                  closed_module: bool = False) -> None:
         self.root = root
         self.closed_module = closed_module
-        self.defuse = DefUseGraph(root)
+        self.ops: list[Operation] = list(root.walk())
         self.callgraph = CallGraph(root)
         self._state: dict[Value, AxisInfo] = {}
         self._hints: dict[Value, dict[str, Attribute]] = {}
@@ -928,7 +928,7 @@ class AxisInfoAnalysis:
                     for site in sites:
                         self._linked[site] = func
         self._linked_callees = linked_callees
-        for op in self.defuse.ops:
+        for op in self.ops:
             hints = {name: op.attributes[name] for name in HINTS if name in op.attributes}
             for result in op.results if hints else ():
                 self._hints[result] = hints
@@ -951,10 +951,9 @@ class AxisInfoAnalysis:
                 if region.blocks:
                     for arg in region.blocks[0].arguments:
                         self._join(arg, AxisInfo.pessimistic(len(shape_for(arg.type))))
-        for value in self.defuse.values():
-            if self.defuse.producer(value) is None:  # defined outside ``root``
-                self._join(value, AxisInfo.pessimistic(len(shape_for(value.type))))
-        for op in self.defuse.topological_ops():
+        for value in external_operands(self.ops):
+            self._join(value, AxisInfo.pessimistic(len(shape_for(value.type))))
+        for op in def_use_order(self.root):
             self._push(op)
 
     def _push(self, op: Operation) -> None:
@@ -979,7 +978,7 @@ class AxisInfoAnalysis:
     # -- fixpoint
 
     def _solve(self) -> None:
-        limit = 64 * (len(self.defuse.ops) + 16)
+        limit = 64 * (len(self.ops) + 16)
         while self._work:
             op = self._work.popleft()
             self._queued.discard(op)

@@ -9,16 +9,24 @@ resolved (unknown symbols, or call ops without a ``callee``: indirect calls) go 
 ordinary node for which `is_external` is True.
 
 Edge ``caller -> callee`` carries ``calls``: the call ops, in program order.
+
+The edges are kept in plain dicts, which answer the direct queries (callers, callees, call
+sites); the networkx graph (`CallGraph.graph`) is built, and networkx imported, the first time a
+graph algorithm needs it. A module without calls (a kernel after inlining, or one that never
+called anything) needs none: each function is its own component.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-
-import networkx as nx
+from functools import cached_property
+from typing import TYPE_CHECKING
 
 from tilecraft.ir import Operation, StringAttr, SymbolRefAttr
 from tilecraft.ir.traits import FunctionLike, Symbol, SymbolTable
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 #: The node standing for callees that cannot be resolved (unknown symbols, indirect calls).
 UNKNOWN = "<unknown callee>"
@@ -100,13 +108,16 @@ class CallGraph:
 
     def __init__(self, root: Operation) -> None:
         self.root = root
-        self.graph = nx.DiGraph()
         self.functions: list[Operation] = []
         self.calls: list[Operation] = []
+        # caller -> callee -> its call ops, and callee -> callers, both in the order found
+        self._callees: dict[Operation | str, dict[Operation | str, list[Operation]]] = {}
+        self._callers: dict[Operation | str, list[Operation]] = {}
         for op in root.walk():
             if op is not root and is_function(op):
                 self.functions.append(op)
-                self.graph.add_node(op, name=symbol_name(op))
+                self._callees[op] = {}
+                self._callers[op] = []
         for func in self.functions:
             for op in func.walk():
                 if op is func or not is_call(op):
@@ -115,11 +126,28 @@ class CallGraph:
                     continue  # counted for the nested function
                 self.calls.append(op)
                 callee = resolve_callee(op)
-                target = callee if callee is not None and callee in self.graph else UNKNOWN
-                if self.graph.has_edge(func, target):
-                    self.graph.edges[func, target]["calls"].append(op)
+                target = callee if callee is not None and callee in self._callers else UNKNOWN
+                sites = self._callees[func].get(target)
+                if sites is None:
+                    self._callees[func][target] = [op]
+                    self._callees.setdefault(target, {})
+                    self._callers.setdefault(target, []).append(func)
                 else:
-                    self.graph.add_edge(func, target, calls=[op])
+                    sites.append(op)
+
+    @cached_property
+    def graph(self) -> nx.DiGraph:
+        """The call graph as an ``nx.DiGraph``: functions (attribute ``name``), `UNKNOWN` when a
+        call goes there, and the edges with their ``calls``."""
+        import networkx as nx
+
+        graph = nx.DiGraph()
+        for func in self.functions:
+            graph.add_node(func, name=symbol_name(func))
+        for caller, callees in self._callees.items():
+            for callee, calls in callees.items():
+                graph.add_edge(caller, callee, calls=calls)
+        return graph
 
     @staticmethod
     def _enclosing_function(op: Operation) -> Operation | None:
@@ -139,35 +167,35 @@ class CallGraph:
 
     def callees(self, func: Operation) -> list[Operation | str]:
         """The functions ``func`` calls (`UNKNOWN` among them for unresolved calls)."""
-        return list(self.graph.successors(func))
+        return list(self._callees[func])
 
     def callers(self, func: Operation) -> list[Operation]:
-        return list(self.graph.predecessors(func))
+        """The functions calling ``func``."""
+        return list(self._callers[func])
 
     def call_sites(self, func: Operation | str) -> list[Operation]:
         """The call ops targeting ``func`` (or `UNKNOWN`), in caller order."""
         sites: list[Operation] = []
-        for caller in self.graph.predecessors(func):
-            sites.extend(self.graph.edges[caller, func]["calls"])
+        for caller in self._callers[func]:
+            sites.extend(self._callees[caller][func])
         return sites
 
     def calls_unknown(self, func: Operation) -> bool:
         """Whether ``func`` makes a call that could not be resolved."""
-        return self.graph.has_edge(func, UNKNOWN)
+        return UNKNOWN in self._callees.get(func, ())
 
     def is_external(self, func: Operation | str) -> bool:
         """Declarations (no body) and the unknown node: their code is not available."""
         return func == UNKNOWN or is_declaration(func)
 
-    def _sccs(self) -> tuple[nx.DiGraph, dict[Operation, int]]:
-        graph = self.graph.subgraph(self.functions)
-        condensed = nx.condensation(graph)
-        return condensed, condensed.graph["mapping"]
-
     def scc_post_order(self) -> list[list[Operation]]:
         """Strongly connected components, callees before callers (each in program order):
         the order in which an inliner processes them."""
-        condensed, _ = self._sccs()
+        if not self.calls:
+            return [[func] for func in self.functions]
+        import networkx as nx
+
+        condensed = nx.condensation(self.graph.subgraph(self.functions))
         position = {f: i for i, f in enumerate(self.functions)}
         members = {c: sorted(condensed.nodes[c]["members"], key=position.__getitem__)
                    for c in condensed.nodes}
@@ -187,6 +215,10 @@ class CallGraph:
     def recursive_functions(self) -> set[Operation]:
         """Functions on a call cycle (in an SCC with several members, or calling themselves)."""
         result: set[Operation] = set()
+        if not self.calls:
+            return result
+        import networkx as nx
+
         graph = self.graph.subgraph(self.functions)
         for scc in nx.strongly_connected_components(graph):
             if len(scc) > 1:
@@ -197,23 +229,30 @@ class CallGraph:
         return result
 
     def is_recursive(self, func: Operation) -> bool:
+        """Whether ``func`` is on a call cycle."""
         return func in self.recursive_functions()
 
     def cycles(self) -> list[list[Operation]]:
         """The elementary call cycles (``nx.simple_cycles``)."""
+        if not self.calls:
+            return []
+        import networkx as nx
+
         return [list(c) for c in nx.simple_cycles(self.graph.subgraph(self.functions))]
 
     def roots(self) -> list[Operation]:
         """Entry points: public functions with bodies and functions nobody calls."""
         return [f for f in self.functions
-                if not is_declaration(f) and (visibility(f) == "public"
-                                              or self.graph.in_degree(f) == 0)]
+                if not is_declaration(f) and (visibility(f) == "public" or not self._callers[f])]
 
     def reachable_from(self, funcs: Iterable[Operation]) -> set[Operation]:
         """The functions called (transitively) from ``funcs``, ``funcs`` included."""
-        result: set[Operation] = set()
-        for func in funcs:
-            result.add(func)
+        result = set(funcs)
+        if not self.calls:
+            return result
+        import networkx as nx
+
+        for func in list(result):
             result |= {n for n in nx.descendants(self.graph, func) if n != UNKNOWN}
         return result
 

@@ -4,7 +4,8 @@ A region's CFG is an ``nx.DiGraph`` whose nodes are the region's blocks and whos
 a block to each successor of its terminator (``cf.br``, ``cf.cond_br``, or any op with
 successors). Control flow *between* regions (``scf.for``/``scf.if``/``scf.while``/
 ``ttg.warp_specialize`` running their regions) is not part of these graphs: each region has its
-own CFG, as in MLIR.
+own CFG, as in MLIR. networkx is imported when a graph is first built: the region helpers and
+`successor_operands` need none.
 `region_successors` describes it per op (MLIR's ``RegionBranchOpInterface``) and
 `region_flow_graph` joins an op's regions into one graph with the op as entry and exit node.
 
@@ -16,10 +17,12 @@ unknown branch with one successor: all operands; otherwise ``None``, unknown).
 from __future__ import annotations
 
 from collections.abc import Iterator
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from tilecraft.ir import Block, Operation, Region, Value
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 
 def successor_operands(term: Operation, index: int) -> list[Value] | None:
@@ -47,6 +50,8 @@ def region_cfg(region: Region) -> nx.DiGraph:
     """The block CFG of ``region``: every block is a node (unreachable ones too), with an edge
     ``b -> s`` for each successor ``s`` of ``b``'s terminator (edge attribute ``indices``: the
     successor positions, a branch may name a block twice)."""
+    import networkx as nx
+
     graph = nx.DiGraph()
     for block in region.blocks:
         graph.add_node(block)
@@ -80,6 +85,8 @@ class RegionCFG:
         """The blocks reachable from the entry block (the entry included)."""
         if self.entry is None:
             return set()
+        import networkx as nx
+
         return nx.descendants(self.graph, self.entry) | {self.entry}
 
     def unreachable(self) -> list[Block]:
@@ -95,12 +102,16 @@ class RegionCFG:
         """The reachable blocks in reverse post-order of a DFS from the entry."""
         if self.entry is None:
             return []
+        import networkx as nx
+
         return list(reversed(list(nx.dfs_postorder_nodes(self.graph, self.entry))))
 
     def back_edges(self) -> list[tuple[Block, Block]]:
         """Edges ``b -> h`` where ``h`` dominates ``b`` (the natural-loop back edges)."""
         if self.entry is None:
             return []
+        import networkx as nx
+
         idom = dict(nx.immediate_dominators(self.graph, self.entry))
         idom[self.entry] = self.entry  # networkx >= 3.5 leaves the root out
         result = []
@@ -119,6 +130,9 @@ class RegionCFG:
         return result
 
     def has_cycle(self) -> bool:
+        """Whether some blocks branch in a cycle."""
+        import networkx as nx
+
         return not nx.is_directed_acyclic_graph(self.graph)
 
 
@@ -160,6 +174,8 @@ def region_flow_graph(op: Operation) -> nx.DiGraph:
     entry blocks of the regions it may run first, and from each block ending its region (a
     terminator without successors) to the regions that may run next (or back to ``op``).
     Ops with unknown region semantics are joined conservatively: any region after any."""
+    import networkx as nx
+
     graph = nx.DiGraph()
     graph.add_node(op)
     for region in op.regions:
@@ -187,6 +203,8 @@ def is_loop(op: Operation) -> bool:
     reductions' combine regions), or contains a branch cycle."""
     if not op.regions:
         return False
+    import networkx as nx
+
     graph = region_flow_graph(op)
     graph.remove_node(op)
     return not nx.is_directed_acyclic_graph(graph)

@@ -11,21 +11,29 @@ Node attribute ``kind`` is ``"op"`` or ``"value"``. Without the ``"arg"`` edges 
 values flow through branches, the graph of an SSA program is acyclic, so ops have a
 topological order (`topological_ops`); terminators of regions (``scf.yield``) define nothing,
 so loops do not close cycles.
+
+Analyses that only need that order and the values coming from outside (axis info) get them from
+`def_use_order` and `external_operands` without a graph when, as usual, program order already
+defines every value before its uses; networkx is imported when a graph is first built.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
-import networkx as nx
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING
 
 from tilecraft.ir import Operation, Value
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 
 class DefUseGraph:
     """The def-use graph of every op nested in ``root`` (``root`` included)."""
 
     def __init__(self, root: Operation, *, region_args: bool = True) -> None:
+        import networkx as nx
+
         self.root = root
         graph = nx.DiGraph()
         self.ops: list[Operation] = []
@@ -72,19 +80,27 @@ class DefUseGraph:
 
     def transitive_users(self, node: Operation | Value) -> set[Operation]:
         """Every op that (through results and region arguments) depends on ``node``."""
+        import networkx as nx
+
         return {n for n in nx.descendants(self.graph, node) if isinstance(n, Operation)}
 
     def transitive_producers(self, node: Operation | Value) -> set[Operation]:
         """Every op whose results (or region arguments) ``node`` depends on."""
+        import networkx as nx
+
         return {n for n in nx.ancestors(self.graph, node) if isinstance(n, Operation)}
 
     def transitive_values(self, node: Operation | Value, *, forward: bool = True) -> set[Value]:
         """The values reachable from ``node`` (``forward``) or that reach it."""
+        import networkx as nx
+
         nodes = nx.descendants(self.graph, node) if forward else nx.ancestors(self.graph, node)
         return {n for n in nodes if isinstance(n, Value)}
 
     def slice(self, roots: Iterable[Operation | Value], *, forward: bool = True) -> nx.DiGraph:
         """The subgraph induced by ``roots`` and everything reachable from (or reaching) them."""
+        import networkx as nx
+
         keep: set = set()
         for node in roots:
             keep.add(node)
@@ -95,6 +111,8 @@ class DefUseGraph:
     def topological_ops(self) -> list[Operation]:
         """The ops in a def-before-use order (program order breaks ties; if values flow in a
         cycle, as through graph regions, program order is returned)."""
+        import networkx as nx
+
         position = {op: i for i, op in enumerate(self.ops)}
         try:
             order = nx.lexicographical_topological_sort(
@@ -108,4 +126,43 @@ class DefUseGraph:
         return all(self.graph.out_degree(r) == 0 for r in op.results)
 
 
-__all__ = ["DefUseGraph"]
+def _defines(op: Operation) -> Iterator[Value]:
+    """The results of ``op`` and the arguments of the blocks of its regions."""
+    yield from op.results
+    for region in op.regions:
+        for block in region.blocks:
+            yield from block.arguments
+
+
+def _defined_values(ops: Sequence[Operation]) -> set[Value]:
+    return {value for op in ops for value in _defines(op)}
+
+
+def external_operands(ops: Sequence[Operation]) -> list[Value]:
+    """The values ``ops`` use that none of them defines, in the order of their first use (as
+    `DefUseGraph.values` lists them after those defined inside)."""
+    defined = _defined_values(ops)
+    external: dict[Value, None] = {}
+    for op in ops:
+        for operand in op.operands:
+            if operand not in defined:
+                external[operand] = None
+    return list(external)
+
+
+def def_use_order(root: Operation) -> list[Operation]:
+    """The ops nested in ``root`` (``root`` included) in `DefUseGraph.topological_ops`' order.
+    When the walk order defines each value before its uses (the structured regions and
+    dominance-ordered blocks that the frontend and the passes build), that order is the walk
+    order, and no graph is built."""
+    ops = list(root.walk())
+    inside = _defined_values(ops)
+    defined: set[Value] = set()
+    for op in ops:
+        if any(operand in inside and operand not in defined for operand in op.operands):
+            return DefUseGraph(root).topological_ops()
+        defined.update(_defines(op))
+    return ops
+
+
+__all__ = ["DefUseGraph", "def_use_order", "external_operands"]

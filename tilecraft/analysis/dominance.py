@@ -18,11 +18,14 @@ The analysis is a snapshot: rebuild it (or call `invalidate`) after changing the
 
 from __future__ import annotations
 
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from tilecraft.analysis.cfg import ancestor_block_in_region, ancestor_in_region, region_cfg, \
     regions_of
 from tilecraft.ir import Block, BlockArgument, Operation, Region, Value
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 #: Ops whose regions are graph regions (no SSA dominance inside a block).
 GRAPH_REGION_OPS: set[str] = {"builtin.module"}
@@ -41,6 +44,8 @@ class _Tree:
     """One region's dominator tree: the idom map and DFS intervals for O(1) queries."""
 
     def __init__(self, graph: nx.DiGraph, root) -> None:
+        import networkx as nx
+
         self.graph = graph
         self.root = root
         self.idom: dict = dict(nx.immediate_dominators(graph, root)) if root is not None else {}
@@ -77,6 +82,8 @@ class _Tree:
 
     def frontiers(self) -> dict:
         if self._frontiers is None:
+            import networkx as nx
+
             self._frontiers = (nx.dominance_frontiers(self.graph, self.root)
                                if self.root is not None else {})
         return self._frontiers

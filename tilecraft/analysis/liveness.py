@@ -23,8 +23,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import networkx as nx
-
 from tilecraft.analysis.cfg import ancestor_in_region, is_loop, region_cfg, regions_of
 from tilecraft.ir import Block, BlockArgument, Operation, Region, Value
 
@@ -92,6 +90,8 @@ class Liveness:
             self.end_index[stack.pop()] = len(self.ops) - 1
 
     def _solve(self, region: Region) -> None:
+        import networkx as nx
+
         graph = region_cfg(region)
         defs: dict[Block, set[Value]] = {}
         uses: dict[Block, set[Value]] = {}

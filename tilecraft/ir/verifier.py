@@ -11,8 +11,6 @@ Unregistered ops are only checked structurally.
 
 from __future__ import annotations
 
-import networkx as nx
-
 from tilecraft.ir.block import Block, Region
 from tilecraft.ir.operation import Operation
 from tilecraft.ir.traits import NoTerminator, Terminator
@@ -76,6 +74,8 @@ class _Dominance:
         region = a.parent
         idom = self._dominators.get(region)
         if idom is None:
+            import networkx as nx  # only multi-block regions need it: keep it off the import path
+
             graph = nx.DiGraph()
             graph.add_nodes_from(region.blocks)
             graph.add_edges_from((block, succ) for block in region.blocks

@@ -10,14 +10,13 @@ symbol table that defines it, nested names followed). Live are the symbols reach
 roots: the non-private symbols of the top symbol table, the symbols named by ops outside any
 symbol, and, for a live nested symbol table, its non-private symbols. Everything else goes,
 transitively: a private function called only by a dead private function is dead too; a
-recursive cycle of private functions with no outside caller is dead.
+recursive cycle of private functions with no outside caller is dead. Without private symbols
+(a kernel module of public functions) everything is live, and no graph is built.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-
-import networkx as nx
 
 from tilecraft.analysis.callgraph import symbol_name, visibility
 from tilecraft.generated.passes import SymbolDCEPassBase
@@ -67,18 +66,10 @@ class _SymbolGraph:
 
     def __init__(self, root: Operation) -> None:
         self.root = root
-        self.graph = nx.DiGraph()
-        self.graph.add_node(_ROOT)
         self.tables: dict[Operation, dict[str, Operation]] = {}
         self.symbols: list[Operation] = []
+        self._exported: list[tuple[Operation | str, Operation]] = []  # (owner, non-private)
         self._collect(root, _ROOT)
-        for op in root.walk():
-            if op is root:
-                continue
-            for ref in symbol_references(op):
-                target = self._resolve(op, ref)
-                if target is not None:
-                    self.graph.add_edge(self._holder(op), target)
 
     def _collect(self, table: Operation, owner) -> None:
         """Add the symbols of ``table`` (and of the tables nested in them)."""
@@ -93,9 +84,8 @@ class _SymbolGraph:
         self.tables[table] = symbols
         for symbol in symbols.values():
             self.symbols.append(symbol)
-            self.graph.add_node(symbol)
             if visibility(symbol) != "private":
-                self.graph.add_edge(owner, symbol)
+                self._exported.append((owner, symbol))
             if _is_symbol_table(symbol):
                 self._collect(symbol, symbol)
         for region in table.regions:
@@ -131,7 +121,23 @@ class _SymbolGraph:
         return None
 
     def dead(self) -> list[Operation]:
-        live = nx.descendants(self.graph, _ROOT)
+        """The symbols not reachable from the roots, in the order they were collected."""
+        if all(visibility(symbol) != "private" for symbol in self.symbols):
+            return []  # each symbol is reached through its owners, none of them private
+        import networkx as nx
+
+        graph = nx.DiGraph()
+        graph.add_node(_ROOT)
+        graph.add_nodes_from(self.symbols)
+        graph.add_edges_from(self._exported)
+        for op in self.root.walk():
+            if op is self.root:
+                continue
+            for ref in symbol_references(op):
+                target = self._resolve(op, ref)
+                if target is not None:
+                    graph.add_edge(self._holder(op), target)
+        live = nx.descendants(graph, _ROOT)
         return [s for s in self.symbols if s not in live]
 
 
