@@ -6,10 +6,10 @@ and Triton's default blocked layout of a shape.
 
 Each inference answers an encoding, None where it does not know the layout (a layout without a
 linear map here), or raises `EncodingInferenceError` (tt's: the dialect that asks) where
-Triton's inference fails, with Triton's message. The tt verifiers call them through hooks of the ``ttg`` attributes
-(``infer_expand_dims_encoding``, ``infer_reduce_encoding``, ``infer_trans_encoding``,
-``infer_split_encoding``, ``infer_reshape_encoding``, ``verify_layouts_are_equal``), the
-layout passes directly.
+Triton's inference fails, with Triton's message. The tt verifiers call them through hooks of
+the ``ttg`` attributes (``infer_expand_dims_encoding``, ``infer_reduce_encoding``,
+``infer_trans_encoding``, ``infer_split_encoding``, ``infer_reshape_encoding``,
+``verify_layouts_are_equal``), the layout passes directly.
 """
 
 from __future__ import annotations
@@ -208,7 +208,7 @@ def layouts_equivalent(shape: Sequence[int], expected: Attribute | None,
     return expected_map is not None and expected_map == layout_map(got, tuple(shape))
 
 
-# -- reshapes
+# -- reshapes and the default blocked layout ----------------------------------------------------
 
 
 def default_blocked(shape: Sequence[int], num_warps: int, threads_per_warp: int = 32,
