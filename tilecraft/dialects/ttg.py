@@ -686,34 +686,36 @@ def _verify_mem_desc_trans(self) -> None:
 
 @rule(gen.Fp4ToFpOp)
 def _verify_fp4_to_fp(self) -> None:
-    """Triton's rules: a bf16 or f16 result twice as long as the source along ``axis`` and
-    equal elsewhere, and layouts on both or neither, the source's being the result's with each
-    register pair along ``axis`` merged into one element."""
+    """Triton's rules (and its messages, without the op's name): a bf16 or f16 result twice as
+    long as the source along ``axis`` and equal elsewhere, and layouts on both or neither, the
+    source's being the result's with each register pair along ``axis`` merged into one
+    element."""
     src, result, axis = self.src.type, self.result.type, self.axis
     if str(result.element_type) not in ("bf16", "f16"):
-        raise self.emit_error(f"only bf16 or f16 is supported for now, got "
-                              f"{result.element_type}")
+        raise plain_error(self, f"only bf16 or f16 is supported for now, got "
+                                f"{result.element_type}")
     if src.rank != result.rank:
-        raise self.emit_error(f"source rank {src.rank} != result rank {result.rank}")
+        raise plain_error(self, f"source rank {src.rank} != result rank {result.rank}")
     if not 0 <= axis < src.rank:
-        raise self.emit_error(f"axis {axis} out of range for rank {src.rank}")
+        raise plain_error(self, f"axis {axis} out of range for rank {src.rank}")
     for dim, (have, want) in enumerate(zip(src.shape, result.shape)):
         if dim == axis and want != 2 * have:
-            raise self.emit_error(f"axis {axis} dimension must be 2x source dimension "
-                                  f"(src={have}, dst={want})")
+            raise plain_error(self, f"axis {axis} dimension must be 2x source dimension "
+                                    f"(src={have}, dst={want})")
         if dim != axis and want != have:
-            raise self.emit_error(f"dimension {dim} mismatch (src={have}, dst={want}, "
-                                  f"axis={axis})")
+            raise plain_error(self, f"dimension {dim} mismatch (src={have}, dst={want}, "
+                                    f"axis={axis})")
     if (src.encoding is None) != (result.encoding is None):
-        raise self.emit_error("source and result must both have an encoding, or neither")
+        raise plain_error(self, "source and result must both have an encoding, or neither")
     src_map, result_map = _layout_map(src), _layout_map(result)
     if src_map is None or result_map is None:
         return
     expected = unjoin_registers(result_map, axis)
     if expected is None:
-        raise self.emit_error("failed to infer encoding")
+        raise plain_error(self, "failed to infer encoding")
     if expected != src_map:
-        raise self.emit_error(f"Src and Dst encodings are not compatible:\n{expected}\n{src_map}")
+        raise plain_error(self, "Src and Dst encodings are not compatible:\n"
+                                f"{expected}\n{src_map}")
 
 
 @rule(gen.AsyncCopyGlobalToLocalOp)
