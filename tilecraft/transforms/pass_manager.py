@@ -18,17 +18,20 @@ from __future__ import annotations
 
 import os
 from contextlib import nullcontext
+from typing import TYPE_CHECKING
 
 from tilecraft.codegen.diagnostics import Diagnostic
 from tilecraft.ir import Operation, VerificationError, get_dialect
 from tilecraft.ir.pass_base import Pass
 
 from .diagnostics import emit_warning
-from .instrumentation import IRPrinting
 from .pass_registry import PassRegistryError, pass_name
 from .pipeline import PipelineError, parse_pass_pipeline
-from .reproducer import Snapshot, write_reproducer
-from .timing import Timer
+
+if TYPE_CHECKING:  # IR printing, timing and reproducers are imported when turned on
+    from .instrumentation import IRPrinting
+    from .reproducer import Snapshot
+    from .timing import Timer
 
 __all__ = ["OpPassManager", "PassManager", "PassFailure", "PassVerificationError"]
 
@@ -173,11 +176,15 @@ class PassManager(OpPassManager):
 
     def enable_ir_printing(self, **settings) -> IRPrinting:
         """Dump the IR around passes; ``settings`` are the fields of `IRPrinting`."""
+        from .instrumentation import IRPrinting
+
         self.ir_printing = IRPrinting(**settings)
         return self.ir_printing
 
     def enable_timing(self, timer: Timer | None = None) -> Timer:
         """Time each pass (and verification) into ``timer`` (a new one by default)."""
+        from .timing import Timer
+
         self.timer = timer if timer is not None else Timer()
         return self.timer
 
@@ -223,7 +230,11 @@ class PassManager(OpPassManager):
                               f"run on '{op.name}'", None, pass_=pass_, op=op)
         if self.ir_printing is not None:
             self.ir_printing.before(pass_, op)
-        snapshot = Snapshot(op) if self.reproducer_path else None
+        snapshot = None
+        if self.reproducer_path:
+            from .reproducer import Snapshot
+
+            snapshot = Snapshot(op)
         try:
             with _timed(timer, pass_name(pass_)):
                 pass_.run_on_operation(op)
@@ -259,6 +270,8 @@ class PassManager(OpPassManager):
         pipeline = _element_text(pass_)
         for anchor in reversed(anchors):
             pipeline = f"{anchor}({pipeline})"
+        from .reproducer import write_reproducer
+
         try:
             write_reproducer(self.reproducer_path, snapshot, pipeline, failure, str(self))
         except OSError as err:

@@ -13,7 +13,6 @@ Errors are `PipelineError`s pointing at the offending character of the text with
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Union
@@ -167,6 +166,8 @@ class _Parser:
     def _create(self, node: _PassNode):
         known = registered_passes()
         if node.argument not in known:
+            import difflib  # only for the suggestion in an error
+
             close = difflib.get_close_matches(node.argument, known, n=1)
             hint = f"; did you mean '{close[0]}'?" if close else ""
             raise self.error(f"'{node.argument}' does not refer to a registered pass{hint}",

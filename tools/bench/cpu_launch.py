@@ -8,9 +8,12 @@ machine skew wall times.
 
 Also, in fresh processes with an empty compile cache (``--compile``): the first compile and
 launch of vector add, ``import tilecraft`` included, and the compile of a new specialization in
-the warm process (a ``BLOCK`` not seen before). Those processes keep Python's bytecode (in a
-temporary folder), as an installed package does: with PYTHONDONTWRITEBYTECODE set, as on the CI
-machines, every process would compile each module's source again (about 0.4 s more here).
+the warm process (a ``BLOCK`` not seen before), with the process's CPU time (numpy's BLAS
+threads spin a while after ``import numpy``, on another core) and that of the main thread (the
+work itself, which a loaded machine's wall time overstates). Those processes keep Python's
+bytecode (in a temporary folder), as an installed package does: with PYTHONDONTWRITEBYTECODE
+set, as on the CI machines, every process would compile each module's source again (about 0.4 s
+more here).
 
     python tools/bench/cpu_launch.py [--batches 21] [--per-batch 2000] [--compile 5]
 """
@@ -115,7 +118,7 @@ def launch_table(batches: int, per_batch: int) -> list[str]:
 
 _FRESH = """import json
 import time
-start, start_cpu = time.perf_counter(), time.process_time()
+start, start_cpu, start_thread = time.perf_counter(), time.process_time(), time.thread_time()
 import numpy as np
 import tilecraft as tc
 import tilecraft.language as tl
@@ -131,11 +134,13 @@ x = np.random.default_rng(0).standard_normal(4096).astype(np.float32)
 out = np.full_like(x, np.nan)
 add_kernel[(4,)](x, x, out, 4096, BLOCK=1024)
 first, first_cpu = time.perf_counter() - start, time.process_time() - start_cpu
+first_thread = time.thread_time() - start_thread
 assert np.allclose(out, 2 * x)
 start = time.perf_counter()
 add_kernel[(8,)](x, x, out, 4096, BLOCK=512)
 again = time.perf_counter() - start
-print(json.dumps({"first": first, "first_cpu": first_cpu, "new_specialization": again}))
+print(json.dumps({"first": first, "first_cpu": first_cpu, "first_thread": first_thread,
+                  "new_specialization": again}))
 """
 
 
@@ -166,7 +171,9 @@ def compile_times(runs: int) -> list[str]:
     return [f"first compile + launch of vector add, fresh process, empty cache, import "
             f"included: median {statistics.median(firsts) * 1e3:.0f} ms "
             f"(runs: {', '.join(f'{t * 1e3:.0f}' for t in firsts)}; process CPU time "
-            f"{statistics.median(f['first_cpu'] for f in measured) * 1e3:.0f} ms); with no "
+            f"{statistics.median(f['first_cpu'] for f in measured) * 1e3:.0f} ms, of the "
+            f"main thread {statistics.median(f['first_thread'] for f in measured) * 1e3:.0f} "
+            f"ms); with no "
             f"bytecode written yet (Python compiles each module): {unwritten['first'] * 1e3:.0f}"
             f" ms",
             f"new specialization in the warm process: median "
