@@ -116,7 +116,8 @@ def launch_table(batches: int, per_batch: int) -> list[str]:
     return lines
 
 
-_FRESH = """import json
+#: The script of the fresh processes (tests/runtime/test_first_compile.py runs it too).
+FIRST_COMPILE = """import json
 import time
 start, start_cpu, start_thread = time.perf_counter(), time.process_time(), time.thread_time()
 import numpy as np
@@ -145,13 +146,13 @@ print(json.dumps({"first": first, "first_cpu": first_cpu, "first_thread": first_
 
 
 def _fresh_process(bytecode: str) -> dict[str, float]:
-    """The figures of `_FRESH` run in a new process with an empty compile cache, Python's
+    """The figures of `FIRST_COMPILE` run in a new process with an empty compile cache, Python's
     bytecode cached under ``bytecode`` (as an installed package has it, whatever
     PYTHONDONTWRITEBYTECODE says here)."""
     with tempfile.TemporaryDirectory() as folder:
         script = os.path.join(folder, "first_compile.py")  # the frontend reads the source
         with open(script, "w") as file:
-            file.write(_FRESH)
+            file.write(FIRST_COMPILE)
         env = {**os.environ, "TILECRAFT_CACHE_DIR": os.path.join(folder, "cache"),
                "TILECRAFT_BACKEND": "cpu", "PYTHONPYCACHEPREFIX": bytecode}
         env.pop("PYTHONDONTWRITEBYTECODE", None)
