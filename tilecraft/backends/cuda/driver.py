@@ -14,7 +14,7 @@ of 8-byte slots, and calls the driver library's ``cuLaunchKernel`` through ctype
 ANCHORS.md's fast form (4.3 us a launch for a pre-packed pointer array; 5-9 us for a (values,
 types) tuple). The ctypes function has no argument types declared, so ctypes converts nothing:
 the handles and the pointer array go as ``c_void_p`` objects made once, the dimensions as ints,
-and only a stream other than the default one (0, passed as None) is wrapped per launch. On this 2-core machine, against a stand-in library,
+and only the stream is wrapped per launch. On this 2-core machine, against a stand-in library,
 such a call costs 0.5 us of Python, against 1.1 us with declared argument types (how an earlier
 ctypes variant, measured 0.55 us slower than cuda-python's ``cuLaunchKernel`` on the lent H100
 host, called it). There, on 2026-11-25, one launch of a 4-argument kernel took 3.9-4.1 us in
@@ -480,7 +480,7 @@ def make_launcher(name: str, arg_kinds: Sequence[str], arg_names: Sequence[str],
                   "        except (_struct_error, OverflowError) as error:",
                   f"            raise _packing_error([{', '.join(values)}], error) from None"]
     lines += ["        error = _launch_kernel(_function, gx, gy, gz, _block, 1, 1, _shared, "
-              "_c_void_p(stream) if stream else None, _params, None)",
+              "_c_void_p(stream), _params, None)",
               "    _last_launched[0] = _name",
               "    if error:",
               "        raise _launch_error(error)"]
