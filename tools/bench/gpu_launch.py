@@ -5,9 +5,8 @@
    synchronization, median of batches) of kernels of 0, 4 and 16 runtime arguments on tiny data
    (a few programs, so the GPU keeps up), for both compilers; for tilecraft also the layers
    under ``kernel[grid](...)`` on the 4-argument kernel (`layer_cases`): its launcher called
-   with integer addresses (`CudaFunction.launch_values`), cuLaunchKernel alone on pre-packed
-   arguments through ctypes (as the launcher calls it) and through cuda-python, and what a
-   launch reads from torch.
+   with integer addresses (`CudaFunction.launch_values`), cuda-python's cuLaunchKernel alone on
+   pre-packed arguments, and what a launch reads from torch.
 2. The kernels of tools/bench/gpu.py at sizes where launches are short (vector add 2^20,
    softmax 16384x1024 with 4 warps, layer norm 4096x1024 with 4 warps): host time, the device
    time alone (the kernel captured in a CUDA graph and replayed), and
@@ -22,7 +21,6 @@ Each launch's result is checked against torch before it is timed.
 from __future__ import annotations
 
 import argparse
-import ctypes
 import statistics
 import sys
 import tempfile
@@ -181,21 +179,16 @@ def layer_cases(module: ModuleType) -> list[tuple[str, Callable[[], object]]]:
     launch_values = function.launch_values
     addresses = [x.data_ptr(), y.data_ptr(), out.data_ptr(), N_SMALL]
     packed = launch_values.__globals__  # the launcher's function handle and parameter array
-    libcuda_launch = driver.libcuda_launch_kernel()
-    python_launch = driver._driver().cuLaunchKernel
+    launch_kernel = driver._driver().cuLaunchKernel
     handle, params, block = packed["_function"], packed["_params"], packed["_block"]
-    handle_int, params_int = handle.value, params.value
-    stream = ctypes.c_void_p(0)
     grid3 = (grid[0], 1, 1)
     return [
         ("4 args: kernel[grid] alone (no call)", lambda: module.add_kernel[grid]),
         ("4 args: launch_values, ints, current stream",
          lambda: launch_values(grid3, None, *addresses)),
         ("4 args: launch_values, ints, stream 0", lambda: launch_values(grid3, 0, *addresses)),
-        ("4 args: cuLaunchKernel via ctypes, pre-packed",
-         lambda: libcuda_launch(handle, grid[0], 1, 1, block, 1, 1, 0, stream, params, None)),
-        ("4 args: cuLaunchKernel via cuda-python, pre-packed",
-         lambda: python_launch(handle_int, grid[0], 1, 1, block, 1, 1, 0, 0, params_int, 0)),
+        ("4 args: cuLaunchKernel alone, pre-packed",
+         lambda: launch_kernel(handle, grid[0], 1, 1, block, 1, 1, 0, 0, params, 0)),
         ("torch: data_ptr(), dtype, is_cuda of one tensor",
          lambda: (x.data_ptr(), x.dtype, x.is_cuda)),
         ("driver.current_stream()", driver.current_stream),
@@ -226,7 +219,7 @@ def main() -> int:
     for name, launch in layers:
         lines.append(f"{name:52} {'tilecraft':9} "
                      f"{host_us(launch, options.batches, options.per_batch):15.2f}")
-    raw_name, raw_launch = next(case for case in layers if "via ctypes, pre-packed" in case[0])
+    raw_name, raw_launch = next(case for case in layers if "alone, pre-packed" in case[0])
     lines.append(f"{raw_name + ' (batches of 50)':52} {'tilecraft':9} "
                  f"{host_us(raw_launch, options.batches * 5, 50):15.2f}")
     lines += ["", f"{'case':32} {'compiler':9} {'host us/launch':>15} {'device us':>10} "

@@ -9,16 +9,12 @@ so kernels and torch tensors share one context.
 Each `CudaFunction` has a launcher generated for its own argument kinds
 (`CudaFunction.launch_values`): it converts what needs converting (device objects to addresses,
 bf16 values to their bits), packs the values with one precompiled `struct.Struct` into a buffer
-of 8-byte slots, and calls the driver library's ``cuLaunchKernel`` through ctypes
-(`libcuda_launch_kernel`) with a pointer array to those slots built once, at construction:
-ANCHORS.md's fast form (4.3 us a launch for a pre-packed pointer array; 5-9 us for a (values,
-types) tuple). The ctypes function has no argument types declared, so ctypes converts nothing:
-the handles and the pointer array go as ``c_void_p`` objects made once, the dimensions as ints,
-and only the stream is wrapped per launch. On this 2-core machine, against a stand-in library,
-such a call costs 0.5 us of Python, against 1.1 us with declared argument types (how an earlier
-ctypes variant, measured 0.55 us slower than cuda-python's ``cuLaunchKernel`` on the lent H100
-host, called it). There, on 2026-11-25, one launch of a 4-argument kernel took 3.9-4.1 us in
-cuda-python's ``cuLaunchKernel`` alone and 5.2 us through the launcher that called it.
+of 8-byte slots, and calls cuda-python's ``cuLaunchKernel`` with a pointer array to those slots
+built once, at construction: ANCHORS.md's fast form (4.3 us a launch for a pre-packed pointer
+array; 5-9 us for a (values, types) tuple). On the lent H100 host (2026-11-25), one launch of a
+4-argument kernel took 3.9-4.1 us in cuLaunchKernel alone, whether called through cuda-python or
+through ctypes at the address cuGetProcAddress gives, and 5.2 us through this launcher (5.8 us
+through a ctypes variant of it, which is why cuda-python stays).
 
 Loading a cubin (`CudaFunction`): 0.34 ms on the lent H100 host.
 """
@@ -391,7 +387,7 @@ class CudaFunction:
                 shared), "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", name)
         self.launch_values = make_launcher(
             name, self.arg_kinds, self.arg_names, int(self._function), 32 * num_warps, shared,
-            libcuda_launch_kernel())
+            driver.cuLaunchKernel)
 
     def launch(self, grid: tuple[int, int, int], arg_values: Sequence[Any],
                stream: object) -> None:
@@ -405,25 +401,13 @@ class CudaFunction:
         self.launch_values(grid, stream, *arg_values)
 
 
-@functools.cache
-def libcuda_launch_kernel(library: str = "libcuda.so.1") -> Callable[..., int]:
-    """``cuLaunchKernel`` of the driver library ``library`` through ctypes, returning the
-    CUresult as an int. No argument types are declared (ctypes would convert each argument on
-    every call): callers pass pointers as ``c_void_p`` objects (or None) and dimensions and
-    sizes as ints below 2**31."""
-    function = ctypes.CDLL(library).cuLaunchKernel
-    function.restype = ctypes.c_int
-    return function
-
-
 def make_launcher(name: str, arg_kinds: Sequence[str], arg_names: Sequence[str], function: int,
-                  block: int, shared: int, launch_kernel: Callable[..., int]
+                  block: int, shared: int, launch_kernel: Callable[..., tuple[Any, ...]]
                   ) -> Callable[..., None]:
     """``launch_values(grid, stream, *values)`` for kernel ``name`` (a CUfunction handle as an
     int, launched with ``block`` threads per block and ``shared`` bytes of dynamic shared
-    memory through ``launch_kernel``, the driver's ``cuLaunchKernel`` as
-    `libcuda_launch_kernel` gives it: the handle, the stream and the parameter array as
-    ``c_void_p``, dimensions and sizes as ints, the CUresult back as an int), generated
+    memory through ``launch_kernel``, cuda-python's ``cuLaunchKernel``, given the handle, the
+    stream and the parameter array as ints), generated
     for its argument kinds: it converts the values that need it (device objects to addresses,
     bf16 values to their bits), packs them into this launcher's slots and launches over
     ``grid`` on ``stream`` as `stream_handle` takes it (None: the current stream). A grid of
@@ -439,8 +423,8 @@ def make_launcher(name: str, arg_kinds: Sequence[str], arg_names: Sequence[str],
         return ValueError(f"kernel {name!r}: grid {tuple(grid)} has a dimension of 2**31 or "
                           f"more programs")
 
-    def launch_error(error: int) -> CudaError:
-        return CudaError(f"cuLaunchKernel of {name!r}: {_describe(_driver().CUresult(error))}")
+    def launch_error(error: Any) -> CudaError:
+        return CudaError(f"cuLaunchKernel of {name!r}: {_describe(error)}")
 
     def packing_error(values: list[Any], error: Exception) -> TypeError:
         """Names the first argument that does not fit its kind."""
@@ -479,8 +463,8 @@ def make_launcher(name: str, arg_kinds: Sequence[str], arg_names: Sequence[str],
         lines += [f"            _pack_into(_slots, 0{spread})",
                   "        except (_struct_error, OverflowError) as error:",
                   f"            raise _packing_error([{', '.join(values)}], error) from None"]
-    lines += ["        error = _launch_kernel(_function, gx, gy, gz, _block, 1, 1, _shared, "
-              "_c_void_p(stream), _params, None)",
+    lines += ["        error, = _launch_kernel(_function, gx, gy, gz, _block, 1, 1, _shared, "
+              "stream, _params, 0)",
               "    _last_launched[0] = _name",
               "    if error:",
               "        raise _launch_error(error)"]
@@ -491,9 +475,8 @@ def make_launcher(name: str, arg_kinds: Sequence[str], arg_names: Sequence[str],
         "_bf16_bits": _bf16_bits, "_lock": threading.Lock(), "_pack_into": packer.pack_into,
         "_slots": slots, "_pointers": pointers, "_struct_error": struct.error,
         "_packing_error": packing_error, "_launch_kernel": launch_kernel,
-        "_function": ctypes.c_void_p(function), "_block": block, "_shared": shared,
-        "_params": ctypes.c_void_p(ctypes.addressof(pointers)) if arg_kinds else None,
-        "_c_void_p": ctypes.c_void_p,
+        "_function": function, "_block": block, "_shared": shared,
+        "_params": ctypes.addressof(pointers) if arg_kinds else 0,
         "_last_launched": _LAST_LAUNCHED, "_name": name, "_launch_error": launch_error,
     }
     exec(compile("\n".join(lines) + "\n", f"<launcher of {name}>", "exec"),  # noqa: S102
