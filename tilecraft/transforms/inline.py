@@ -141,6 +141,8 @@ class InlinerPass(InlinerPassBase):
 
     def _sweep(self, root: Operation) -> bool:
         graph = CallGraph(root)
+        if not graph.calls:
+            return False
         recursive = graph.recursive_functions()
         changed = False
         for func in graph.post_order():
