@@ -195,6 +195,8 @@ class LoweringFacts:
     `llvmLoweringCost`, `llvmExactResult`, `mathFunction`)."""
 
     rules: list[LoweringRule]
+    # The number of operands; None for an op of one variadic operand.
+    operands: int | None
     cost: int
     exact: bool
     # The math function the op also is (its mnemonic), or "" when it is none.
@@ -566,15 +568,22 @@ class ModelBuilder:
                               rec.field_loc("mathFunction"))
             return None
         loc = rec.field_loc("llvmLowering")
-        if (len(results) != 1 or any(o.kind != "single" for o in [*operands, *results])
+        variadic = [o.kind for o in operands] == ["variadic"]
+        if (len(results) != 1 or results[0].kind != "single"
+                or (not variadic and any(o.kind != "single" for o in operands))
                 or not any(t.name == "Elementwise" for t in traits)):
             raise TdError(f"op '{rec.name}' declares an 'llvmLowering' but is not an element-wise "
-                          "op of single operands and one result (trait 'Elementwise')", loc)
-        rules = [rule for entry in entries for rule in _lowering_rules(rec, entry, len(operands))]
+                          "op of single operands (or one variadic operand) and one result "
+                          "(trait 'Elementwise')", loc)
+        operand_count = None if variadic else len(operands)
+        rules = [rule for entry in entries for rule in _lowering_rules(rec, entry, operand_count)]
         cost = rec.get("llvmLoweringCost", 1)
         if not isinstance(cost, int) or cost < 1:
             raise TdError(f"llvmLoweringCost of '{rec.name}' must be a positive number of "
                           f"instructions, not {cost!r}", rec.field_loc("llvmLoweringCost"))
+        if math_function and variadic:
+            raise TdError(f"op '{rec.name}' is a math function, which takes a fixed number of "
+                          "operands, but its operand is variadic", rec.field_loc("mathFunction"))
         if math_function:
             bad = next((r for r in rules if r.kind in ("op_hook", "cast") or r.fast_math), None)
             if bad is not None:
@@ -582,7 +591,7 @@ class ModelBuilder:
                               f"registers alone, but its lowering has the {bad.kind} rule "
                               f"'{bad.name}'{' with fast-math flags' * bad.fast_math}",
                               rec.field_loc("mathFunction"))
-        return LoweringFacts(rules, cost, rec.get_bit("llvmExactResult"),
+        return LoweringFacts(rules, operand_count, cost, rec.get_bit("llvmExactResult"),
                              rec.get("opName", "") if math_function else "", loc)
 
     def _language(self, rec: Record, operands: list[Operand],
@@ -866,8 +875,10 @@ def _dag_entries(rec: Record, field_name: str) -> list[tuple[object, str]]:
     return out
 
 
-def _lowering_rules(rec: Record, entry: object, operand_count: int) -> list[LoweringRule]:
-    """The rules of one entry of `rec`'s `llvmLowering` (a `LibraryCall` gives one per type)."""
+def _lowering_rules(rec: Record, entry: object,
+                    operand_count: int | None) -> list[LoweringRule]:
+    """The rules of one entry of `rec`'s `llvmLowering` (a `LibraryCall` gives one per type);
+    ``operand_count`` is None for an op of one variadic operand."""
     loc = rec.field_loc("llvmLowering")
     if not isinstance(entry, Record) or not entry.isa("LLVMLowering"):
         raise TdError(f"'{entry}' in the llvmLowering of '{rec.name}' is not an LLVMLowering",
@@ -891,6 +902,9 @@ def _lowering_rules(rec: Record, entry: object, operand_count: int) -> list[Lowe
     if kind == "library":
         return [LoweringRule("call", name + entry["f32Suffix"] * (t == "f32"), backend, (t,))
                 for t in types]
+    if kind in ("instruction", "cast") and operand_count is None:
+        raise TdError(f"{what}: an instruction takes a fixed number of operands, but the op's "
+                      "operand is variadic", loc)
     if kind == "instruction" and LLVM_INSTRUCTIONS.get(name) != operand_count:
         known = ", ".join(i for i, n in LLVM_INSTRUCTIONS.items() if n == operand_count)
         raise TdError(f"{what}: not an LLVM instruction of {operand_count} operand(s) "

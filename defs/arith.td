@@ -337,7 +337,6 @@ def Arith_ExtUIOp : Arith_CastOp<"extui", SignlessIntegerLike, SignlessIntegerLi
 def Arith_TruncIOp : Arith_CastOp<"trunci", SignlessIntegerLike, SignlessIntegerLike> {
   let llvmLowering = [CastInstruction<"trunc">];
   let summary = "Truncates an integer to a narrower type";
-  let hasCanonicalizer = 1;
 }
 def Arith_ExtFOp : Arith_CastOp<"extf", FloatLike, FloatLike> {
   let llvmLowering = [OpHook<"float_cast">];
@@ -388,9 +387,40 @@ def Arith_BitcastOp : Arith_CastOp<"bitcast", AnyType, AnyType> {
 // Canonicalization patterns
 //===----------------------------------------------------------------------===//
 
+// Integer widths, index counted as 64 bits.
+def NarrowerThanResult : Constraint<
+    CPred<"getattr(element_type_of($0.type), 'width', 64) < "
+          "getattr(element_type_of($1.results[0].type), 'width', 64)">,
+    "the value is narrower than the op's result">;
+
+def IsBoolOfCondition : Constraint<CPred<"$0.type is $1.results[0].type">,
+                                   "the select chooses between i1 values of the condition's type">;
+def IsConstantOne : Constraint<CPred<"constant_value($0) == 1">, "the value is the constant 1">;
+def IsConstantZero : Constraint<CPred<"constant_value($0) == 0">, "the value is the constant 0">;
+
 let appliedBy = "canonicalize" in {
 // extsi(extui(x)) -> extui(x): the zero-extended value has a clear sign bit.
 def ExtSIOfExtUI : Pat<(Arith_ExtSIOp (Arith_ExtUIOp $x)), (Arith_ExtUIOp $x)>;
+// trunci(extsi(x)) -> extsi(x) and trunci(extui(x)) -> extui(x) when x is narrower than the
+// result (the other widths are folds).
+def TruncIOfExtSI : Pat<(Arith_TruncIOp:$op (Arith_ExtSIOp $x)), (Arith_ExtSIOp $x),
+                        [(NarrowerThanResult $x, $op)]>;
+def TruncIOfExtUI : Pat<(Arith_TruncIOp:$op (Arith_ExtUIOp $x)), (Arith_ExtUIOp $x),
+                        [(NarrowerThanResult $x, $op)]>;
+
+// MLIR's select canonicalizations after those of tilecraft/dialects/arith.py (benefit 0, tried
+// in this order): select(c, true, x) -> ori(c, x) and select(c, x, false) -> andi(c, x) on i1
+// values of the condition's type; select(c, select(c, a, b), d) -> select(c, a, d) and
+// select(c, a, select(c, b, d)) -> select(c, a, d).
+def SelectTrueIsOr : Pat<(Arith_SelectOp:$op $c, $true, $x), (Arith_OrIOp $c, $x),
+                         [(IsBoolOfCondition $c, $op), (IsConstantOne $true)], (addBenefit -1)>;
+def SelectFalseIsAnd : Pat<(Arith_SelectOp:$op $c, $x, $false), (Arith_AndIOp $c, $x),
+                           [(IsBoolOfCondition $c, $op), (IsConstantZero $false)],
+                           (addBenefit -1)>;
+def SelectOfSelectTrue : Pat<(Arith_SelectOp $c, (Arith_SelectOp $c, $a, $b), $d),
+                             (Arith_SelectOp $c, $a, $d), [], (addBenefit -2)>;
+def SelectOfSelectFalse : Pat<(Arith_SelectOp $c, $a, (Arith_SelectOp $c, $b, $d)),
+                              (Arith_SelectOp $c, $a, $d), [], (addBenefit -2)>;
 }
 
 #endif // TILECRAFT_ARITH_TD

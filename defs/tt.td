@@ -215,12 +215,18 @@ class TT_CastOp<string mnemonic, Type from, Type to, string desc>
 def TT_IntToPtrOp : TT_CastOp<"int_to_ptr", TT_I64Like, TT_PtrLike,
                               "Reinterprets an i64 as a pointer"> {
   let hasCanonicalizer = 1;
+  // The CUDA backend's hook keeps the pointer's address space.
+  let llvmLowering = [OpHook<"int_to_ptr">];
 }
 def TT_PtrToIntOp : TT_CastOp<"ptr_to_int", TT_PtrLike, TT_I64Like,
-                              "Reinterprets a pointer as an i64">;
+                              "Reinterprets a pointer as an i64"> {
+  let llvmLowering = [OpHook<"ptr_to_int">];
+}
 def TT_BitcastOp : TT_CastOp<"bitcast", TT_Type, TT_Type,
                              "Reinterprets the bits of a value as another type of equal width"> {
   let hasFolder = 1;
+  // arith.bitcast's hook: narrow floats through their memory bits, pointers through integers.
+  let llvmLowering = [OpHook<"bitcast">];
 }
 
 def TT_FpToFpOp : TT_Op<"fp_to_fp", [Elementwise, SameOperandsAndResultShape,
@@ -236,6 +242,8 @@ def TT_FpToFpOp : TT_Op<"fp_to_fp", [Elementwise, SameOperandsAndResultShape,
     $src attr-dict (`,` `rounding` `=` $rounding^)? `:` type($src) `->` type($result)
   }];
   let hasFolder = 1;
+  // arith.extf's and arith.truncf's hook, which also reads `rounding`.
+  let llvmLowering = [OpHook<"float_cast">];
 }
 
 //===----------------------------------------------------------------------===//
@@ -250,6 +258,8 @@ def TT_ClampFOp : TT_Op<"clampf", [Elementwise, SameOperandsAndResultType, Pure]
   let assemblyFormat = [{
     $x `,` $min `,` $max `,` `propagateNan` `=` $propagateNan attr-dict `:` type($result)
   }];
+  // The min and max functions that `propagateNan` chooses.
+  let llvmLowering = [OpHook<"clampf">];
 }
 
 def TT_PreciseSqrtOp : TT_Op<"precise_sqrt", [Elementwise, SameOperandsAndResultType, Pure]> {
@@ -264,6 +274,7 @@ def TT_PreciseSqrtOp : TT_Op<"precise_sqrt", [Elementwise, SameOperandsAndResult
   let tlTopLevel = 1;
   let tlSignature = "float_unary";
   let tlDtypes = ["fp32"];
+  let llvmLowering = [Intrinsic<"llvm.sqrt">];
 }
 
 def TT_PreciseDivFOp : TT_Op<"precise_divf", [Elementwise, SameOperandsAndResultType, Pure]> {
@@ -274,6 +285,8 @@ def TT_PreciseDivFOp : TT_Op<"precise_divf", [Elementwise, SameOperandsAndResult
   let languageName = "precise_divf";
   let languageKind = "binary";
   let interpreterImpl = "np.divide";
+  let llvmLowering = [Instruction<"fdiv">];
+  let llvmLoweringCost = 4;
 }
 
 def TT_MulhiUIOp : TT_Op<"mulhiui", [Elementwise, SameOperandsAndResultType, Pure]> {
@@ -284,6 +297,8 @@ def TT_MulhiUIOp : TT_Op<"mulhiui", [Elementwise, SameOperandsAndResultType, Pur
   let languageName = "mulhiui";
   let languageKind = "binary";
   let interpreterImpl = "mulhiui";
+  // The double-width product's high half.
+  let llvmLowering = [OpHook<"mulhiui">];
 }
 
 //===----------------------------------------------------------------------===//
@@ -299,6 +314,8 @@ def TT_AddPtrOp : TT_Op<"addptr", [Pure, Elementwise, SameOperandsAndResultShape
   let results = (outs TT_PtrLike:$result);
   let assemblyFormat = "$ptr `,` $offset attr-dict `:` type($result) `,` type($offset)";
   let hasFolder = 1;
+  // A getelementptr over the pointee's type with the offset widened to i64.
+  let llvmLowering = [OpHook<"addptr">];
 }
 
 def TT_LoadOp : TT_Op<"load", [
@@ -468,7 +485,6 @@ def TT_ReshapeOp : TT_Op<"reshape", [Pure, SameOperandsAndResultElementType]> {
     `:` type($src) `->` type($result)
   }];
   let hasFolder = 1;
-  let hasCanonicalizer = 1;
 }
 
 def TT_BroadcastOp : TT_Op<"broadcast", [Pure, SameOperandsAndResultElementType,
@@ -695,6 +711,9 @@ def TT_ExternElementwiseOp : TT_Op<"extern_elementwise", [Elementwise,
                        StrAttr:$symbol, BoolAttr:$pure);
   let results = (outs TT_Type:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, $result)";
+  // The symbol's math function where it names one, else a call of the symbol.
+  let llvmLowering = [OpHook<"extern_elementwise">];
+  let llvmLoweringCost = 12;
 }
 
 // Like Triton's, its encoding rule accepts zero operands (tilecraft/dialects/tt.py checks it).
@@ -922,6 +941,8 @@ def ResultTypeIs : Constraint<CPred<"$0.results[0].type == $1.type">,
                               "the op's result has the value's type">;
 def ResultTypeIsNot : Constraint<CPred<"$0.results[0].type != $1.type">,
                                  "the op's result does not have the value's type">;
+def NoEfficientLayout : Constraint<CPred<"$0 is None">,
+                                   "the reshape does not fix an efficient layout">;
 
 let appliedBy = "canonicalize" in {
 // broadcast(splat(x)) -> splat(x)
@@ -932,6 +953,17 @@ def BroadcastOfBroadcast : Pat<(TT_BroadcastOp (TT_BroadcastOp $x)), (TT_Broadca
 def ExpandDimsOfSplat : Pat<(TT_ExpandDimsOp (TT_SplatOp $x), $axis), (TT_SplatOp $x)>;
 // trans(splat(x)) -> splat(x)
 def TransOfSplat : Pat<(TT_TransOp (TT_SplatOp $x), $order), (TT_SplatOp $x)>;
+// reshape(splat(x)) -> splat(x), and reshape(reshape(x)) -> reshape(x) that may reorder if
+// either reshape may; not for a reshape that fixes an efficient layout.
+def ReshapeOfSplat : Pat<(TT_ReshapeOp (TT_SplatOp $x), $allow, $efficient), (TT_SplatOp $x),
+                         [(NoEfficientLayout $efficient)]>;
+def ReshapeOfReshape : Pat<
+    (TT_ReshapeOp (TT_ReshapeOp $x, $innerAllow, $innerEfficient), $allow, $efficient),
+    (TT_ReshapeOp $x,
+                  (NativeCodeCall<"UnitAttr() if $0 is not None or $1 is not None else None">
+                       $innerAllow, $allow),
+                  $efficient),
+    [(NoEfficientLayout $efficient)]>;
 // int_to_ptr(ptr_to_int(p)) -> p, or tt.bitcast(p) when the pointer types differ.
 def IntToPtrOfPtrToInt : Pat<(TT_IntToPtrOp:$op (TT_PtrToIntOp $p)), (replaceWithValue $p),
                              [(ResultTypeIs $op, $p)]>;

@@ -3203,7 +3203,8 @@ class SelectOp(DefinedOp):
     @classmethod
     def get_canonicalization_patterns(cls) -> list:
         """The op's canonicalization patterns: its `Pat`s in .td, then its hook's."""
-        return [*cls.canonicalization_patterns()]
+        from tilecraft.generated.patterns import arith as _patterns_arith
+        return [_patterns_arith.SelectTrueIsOr(), _patterns_arith.SelectFalseIsAnd(), _patterns_arith.SelectOfSelectTrue(), _patterns_arith.SelectOfSelectFalse(), *cls.canonicalization_patterns()]
 
 
 @DIALECT.op
@@ -3378,7 +3379,7 @@ class TruncIOp(DefinedOp):
 
     OPERATION_NAME = 'arith.trunci'
     TRAITS = (Elementwise, SameOperandsAndResultShape, SameOperandsAndResultEncoding, Pure, )
-    HOOKS = ('fold', 'canonicalization_patterns', 'get_canonicalization_patterns', )
+    HOOKS = ('fold', 'get_canonicalization_patterns', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -3424,7 +3425,8 @@ class TruncIOp(DefinedOp):
     @classmethod
     def get_canonicalization_patterns(cls) -> list:
         """The op's canonicalization patterns: its `Pat`s in .td, then its hook's."""
-        return [*cls.canonicalization_patterns()]
+        from tilecraft.generated.patterns import arith as _patterns_arith
+        return [_patterns_arith.TruncIOfExtSI(), _patterns_arith.TruncIOfExtUI()]
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")

@@ -26,7 +26,7 @@ class OpLowering(NamedTuple):
     """An element-wise op's lowering."""
 
     rules: tuple[Rule, ...]
-    operands: int
+    operands: int | None  # None: one variadic operand
     cost: int  # instructions per element
     exact: bool  # an f16/bf16 result computed in f32 needs no rounding
     where: str  # the `.td` position of llvmLowering, for messages
@@ -43,7 +43,7 @@ LOWERINGS: dict[str, OpLowering] = {
     ), 2, 1, False, 'defs/arith.td:121:7'),
     'arith.bitcast': OpLowering((
         Rule('op_hook', 'bitcast', '', (), False),
-    ), 1, 1, False, 'defs/arith.td:383:7'),
+    ), 1, 1, False, 'defs/arith.td:382:7'),
     'arith.ceildivsi': OpLowering((
         Rule('op_hook', 'rounded_div', '', (), False),
     ), 2, 12, False, 'defs/arith.td:99:7'),
@@ -64,7 +64,7 @@ LOWERINGS: dict[str, OpLowering] = {
     ), 2, 12, False, 'defs/arith.td:93:7'),
     'arith.extf': OpLowering((
         Rule('op_hook', 'float_cast', '', (), False),
-    ), 1, 1, False, 'defs/arith.td:343:7'),
+    ), 1, 1, False, 'defs/arith.td:342:7'),
     'arith.extsi': OpLowering((
         Rule('op_hook', 'extsi', '', (), False),
     ), 1, 1, False, 'defs/arith.td:330:7'),
@@ -76,13 +76,13 @@ LOWERINGS: dict[str, OpLowering] = {
     ), 2, 12, False, 'defs/arith.td:104:7'),
     'arith.fptosi': OpLowering((
         Rule('op_hook', 'float_to_int', '', (), False),
-    ), 1, 1, False, 'defs/arith.td:367:7'),
+    ), 1, 1, False, 'defs/arith.td:366:7'),
     'arith.fptoui': OpLowering((
         Rule('op_hook', 'float_to_int', '', (), False),
-    ), 1, 1, False, 'defs/arith.td:373:7'),
+    ), 1, 1, False, 'defs/arith.td:372:7'),
     'arith.index_cast': OpLowering((
         Rule('op_hook', 'extsi', '', (), False),
-    ), 1, 1, False, 'defs/arith.td:379:7'),
+    ), 1, 1, False, 'defs/arith.td:378:7'),
     'arith.maximumf': OpLowering((
         Rule('intrinsic', 'llvm.maximum', 'cpu', (), False),
         Rule('function_hook', 'maximumf', 'cuda', (), False),
@@ -148,7 +148,7 @@ LOWERINGS: dict[str, OpLowering] = {
     ), 2, 1, False, 'defs/arith.td:147:7'),
     'arith.sitofp': OpLowering((
         Rule('cast', 'sitofp', '', (), False),
-    ), 1, 1, False, 'defs/arith.td:355:7'),
+    ), 1, 1, False, 'defs/arith.td:354:7'),
     'arith.subf': OpLowering((
         Rule('instruction', 'fsub', '', (), True),
     ), 2, 1, False, 'defs/arith.td:178:7'),
@@ -157,13 +157,13 @@ LOWERINGS: dict[str, OpLowering] = {
     ), 2, 1, False, 'defs/arith.td:75:7'),
     'arith.truncf': OpLowering((
         Rule('op_hook', 'float_cast', '', (), False),
-    ), 1, 1, False, 'defs/arith.td:349:7'),
+    ), 1, 1, False, 'defs/arith.td:348:7'),
     'arith.trunci': OpLowering((
         Rule('cast', 'trunc', '', (), False),
     ), 1, 1, False, 'defs/arith.td:338:7'),
     'arith.uitofp': OpLowering((
         Rule('cast', 'uitofp', '', (), False),
-    ), 1, 1, False, 'defs/arith.td:361:7'),
+    ), 1, 1, False, 'defs/arith.td:360:7'),
     'arith.xori': OpLowering((
         Rule('instruction', 'xor', '', (), False),
     ), 2, 1, False, 'defs/arith.td:131:7'),
@@ -362,6 +362,36 @@ LOWERINGS: dict[str, OpLowering] = {
     'math.trunc': OpLowering((
         Rule('intrinsic', 'llvm.trunc', '', (), False),
     ), 1, 1, False, 'defs/math.td:289:7'),
+    'tt.addptr': OpLowering((
+        Rule('op_hook', 'addptr', '', (), False),
+    ), 2, 1, False, 'defs/tt.td:318:7'),
+    'tt.bitcast': OpLowering((
+        Rule('op_hook', 'bitcast', '', (), False),
+    ), 1, 1, False, 'defs/tt.td:229:7'),
+    'tt.clampf': OpLowering((
+        Rule('op_hook', 'clampf', '', (), False),
+    ), 3, 1, False, 'defs/tt.td:262:7'),
+    'tt.extern_elementwise': OpLowering((
+        Rule('op_hook', 'extern_elementwise', '', (), False),
+    ), None, 12, False, 'defs/tt.td:715:7'),
+    'tt.fp_to_fp': OpLowering((
+        Rule('op_hook', 'float_cast', '', (), False),
+    ), 1, 1, False, 'defs/tt.td:246:7'),
+    'tt.int_to_ptr': OpLowering((
+        Rule('op_hook', 'int_to_ptr', '', (), False),
+    ), 1, 1, False, 'defs/tt.td:219:7'),
+    'tt.mulhiui': OpLowering((
+        Rule('op_hook', 'mulhiui', '', (), False),
+    ), 2, 1, False, 'defs/tt.td:301:7'),
+    'tt.precise_divf': OpLowering((
+        Rule('instruction', 'fdiv', '', (), False),
+    ), 2, 4, False, 'defs/tt.td:288:7'),
+    'tt.precise_sqrt': OpLowering((
+        Rule('intrinsic', 'llvm.sqrt', '', (), False),
+    ), 1, 1, False, 'defs/tt.td:277:7'),
+    'tt.ptr_to_int': OpLowering((
+        Rule('op_hook', 'ptr_to_int', '', (), False),
+    ), 1, 1, False, 'defs/tt.td:223:7'),
 }
 
 MATH_FUNCTIONS: dict[str, str] = {

@@ -2529,7 +2529,7 @@ class ReshapeOp(DefinedOp):
 
     OPERATION_NAME = 'tt.reshape'
     TRAITS = (Pure, SameOperandsAndResultElementType, )
-    HOOKS = ('custom_verify', 'fold', 'canonicalization_patterns', 'get_canonicalization_patterns', )
+    HOOKS = ('custom_verify', 'fold', 'get_canonicalization_patterns', )
     PROPERTY_NAMES = ('allow_reorder', 'efficient_layout', )
     DEFAULT_VALUED = (('allow_reorder', 'allow_reorder', False), ('efficient_layout', 'efficient_layout', False), )
     OPERAND_GROUPS = ('single', )
@@ -2606,7 +2606,8 @@ class ReshapeOp(DefinedOp):
     @classmethod
     def get_canonicalization_patterns(cls) -> list:
         """The op's canonicalization patterns: its `Pat`s in .td, then its hook's."""
-        return [*cls.canonicalization_patterns()]
+        from tilecraft.generated.patterns import tt as _patterns_tt
+        return [_patterns_tt.ReshapeOfSplat(), _patterns_tt.ReshapeOfReshape()]
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")

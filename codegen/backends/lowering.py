@@ -37,7 +37,7 @@ class OpLowering(NamedTuple):
     """An element-wise op's lowering."""
 
     rules: tuple[Rule, ...]
-    operands: int
+    operands: int | None  # None: one variadic operand
     cost: int  # instructions per element
     exact: bool  # an f16/bf16 result computed in f32 needs no rounding
     where: str  # the `.td` position of llvmLowering, for messages
@@ -60,7 +60,7 @@ def lowering_module(model: Model, root: Path) -> str:
         loc = facts.loc
         where = f"{td_path(loc.file, root)}:{loc.line}:{loc.col}"
         rules = "".join(f"\n        {_rule(rule)}," for rule in facts.rules)
-        lines.append(f"    {op.full_name!r}: OpLowering(({rules}\n    ), {len(op.operands)}, "
+        lines.append(f"    {op.full_name!r}: OpLowering(({rules}\n    ), {facts.operands!r}, "
                      f"{facts.cost!r}, {facts.exact!r}, {where!r}),")
     lines += ["}", "", "MATH_FUNCTIONS: dict[str, str] = {"]
     lines += sorted(f"    {op.lowering.math_function!r}: {op.full_name!r},"

@@ -12,7 +12,7 @@ from tilecraft.generated import arith as _arith
 
 
 class ExtSIOfExtUI(RewritePattern):
-    """`arith.extsi` rewrite from arith.td:393."""
+    """`arith.extsi` rewrite from arith.td:403."""
 
     ROOT = 'arith.extsi'
     BENEFIT = 2
@@ -30,4 +30,130 @@ class ExtSIOfExtUI(RewritePattern):
         return True
 
 
-PATTERNS = (ExtSIOfExtUI, )
+class TruncIOfExtSI(RewritePattern):
+    """`arith.trunci` rewrite from arith.td:406."""
+
+    ROOT = 'arith.trunci'
+    BENEFIT = 2
+
+    def match_and_rewrite(self, op: Operation, rewriter) -> bool:
+        m1 = op.in_.defining_op
+        if m1 is None or m1.name != 'arith.extsi':
+            return False
+        if not ((getattr(element_type_of(m1.in_.type), 'width', 64) < getattr(element_type_of(op.results[0].type), 'width', 64))):
+            return False
+        new2 = rewriter.insert(_arith.ExtSIOp.build(
+            in_=m1.in_,
+            out_type=op.results[0].type,
+            location=op.location,
+        ))
+        rewriter.replace_op(op, new2.results)
+        return True
+
+
+class TruncIOfExtUI(RewritePattern):
+    """`arith.trunci` rewrite from arith.td:408."""
+
+    ROOT = 'arith.trunci'
+    BENEFIT = 2
+
+    def match_and_rewrite(self, op: Operation, rewriter) -> bool:
+        m1 = op.in_.defining_op
+        if m1 is None or m1.name != 'arith.extui':
+            return False
+        if not ((getattr(element_type_of(m1.in_.type), 'width', 64) < getattr(element_type_of(op.results[0].type), 'width', 64))):
+            return False
+        new2 = rewriter.insert(_arith.ExtUIOp.build(
+            in_=m1.in_,
+            out_type=op.results[0].type,
+            location=op.location,
+        ))
+        rewriter.replace_op(op, new2.results)
+        return True
+
+
+class SelectTrueIsOr(RewritePattern):
+    """`arith.select` rewrite from arith.td:415."""
+
+    ROOT = 'arith.select'
+    BENEFIT = 0
+
+    def match_and_rewrite(self, op: Operation, rewriter) -> bool:
+        if not ((op.condition.type is op.results[0].type)):
+            return False
+        if not ((constant_value(op.true_value) == 1)):
+            return False
+        new1 = rewriter.insert(_arith.OrIOp.build(
+            lhs=op.condition,
+            rhs=op.false_value,
+            location=op.location,
+        ))
+        rewriter.replace_op(op, new1.results)
+        return True
+
+
+class SelectFalseIsAnd(RewritePattern):
+    """`arith.select` rewrite from arith.td:417."""
+
+    ROOT = 'arith.select'
+    BENEFIT = 0
+
+    def match_and_rewrite(self, op: Operation, rewriter) -> bool:
+        if not ((op.condition.type is op.results[0].type)):
+            return False
+        if not ((constant_value(op.false_value) == 0)):
+            return False
+        new1 = rewriter.insert(_arith.AndIOp.build(
+            lhs=op.condition,
+            rhs=op.true_value,
+            location=op.location,
+        ))
+        rewriter.replace_op(op, new1.results)
+        return True
+
+
+class SelectOfSelectTrue(RewritePattern):
+    """`arith.select` rewrite from arith.td:420."""
+
+    ROOT = 'arith.select'
+    BENEFIT = 0
+
+    def match_and_rewrite(self, op: Operation, rewriter) -> bool:
+        m1 = op.true_value.defining_op
+        if m1 is None or m1.name != 'arith.select':
+            return False
+        if m1.condition is not op.condition:
+            return False
+        new2 = rewriter.insert(_arith.SelectOp.build(
+            condition=op.condition,
+            true_value=m1.true_value,
+            false_value=op.false_value,
+            location=op.location,
+        ))
+        rewriter.replace_op(op, new2.results)
+        return True
+
+
+class SelectOfSelectFalse(RewritePattern):
+    """`arith.select` rewrite from arith.td:422."""
+
+    ROOT = 'arith.select'
+    BENEFIT = 0
+
+    def match_and_rewrite(self, op: Operation, rewriter) -> bool:
+        m1 = op.false_value.defining_op
+        if m1 is None or m1.name != 'arith.select':
+            return False
+        if m1.condition is not op.condition:
+            return False
+        new2 = rewriter.insert(_arith.SelectOp.build(
+            condition=op.condition,
+            true_value=op.true_value,
+            false_value=m1.false_value,
+            location=op.location,
+        ))
+        rewriter.replace_op(op, new2.results)
+        return True
+
+
+PATTERNS = (ExtSIOfExtUI, TruncIOfExtSI, TruncIOfExtUI, SelectTrueIsOr, SelectFalseIsAnd, SelectOfSelectTrue, SelectOfSelectFalse, )

@@ -12,7 +12,7 @@ from tilecraft.generated import tt as _tt
 
 
 class BroadcastOfSplat(RewritePattern):
-    """`tt.broadcast` rewrite from tt.td:928."""
+    """`tt.broadcast` rewrite from tt.td:949."""
 
     ROOT = 'tt.broadcast'
     BENEFIT = 2
@@ -31,7 +31,7 @@ class BroadcastOfSplat(RewritePattern):
 
 
 class BroadcastOfBroadcast(RewritePattern):
-    """`tt.broadcast` rewrite from tt.td:930."""
+    """`tt.broadcast` rewrite from tt.td:951."""
 
     ROOT = 'tt.broadcast'
     BENEFIT = 2
@@ -50,7 +50,7 @@ class BroadcastOfBroadcast(RewritePattern):
 
 
 class ExpandDimsOfSplat(RewritePattern):
-    """`tt.expand_dims` rewrite from tt.td:932."""
+    """`tt.expand_dims` rewrite from tt.td:953."""
 
     ROOT = 'tt.expand_dims'
     BENEFIT = 2
@@ -69,7 +69,7 @@ class ExpandDimsOfSplat(RewritePattern):
 
 
 class TransOfSplat(RewritePattern):
-    """`tt.trans` rewrite from tt.td:934."""
+    """`tt.trans` rewrite from tt.td:955."""
 
     ROOT = 'tt.trans'
     BENEFIT = 2
@@ -87,8 +87,52 @@ class TransOfSplat(RewritePattern):
         return True
 
 
+class ReshapeOfSplat(RewritePattern):
+    """`tt.reshape` rewrite from tt.td:958."""
+
+    ROOT = 'tt.reshape'
+    BENEFIT = 2
+
+    def match_and_rewrite(self, op: Operation, rewriter) -> bool:
+        m1 = op.src.defining_op
+        if m1 is None or m1.name != 'tt.splat':
+            return False
+        if not ((op.properties.get('efficient_layout') is None)):
+            return False
+        new2 = rewriter.insert(_tt.SplatOp.build(
+            src=m1.src,
+            result_type=op.results[0].type,
+            location=op.location,
+        ))
+        rewriter.replace_op(op, new2.results)
+        return True
+
+
+class ReshapeOfReshape(RewritePattern):
+    """`tt.reshape` rewrite from tt.td:960."""
+
+    ROOT = 'tt.reshape'
+    BENEFIT = 2
+
+    def match_and_rewrite(self, op: Operation, rewriter) -> bool:
+        m1 = op.src.defining_op
+        if m1 is None or m1.name != 'tt.reshape':
+            return False
+        if not ((op.properties.get('efficient_layout') is None)):
+            return False
+        new2 = rewriter.insert(_tt.ReshapeOp.build(
+            src=m1.src,
+            allow_reorder=[UnitAttr() if m1.properties.get('allow_reorder') is not None or op.properties.get('allow_reorder') is not None else None][0],
+            efficient_layout=op.properties.get('efficient_layout'),
+            result_type=op.results[0].type,
+            location=op.location,
+        ))
+        rewriter.replace_op(op, new2.results)
+        return True
+
+
 class IntToPtrOfPtrToInt(RewritePattern):
-    """`tt.int_to_ptr` rewrite from tt.td:936."""
+    """`tt.int_to_ptr` rewrite from tt.td:968."""
 
     ROOT = 'tt.int_to_ptr'
     BENEFIT = 2
@@ -104,7 +148,7 @@ class IntToPtrOfPtrToInt(RewritePattern):
 
 
 class IntToPtrOfPtrToIntCast(RewritePattern):
-    """`tt.int_to_ptr` rewrite from tt.td:938."""
+    """`tt.int_to_ptr` rewrite from tt.td:970."""
 
     ROOT = 'tt.int_to_ptr'
     BENEFIT = 2
@@ -124,4 +168,4 @@ class IntToPtrOfPtrToIntCast(RewritePattern):
         return True
 
 
-PATTERNS = (BroadcastOfSplat, BroadcastOfBroadcast, ExpandDimsOfSplat, TransOfSplat, IntToPtrOfPtrToInt, IntToPtrOfPtrToIntCast, )
+PATTERNS = (BroadcastOfSplat, BroadcastOfBroadcast, ExpandDimsOfSplat, TransOfSplat, ReshapeOfSplat, ReshapeOfReshape, IntToPtrOfPtrToInt, IntToPtrOfPtrToIntCast, )

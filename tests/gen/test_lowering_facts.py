@@ -65,7 +65,38 @@ def test_lowering_needs_an_elementwise_op(project: Path, capsys) -> None:
 }
 """, capsys)
     assert "t.td:6:7: error: op 'T_PairOp' declares an 'llvmLowering' but is not an " \
-        "element-wise op of single operands and one result (trait 'Elementwise')" in err
+        "element-wise op of single operands (or one variadic operand) and one result (trait " \
+        "'Elementwise')" in err
+
+
+VARIADIC = """def T_CallOp : Op<T_Dialect, "call", [Pure, Elementwise]> {{
+  let arguments = (ins Variadic<F32>:$srcs);
+  let results = (outs F32:$result);
+{lets}
+}}
+"""
+
+
+def test_an_op_of_one_variadic_operand_has_no_fixed_arity(project: Path, capsys) -> None:
+    (project / "defs" / "t.td").write_text(HEADER + VARIADIC.format(
+        lets='  let llvmLowering = [Call<"f", "cpu">, OpHook<"call">];'))
+    assert run_gen(project) == 0
+    assert """    't.call': OpLowering((
+        Rule('call', 'f', 'cpu', (), False),
+        Rule('op_hook', 'call', '', (), False),
+    ), None, 1, False, 'defs/t.td:6:7'),""" in (project / "generated" / "lowering.py").read_text()
+
+
+def test_a_variadic_op_has_no_instruction_and_is_no_math_function(project: Path,
+                                                                   capsys) -> None:
+    err = gen_error(project, VARIADIC.format(lets='  let llvmLowering = [Instruction<"fadd">];'),
+                    capsys)
+    assert "t.td:6:7: error: Instruction<\"fadd\"> in the llvmLowering of 'T_CallOp': an " \
+        "instruction takes a fixed number of operands, but the op's operand is variadic" in err
+    err = gen_error(project, VARIADIC.format(lets='  let llvmLowering = [Call<"f">];\n'
+                                                  '  let mathFunction = 1;'), capsys)
+    assert "t.td:7:7: error: op 'T_CallOp' is a math function, which takes a fixed number of " \
+        "operands, but its operand is variadic" in err
 
 
 def test_math_functions_are_functions_of_registers(project: Path, capsys) -> None:

@@ -627,3 +627,20 @@ tt.func @fold_math() -> (f16, f32, f32, i32, i32, f16) {
   %5 = math.exp %h : f16
   tt.return %0, %1, %2, %3, %4, %5 : f16, f32, f32, i32, i32, f16
 }
+
+// -----
+
+// trunci of a zero- or sign-extension to a width between the source's and the extension's
+// extends the source less; a truncation to the source's width or below is a fold.
+// CHECK-LABEL: tt.func @trunci_of_ext(%arg0: i8, %arg1: tensor<4xi8>)
+// CHECK-DAG:     %[[ZEXT:.+]] = arith.extui %arg0 : i8 to i16
+// CHECK-DAG:     %[[SEXT:.+]] = arith.extsi %arg1 : tensor<4xi8> to tensor<4xi32>
+// CHECK:         tt.return %[[ZEXT]], %[[SEXT]], %arg0
+tt.func @trunci_of_ext(%x: i8, %t: tensor<4xi8>) -> (i16, tensor<4xi32>, i8) {
+  %0 = arith.extui %x : i8 to i64
+  %1 = arith.trunci %0 : i64 to i16
+  %2 = arith.extsi %t : tensor<4xi8> to tensor<4xi64>
+  %3 = arith.trunci %2 : tensor<4xi64> to tensor<4xi32>
+  %4 = arith.trunci %0 : i64 to i8
+  tt.return %1, %3, %4 : i16, tensor<4xi32>, i8
+}

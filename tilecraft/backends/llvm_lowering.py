@@ -38,10 +38,11 @@ def register_type_name(ty: ir.Type) -> str:
     return {_F32: "f32", _F64: "f64"}.get(ty, str(ty))
 
 
-def rule_for(op_name: str, backend: str, ty: ir.Type) -> Rule | None:
+def rule_for(op_name: str, backend: str, ty: ir.Type | None) -> Rule | None:
     """The rule ``backend`` ("cpu" or "cuda") applies to the op ``op_name`` whose first operand
-    is a register of type ``ty``; None when `.td` declares none."""
-    type_name = register_type_name(ty)
+    is a register of type ``ty`` (None: an op without operands, which only rules for any type
+    take); None when `.td` declares none."""
+    type_name = register_type_name(ty) if ty is not None else None
     return next((rule for rule in LOWERINGS[op_name].rules
                  if rule.backend in ("", backend) and (not rule.types or type_name in rule.types)),
                 None)

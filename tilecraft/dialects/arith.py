@@ -69,15 +69,15 @@ def custom_verify(self) -> None:
 import math  # noqa: E402
 
 from tilecraft.ir import (  # noqa: E402
-    Attribute, BoolAttr, DenseElementsAttr, FloatAttr, FloatType, IndexType, IntegerAttr,
-    IntegerType, Operation, Value,
+    Attribute, DenseElementsAttr, FloatAttr, FloatType, IntegerAttr, IntegerType, Operation,
+    Value,
 )
 from tilecraft.ir.traits import Commutative  # noqa: E402
 from tilecraft.ir.patterns import RewritePattern  # noqa: E402
 
 from .foldutils import (  # noqa: E402
     bool_attr_like, const_attr, element_type, fold_elementwise, int_to_float, int_width,
-    is_all_ones, is_float_like, is_int_like, is_neg_zero, is_one, is_pos_zero, is_zero,
+    is_all_ones, is_int_like, is_neg_zero, is_one, is_pos_zero, is_zero,
     make_attr, same_shape_type, splat_value, to_signed, to_unsigned, wrap,
 )
 
@@ -827,14 +827,12 @@ class XOrINotCmp(RewritePattern):
 
 
 class SelectSimplify(RewritePattern):
-    """MLIR's select canonicalizations:
+    """MLIR's select canonicalizations that build constants (the others are `Pat`s of
+    defs/arith.td, tried after this one):
 
     - ``select(c, false, true) -> xori(c, true)`` (i1 values of the condition's type);
-    - ``select(c, true, x) -> ori(c, x)``, ``select(c, x, false) -> andi(c, x)`` (likewise);
     - ``select(c, 1, 0) -> extui(c)``, ``select(c, 0, 1) -> extui(xori(c, true))`` (integers
-      of the condition's shape);
-    - ``select(c, select(c, a, b), d) -> select(c, a, d)`` and
-      ``select(c, a, select(c, b, d)) -> select(c, a, d)``.
+      of the condition's shape).
     """
 
     ROOT = "arith.select"
@@ -848,12 +846,6 @@ class SelectSimplify(RewritePattern):
                 ones = constant_op(rewriter, bool_attr_like(cond.type, True), op.location)
                 rewriter.replace_op_with_new_op(op, gen.XOrIOp, cond, ones)
                 return True
-            if true_c == 1:
-                rewriter.replace_op_with_new_op(op, gen.OrIOp, cond, false_value)
-                return True
-            if false_c == 0:
-                rewriter.replace_op_with_new_op(op, gen.AndIOp, cond, true_value)
-                return True
         elif is_int_like(result_type) and same_shape_type(result_type, element_type(cond.type)) \
                 is cond.type and isinstance(element_type(result_type), IntegerType):
             if {true_c, false_c} == {0, 1} and to_unsigned(true_c, 1) == true_c:
@@ -864,33 +856,7 @@ class SelectSimplify(RewritePattern):
                                              ).result_
                 rewriter.replace_op_with_new_op(op, gen.ExtUIOp, result_type, source)
                 return True
-        inner = _defined_by(true_value, gen.SelectOp)
-        if inner is not None and inner.condition is cond:
-            rewriter.replace_op_with_new_op(op, gen.SelectOp, cond, inner.true_value,
-                                            false_value)
-            return True
-        inner = _defined_by(false_value, gen.SelectOp)
-        if inner is not None and inner.condition is cond:
-            rewriter.replace_op_with_new_op(op, gen.SelectOp, cond, true_value,
-                                            inner.false_value)
-            return True
         return False
-
-
-class TruncIOfExt(RewritePattern):
-    """``trunci(extsi(x)) -> extsi(x)`` and ``trunci(extui(x)) -> extui(x)`` when ``x`` is
-    narrower than the result (the other cases are folds)."""
-
-    ROOT = "arith.trunci"
-
-    def match_and_rewrite(self, op, rewriter) -> bool:
-        inner = op.in_.defining_op
-        if not isinstance(inner, (gen.ExtSIOp, gen.ExtUIOp)):
-            return False
-        if int_width(inner.in_.type) >= int_width(op.out.type):
-            return False
-        rewriter.replace_op_with_new_op(op, type(inner), op.out.type, inner.in_)
-        return True
 
 
 def _patterns(cls, *pattern_classes):
@@ -905,7 +871,6 @@ _patterns(gen.SubIOp, SubIConstantChain)
 _patterns(gen.MulIOp, MulIConstantChain)
 _patterns(gen.XOrIOp, XOrINotCmp)
 _patterns(gen.SelectOp, SelectSimplify)
-_patterns(gen.TruncIOp, TruncIOfExt)
 
 
 @implements(gen.ConstantOp)

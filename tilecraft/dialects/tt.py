@@ -1449,27 +1449,6 @@ class IntToPtrOfConstantByteOffset(RewritePattern):
         return True
 
 
-class ReshapeOfReshapeOrSplat(RewritePattern):
-    """reshape(reshape(x)) -> reshape(x) (reordering allowed if either allowed it) and
-    reshape(splat(x)) -> splat(x); not for reshapes that fix an efficient layout."""
-
-    ROOT = "tt.reshape"
-
-    def match_and_rewrite(self, op, rewriter) -> bool:
-        if op.efficient_layout:
-            return False
-        inner = op.src.defining_op
-        if isinstance(inner, gen.ReshapeOp):
-            allow = op.allow_reorder or inner.allow_reorder
-            rewriter.replace_op_with_new_op(op, gen.ReshapeOp, op.result_.type, inner.src,
-                                            True if allow else None)
-            return True
-        if isinstance(inner, gen.SplatOp):
-            rewriter.replace_op_with_new_op(op, gen.SplatOp, op.result_.type, inner.src)
-            return True
-        return False
-
-
 class TransOfTrans(RewritePattern):
     """The transpose-chain peephole: trans(trans(x)) -> x when the orders compose to the
     identity (a ``ttg.convert_layout`` of x when only the layouts differ, as Triton's
@@ -1563,7 +1542,6 @@ def _patterns(cls, *pattern_classes):
 
 _patterns(gen.ExpandDimsOp, ExpandDimsOfBroadcast)
 _patterns(gen.IntToPtrOp, IntToPtrOfConstantByteOffset)
-_patterns(gen.ReshapeOp, ReshapeOfReshapeOrSplat)
 _patterns(gen.TransOp, TransOfTrans)
 _patterns(gen.LoadOp, MaskedLoadOfConstantMask)
 _patterns(gen.StoreOp, MaskedStoreOfConstantMask)

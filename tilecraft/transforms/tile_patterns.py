@@ -2,9 +2,10 @@
 `triton-reorder-broadcast` share (Triton's canonicalizations of ``tt.broadcast`` and
 ``tt.expand_dims``, which its passes apply next to their own patterns):
 
-- ``broadcast(splat(x))`` → ``splat(x)``, ``expand_dims(splat(x))`` → ``splat(x)``
-- ``broadcast(broadcast(x))`` → ``broadcast(x)``: the `BroadcastOfBroadcast` Pat of defs/tt.td
-  (its generated class; canonicalization applies the same one)
+- ``broadcast(splat(x))`` → ``splat(x)``, ``expand_dims(splat(x))`` → ``splat(x)``,
+  ``broadcast(broadcast(x))`` → ``broadcast(x)``: the `BroadcastOfSplat`, `ExpandDimsOfSplat`
+  and `BroadcastOfBroadcast` Pats of defs/tt.td (their generated classes; canonicalization
+  applies the same ones)
 - ``broadcast(x)`` to the type of ``x`` → ``x``
 - ``broadcast(c)`` / ``expand_dims(c)`` of a splat constant → the constant of the new shape
 """
@@ -16,31 +17,7 @@ from tilecraft.ir.patterns import RewritePattern
 
 from .folding import constant_attr
 
-__all__ = [
-    "SplatChain", "BroadcastIdentity", "ReshapeSplatConstant",
-    "broadcast_patterns",
-]
-
-
-def _defining(value, name: str) -> Operation | None:
-    op = value.defining_op
-    return op if op is not None and op.name == name else None
-
-
-class SplatChain(RewritePattern):
-    """``broadcast(splat(x))`` / ``expand_dims(splat(x))`` → ``splat(x)`` of the result type."""
-
-    def __init__(self, root: str) -> None:
-        self.ROOT = root
-
-    def match_and_rewrite(self, op: Operation, rewriter) -> bool:
-        from tilecraft.generated.tt import SplatOp
-
-        splat = _defining(op.operands[0], "tt.splat")
-        if splat is None:
-            return False
-        rewriter.replace_op_with_new_op(op, SplatOp, op.results[0].type, splat.operands[0])
-        return True
+__all__ = ["BroadcastIdentity", "ReshapeSplatConstant", "broadcast_patterns"]
 
 
 class BroadcastIdentity(RewritePattern):
@@ -80,10 +57,10 @@ class ReshapeSplatConstant(RewritePattern):
 
 def broadcast_patterns() -> list[RewritePattern]:
     """The patterns above, for a `PatternSet`."""
-    from tilecraft.generated.patterns.tt import BroadcastOfBroadcast
+    from tilecraft.generated.patterns.tt import (BroadcastOfBroadcast, BroadcastOfSplat,
+                                                 ExpandDimsOfSplat)
 
     return [
-        SplatChain("tt.broadcast"), SplatChain("tt.expand_dims"), BroadcastOfBroadcast(),
-        BroadcastIdentity(), ReshapeSplatConstant("tt.broadcast"),
-        ReshapeSplatConstant("tt.expand_dims"),
+        BroadcastOfSplat(), ExpandDimsOfSplat(), BroadcastOfBroadcast(), BroadcastIdentity(),
+        ReshapeSplatConstant("tt.broadcast"), ReshapeSplatConstant("tt.expand_dims"),
     ]

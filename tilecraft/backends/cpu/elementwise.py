@@ -2,13 +2,12 @@
 
 Each op has a scalar emitter ``emit(fl, op, args) -> ir.Value`` over register values. On scalar
 operands the emitter runs once; on tensors the op becomes an `ExprTile` whose elements run the
-emitter inside whatever loop consumes them. The emitter of an op that `.td` gives an
-``llvmLowering`` applies its declared rule for the CPU (`declared_emitter`, through
+emitter inside whatever loop consumes them. Every element-wise op's emitter applies the rule
+its `.td` ``llvmLowering`` declares for the CPU (`declared_emitter`, through
 `tilecraft.backends.llvm_lowering`); the op hooks those rules name are the ``@op_hook``
-functions here (the CUDA backend inherits them). The ops of `tt`, whose `.td` declares no
-lowering yet, have hand-written emitters (``@elementwise``). Operations that trap on x86 in C
-(integer division by zero or ``INT_MIN / -1``) are made total, as on a GPU, and shifts by the
-bit width or more give 0 (or the sign), as PTX does.
+functions here (the CUDA backend inherits them and overrides some). Operations that trap on x86
+in C (integer division by zero or ``INT_MIN / -1``) are made total, as on a GPU, and shifts by
+the bit width or more give 0 (or the sign), as PTX does.
 """
 
 from __future__ import annotations
@@ -29,21 +28,16 @@ from .tiles import ExprTile, Tile
 
 Emitter = Callable[[FunctionLowering, Operation, list], ir.Value]
 
-# Instructions per element charged to hand-written expressions (see lowering.MATERIALIZE_COST).
-CHEAP, COSTLY = 1, 12
-
-
+# The element-wise ops lowered here, by name.
 ELEMENTWISE_OPS: set[str] = set()
-# The hand-written scalar emitter of each element-wise op without a declared lowering, by op
-# name; the CUDA backend runs them per register.
-SCALAR_EMITTERS: dict[str, Emitter] = {}
 # The op hooks that `.td` lowerings name (`OpHook<"name">`), by name.
 OP_HOOKS: dict[str, Emitter] = {}
 
 
-def register(names: tuple[str, ...], emit: Emitter, cost: int) -> None:
-    """Lowers the element-wise ops ``names`` with the scalar emitter ``emit``."""
-    ELEMENTWISE_OPS.update(names)
+def register(name: str, emit: Emitter, cost: int) -> None:
+    """Lowers the element-wise op ``name`` with the scalar emitter ``emit`` of ``cost``
+    instructions per element."""
+    ELEMENTWISE_OPS.add(name)
 
     def lower(fl: FunctionLowering, op: Operation) -> None:
         operands = [fl.get(v) for v in op.operands]
@@ -58,18 +52,7 @@ def register(names: tuple[str, ...], emit: Emitter, cost: int) -> None:
             lambda fl, idx: emit(fl, op, [t.emit(fl, idx) for t in tiles]), tiles, cost,
             pointwise=True))
 
-    lowers(*names)(lower)
-
-
-def elementwise(*names: str, cost: int = CHEAP) -> Callable[[Emitter], Emitter]:
-    """Registers ``emit`` as the hand-written scalar code of the element-wise ops ``names``."""
-
-    def decorate(emit: Emitter) -> Emitter:
-        SCALAR_EMITTERS.update(dict.fromkeys(names, emit))
-        register(names, emit, cost)
-        return emit
-
-    return decorate
+    lowers(name)(lower)
 
 
 def op_hook(name: str) -> Callable[[Emitter], Emitter]:
@@ -90,10 +73,11 @@ def declared_emitter(op_name: str, backend: str, op_hooks: Mapping[str, Emitter]
     lowering = LOWERINGS[op_name]
 
     def emit(fl: FunctionLowering, op: Operation, args: list) -> ir.Value:
-        rule = llvm_lowering.rule_for(op_name, backend, args[0].type)
+        register_type = args[0].type if args else None
+        rule = llvm_lowering.rule_for(op_name, backend, register_type)
         if rule is None:
             raise error_at(op, f"the {backend.upper()} backend has no lowering of '{op_name}' "
-                           f"for {args[0].type} operands ({lowering.where})")
+                           f"for {register_type} operands ({lowering.where})")
         if rule.kind == "op_hook":
             return op_hooks[rule.name](fl, op, args)
         result_type = T.reg_type(_result_type(op)) if rule.kind == "cast" else None
@@ -207,7 +191,7 @@ def _int_minmax(fl, op, a):
     return b.select(compare(predicate, a[0], a[1]), a[0], a[1])
 
 
-@elementwise("tt.mulhiui")
+@op_hook("mulhiui")
 def _mulhiui(fl, op, a):
     b = fl.builder
     width = a[0].type.width
@@ -229,12 +213,7 @@ def _cmpi(fl, op, a):
 
 # -- floats --------------------------------------------------------------------------------------
 
-@elementwise("tt.precise_divf", cost=4)
-def _divf(fl, op, a):
-    return _rounded(fl, op, fl.builder.fdiv(a[0], a[1]))
-
-
-@elementwise("tt.clampf")
+@op_hook("clampf")
 def _clampf(fl, op, a):
     nan_aware = op.propagate_nan.name == "ALL"
     high, low = ("maximumf", "minimumf") if nan_aware else ("maxnumf", "minnumf")
@@ -269,7 +248,6 @@ def _extsi(fl, op, a):
     return fl.builder.sext(a[0], target)
 
 
-@elementwise("tt.fp_to_fp")
 @op_hook("float_cast")
 def _float_cast(fl, op, a):
     source, target = _operand_type(op), _result_type(op)
@@ -302,7 +280,6 @@ def _float_to_int(fl, op, a):
     return fl.builder.call(fl.intrinsic(name, target, [a[0].type]), [a[0]])
 
 
-@elementwise("tt.bitcast")
 @op_hook("bitcast")
 def _bitcast(fl, op, a):
     source, target = _operand_type(op), _result_type(op)
@@ -319,17 +296,17 @@ def _bitcast(fl, op, a):
     return b.bitcast(value, target_ty)
 
 
-@elementwise("tt.int_to_ptr")
+@op_hook("int_to_ptr")
 def _int_to_ptr(fl, op, a):
     return fl.builder.inttoptr(a[0], T.PTR)
 
 
-@elementwise("tt.ptr_to_int")
+@op_hook("ptr_to_int")
 def _ptr_to_int(fl, op, a):
     return fl.builder.ptrtoint(a[0], T.reg_type(_result_type(op)))
 
 
-@elementwise("tt.addptr")
+@op_hook("addptr")
 def _addptr(fl, op, a):
     pointee = _result_type(op).pointee_type
     offset = a[1]
@@ -339,12 +316,6 @@ def _addptr(fl, op, a):
 
 
 # -- math ----------------------------------------------------------------------------------------
-
-@elementwise("tt.precise_sqrt")
-def _precise_sqrt(fl, op, a):
-    return _rounded(fl, op, fl.math("sqrt", [a[0]]))
-
-
 
 @op_hook("fpowi")
 def _fpowi(fl, op, a):
@@ -406,7 +377,7 @@ def _ipowi(fl, op, a):
     return b.select(b.icmp_signed("<", n, zero), negative, result)
 
 
-@elementwise("tt.extern_elementwise", cost=COSTLY)
+@op_hook("extern_elementwise")
 def _extern_elementwise(fl, op, a):
     """A library function by its symbol: libdevice's ``__nv_<name>[f]`` names map to the math
     function ``<name>``; other symbols are called as C functions of the process (libm's)."""
@@ -432,5 +403,5 @@ def _inline_asm(fl, op):
 llvm_lowering.check_hooks("cpu", OP_HOOKS, mathlib.FUNCTION_HOOKS)
 for _name, _lowering in LOWERINGS.items():
     if llvm_lowering.has_lowering(_name, "cpu"):
-        register((_name,), declared_emitter(_name, "cpu", OP_HOOKS, mathlib.FUNCTION_HOOKS),
+        register(_name, declared_emitter(_name, "cpu", OP_HOOKS, mathlib.FUNCTION_HOOKS),
                  _lowering.cost)

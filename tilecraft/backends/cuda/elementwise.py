@@ -1,7 +1,6 @@
-"""Element-wise ops on the GPU, run on each register of a thread: the ops whose `.td` declares a
-lowering apply its rules for CUDA (`cpu.elementwise.declared_emitter`, with the CPU backend's op
-hooks and the overrides here); the others run the CPU backend's hand-written scalar emitters
-(`cpu.elementwise.SCALAR_EMITTERS`). Math goes through `GPULowering.math` (libdevice or NVPTX's
+"""Element-wise ops on the GPU, run on each register of a thread: each op applies the rules its
+`.td` lowering declares for CUDA (`cpu.elementwise.declared_emitter`, with the CPU backend's op
+hooks and the overrides here). Math goes through `GPULowering.math` (libdevice or NVPTX's
 instructions). Pointer casts keep the address space, and ``tt.extern_elementwise`` calls its
 libdevice symbol."""
 
@@ -14,7 +13,7 @@ from tilecraft.ir import Operation
 
 from .. import llvm_lowering
 from ..cpu import elementwise as cpu_elementwise
-from ..cpu.elementwise import OP_HOOKS, SCALAR_EMITTERS, Emitter, declared_emitter
+from ..cpu.elementwise import OP_HOOKS, Emitter, declared_emitter
 from .lowering import Distributed, GPULowering, lowers, reg_type
 from . import mathlib
 
@@ -75,16 +74,14 @@ def _extern_elementwise(fl: GPULowering, op: Operation, a: list) -> ir.Value:
     return fl.builder.call(fn, list(a))
 
 
-_OVERRIDES: dict[str, Emitter] = {
-    "tt.int_to_ptr": _int_to_ptr, "tt.ptr_to_int": _ptr_to_int,
-    "tt.extern_elementwise": _extern_elementwise, "tt.bitcast": _bitcast,
+# The op hooks of `.td` lowerings on the GPU: the CPU backend's, with pointer casts keeping
+# address spaces and external functions called in libdevice.
+_OP_HOOKS: dict[str, Emitter] = {
+    **OP_HOOKS, "bitcast": _bitcast, "int_to_ptr": _int_to_ptr, "ptr_to_int": _ptr_to_int,
+    "extern_elementwise": _extern_elementwise,
 }
-# The op hooks of `.td` lowerings on the GPU: the CPU backend's, bitcasts keeping address spaces.
-_OP_HOOKS: dict[str, Emitter] = {**OP_HOOKS, "bitcast": _bitcast}
 
 llvm_lowering.check_hooks("cuda", _OP_HOOKS, mathlib.FUNCTION_HOOKS)
-for _name, _emit in {**SCALAR_EMITTERS, **_OVERRIDES}.items():
-    _register(_name, _emit)
 for _name in LOWERINGS:
     if llvm_lowering.has_lowering(_name, "cuda"):
         _register(_name, declared_emitter(_name, "cuda", _OP_HOOKS, mathlib.FUNCTION_HOOKS))
