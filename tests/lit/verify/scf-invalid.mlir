@@ -30,3 +30,30 @@ tt.func @if_needs_else(%c: i1, %x: i32) {
   }
   tt.return
 }
+
+// -----
+
+tt.func @if_yield_type(%c: i1, %x: i32, %y: i64) {
+  // expected-error @+1 {{'scf.if' op along control flow edge from Region #1 to parent results: source type #0 'i64' should match input type #0 'i32'}}
+  %r = "scf.if"(%c) ({
+    "scf.yield"(%x) : (i32) -> ()
+  }, {
+    "scf.yield"(%y) : (i64) -> ()
+  }) : (i1) -> i32
+  tt.return
+}
+
+// -----
+
+tt.func @while_after_args(%x: i32) {
+  // expected-error @+1 {{'scf.while' op along control flow edge from Region #0 to Region #1: source type #0 'i32' should match input type #0 'i64'}}
+  %r = "scf.while"(%x) ({
+  ^bb0(%a: i32):
+    %t = arith.constant true
+    "scf.condition"(%t, %a) : (i1, i32) -> ()
+  }, {
+  ^bb0(%b: i64):
+    "scf.yield"(%x) : (i32) -> ()
+  }) : (i32) -> i32
+  tt.return
+}
