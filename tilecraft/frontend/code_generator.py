@@ -22,6 +22,7 @@ import os
 import re
 import textwrap
 import types
+import warnings
 from dataclasses import dataclass
 
 from tilecraft.codegen.diagnostics import SourceLoc
@@ -229,6 +230,11 @@ _COMPILE_TIME_CALLABLES = {builtins.len, builtins.int, builtins.float, builtins.
                            builtins.hasattr, builtins.zip, builtins.enumerate, builtins.tuple,
                            builtins.list, builtins.type, builtins.slice, builtins.reversed,
                            builtins.all, builtins.any, builtins.divmod, builtins.round}
+# those of them that only look at their arguments' types or containers, so that tensors may be
+# passed (``isinstance(x, tl.tensor)``, ``zip(tuple_of_tensors, ...)``), as in Triton
+_INTROSPECTING_CALLABLES = {builtins.isinstance, builtins.getattr, builtins.hasattr,
+                            builtins.type, builtins.len, builtins.zip, builtins.enumerate,
+                            builtins.tuple, builtins.list, builtins.reversed}
 
 _BINOPS = {
     ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
@@ -554,8 +560,12 @@ class CodeGenerator(ast.NodeVisitor):
     # -- if
     def _condition(self, node, cond) -> tensor:
         if cond.type.is_block():
-            raise self.error(node, f"the condition must be a scalar, got a block of type "
-                             f"{cond.type}; use tl.where for element-wise selection")
+            if cond.numel != 1:
+                raise self.error(node, f"the condition must be a scalar, got a block of type "
+                                 f"{cond.type}; use tl.where for element-wise selection")
+            warnings.warn("If conditional called with multidimensional Tensor instead of "
+                          "scalar; its single element is the condition", stacklevel=2)
+            cond = semantic.item(cond)
         if not cond.dtype.is_bool():
             cond = semantic.cast(cond, tl.int1)
         return cond
@@ -1101,7 +1111,8 @@ class CodeGenerator(ast.NodeVisitor):
             raise self.error(node, "range objects can only be used as the iterable of a `for` "
                              "loop")
         if fn in _COMPILE_TIME_CALLABLES or _is_plain_python(fn):
-            if any(_has_tensor(a) for a in (*args, *kwargs.values())):
+            if fn not in _INTROSPECTING_CALLABLES and any(
+                    _has_tensor(a) for a in (*args, *kwargs.values())):
                 name = getattr(fn, "__name__", repr(fn))
                 raise self.error(node, f"cannot call '{name}' with tensor arguments: it is "
                                  "neither a tilecraft.language function nor a @jit function")

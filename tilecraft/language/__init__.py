@@ -8,6 +8,7 @@ from . import math, random, semantic  # noqa: F401
 from .elementwise import *  # noqa: F401,F403 - the top-level functions `.td` declares
 from .core import (  # noqa: F401
     PropagateNan, bfloat16, block_type, builtin, constexpr, dtype, float8e4nv, float8e5,
+    float8e4b8, float8e4b15, float8e5b16,
     float16, float32, float64, int1, int8, int16, int32, int64, is_builtin, pi32_t,
     pointer_type, str_to_ty, tensor, tensor_descriptor, tensor_descriptor_type, uint8, uint16,
     uint32, uint64, void,

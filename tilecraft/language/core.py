@@ -168,10 +168,13 @@ class dtype:
 
     SINT_TYPES = ("int8", "int16", "int32", "int64")
     UINT_TYPES = ("int1", "uint8", "uint16", "uint32", "uint64")
-    FP_TYPES = ("fp8e4nv", "fp8e5", "fp16", "bf16", "fp32", "fp64")
+    FP8_TYPES = ("fp8e4nv", "fp8e5", "fp8e4b15", "fp8e4b8", "fp8e5b16")
+    STANDARD_FP_TYPES = ("fp16", "bf16", "fp32", "fp64")
+    FP_TYPES = (*FP8_TYPES, *STANDARD_FP_TYPES)
     OTHER_TYPES = ("void",)
     # (exponent bits, mantissa bits, exponent bias)
-    FP_FORMATS = {"fp8e4nv": (4, 3, 7), "fp8e5": (5, 2, 15), "fp16": (5, 10, 15),
+    FP_FORMATS = {"fp8e4nv": (4, 3, 7), "fp8e5": (5, 2, 15), "fp8e4b15": (4, 3, 15),
+                  "fp8e4b8": (4, 3, 8), "fp8e5b16": (5, 2, 16), "fp16": (5, 10, 15),
                   "bf16": (8, 7, 127), "fp32": (8, 23, 127), "fp64": (11, 52, 1023)}
 
     class KIND(IntEnum):
@@ -206,13 +209,22 @@ class dtype:
 
     # predicates (Triton's names)
     def is_fp8(self) -> bool:
-        return self.name in ("fp8e4nv", "fp8e5")
+        return self.name in dtype.FP8_TYPES
 
     def is_fp8e4nv(self) -> bool:
         return self.name == "fp8e4nv"
 
     def is_fp8e5(self) -> bool:
         return self.name == "fp8e5"
+
+    def is_fp8e4b15(self) -> bool:
+        return self.name == "fp8e4b15"
+
+    def is_fp8e4b8(self) -> bool:
+        return self.name == "fp8e4b8"
+
+    def is_fp8e5b16(self) -> bool:
+        return self.name == "fp8e5b16"
 
     def is_fp16(self) -> bool:
         return self.name == "fp16"
@@ -230,7 +242,7 @@ class dtype:
         return self.name in dtype.FP_TYPES
 
     def is_standard_floating(self) -> bool:
-        return self.name in ("fp16", "bf16", "fp32", "fp64")
+        return self.name in dtype.STANDARD_FP_TYPES
 
     def is_int_signed(self) -> bool:
         return self.name in dtype.SINT_TYPES
@@ -291,7 +303,8 @@ class dtype:
         if self.is_int():
             return ir.IntegerType(self.int_bitwidth)
         kinds = {"fp16": "f16", "bf16": "bf16", "fp32": "f32", "fp64": "f64",
-                 "fp8e4nv": "f8E4M3FN", "fp8e5": "f8E5M2"}
+                 "fp8e4nv": "f8E4M3FN", "fp8e5": "f8E5M2", "fp8e4b15": "f8E4M3B11FNUZ",
+                 "fp8e4b8": "f8E4M3FNUZ", "fp8e5b16": "f8E5M2FNUZ"}
         if self.name in kinds:
             return ir.FloatType(kinds[self.name])
         raise TypeError(f"{self} has no IR type")
@@ -492,6 +505,9 @@ uint32 = dtype("uint32")
 uint64 = dtype("uint64")
 float8e4nv = dtype("fp8e4nv")
 float8e5 = dtype("fp8e5")
+float8e4b15 = dtype("fp8e4b15")
+float8e4b8 = dtype("fp8e4b8")
+float8e5b16 = dtype("fp8e5b16")
 float16 = dtype("fp16")
 bfloat16 = dtype("bf16")
 float32 = dtype("fp32")
@@ -499,16 +515,19 @@ float64 = dtype("fp64")
 pi32_t = pointer_type(int32)
 
 _CANONICAL = {"int1": "int1", "fp16": "float16", "bf16": "bfloat16", "fp32": "float32",
-              "fp64": "float64", "fp8e4nv": "float8e4nv", "fp8e5": "float8e5"}
+              "fp64": "float64", "fp8e4nv": "float8e4nv", "fp8e5": "float8e5",
+              "fp8e4b15": "float8e4b15", "fp8e4b8": "float8e4b8", "fp8e5b16": "float8e5b16"}
 
 _BY_NAME = {t.name: t for t in (int1, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
-                                float8e4nv, float8e5, float16, bfloat16, float32, float64, void)}
+                                float8e4nv, float8e5, float8e4b15, float8e4b8, float8e5b16,
+                                float16, bfloat16, float32, float64, void)}
 _ALIASES = {"i1": int1, "i8": int8, "i16": int16, "i32": int32, "i64": int64, "u1": int1,
             "u8": uint8, "u16": uint16, "u32": uint32, "u64": uint64, "fp8e4nv": float8e4nv,
             "fp8e5": float8e5, "f16": float16, "fp16": float16, "bf16": bfloat16,
             "f32": float32, "fp32": float32, "f64": float64, "fp64": float64, "B": int1,
             "float16": float16, "bfloat16": bfloat16, "float32": float32, "float64": float64,
-            "float8e4nv": float8e4nv, "float8e5": float8e5}
+            "float8e4nv": float8e4nv, "float8e5": float8e5, "float8e4b15": float8e4b15,
+            "float8e4b8": float8e4b8, "float8e5b16": float8e5b16}
 
 
 def str_to_ty(name: str) -> dtype:
@@ -550,6 +569,21 @@ def _sem():
     return semantic
 
 
+class shape_tuple(tuple):
+    """A tensor's shape: a tuple of ints that also compares equal to a list of the same sizes,
+    as Triton's list-valued ``tensor.shape`` does (``tl.static_assert(x.shape == [128])``)."""
+
+    def __eq__(self, other) -> bool:
+        other = _unwrap(other)
+        return tuple.__eq__(self, tuple(other) if isinstance(other, list) else other)
+
+    def __ne__(self, other) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    __hash__ = tuple.__hash__
+
+
 class tensor:
     """A value of the kernel language: a scalar or a block (tile), with its language type."""
 
@@ -572,8 +606,8 @@ class tensor:
         return self.type.scalar
 
     @property
-    def shape(self) -> tuple:
-        return self.type.shape if self.type.is_block() else ()
+    def shape(self) -> shape_tuple:
+        return shape_tuple(self.type.shape if self.type.is_block() else ())
 
     @property
     def numel(self) -> int:
@@ -797,7 +831,7 @@ __all__ = [
     "pointer_type", "str_to_ty", "tensor", "tensor_descriptor", "tensor_descriptor_type",
     "use_builder", "void", "int1", "int8", "int16",
     "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float8e4nv", "float8e5",
-    "float16", "bfloat16", "float32", "float64", "pi32_t", "PropagateNan", "get_int_dtype",
+    "float8e4b15", "float8e4b8", "float8e5b16", "float16", "bfloat16", "float32", "float64", "pi32_t", "PropagateNan", "get_int_dtype",
 ]
 
 _ = builtins

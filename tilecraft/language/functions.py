@@ -34,7 +34,7 @@ def _shape_args(shape) -> tuple:
 def _axis(axis) -> int:
     axis = _unwrap(axis)
     if axis not in (0, 1, 2):
-        raise ValueError(f"program axis must be 0, 1 or 2, got {axis!r}")
+        raise ValueError(f"program_id axis must be 0, 1, or 2 but got {axis!r}")
     return axis
 
 
@@ -81,11 +81,20 @@ def zeros_like(input) -> tensor:  # noqa: A002
 
 
 @builtin
+@_tensor_member_fn
 def cast(input, dtype, fp_downcast_rounding=None, bitcast=False) -> tensor:  # noqa: A002
+    """``input`` converted to ``dtype`` (``bitcast=True`` reinterprets its bits)."""
     input = _t(input)
     if _unwrap(bitcast):
         return semantic.bitcast(input, _unwrap(dtype))
     return semantic.cast(input, _unwrap(dtype), _unwrap(fp_downcast_rounding))
+
+
+@builtin
+@_tensor_member_fn
+def item(input) -> tensor:  # noqa: A002
+    """The element of a tensor with exactly one element, as a scalar."""
+    return semantic.item(_t(input))
 
 
 # -- memory --------------------------------------------------------------------------------------
@@ -199,8 +208,10 @@ def permute(input, *dims) -> tensor:  # noqa: A002
 
 
 @builtin
-def cat(input, other, can_reorder=False) -> tensor:  # noqa: A002
-    return semantic.cat(_t(input), _t(other), can_reorder)
+def cat(input, other, can_reorder=False, dim=0) -> tensor:  # noqa: A002
+    """Concatenates ``input`` and ``other`` along ``dim``; ``can_reorder=True`` lets the
+    compiler order the elements as it likes (1-D tensors only)."""
+    return semantic.cat(_t(input), _t(other), can_reorder, dim)
 
 
 @builtin

@@ -134,8 +134,9 @@ def computation_type_impl(a_ty: dtype, a_is_scalar: bool, b_ty: dtype, b_is_scal
     if not a_ty.is_int() or not b_ty.is_int():
         raise TypeError(f"unexpected types {a_ty} and {b_ty}")
     if div_or_mod and a_ty.int_signedness != b_ty.int_signedness:
-        raise TypeError(f"cannot use /, // or % with {a_ty} and {b_ty} because they have "
-                        "different signedness; cast them to the same signedness")
+        raise TypeError(f"Cannot use /, #, or % with {a_ty} and {b_ty} because they have "
+                        "different signedness;this is unlikely to result in a useful answer. "
+                        "Cast them to the same signedness.")
     return integer_promote_impl(a_ty, b_ty)
 
 
@@ -270,13 +271,10 @@ def fdiv(input, other, ieee_rounding=False) -> tensor:  # noqa: A002
 
 def mod(input, other) -> tensor:  # noqa: A002
     input, other = binary_op_type_checking_impl(input, other, False, False, True, True)
-    scalar_ty, other_ty = input.type.scalar, other.type.scalar
+    scalar_ty = input.type.scalar
     if scalar_ty.is_floating():
         return _binary("remf", input, other)
     if scalar_ty.is_int():
-        if scalar_ty.int_signedness != other_ty.int_signedness:
-            raise TypeError(f"cannot mod {scalar_ty} by {other_ty} because they have different "
-                            "signedness; cast them to the same signedness")
         return _binary("remsi" if scalar_ty.is_int_signed() else "remui", input, other)
     raise TypeError(f"unexpected type {scalar_ty}")
 
@@ -347,7 +345,7 @@ def bitwise_op_type_checking_impl(input, other):  # noqa: A002
     input, other = binary_op_type_checking_impl(input, other)
     a_ty, b_ty = input.type.scalar, other.type.scalar
     if not a_ty.is_int() or not b_ty.is_int():
-        raise TypeError(f"bitwise operators need integer operands, got {a_ty} and {b_ty}")
+        raise TypeError(f"invalid operands of type {a_ty} and {b_ty}")
     ret_ty = integer_promote_impl(a_ty, b_ty)
     if ret_ty != a_ty:
         input = cast(input, ret_ty)
@@ -402,9 +400,11 @@ def shl(input, other) -> tensor:  # noqa: A002
 
 
 def shr(input, other) -> tensor:  # noqa: A002
-    """``>>``: arithmetic for signed integers, logical for unsigned ones."""
-    input, other = bitwise_op_type_checking_impl(input, other)
-    return _binary("shrsi" if input.dtype.is_int_signed() else "shrui", input, other)
+    """``>>``: arithmetic when the left operand is a signed integer, logical otherwise, as
+    Triton: the signedness of the left operand as written decides, before both operands are
+    promoted (``int8 >> uint16`` sign-extends to uint16 and shifts arithmetically)."""
+    signed = not _is_number(input) and _as_tensor(input).type.scalar.is_int_signed()
+    return ashr(input, other) if signed else lshr(input, other)
 
 
 def lshr(input, other) -> tensor:  # noqa: A002
@@ -616,14 +616,30 @@ def expand_dims(input: tensor, axis: int) -> tensor:
     return tensor(_b().expand_dims(input.handle, axis, ret_ty), ret_ty)
 
 
-def cat(lhs: tensor, rhs: tensor, can_reorder: bool) -> tensor:
-    if not _unwrap(can_reorder):
-        raise ValueError("the current implementation of `cat` always may reorder elements; "
-                         "pass can_reorder=True")
-    if len(lhs.shape) != 1 or lhs.type != rhs.type:
-        raise ValueError("cat needs two 1-D tensors of the same type")
-    ret_ty = block_type(lhs.type.scalar, [lhs.shape[0] + rhs.shape[0]])
-    return tensor(_b().cat(lhs.handle, rhs.handle, ret_ty), ret_ty)
+def cat(lhs: tensor, rhs: tensor, can_reorder: bool, dim=0) -> tensor:
+    """``tl.cat``: with ``can_reorder=True`` the two 1-D tensors in any order (``tt.cat``);
+    otherwise ``lhs`` then ``rhs`` along ``dim``, as a join, a permute and a reshape."""
+    if _unwrap(can_reorder):
+        if len(lhs.shape) != 1 or lhs.type != rhs.type:
+            raise ValueError("cat needs two 1-D tensors of the same type")
+        ret_ty = block_type(lhs.type.scalar, [lhs.shape[0] + rhs.shape[0]])
+        return tensor(_b().cat(lhs.handle, rhs.handle, ret_ty), ret_ty)
+    rank = len(lhs.shape)
+    if rank != len(rhs.shape):
+        raise ValueError(f"tensors must have the same rank, got {rank} and {len(rhs.shape)}")
+    dim = _unwrap(dim)
+    if not -rank <= dim < rank:
+        raise ValueError(f"invalid axis {dim}. Expected {-rank} <= axis < {rank}")
+    dim %= rank
+    if any(lhs.shape[i] != rhs.shape[i] for i in builtins.range(rank) if i != dim):
+        raise ValueError(f"tensor dims must match except in the concat dimension {dim}, got "
+                         f"{list(lhs.shape)} and {list(rhs.shape)}")
+    order = list(builtins.range(rank))
+    order.insert(dim, rank)
+    joined = permute(join(lhs, rhs), order)
+    shape = list(lhs.shape)
+    shape[dim] += rhs.shape[dim]
+    return reshape(joined, shape)
 
 
 def join(a, b) -> tensor:
@@ -666,6 +682,16 @@ def to_scalar(t: tensor) -> tensor:
     return reduction([t], 0, lambda args: [args[0]])[0]
 
 
+def item(input: tensor) -> tensor:  # noqa: A002
+    """The element of a tensor with exactly one element, as a scalar (Triton's unsplat)."""
+    if not input.type.is_block():
+        return input
+    if input.numel != 1:
+        raise ValueError(f"item() needs a tensor with exactly one element, got shape "
+                         f"{list(input.shape)}")
+    return to_scalar(reshape(input, [1]))
+
+
 def permute(input: tensor, dims) -> tensor:
     dims = tuple(_unwrap(d) for d in dims)
     if len(input.shape) != len(dims):
@@ -682,10 +708,11 @@ def permute(input: tensor, dims) -> tensor:
 def trans(input: tensor, *dims) -> tensor:  # noqa: A002
     if len(dims) == 1 and isinstance(_unwrap(dims[0]), (tuple, list)):
         dims = tuple(_unwrap(dims[0]))
-    if not dims:
-        if len(input.shape) != 2:
-            raise ValueError("trans without dims needs a 2-D tensor; pass the permutation")
-        dims = (1, 0)
+    if not dims:  # swaps the last two axes (a batched 2-D transpose), as Triton
+        rank = len(input.shape)
+        if rank < 2:
+            raise ValueError("trans without dims needs a tensor of rank 2 or more")
+        dims = (*builtins.range(rank - 2), rank - 1, rank - 2)
     return permute(input, dims)
 
 
@@ -749,7 +776,8 @@ def broadcast_tensors(*inputs: tensor) -> tuple[tensor, ...]:
 
 
 def getitem(input: tensor, slices) -> tensor:  # noqa: A002
-    """``x[None, :]``: only ``None`` (a new dimension of size 1) and ``:`` are supported."""
+    """``x[None, :]``: only ``None`` (a new dimension of size 1) and ``:`` are supported; as in
+    Triton, a ``:`` past the last dimension is ignored (``scalar[None, None, :]`` is [1, 1])."""
     if not isinstance(slices, tuple):
         slices = (slices,)
     slices = tuple(_unwrap(s) for s in slices)
@@ -763,8 +791,6 @@ def getitem(input: tensor, slices) -> tensor:  # noqa: A002
             dim += 1
         else:
             raise ValueError(f"unsupported tensor index {s!r}: only None and ':' are supported")
-    if dim > max(len(ret.shape), 0) and slices:
-        raise ValueError(f"too many indices for a tensor of rank {len(input.shape)}")
     return ret
 
 
@@ -1312,14 +1338,18 @@ def dot(lhs, rhs, acc=None, input_precision=None, max_num_imprecise_acc=None,
             raise TypeError(f"both operands of dot must have the same dtype, got {lhs.dtype} "
                             f"and {rhs.dtype}")
     lhs_rank, rhs_rank = len(lhs.shape), len(rhs.shape)
+    if lhs_rank == rhs_rank >= 4 and lhs.shape[:-2] == rhs.shape[:-2]:
+        return _batched_dot(lhs, rhs, acc, input_precision, max_num_imprecise_acc, out_dtype)
     if not (lhs_rank == rhs_rank == 2 or lhs_rank == rhs_rank == 3):
         raise ValueError(f"both inputs of dot must be 2-D or 3-D, got {list(lhs.shape)} and "
                          f"{list(rhs.shape)}")
     if lhs.shape[-1] != rhs.shape[-2]:
         raise ValueError(f"dot shapes {list(lhs.shape)} and {list(rhs.shape)} are not "
                          f"compatible: {lhs.shape[-1]} != {rhs.shape[-2]}")
-    if lhs.shape[-2] < 16 or lhs.shape[-1] < 16 or rhs.shape[-1] < 16:
-        raise ValueError(f"dot needs M, N and K of at least 16, got M={lhs.shape[-2]}, "
+    # the interpreter computes dots of any size, as Triton's; the compiled targets need 16
+    minimum = 1 if tl.is_interpreting() else 16
+    if lhs.shape[-2] < minimum or lhs.shape[-1] < minimum or rhs.shape[-1] < minimum:
+        raise ValueError(f"dot needs M, N and K of at least {minimum}, got M={lhs.shape[-2]}, "
                          f"N={rhs.shape[-1]}, K={lhs.shape[-1]}")
     if lhs_rank == 3 and lhs.shape[0] != rhs.shape[0]:
         raise ValueError("batched dot needs operands with the same batch size")
@@ -1355,6 +1385,23 @@ def dot(lhs, rhs, acc=None, input_precision=None, max_num_imprecise_acc=None,
     handle = _b().dot(lhs.handle, rhs.handle, acc.handle, input_precision,
                       int(max_num_imprecise_acc), ret_ty)
     return tensor(handle, ret_ty)
+
+
+def _batched_dot(lhs: tensor, rhs: tensor, acc, input_precision, max_num_imprecise_acc,
+                 out_dtype) -> tensor:
+    """A dot of rank 4 or more: the batch dimensions flattened into one, a 3-D dot, and its
+    result reshaped back, as Triton does."""
+    batch = lhs.shape[:-2]
+    size = 1
+    for d in batch:
+        size *= d
+    lhs = reshape(lhs, [size, *lhs.shape[-2:]])
+    rhs = reshape(rhs, [size, *rhs.shape[-2:]])
+    if acc is not None:
+        acc = to_tensor(acc)
+        acc = reshape(acc, [size, *acc.shape[-2:]])
+    out = dot(lhs, rhs, acc, input_precision, max_num_imprecise_acc, out_dtype)
+    return reshape(out, [*batch, *out.shape[-2:]])
 
 
 # -- where ---------------------------------------------------------------------------------------

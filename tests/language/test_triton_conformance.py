@@ -1,0 +1,137 @@
+"""Behaviours Triton's own language tests (test_core.py, run through tools/triton_core.py) check,
+each on every backend: Triton's error wording, its shift and promotion rules, and the surface
+it accepts (``tensor.cast``, ``tensor.item``, ordered ``tl.cat``, ``tl.trans`` without dims on
+N-D tensors, N-D dots, ``isinstance`` on tensors, list-valued shapes in ``static_assert``)."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+import tilecraft as tc
+import tilecraft.language as tl
+
+
+@tc.jit
+def shift_kernel(x_ptr, y_ptr, z_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(z_ptr + offs, tl.load(x_ptr + offs) >> tl.load(y_ptr + offs))
+
+
+def test_signed_right_shift_by_unsigned_is_arithmetic(run):
+    """``int8 >> uint16``: the int8 is sign-extended to uint16 and shifted arithmetically."""
+    x = np.array([-17, -128, 5, -1] * 4, np.int8)
+    y = np.array([14, 3, 1, 15] * 4, np.uint16)
+    z = np.zeros(16, np.uint16)
+    run(shift_kernel, (1,), x, y, z, BLOCK=16)
+    np.testing.assert_array_equal(z, (x.astype(np.int32) >> y.astype(np.int32)).astype(np.uint16))
+    assert z[0] == 65535
+
+
+@tc.jit
+def or_kernel(x_ptr, y_ptr, z_ptr):
+    tl.store(z_ptr, tl.load(x_ptr) | tl.load(y_ptr))
+
+
+@tc.jit
+def floordiv_kernel(x_ptr, y_ptr, z_ptr):
+    tl.store(z_ptr, tl.load(x_ptr) // tl.load(y_ptr))
+
+
+@tc.jit
+def mod_kernel(x_ptr, y_ptr, z_ptr):
+    tl.store(z_ptr, tl.load(x_ptr) % tl.load(y_ptr))
+
+
+@pytest.mark.parametrize("kernel,x_dtype,y_dtype,message", [
+    (or_kernel, np.float32, np.int32, "invalid operands of type fp32 and fp32"),
+    (floordiv_kernel, np.int32, np.uint32, "Cannot use /, #, or % with int32 and uint32 because "
+     "they have different signedness"),
+    (mod_kernel, np.uint8, np.int16, "Cannot use /, #, or % with uint8 and int16 because they "
+     "have different signedness"),
+], ids=["bitwise-float", "floordiv-signedness", "mod-signedness"])
+def test_invalid_operand_messages(run, kernel, x_dtype, y_dtype, message):
+    """Triton's wording, which its tests and users match on."""
+    x, y, z = np.ones(1, x_dtype), np.ones(1, y_dtype), np.ones(1, np.float32)
+    with pytest.raises(tc.CompilationError, match=re.escape(message)):
+        run(kernel, (1,), x, y, z)
+
+
+@tc.jit
+def surface_kernel(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    tl.static_assert(x.shape == [BLOCK])
+    tl.static_assert(isinstance(x, tl.tensor) and hasattr(x, "dtype"))
+    first = tl.load(x_ptr + tl.arange(0, 1))
+    if first > 100:  # a one-element block as a condition, as in Triton
+        x = x + 1000
+    y = x.cast(tl.float32) + first.item().to(tl.float32)
+    tl.store(out_ptr + offs, y)
+
+
+@pytest.mark.filterwarnings("ignore:If conditional called with multidimensional Tensor")
+def test_tensor_cast_item_and_list_shapes(run):
+    x = np.arange(8, dtype=np.int32)
+    out = np.zeros(8, np.float32)
+    run(surface_kernel, (1,), x, out, BLOCK=8)
+    np.testing.assert_array_equal(out, x.astype(np.float32))
+
+
+@tc.jit
+def cat_kernel(x_ptr, y_ptr, z_ptr, M: tl.constexpr, N: tl.constexpr, DIM: tl.constexpr):
+    offs = tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :]
+    z = tl.cat(tl.load(x_ptr + offs), tl.load(y_ptr + offs), dim=DIM)
+    if DIM == 0:
+        tl.store(z_ptr + tl.arange(0, 2 * M)[:, None] * N + tl.arange(0, N)[None, :], z)
+    else:
+        tl.store(z_ptr + tl.arange(0, M)[:, None] * 2 * N + tl.arange(0, 2 * N)[None, :], z)
+
+
+@pytest.mark.parametrize("dim", [0, 1, -1])
+def test_cat_keeps_order_along_dim(run, dim):
+    x = np.arange(32, dtype=np.float32).reshape(4, 8)
+    y = -np.arange(32, dtype=np.float32).reshape(4, 8) - 1
+    z = np.zeros((8, 8) if dim == 0 else (4, 16), np.float32)
+    run(cat_kernel, (1,), x, y, z, M=4, N=8, DIM=dim)
+    np.testing.assert_array_equal(z, np.concatenate([x, y], axis=dim))
+
+
+@tc.jit
+def batched_dot_kernel(x_ptr, y_ptr, z_ptr, M: tl.constexpr, TRANS: tl.constexpr):
+    offs = tl.arange(0, 2 * 2 * M * M)
+    x = tl.load(x_ptr + offs).reshape(2, 2, M, M)
+    y = tl.load(y_ptr + offs).reshape(2, 2, M, M)
+    if TRANS:
+        y = tl.trans(y)  # swaps the last two axes
+    tl.store(z_ptr + offs, tl.dot(x, y, input_precision="ieee").reshape(2 * 2 * M * M))
+
+
+@pytest.mark.parametrize("trans", [False, True])
+def test_four_d_dot_and_trans_without_dims(run, trans):
+    rng = np.random.default_rng(0)
+    x = rng.integers(-3, 4, (2, 2, 16, 16)).astype(np.float32)
+    y = rng.integers(-3, 4, (2, 2, 16, 16)).astype(np.float32)
+    z = np.zeros_like(x)
+    run(batched_dot_kernel, (1,), x, y, z, M=16, TRANS=trans)
+    np.testing.assert_array_equal(z, x @ (np.swapaxes(y, -1, -2) if trans else y))
+
+
+def test_small_dots_in_the_interpreter(monkeypatch):
+    """The interpreter computes dots below 16 in M, N or K, as Triton's does."""
+    monkeypatch.setenv("TILECRAFT_BACKEND", "interpret")
+    x = np.arange(2 * 2 * 4 * 4, dtype=np.float32).reshape(2, 2, 4, 4)
+    z = np.zeros_like(x)
+    batched_dot_kernel[(1,)](x, x, z, M=4, TRANS=False)
+    np.testing.assert_array_equal(z, x @ x)
+
+
+def test_fp8_dtypes_of_other_targets():
+    """Triton's fp8 variants exist with their formats, as its tests parametrize over them."""
+    assert (tl.float8e4b15.fp_mantissa_width, tl.float8e4b15.exponent_bias) == (3, 15)
+    assert (tl.float8e4b8.fp_mantissa_width, tl.float8e4b8.exponent_bias) == (3, 8)
+    assert (tl.float8e5b16.fp_mantissa_width, tl.float8e5b16.exponent_bias) == (2, 16)
+    assert tl.float8e4b15.is_fp8() and tl.float8e4b15.primitive_bitwidth == 8
+    assert "fp16" in tl.dtype.STANDARD_FP_TYPES
