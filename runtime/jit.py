@@ -30,7 +30,7 @@ from .tensor_descriptor import TensorDescriptor
 LAUNCH_OPTIONS = frozenset({
     "num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion", "warmup", "debug",
     "launch_cooperative_grid", "num_buffers_warp_spec", "num_consumer_groups",
-    "reg_dec_producer", "reg_inc_consumer", "enable_warp_specialization", "stream",
+    "reg_dec_producer", "reg_inc_consumer", "enable_warp_specialization", "stream", "arch",
 })
 
 def _debug() -> bool:
