@@ -38,9 +38,9 @@ from _load import example  # noqa: E402  (examples/_load.py)
 def space_for(backend: str) -> tc.Space:
     """The matmul space searched on ``backend``."""
     if backend == "cuda":
-        return tc.Space(BLOCK_SIZE_M=[32, 64, 128, 256], BLOCK_SIZE_N=[32, 64, 128, 256],
-                        BLOCK_SIZE_K=[32, 64, 128], GROUP_SIZE_M=[1, 8], num_warps=[4, 8],
-                        num_stages=[2, 3, 4],
+        return tc.Space(BLOCK_SIZE_M=[64, 128, 256], BLOCK_SIZE_N=[64, 128, 256],
+                        BLOCK_SIZE_K=[32, 64, 128], GROUP_SIZE_M=[8], num_warps=[4, 8],
+                        num_stages=[3, 4],
                         where=lambda p: p["BLOCK_SIZE_M"] * p["BLOCK_SIZE_N"] <= 128 * 256
                         and (p["BLOCK_SIZE_M"] + p["BLOCK_SIZE_N"]) * p["BLOCK_SIZE_K"]
                         * p["num_stages"] * 2 <= 200 * 1024)
