@@ -185,7 +185,9 @@ def Arith_MulFOp : Arith_FloatBinaryOp<"mulf", [Commutative]> {
   let interpreterImpl = "np.multiply";
 }
 def Arith_DivFOp : Arith_FloatBinaryOp<"divf"> {
-  let llvmLowering = [Instruction<"fdiv">];
+  // On CUDA an f32 division is PTX's div.full.f32 (2 ulp), as Triton lowers it (tl.div_rn and
+  // tt.precise_divf round correctly).
+  let llvmLowering = [OpHook<"div_full", "cuda", ["f32"]>, Instruction<"fdiv">];
   let llvmLoweringCost = 4;
   let summary = "Floating-point division";
   let interpreterImpl = "np.divide";

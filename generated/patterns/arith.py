@@ -12,7 +12,7 @@ from tilecraft.generated import arith as _arith
 
 
 class ExtSIOfExtUI(RewritePattern):
-    """`arith.extsi` rewrite from arith.td:403."""
+    """`arith.extsi` rewrite from arith.td:405."""
 
     ROOT = 'arith.extsi'
     BENEFIT = 2
@@ -31,7 +31,7 @@ class ExtSIOfExtUI(RewritePattern):
 
 
 class TruncIOfExtSI(RewritePattern):
-    """`arith.trunci` rewrite from arith.td:406."""
+    """`arith.trunci` rewrite from arith.td:408."""
 
     ROOT = 'arith.trunci'
     BENEFIT = 2
@@ -52,7 +52,7 @@ class TruncIOfExtSI(RewritePattern):
 
 
 class TruncIOfExtUI(RewritePattern):
-    """`arith.trunci` rewrite from arith.td:408."""
+    """`arith.trunci` rewrite from arith.td:410."""
 
     ROOT = 'arith.trunci'
     BENEFIT = 2
@@ -73,7 +73,7 @@ class TruncIOfExtUI(RewritePattern):
 
 
 class SelectTrueIsOr(RewritePattern):
-    """`arith.select` rewrite from arith.td:415."""
+    """`arith.select` rewrite from arith.td:417."""
 
     ROOT = 'arith.select'
     BENEFIT = 0
@@ -93,7 +93,7 @@ class SelectTrueIsOr(RewritePattern):
 
 
 class SelectFalseIsAnd(RewritePattern):
-    """`arith.select` rewrite from arith.td:417."""
+    """`arith.select` rewrite from arith.td:419."""
 
     ROOT = 'arith.select'
     BENEFIT = 0
@@ -113,7 +113,7 @@ class SelectFalseIsAnd(RewritePattern):
 
 
 class SelectOfSelectTrue(RewritePattern):
-    """`arith.select` rewrite from arith.td:420."""
+    """`arith.select` rewrite from arith.td:422."""
 
     ROOT = 'arith.select'
     BENEFIT = 0
@@ -135,7 +135,7 @@ class SelectOfSelectTrue(RewritePattern):
 
 
 class SelectOfSelectFalse(RewritePattern):
-    """`arith.select` rewrite from arith.td:422."""
+    """`arith.select` rewrite from arith.td:424."""
 
     ROOT = 'arith.select'
     BENEFIT = 0
