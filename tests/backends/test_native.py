@@ -1,0 +1,129 @@
+"""Building and loading the native launchers (`tilecraft.backends.native`), and the CPU
+backend's native launcher against its Python one."""
+
+from __future__ import annotations
+
+import shutil
+
+import numpy as np
+import pytest
+
+import tilecraft as tc
+import tilecraft.language as tl
+from tilecraft.backends import native
+
+needs_compiler = pytest.mark.skipif(isinstance(native.compiler(), str),
+                                    reason="no C compiler here")
+
+
+@needs_compiler
+def test_builds_into_a_folder_and_rebuilds_a_damaged_module(tmp_path) -> None:
+    module = native.load(tmp_path)
+    path = native.module_path(tmp_path)
+    assert module.__file__ == str(path) and path.exists()
+    assert {"CudaLauncher", "CpuLauncher"} <= set(dir(module))
+    assert [entry.name for entry in tmp_path.iterdir()] == [path.name]  # no build leftovers
+    damaged = tmp_path / "damaged"
+    damaged.mkdir()
+    native.module_path(damaged).write_bytes(b"\x7fELF truncated")
+    assert hasattr(native.load(damaged), "CudaLauncher")
+    assert native.module_path(damaged).stat().st_size > 1000
+
+
+def test_no_compiler_is_a_reason(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("CC", "/no/such/cc")
+    with pytest.raises(native.NativeUnavailable, match="no C compiler: CC='/no/such/cc' is not "
+                                                       "found"):
+        native.load(tmp_path)
+    monkeypatch.setenv("CC", "")
+    monkeypatch.setattr(native.sysconfig, "get_config_var", lambda name: None)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert native.compiler() == ("no C compiler: CC is unset and none of cc, gcc, clang is on "
+                                 "the PATH")
+
+
+def test_failed_builds_and_missing_headers_are_reasons(tmp_path, monkeypatch) -> None:
+    false = shutil.which("false")
+    if false is None:
+        pytest.skip("no false(1) to stand for a failing compiler")
+    monkeypatch.setenv("CC", false)
+    with pytest.raises(native.NativeUnavailable, match=r"false .*launchers\.c -o .* failed"):
+        native.load(tmp_path)
+    monkeypatch.setattr(native.sysconfig, "get_paths", lambda: {"include": str(tmp_path)})
+    with pytest.raises(native.NativeUnavailable, match=f"no Python.h in {tmp_path}"):
+        native.load(tmp_path)
+
+
+def test_switched_off(monkeypatch) -> None:
+    monkeypatch.setenv(native.SWITCH, "off")
+    assert native.launchers() is None
+    assert native.unavailable_reason() == "switched off by TILECRAFT_NATIVE_LAUNCHER='off'"
+
+
+@tc.jit
+def _add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    tl.store(out_ptr + offsets, tl.load(x_ptr + offsets, mask=mask)
+             + tl.load(y_ptr + offsets, mask=mask), mask=mask)
+
+
+@pytest.fixture
+def cpu_backend(monkeypatch) -> None:
+    monkeypatch.setenv("TILECRAFT_BACKEND", "cpu")
+
+
+def test_cpu_native_launcher_runs_times_and_hands_on(cpu_backend) -> None:
+    if native.launchers() is None:
+        pytest.skip(f"no native launchers here: {native.unavailable_reason()}")
+    rng = np.random.default_rng(1)
+    x, y = (rng.standard_normal(1000).astype(np.float32) for _ in range(2))
+    out = np.full_like(x, np.nan)
+    compiled = _add_kernel[(8,)](x, y, out, 1000, BLOCK=128)
+    kernel = compiled.launcher.kernel
+    launch = compiled.launcher.launch_values
+    assert type(launch).__name__ == "CpuLauncher"
+    np.testing.assert_array_equal(out, x + y)
+    assert kernel.program_seconds is not None  # timed by the first launch
+    for grid, n in [((1, 1, 1), 100), ((3, 1, 1), 300), ((4, 1, 1), 500)]:
+        out[:] = np.nan
+        launch(grid, None, x.ctypes.data, y.ctypes.data, out.ctypes.data, n)
+        np.testing.assert_array_equal(out[:n], (x + y)[:n])
+        assert np.isnan(out[n:]).all()
+    launch((0, 1, 1), None, 0, 0, 0, 5)  # no programs: nothing runs (address 0 untouched)
+    kernel._timing.program_seconds = 1.0  # as if expensive: the Python launcher plans threads
+    out[:] = np.nan
+    launch((8, 1, 1), None, x.ctypes.data, y.ctypes.data, out.ctypes.data, 1000)
+    np.testing.assert_array_equal(out, x + y)
+    assert kernel.program_seconds < 1.0  # measured again
+    with pytest.raises(TypeError, match=r"argument 3 \(1\.5\) is not a valid i32"):
+        launch((1, 1, 1), None, x.ctypes.data, y.ctypes.data, out.ctypes.data, 1.5)
+    with pytest.raises(TypeError, match="takes 4 arguments, got 3"):
+        launch((1, 1, 1), None, x.ctypes.data, y.ctypes.data, out.ctypes.data)
+    with pytest.raises(ValueError, match=r"invalid grid \(-1, 1, 1\)"):
+        launch((-1, 1, 1), None, x.ctypes.data, y.ctypes.data, out.ctypes.data, 5)
+
+
+@pytest.mark.parametrize("environment", [{native.SWITCH: "0"}, {"CC": "/no/such/cc"}])
+def test_cpu_kernels_launch_in_python_without_native_launchers(cpu_backend, monkeypatch,
+                                                               tmp_path, environment) -> None:
+    """Switched off, or with no compiler and an empty cache: the Python launcher, with the
+    same results."""
+    monkeypatch.setenv("TILECRAFT_CACHE_DIR", str(tmp_path))
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    native._cached_load.cache_clear()
+    _add_kernel.forget_compiled()
+    try:
+        x = np.arange(300, dtype=np.float32)
+        out = np.full_like(x, np.nan)
+        compiled = _add_kernel[(3,)](x, x, out, 300, BLOCK=128)
+        np.testing.assert_array_equal(out, 2 * x)
+        assert native.unavailable_reason() is not None
+        assert compiled.launcher.launch_values == compiled.launcher.kernel._launch_in_python
+        out[:] = np.nan
+        _add_kernel[(3,)](x, x, out, 300, BLOCK=128)
+        np.testing.assert_array_equal(out, 2 * x)
+    finally:
+        native._cached_load.cache_clear()
+        _add_kernel.forget_compiled()
