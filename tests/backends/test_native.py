@@ -4,6 +4,7 @@ backend's native launcher against its Python one."""
 from __future__ import annotations
 
 import shutil
+import time
 
 import numpy as np
 import pytest
@@ -17,24 +18,37 @@ needs_compiler = pytest.mark.skipif(isinstance(native.compiler(), str),
 
 
 @needs_compiler
-def test_builds_into_a_folder_and_rebuilds_a_damaged_module(tmp_path) -> None:
-    module = native.load(tmp_path)
+def test_builds_and_rebuilds_a_damaged_module(tmp_path) -> None:
     path = native.module_path(tmp_path)
-    assert module.__file__ == str(path) and path.exists()
+    module = native.load(path)
+    assert module.__file__ == str(path)
     assert {"CudaLauncher", "CpuLauncher"} <= set(dir(module))
     assert [entry.name for entry in tmp_path.iterdir()] == [path.name]  # no build leftovers
-    damaged = tmp_path / "damaged"
-    damaged.mkdir()
-    native.module_path(damaged).write_bytes(b"\x7fELF truncated")
+    damaged = native.module_path(tmp_path / "damaged")
+    damaged.parent.mkdir()
+    damaged.write_bytes(b"\x7fELF truncated")
     assert hasattr(native.load(damaged), "CudaLauncher")
-    assert native.module_path(damaged).stat().st_size > 1000
+    assert damaged.stat().st_size > 1000
+
+
+@needs_compiler
+def test_builds_in_the_background_where_not_asked_to_wait(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("TILECRAFT_CACHE_DIR", str(tmp_path))
+    assert native.launchers() is None
+    assert native.unavailable_reason().startswith("being built in the background")
+    path = native.module_path(tmp_path / "native")
+    deadline = time.monotonic() + 120
+    while not path.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert native.launchers() is not None and native.unavailable_reason() is None
+    assert [entry.name for entry in path.parent.iterdir()] == [path.name]
 
 
 def test_no_compiler_is_a_reason(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("CC", "/no/such/cc")
     with pytest.raises(native.NativeUnavailable, match="no C compiler: CC='/no/such/cc' is not "
                                                        "found"):
-        native.load(tmp_path)
+        native.load(native.module_path(tmp_path))
     monkeypatch.setenv("CC", "")
     monkeypatch.setattr(native.sysconfig, "get_config_var", lambda name: None)
     monkeypatch.setenv("PATH", str(tmp_path))
@@ -43,15 +57,21 @@ def test_no_compiler_is_a_reason(tmp_path, monkeypatch) -> None:
 
 
 def test_failed_builds_and_missing_headers_are_reasons(tmp_path, monkeypatch) -> None:
-    false = shutil.which("false")
-    if false is None:
-        pytest.skip("no false(1) to stand for a failing compiler")
-    monkeypatch.setenv("CC", false)
-    with pytest.raises(native.NativeUnavailable, match=r"false .*launchers\.c -o .* failed"):
-        native.load(tmp_path)
+    """A failed build is recorded with the compiler's messages, and not tried again while the
+    record is there."""
+    monkeypatch.setenv("CC", f"{shutil.which('sh')} -c 'echo broken headers >&2; exit 1'")
+    path = native.module_path(tmp_path)
+    with pytest.raises(native.NativeUnavailable, match=r"the build of tilecraft_launchers-\w+"
+                                                       r"\S+ failed \(.*\.failed; remove it to "
+                                                       r"try again\): broken headers$"):
+        native.load(path)
+    monkeypatch.delenv("CC")
+    with pytest.raises(native.NativeUnavailable, match="broken headers"):
+        native.load(path)
+    native.failure_record(path).unlink()
     monkeypatch.setattr(native.sysconfig, "get_paths", lambda: {"include": str(tmp_path)})
     with pytest.raises(native.NativeUnavailable, match=f"no Python.h in {tmp_path}"):
-        native.load(tmp_path)
+        native.load(path)
 
 
 def test_switched_off(monkeypatch) -> None:
@@ -74,8 +94,9 @@ def cpu_backend(monkeypatch) -> None:
 
 
 def test_cpu_native_launcher_runs_times_and_hands_on(cpu_backend) -> None:
-    if native.launchers() is None:
+    if native.launchers(wait=True) is None:
         pytest.skip(f"no native launchers here: {native.unavailable_reason()}")
+    _add_kernel.forget_compiled()
     rng = np.random.default_rng(1)
     x, y = (rng.standard_normal(1000).astype(np.float32) for _ in range(2))
     out = np.full_like(x, np.nan)
@@ -112,7 +133,6 @@ def test_cpu_kernels_launch_in_python_without_native_launchers(cpu_backend, monk
     monkeypatch.setenv("TILECRAFT_CACHE_DIR", str(tmp_path))
     for name, value in environment.items():
         monkeypatch.setenv(name, value)
-    native._cached_load.cache_clear()
     _add_kernel.forget_compiled()
     try:
         x = np.arange(300, dtype=np.float32)
@@ -125,5 +145,4 @@ def test_cpu_kernels_launch_in_python_without_native_launchers(cpu_backend, monk
         _add_kernel[(3,)](x, x, out, 300, BLOCK=128)
         np.testing.assert_array_equal(out, 2 * x)
     finally:
-        native._cached_load.cache_clear()
         _add_kernel.forget_compiled()

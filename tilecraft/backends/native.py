@@ -1,19 +1,27 @@
 """The native launchers of `launchers.c`, compiled at run time and cached on disk.
 
 `launchers()` gives the extension module ``tilecraft_launchers`` (its ``CudaLauncher`` and
-``CpuLauncher`` types), built once per machine and Python ABI with the system C compiler (``CC``
+``CpuLauncher`` types), built once per source and Python ABI with the system C compiler (``CC``
 if set, else sysconfig's, else ``cc``, ``gcc`` or ``clang``) against the headers of the running
-Python, and kept under the compile cache (``<cache>/native/``; in a temporary folder when the
-cache is disabled). The build is written to a temporary file and renamed, so concurrent processes
-never load half a module; a cached module that fails to load is built again.
+Python, and kept under the compile cache (``<cache>/native/``; in a folder of the process when
+the cache is disabled).
 
-Where there is no compiler, no ``Python.h``, or the build fails, `launchers()` returns None and
+A build takes about a second, longer than a first compile should: where the module is not built
+yet, `launchers()` starts its build in a detached process and returns None at once, so the
+kernels loaded meanwhile launch through their Python launchers (for the life of their process)
+and those loaded once the module is there launch natively; ``launchers(wait=True)`` builds it
+first. The build writes a temporary file and renames it, so no process loads half a module; a
+cached module that fails to load is built again; a build that fails leaves its compiler's
+message beside the module (``.failed``), the reason given from then on (remove it to try again).
+
+Where there is no compiler, no ``Python.h``, or the build failed, `launchers()` returns None and
 `unavailable_reason()` says why: the drivers then launch through their Python launchers.
 ``TILECRAFT_NATIVE_LAUNCHER=0`` switches the native launchers off.
 """
 
 from __future__ import annotations
 
+import atexit
 import functools
 import importlib.machinery
 import importlib.util
@@ -24,6 +32,8 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
+import uuid
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
@@ -31,7 +41,17 @@ MODULE_NAME = "tilecraft_launchers"
 SOURCE = Path(__file__).with_name("launchers.c")
 SWITCH = "TILECRAFT_NATIVE_LAUNCHER"
 _TYPES = ("CudaLauncher", "CpuLauncher")
-_BUILD_SECONDS = 120
+
+# The build, run by sh so that a detached one needs no Python: $1 the module, $2 the temporary
+# file, $3 the compiler's messages, $4 the failure record, then the compiler's command.
+_BUILD_SCRIPT = ('module=$1 scratch=$2 messages=$3 failed=$4; shift 4; '
+                 'if "$@" -o "$scratch" 2>"$messages"; then mv -f "$scratch" "$module"; '
+                 'rm -f "$messages"; else mv -f "$messages" "$failed"; rm -f "$scratch"; fi')
+
+# This process's view, per module path: the loaded module, or why there is none.
+_LOADED: dict[Path, ModuleType] = {}
+_REASONS: dict[Path, str] = {}
+_STARTED: set[Path] = set()  # the builds this process started in the background
 
 
 class NativeUnavailable(RuntimeError):
@@ -43,61 +63,78 @@ def enabled() -> bool:
     return os.environ.get(SWITCH, "1").strip().lower() not in ("0", "false", "no", "off")
 
 
-def launchers() -> ModuleType | None:
-    """The ``tilecraft_launchers`` module, or None where it is switched off or cannot be built
-    (see `unavailable_reason`)."""
+def launchers(wait: bool = False) -> ModuleType | None:
+    """The ``tilecraft_launchers`` module, or None where it is switched off, cannot be built
+    (see `unavailable_reason`), or is not built yet: then its build is started in the
+    background, or, with ``wait``, run to its end first."""
     if not enabled():
         return None
-    loaded = _cached_load()
-    return loaded if isinstance(loaded, ModuleType) else None
+    path = module_path(_folder())
+    module = _LOADED.get(path)
+    if module is not None:
+        return module
+    try:
+        module = _LOADED[path] = load(path, build=_build if wait else _build_in_background)
+    except NativeUnavailable as error:
+        _REASONS[path] = str(error)
+        return None
+    _REASONS.pop(path, None)
+    return module
 
 
 def unavailable_reason() -> str | None:
-    """Why `launchers()` returns None, or None where it gives the module."""
+    """Why `launchers()` returned None, or None where it gives the module."""
     if not enabled():
         return f"switched off by {SWITCH}={os.environ[SWITCH]!r}"
-    loaded = _cached_load()
-    return None if isinstance(loaded, ModuleType) else loaded
+    path = module_path(_folder())
+    if path in _LOADED:
+        return None
+    return _REASONS.get(path, "not asked for yet")
 
 
-@functools.cache
-def _cached_load() -> ModuleType | str:
-    """The module, or why it is unavailable (once per process)."""
+def _folder() -> Path:
     from tilecraft.runtime.cache import cache_dir
 
     root = cache_dir()
-    try:
-        if root is not None:
-            return load(root / "native")
-        with tempfile.TemporaryDirectory() as folder:  # a loaded module outlives its file
-            return load(Path(folder))
-    except NativeUnavailable as error:
-        return str(error)
+    return _process_folder() if root is None else root / "native"
+
+
+@functools.cache
+def _process_folder() -> Path:
+    """A folder of this process, for when the compile cache is disabled (a loaded module
+    outlives its file)."""
+    folder = tempfile.mkdtemp(prefix="tilecraft-native-")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return Path(folder)
 
 
 def module_path(folder: Path) -> Path:
     """Where the module built from the current `SOURCE` for this Python lives in ``folder``."""
+    return folder / f"{MODULE_NAME}-{_source_key()}{importlib.machinery.EXTENSION_SUFFIXES[0]}"
+
+
+@functools.cache
+def _source_key() -> str:
     from tilecraft.runtime.cache import cache_key
 
-    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
-    key = cache_key(SOURCE.read_bytes(), sys.implementation.cache_tag, suffix)
-    return folder / f"{MODULE_NAME}-{key[:32]}{suffix}"
+    return cache_key(SOURCE.read_bytes(), sys.implementation.cache_tag,
+                     importlib.machinery.EXTENSION_SUFFIXES[0])[:32]
 
 
-def load(folder: Path) -> ModuleType:
-    """The module from ``folder``, built there first when it is missing or does not load.
-    Raises `NativeUnavailable` with the reason when it cannot be built."""
-    path = module_path(folder)
+def failure_record(path: Path) -> Path:
+    """Where a failed build of the module ``path`` leaves its compiler's messages."""
+    return path.with_name(path.name + ".failed")
+
+
+def load(path: Path, build: Callable[[Path], None] | None = None) -> ModuleType:
+    """The module at ``path``; where it is missing or does not load, ``build(path)`` (default:
+    the build, waited for) makes it first. Raises `NativeUnavailable` with the reason."""
     if path.exists():
         try:
             return _import(path)
         except ImportError:
-            pass  # a damaged or foreign file: built again below
-    folder.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=folder, prefix=".build-") as scratch:
-        built = Path(scratch) / path.name
-        _compile(built)
-        os.replace(built, path)
+            path.unlink(missing_ok=True)  # damaged or foreign: built again
+    (build or _build)(path)
     try:
         return _import(path)
     except ImportError as error:
@@ -135,11 +172,18 @@ def compiler() -> list[str] | str:
     return "no C compiler: CC is unset and none of cc, gcc, clang is on the PATH"
 
 
-def _compile(output: Path) -> None:
-    """Builds `SOURCE` into the extension module ``output``."""
+def _build_command(path: Path) -> list[str]:
+    """The command that builds the module ``path`` (see `_BUILD_SCRIPT`); raises
+    `NativeUnavailable` where it cannot be built."""
+    failed = failure_record(path)
+    if failed.exists():
+        messages = failed.read_text(errors="replace").strip()[-2000:]
+        raise NativeUnavailable(f"the build of {path.name} failed ({failed}; remove it to try "
+                                f"again): {messages}")
     if os.name != "posix":
-        raise NativeUnavailable(f"native launchers are built on POSIX systems only, not "
-                                f"{os.name!r}")
+        raise NativeUnavailable("native launchers are built on POSIX systems only")
+    if shutil.which("sh") is None:
+        raise NativeUnavailable("no sh on the PATH to run the build")
     command = compiler()
     if isinstance(command, str):
         raise NativeUnavailable(command)
@@ -150,11 +194,28 @@ def _compile(output: Path) -> None:
     flags = ["-O2", "-shared", "-fPIC", "-std=gnu11", f"-I{include}"]
     if sys.platform == "darwin":
         flags += ["-undefined", "dynamic_lookup"]
-    arguments = [*command, *flags, str(SOURCE), "-o", str(output)]
-    try:
-        subprocess.run(arguments, check=True, capture_output=True, text=True,
-                       timeout=_BUILD_SECONDS)
-    except (OSError, subprocess.SubprocessError) as error:
-        detail = getattr(error, "stderr", None) or str(error)
-        raise NativeUnavailable(f"{shlex.join(arguments)} failed: "
-                                f"{detail.strip()[-2000:]}") from None
+    path.parent.mkdir(parents=True, exist_ok=True)
+    scratch = path.with_name(f".{path.name}.{uuid.uuid4().hex[:12]}")
+    return ["sh", "-c", _BUILD_SCRIPT, "sh", str(path), f"{scratch}.tmp", f"{scratch}.log",
+            str(failed), *command, *flags, str(SOURCE)]
+
+
+def _build(path: Path) -> None:
+    """Builds the module ``path`` and waits for it."""
+    subprocess.run(_build_command(path), check=False, stdin=subprocess.DEVNULL)
+    if not path.exists():
+        _build_command(path)  # raises with the failure's record
+        raise NativeUnavailable(f"the build of {path} left no module")
+
+
+def _build_in_background(path: Path) -> None:
+    """Starts the build of the module ``path`` in a detached process (once per process) and
+    raises `NativeUnavailable` saying so."""
+    command = _build_command(path)
+    if path not in _STARTED:
+        _STARTED.add(path)
+        # sh puts the build in the background and returns: nothing is left to wait for
+        command[2] = f"({command[2]}) </dev/null >/dev/null 2>&1 &"
+        subprocess.run(command, check=False, stdin=subprocess.DEVNULL, start_new_session=True)
+    raise NativeUnavailable(f"being built in the background ({path}): kernels loaded once it "
+                            f"is there launch natively")

@@ -253,6 +253,10 @@ def main() -> int:
     os.environ["TILECRAFT_BACKEND"] = "cuda"
     from triton.testing import do_bench
 
+    from tilecraft.backends import native
+
+    native.launchers(wait=True)  # built before the kernels load, so that they launch natively
+
     folder = Path(tempfile.mkdtemp())
     argument_modules = gpu.kernel_modules(folder, "launch_kernels", ARGUMENT_KERNELS)
     lines = [f"{'launch overhead':52} {'compiler':9} {'host us/launch':>15}"]
@@ -262,8 +266,6 @@ def main() -> int:
             launch = cases_of_compiler[index][1]
             lines.append(f"{name:52} {compiler:9} "
                          f"{host_us(launch, options.batches, options.per_batch):15.2f}")
-    from tilecraft.backends import native
-
     tilecraft_module = argument_modules["tilecraft"]
     layers = layer_cases(tilecraft_module)
     layers.append(("4 arguments, TILECRAFT_NATIVE_LAUNCHER=0",

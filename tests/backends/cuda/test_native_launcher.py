@@ -84,7 +84,7 @@ class StandIn:
 
 @pytest.fixture(scope="module")
 def stand_in(tmp_path_factory) -> StandIn:
-    if native.launchers() is None:
+    if native.launchers(wait=True) is None:
         pytest.skip(f"no native launchers here: {native.unavailable_reason()}")
     folder = tmp_path_factory.mktemp("stand_in")
     source = folder / "stand_in_libcuda.c"
@@ -264,15 +264,11 @@ def test_unavailable_native_launchers_give_the_reason(monkeypatch, tmp_path) -> 
     monkeypatch.delenv(native.SWITCH)
     monkeypatch.setenv("CC", str(tmp_path / "no-such-cc"))
     monkeypatch.setenv("TILECRAFT_CACHE_DIR", str(tmp_path / "cache"))
-    native._cached_load.cache_clear()
-    try:
-        reason = driver.make_native_launcher("k", ["i32"], ["n"], 1, 32, 0)
-    finally:
-        native._cached_load.cache_clear()
+    reason = driver.make_native_launcher("k", ["i32"], ["n"], 1, 32, 0)
     assert reason == f"no C compiler: CC={str(tmp_path / 'no-such-cc')!r} is not found"
     missing = tmp_path / "libnothing.so"
     monkeypatch.undo()
-    if native.launchers() is not None:
+    if native.launchers(wait=True) is not None:
         reason = driver.make_native_launcher("k", ["i32"], ["n"], 1, 32, 0,
                                              library=str(missing))
         assert reason.startswith("no cuLaunchKernel to call: ")
