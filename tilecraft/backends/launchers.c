@@ -406,8 +406,9 @@ static PyObject *cuda_launch(PyObject *callable, PyObject *const *args, size_t n
                                  NULL);
     Py_END_ALLOW_THREADS
     frame_close(&frame);
-    Py_INCREF(self->name);
-    PyList_SetItem(self->last_launched, 0, self->name);
+    if (PyList_SetItem(self->last_launched, 0, Py_NewRef(self->name)) < 0) {
+        return NULL;
+    }
     if (status != 0) {
         PyObject *error = PyObject_CallFunction(self->launch_error, "i", status);
         if (error != NULL) {
