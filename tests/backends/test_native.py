@@ -33,10 +33,11 @@ def test_builds_and_rebuilds_a_damaged_module(tmp_path) -> None:
 
 @needs_compiler
 def test_builds_in_the_background_where_not_asked_to_wait(tmp_path, monkeypatch) -> None:
+    monkeypatch.setattr(native, "_LOADED", [])  # as a new process with an empty cache
     monkeypatch.setenv("TILECRAFT_CACHE_DIR", str(tmp_path))
     assert native.launchers() is None
     assert native.unavailable_reason().startswith("being built in the background")
-    path = native.module_path(tmp_path / "native")
+    path = native.module_path(tmp_path / ".native")
     deadline = time.monotonic() + 120
     while not path.exists() and time.monotonic() < deadline:
         time.sleep(0.1)
@@ -130,6 +131,7 @@ def test_cpu_kernels_launch_in_python_without_native_launchers(cpu_backend, monk
                                                                tmp_path, environment) -> None:
     """Switched off, or with no compiler and an empty cache: the Python launcher, with the
     same results."""
+    monkeypatch.setattr(native, "_LOADED", [])  # as a new process with an empty cache
     monkeypatch.setenv("TILECRAFT_CACHE_DIR", str(tmp_path))
     for name, value in environment.items():
         monkeypatch.setenv(name, value)

@@ -3,7 +3,7 @@
 `launchers()` gives the extension module ``tilecraft_launchers`` (its ``CudaLauncher`` and
 ``CpuLauncher`` types), built once per source and Python ABI with the system C compiler (``CC``
 if set, else sysconfig's, else ``cc``, ``gcc`` or ``clang``) against the headers of the running
-Python, and kept under the compile cache (``<cache>/native/``; in a folder of the process when
+Python, and kept under the compile cache (``<cache>/.native/``, beside the entries; in a folder of the process when
 the cache is disabled).
 
 A build takes about a second, longer than a first compile should: where the module is not built
@@ -40,7 +40,7 @@ from types import ModuleType
 MODULE_NAME = "tilecraft_launchers"
 SOURCE = Path(__file__).with_name("launchers.c")
 SWITCH = "TILECRAFT_NATIVE_LAUNCHER"
-_TYPES = ("CudaLauncher", "CpuLauncher")
+_TYPES = ("CudaLauncher", "CpuLauncher", "Describer")
 
 # The build, run by sh so that a detached one needs no Python: $1 the module, $2 the temporary
 # file, $3 the compiler's messages, $4 the failure record, then the compiler's command.
@@ -48,8 +48,9 @@ _BUILD_SCRIPT = ('module=$1 scratch=$2 messages=$3 failed=$4; shift 4; '
                  'if "$@" -o "$scratch" 2>"$messages"; then mv -f "$scratch" "$module"; '
                  'rm -f "$messages"; else mv -f "$messages" "$failed"; rm -f "$scratch"; fi')
 
-# This process's view, per module path: the loaded module, or why there is none.
-_LOADED: dict[Path, ModuleType] = {}
+# The module once loaded (from whichever cache: it is the same code), else, per module path,
+# why there is none.
+_LOADED: list[ModuleType] = []
 _REASONS: dict[Path, str] = {}
 _STARTED: set[Path] = set()  # the builds this process started in the background
 
@@ -69,16 +70,15 @@ def launchers(wait: bool = False) -> ModuleType | None:
     background, or, with ``wait``, run to its end first."""
     if not enabled():
         return None
+    if _LOADED:
+        return _LOADED[0]
     path = module_path(_folder())
-    module = _LOADED.get(path)
-    if module is not None:
-        return module
     try:
-        module = _LOADED[path] = load(path, build=_build if wait else _build_in_background)
+        module = load(path, build=_build if wait else _build_in_background)
     except NativeUnavailable as error:
         _REASONS[path] = str(error)
         return None
-    _REASONS.pop(path, None)
+    _LOADED.append(module)
     return module
 
 
@@ -86,17 +86,16 @@ def unavailable_reason() -> str | None:
     """Why `launchers()` returned None, or None where it gives the module."""
     if not enabled():
         return f"switched off by {SWITCH}={os.environ[SWITCH]!r}"
-    path = module_path(_folder())
-    if path in _LOADED:
+    if _LOADED:
         return None
-    return _REASONS.get(path, "not asked for yet")
+    return _REASONS.get(module_path(_folder()), "not asked for yet")
 
 
 def _folder() -> Path:
     from tilecraft.runtime.cache import cache_dir
 
     root = cache_dir()
-    return _process_folder() if root is None else root / "native"
+    return _process_folder() if root is None else root / ".native"
 
 
 @functools.cache

@@ -262,6 +262,7 @@ def test_unavailable_native_launchers_give_the_reason(monkeypatch, tmp_path) -> 
     assert driver.make_native_launcher("k", ["i32"], ["n"], 1, 32, 0) == \
         "switched off by TILECRAFT_NATIVE_LAUNCHER='0'"
     monkeypatch.delenv(native.SWITCH)
+    monkeypatch.setattr(native, "_LOADED", [])  # as a new process with an empty cache
     monkeypatch.setenv("CC", str(tmp_path / "no-such-cc"))
     monkeypatch.setenv("TILECRAFT_CACHE_DIR", str(tmp_path / "cache"))
     reason = driver.make_native_launcher("k", ["i32"], ["n"], 1, 32, 0)
