@@ -215,8 +215,9 @@ def layer_cases(module: ModuleType) -> list[tuple[str, Callable[[], object]]]:
 
 def without_native_launcher(module: ModuleType) -> Callable[[], object]:
     """The 4-argument launch of `argument_cases` with the kernel loaded while
-    ``TILECRAFT_NATIVE_LAUNCHER=0``, so that it launches through cuda-python (the kernel is
-    loaded again, natively, at its next launch after `restore_native_launcher`)."""
+    ``TILECRAFT_NATIVE_LAUNCHER=0``, so that its dispatcher reads the arguments in Python and
+    it launches through cuda-python, as before the native launchers (``forget_compiled`` makes
+    the next launch load it natively again)."""
     import os
 
     import torch
