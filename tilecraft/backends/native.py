@@ -1,10 +1,11 @@
-"""The native launchers of `launchers.c`, compiled at run time and cached on disk.
+"""The native launchers of `launchers/` (C), compiled at run time and cached on disk.
 
 `launchers()` gives the extension module ``tilecraft_launchers`` (its ``CudaLauncher`` and
-``CpuLauncher`` types), built once per source and Python ABI with the system C compiler (``CC``
-if set, else sysconfig's, else ``cc``, ``gcc`` or ``clang``) against the headers of the running
-Python, and kept under the compile cache (``<cache>/.native/``, beside the entries; in a folder of the process when
-the cache is disabled).
+``CpuLauncher`` types and the fast path's ``Describer``), built once per source and Python ABI
+with the system C compiler (``CC`` if set, else sysconfig's, else ``cc``, ``gcc`` or ``clang``)
+against the headers of the running Python, and kept under the compile cache
+(``<cache>/.native/``, beside the entries; in a folder of the process when the cache is
+disabled).
 
 A build takes about a second, longer than a first compile should: where the module is not built
 yet, `launchers()` starts its build in a detached process and returns None at once, so the
@@ -38,7 +39,7 @@ from pathlib import Path
 from types import ModuleType
 
 MODULE_NAME = "tilecraft_launchers"
-SOURCE = Path(__file__).with_name("launchers.c")
+SOURCES = Path(__file__).with_name("launchers")
 SWITCH = "TILECRAFT_NATIVE_LAUNCHER"
 _TYPES = ("CudaLauncher", "CpuLauncher", "Describer")
 
@@ -108,7 +109,8 @@ def _process_folder() -> Path:
 
 
 def module_path(folder: Path) -> Path:
-    """Where the module built from the current `SOURCE` for this Python lives in ``folder``."""
+    """Where the module built from the current `SOURCES` for this Python lives in
+    ``folder``."""
     return folder / f"{MODULE_NAME}-{_source_key()}{importlib.machinery.EXTENSION_SUFFIXES[0]}"
 
 
@@ -116,7 +118,9 @@ def module_path(folder: Path) -> Path:
 def _source_key() -> str:
     from tilecraft.runtime.cache import cache_key
 
-    return cache_key(SOURCE.read_bytes(), sys.implementation.cache_tag,
+    files = {path.name: path.read_bytes() for path in sorted(SOURCES.iterdir())
+             if path.suffix in (".c", ".h")}
+    return cache_key(files, sys.implementation.cache_tag,
                      importlib.machinery.EXTENSION_SUFFIXES[0])[:32]
 
 
@@ -190,13 +194,13 @@ def _build_command(path: Path) -> list[str]:
     if not (Path(include) / "Python.h").exists():
         raise NativeUnavailable(f"no Python.h in {include} (install Python's development "
                                 f"headers)")
-    flags = ["-O2", "-shared", "-fPIC", "-std=gnu11", f"-I{include}"]
+    flags = ["-O2", "-shared", "-fPIC", "-fvisibility=hidden", "-std=gnu11", f"-I{include}"]
     if sys.platform == "darwin":
         flags += ["-undefined", "dynamic_lookup"]
     path.parent.mkdir(parents=True, exist_ok=True)
     scratch = path.with_name(f".{path.name}.{uuid.uuid4().hex[:12]}")
     return ["sh", "-c", _BUILD_SCRIPT, "sh", str(path), f"{scratch}.tmp", f"{scratch}.log",
-            str(failed), *command, *flags, str(SOURCE)]
+            str(failed), *command, *flags, *sorted(str(path) for path in SOURCES.glob("*.c"))]
 
 
 def _build(path: Path) -> None:
