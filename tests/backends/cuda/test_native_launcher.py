@@ -273,3 +273,41 @@ def test_unavailable_native_launchers_give_the_reason(monkeypatch, tmp_path) -> 
         reason = driver.make_native_launcher("k", ["i32"], ["n"], 1, 32, 0,
                                              library=str(missing))
         assert reason.startswith("no cuLaunchKernel to call: ")
+
+
+gpu = pytest.mark.skipif(not driver.is_available(), reason="no CUDA device")
+
+
+@gpu
+@pytest.mark.parametrize("switch", ["1", "0"])
+def test_cuda_functions_launch_alike_natively_and_through_cuda_python(monkeypatch,
+                                                                      switch: str) -> None:
+    """On a GPU: a CudaFunction launches natively by default and through cuda-python with the
+    switch off, and both pack every kind and launch on torch's current stream alike."""
+    torch = pytest.importorskip("torch")
+    from tests.backends.cuda.test_driver import _ADD, _SCALARS, _compile
+
+    monkeypatch.setenv(native.SWITCH, switch)
+    kinds = ["ptr", "i1", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "fp16",
+             "bf16", "fp32", "fp64"]
+    values = [True, -5, -300, -70_000, -(2 ** 40) - 3, 250, 65_000, 4_000_000_000,
+              2 ** 63 + 2 ** 11, 1.5, -2.5, 3.25, 1e100]
+    scalars = driver.CudaFunction(_compile(_SCALARS, "scalars"), "scalars", 0, 1, kinds)
+    assert (scalars.native_unavailable is None) is (switch == "1" and
+                                                     native.launchers() is not None)
+    out = torch.full((13,), math.nan, dtype=torch.float64, device="cuda")
+    scalars.launch((1, 1, 1), [out, *values], 0)
+    driver.synchronize()
+    assert out.tolist() == [float(value) for value in values]
+    add = driver.CudaFunction(_compile(_ADD, "add_kernel"), "add_kernel", 0, 4,
+                              ["ptr", "ptr", "ptr", "i32"])
+    n = 4096
+    x, y = torch.randn(n, device="cuda"), torch.randn(n, device="cuda")
+    result = torch.full((n,), math.nan, device="cuda")
+    stream = torch.cuda.Stream()
+    stream.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(stream):
+        add.launch_values((n // 128, 1, 1), None, x.data_ptr(), y.data_ptr(),
+                          result.data_ptr(), n)
+    stream.synchronize()
+    assert torch.equal(result, x + y)
