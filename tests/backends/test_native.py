@@ -75,6 +75,15 @@ def test_failed_builds_and_missing_headers_are_reasons(tmp_path, monkeypatch) ->
         native.load(path)
 
 
+def test_a_cache_that_cannot_hold_the_module_is_a_reason(tmp_path, monkeypatch) -> None:
+    monkeypatch.setattr(native, "_LOADED", [])  # as a new process
+    not_a_folder = tmp_path / "file"
+    not_a_folder.write_text("")
+    monkeypatch.setenv("TILECRAFT_CACHE_DIR", str(not_a_folder))
+    assert native.launchers(wait=True) is None
+    assert native.unavailable_reason().startswith(f"cannot build in {not_a_folder}/.native: ")
+
+
 def test_switched_off(monkeypatch) -> None:
     monkeypatch.setenv(native.SWITCH, "off")
     assert native.launchers() is None

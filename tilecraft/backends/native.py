@@ -79,6 +79,9 @@ def launchers(wait: bool = False) -> ModuleType | None:
     except NativeUnavailable as error:
         _REASONS[path] = str(error)
         return None
+    except OSError as error:  # an unwritable cache, a missing sh...
+        _REASONS[path] = f"cannot build in {path.parent}: {error}"
+        return None
     _LOADED.append(module)
     return module
 
