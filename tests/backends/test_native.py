@@ -84,6 +84,19 @@ def test_a_cache_that_cannot_hold_the_module_is_a_reason(tmp_path, monkeypatch) 
     assert native.unavailable_reason().startswith(f"cannot build in {not_a_folder}/.native: ")
 
 
+@pytest.mark.parametrize("environment", [{"TILECRAFT_CACHE_DIR": "/somewhere/cache"},
+                                         {"TILECRAFT_CACHE_DIR": ""}, {}])
+def test_the_module_lives_in_the_compile_cache(monkeypatch, environment) -> None:
+    from tilecraft.runtime import cache
+
+    monkeypatch.delenv("TILECRAFT_CACHE_DIR", raising=False)
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    assert native._folder() == cache.cache_dir() / ".native"
+    monkeypatch.setenv("TILECRAFT_CACHE_DISABLE", "1")
+    assert cache.cache_dir() is None and native._folder() == native._process_folder()
+
+
 def test_switched_off(monkeypatch) -> None:
     monkeypatch.setenv(native.SWITCH, "off")
     assert native.launchers() is None

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import atexit
 import functools
+import hashlib
 import importlib.machinery
 import importlib.util
 import os
@@ -96,10 +97,13 @@ def unavailable_reason() -> str | None:
 
 
 def _folder() -> Path:
-    from tilecraft.runtime.cache import cache_dir
-
-    root = cache_dir()
-    return _process_folder() if root is None else root / ".native"
+    """``.native`` in the compile cache's folder, which the variables name as
+    `tilecraft.runtime.cache.cache_dir` reads them (the runtime is above the backends: not
+    imported here), or `_process_folder` where the cache is disabled."""
+    if os.environ.get("TILECRAFT_CACHE_DISABLE", "") not in ("", "0"):
+        return _process_folder()
+    configured = os.environ.get("TILECRAFT_CACHE_DIR", "")
+    return (Path(configured) if configured else Path.home() / ".cache" / "tilecraft") / ".native"
 
 
 @functools.cache
@@ -119,12 +123,15 @@ def module_path(folder: Path) -> Path:
 
 @functools.cache
 def _source_key() -> str:
-    from tilecraft.runtime.cache import cache_key
-
-    files = {path.name: path.read_bytes() for path in sorted(SOURCES.iterdir())
-             if path.suffix in (".c", ".h")}
-    return cache_key(files, sys.implementation.cache_tag,
-                     importlib.machinery.EXTENSION_SUFFIXES[0])[:32]
+    """The sha256 (32 hex digits) of the sources, by name, and of this Python's ABI."""
+    digest = hashlib.sha256()
+    for path in sorted(SOURCES.iterdir()):
+        if path.suffix in (".c", ".h"):
+            data = path.read_bytes()
+            digest.update(b"%s\0%d\0" % (path.name.encode(), len(data)) + data)
+    abi = f"{sys.implementation.cache_tag}\0{importlib.machinery.EXTENSION_SUFFIXES[0]}"
+    digest.update(abi.encode())
+    return digest.hexdigest()[:32]
 
 
 def failure_record(path: Path) -> Path:
