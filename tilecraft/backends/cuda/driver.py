@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import ctypes
 import functools
+import os
 import struct
 import sys
 import threading
@@ -414,7 +415,8 @@ class CudaFunction:
 @functools.cache
 def launch_kernel_address(library: str | None = None) -> int:
     """The address of ``cuLaunchKernel``: by default the one cuda-python's driver gives
-    (``cuGetProcAddress``, default stream semantics, as cuda-python calls it), so that both
+    (``cuGetProcAddress``, with the default stream's semantics cuda-python's own calls have:
+    per-thread where ``CUDA_PYTHON_CUDA_PER_THREAD_DEFAULT_STREAM`` says so), so that both
     launchers call the same driver instance; else that of the shared library ``library`` (a
     stand-in, in tests). OSError where there is none."""
     if library is not None:
@@ -424,10 +426,12 @@ def launch_kernel_address(library: str | None = None) -> int:
             raise OSError(f"{library} has no cuLaunchKernel") from None
         return ctypes.cast(function, ctypes.c_void_p).value or 0
     driver = _driver()
+    flags = driver.CUdriverProcAddress_flags
+    per_thread = os.environ.get("CUDA_PYTHON_CUDA_PER_THREAD_DEFAULT_STREAM", "0") != "0"
     try:
         found = _check(driver.cuGetProcAddress(
-            b"cuLaunchKernel", 12000,
-            driver.CUdriverProcAddress_flags.CU_GET_PROC_ADDRESS_DEFAULT),
+            b"cuLaunchKernel", 12000, flags.CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM
+            if per_thread else flags.CU_GET_PROC_ADDRESS_DEFAULT),
             "cuGetProcAddress(cuLaunchKernel)")
     except Exception as error:  # noqa: BLE001 - CudaError, or cuda-python's own by version
         raise OSError(f"cuda-python gives no cuLaunchKernel: {error}") from None
