@@ -174,7 +174,7 @@ class CPUKernel:
             # _launch_in_python; it keeps the timing that both read.
             self._timing = launchers.CpuLauncher(tuple(self.arg_kinds), self._address,
                                                  self._no_abort_address,
-                                                 self._launch_in_python)
+                                                 self._launch_in_python, MIN_CHUNK_SECONDS)
             self.launch_values = self._timing
 
     @property

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import ctypes
 import functools
+import os
 import struct
 import sys
 import threading
@@ -412,23 +413,42 @@ class CudaFunction:
 
 
 @functools.cache
-def launch_kernel_address(library: str = "libcuda.so.1") -> int:
-    """The address of ``cuLaunchKernel`` in the driver library ``library`` (the one cuda-python
-    loads by default); OSError where the library or the symbol is missing."""
+def launch_kernel_address(library: str | None = None) -> int:
+    """The address of ``cuLaunchKernel``: by default the one cuda-python's driver gives
+    (``cuGetProcAddress``, with the default stream's semantics cuda-python's own calls have:
+    per-thread where ``CUDA_PYTHON_CUDA_PER_THREAD_DEFAULT_STREAM`` says so), so that both
+    launchers call the same driver instance; else that of the shared library ``library`` (a
+    stand-in, in tests). OSError where there is none."""
+    if library is not None:
+        try:
+            function = ctypes.CDLL(library).cuLaunchKernel
+        except AttributeError:
+            raise OSError(f"{library} has no cuLaunchKernel") from None
+        return ctypes.cast(function, ctypes.c_void_p).value or 0
+    driver = _driver()
+    flags = driver.CUdriverProcAddress_flags
+    per_thread = os.environ.get("CUDA_PYTHON_CUDA_PER_THREAD_DEFAULT_STREAM", "0") != "0"
     try:
-        function = ctypes.CDLL(library).cuLaunchKernel
-    except AttributeError:
-        raise OSError(f"{library} has no cuLaunchKernel") from None
-    return ctypes.cast(function, ctypes.c_void_p).value or 0
+        found = _check(driver.cuGetProcAddress(
+            b"cuLaunchKernel", 12000, flags.CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM
+            if per_thread else flags.CU_GET_PROC_ADDRESS_DEFAULT),
+            "cuGetProcAddress(cuLaunchKernel)")
+    except Exception as error:  # noqa: BLE001 - CudaError, or cuda-python's own by version
+        raise OSError(f"cuda-python gives no cuLaunchKernel: {error}") from None
+    address = int(found[0] if isinstance(found, tuple) else found)  # (pfn, status) since 12.5
+    if not address:
+        raise OSError("the driver has no cuLaunchKernel for CUDA 12.0")
+    return address
 
 
 def make_native_launcher(name: str, arg_kinds: Sequence[str], arg_names: Sequence[str],
                          function: int, block: int, shared: int,
-                         library: str = "libcuda.so.1") -> Callable[..., None] | str:
+                         library: str | None = None) -> Callable[..., None] | str:
     """``launch_values(grid, stream, *values)`` as `make_launcher` makes it, but a native
-    ``CudaLauncher`` (`tilecraft.backends.native`) that packs the values and calls
-    ``cuLaunchKernel`` of ``library`` with no Python in between; or, where there is none (no C
-    compiler, no driver library, ``TILECRAFT_NATIVE_LAUNCHER=0``), the reason."""
+    ``CudaLauncher`` (`tilecraft.backends.native`) that packs the values and calls the driver's
+    ``cuLaunchKernel`` (`launch_kernel_address` of ``library``) with no Python in between; or,
+    where there is none (no C compiler, no driver function, ``TILECRAFT_NATIVE_LAUNCHER=0``),
+    the reason."""
     module = native.launchers()
     if module is None:
         return native.unavailable_reason() or "the native launchers are unavailable"

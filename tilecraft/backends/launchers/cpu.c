@@ -8,10 +8,6 @@
 typedef void (*CpuKernel)(void *args, int32_t grid_x, int32_t grid_y, int32_t grid_z,
                           int64_t begin, int64_t end, void *ctx);
 
-/* A launch whose programs, at the cost last measured, would give a thread less than this
- * runs in the calling thread (cpu_driver.MIN_CHUNK_SECONDS). */
-static const double MIN_CHUNK_SECONDS = 100e-6;
-
 typedef struct {
     PyObject_HEAD
     vectorcallfunc vectorcall;
@@ -20,6 +16,7 @@ typedef struct {
     Py_ssize_t count;
     unsigned char *kinds;
     double program_seconds;   /* what one program cost at the last launch; NaN: not measured */
+    double min_chunk_seconds; /* less work than this for a second thread: run in this one */
     PyObject *fallback;       /* launch_values(grid, stream, *values) in Python */
 } CpuLauncher;
 
@@ -54,7 +51,7 @@ static PyObject *cpu_launch(PyObject *callable, PyObject *const *args, size_t na
     }
     int in_this_thread = total == 1 ||
         (!isnan(self->program_seconds) &&
-         (long long)((double)total * self->program_seconds / MIN_CHUNK_SECONDS) <= 1);
+         (long long)((double)total * self->program_seconds / self->min_chunk_seconds) <= 1);
     if (!in_this_thread) {
         goto fallback;
     }
@@ -84,10 +81,12 @@ fallback:
 static PyObject *cpu_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
     PyObject *kind_names, *fallback;
     unsigned long long kernel, context;
-    static char *keywords[] = {"kinds", "kernel", "context", "fallback", NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!KKO:CpuLauncher", keywords,
-                                     &PyTuple_Type, &kind_names, &kernel, &context,
-                                     &fallback)) {
+    double min_chunk_seconds;
+    static char *keywords[] = {"kinds", "kernel", "context", "fallback", "min_chunk_seconds",
+                               NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!KKOd:CpuLauncher", keywords,
+                                     &PyTuple_Type, &kind_names, &kernel, &context, &fallback,
+                                     &min_chunk_seconds)) {
         return NULL;
     }
     if (kernel == 0) {
@@ -107,6 +106,7 @@ static PyObject *cpu_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
     self->kernel = (CpuKernel)(uintptr_t)kernel;
     self->context = (void *)(uintptr_t)context;
     self->program_seconds = NAN;
+    self->min_chunk_seconds = min_chunk_seconds;
     self->fallback = Py_NewRef(fallback);
     return (PyObject *)self;
 }
