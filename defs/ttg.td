@@ -393,7 +393,6 @@ def TTG_MemDescSubsliceOp : TTG_Op<"memdesc_subslice", [Pure]> {
   let results = (outs TTG_MemDesc:$result);
   let hasVerifier = 1;
   let hasCustomAssemblyFormat = 1;
-  let hasCanonicalizer = 1;
 }
 
 def TTG_MemDescTransOp : TTG_Op<"memdesc_trans", [Pure, SameOperandsAndResultElementType]> {
@@ -511,6 +510,43 @@ def TTG_WarpReturnOp : TTG_Op<"warp_return", [Pure, Terminator, ReturnLike,
                                               HasParent<"ttg.warp_specialize.partitions">]> {
   let summary = "Ends a partition region of `ttg.warp_specialize`";
   let assemblyFormat = "attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Canonicalization patterns
+//===----------------------------------------------------------------------===//
+
+// Whether two orders of tt.trans, the inner one and the outer one, compose to the identity.
+def OrdersComposeToIdentity : Constraint<
+    CPred<"[tuple($0)[i] for i in $1] == list(range(len($1)))">,
+    "the two transposes undo each other">;
+def OrdersDoNotComposeToIdentity : Constraint<
+    CPred<"[tuple($0)[i] for i in $1] != list(range(len($1)))">,
+    "the two transposes do not undo each other">;
+
+let appliedBy = "canonicalize" in {
+// trans(trans(x)): x when the orders undo each other (a ttg.convert_layout of x when only the
+// layouts differ, which is why these tt patterns live here), else one trans with the composed
+// order.
+def TransOfTransIsIdentity : Pat<(TT_TransOp:$op (TT_TransOp $x, $inner), $outer),
+                                 (replaceWithValue $x),
+                                 [(OrdersComposeToIdentity $inner, $outer),
+                                  (ResultTypeIs $op, $x)]>;
+def TransOfTransIsConvert : Pat<(TT_TransOp:$op (TT_TransOp $x, $inner), $outer),
+                                (TTG_ConvertLayoutOp $x),
+                                [(OrdersComposeToIdentity $inner, $outer),
+                                 (ResultTypeIsNot $op, $x)]>;
+def TransOfTrans : Pat<(TT_TransOp (TT_TransOp $x, $inner), $outer),
+                       (TT_TransOp $x,
+                                   (NativeCodeCall<"[tuple($0)[i] for i in $1]"> $inner, $outer)),
+                       [(OrdersDoNotComposeToIdentity $inner, $outer)]>;
+
+// memdesc_subslice(memdesc_subslice(x, a), b) -> memdesc_subslice(x, a + b), as Triton's folder
+// of MemDescSubsliceOp.
+def SubsliceOfSubslice : Pat<
+    (TTG_MemDescSubsliceOp (TTG_MemDescSubsliceOp $x, $inner), $outer),
+    (TTG_MemDescSubsliceOp $x,
+        (NativeCodeCall<"[a + b for a, b in zip($0, $1)]"> $inner, $outer))>;
 }
 
 #endif // TILECRAFT_TTG_TD

@@ -1699,7 +1699,7 @@ class MemDescSubsliceOp(DefinedOp):
 
     OPERATION_NAME = 'ttg.memdesc_subslice'
     TRAITS = (Pure, )
-    HOOKS = ('custom_verify', 'canonicalization_patterns', 'parse', 'print', 'get_canonicalization_patterns', )
+    HOOKS = ('custom_verify', 'parse', 'print', 'get_canonicalization_patterns', )
     PROPERTY_NAMES = ('offsets', )
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -1761,7 +1761,8 @@ class MemDescSubsliceOp(DefinedOp):
     @classmethod
     def get_canonicalization_patterns(cls) -> list:
         """The op's canonicalization patterns: its `Pat`s in .td, then its hook's."""
-        return [*cls.canonicalization_patterns()]
+        from tilecraft.generated.patterns import ttg as _patterns_ttg
+        return [_patterns_ttg.SubsliceOfSubslice()]
 
 
 @DIALECT.op

@@ -442,19 +442,6 @@ _CMPI_SWAPPED = {
     _CmpI.sgt: _CmpI.slt, _CmpI.sge: _CmpI.sle, _CmpI.ult: _CmpI.ugt, _CmpI.ule: _CmpI.uge,
     _CmpI.ugt: _CmpI.ult, _CmpI.uge: _CmpI.ule,
 }
-_CMPI_INVERSE = {
-    _CmpI.eq: _CmpI.ne, _CmpI.ne: _CmpI.eq, _CmpI.slt: _CmpI.sge, _CmpI.sge: _CmpI.slt,
-    _CmpI.sle: _CmpI.sgt, _CmpI.sgt: _CmpI.sle, _CmpI.ult: _CmpI.uge, _CmpI.uge: _CmpI.ult,
-    _CmpI.ule: _CmpI.ugt, _CmpI.ugt: _CmpI.ule,
-}
-_CMPF_INVERSE = {
-    _CmpF.AlwaysFalse: _CmpF.AlwaysTrue, _CmpF.OEQ: _CmpF.UNE, _CmpF.OGT: _CmpF.ULE,
-    _CmpF.OGE: _CmpF.ULT, _CmpF.OLT: _CmpF.UGE, _CmpF.OLE: _CmpF.UGT, _CmpF.ONE: _CmpF.UEQ,
-    _CmpF.ORD: _CmpF.UNO,
-}
-_CMPF_INVERSE.update({v: k for k, v in list(_CMPF_INVERSE.items())})
-
-
 def cmpi_holds(predicate, a: int, b: int, width: int) -> bool:
     """Whether ``a predicate b`` holds for two integers of ``width`` bits."""
     name = _CmpI(predicate).name
@@ -805,27 +792,6 @@ class MulIConstantChain(_Reassociate):
     }
 
 
-class XOrINotCmp(RewritePattern):
-    """``xori(cmpi(p, a, b), true) -> cmpi(!p, a, b)`` (and cmpf with the inverse predicate)."""
-
-    ROOT = "arith.xori"
-
-    def match_and_rewrite(self, op, rewriter) -> bool:
-        if not element_type(op.result_.type).is_integer(1) or \
-                splat_value(const_attr(op.rhs)) != 1:
-            return False
-        cmp = op.lhs.defining_op
-        if isinstance(cmp, gen.CmpIOp):
-            inverse = _CMPI_INVERSE[cmp.predicate]
-        elif isinstance(cmp, gen.CmpFOp):
-            inverse = _CMPF_INVERSE[cmp.predicate]
-        else:
-            return False
-        rewriter.replace_op_with_new_op(op, type(cmp), cmp.lhs, cmp.rhs, inverse,
-                                        op.result_.type)
-        return True
-
-
 class SelectSimplify(RewritePattern):
     """MLIR's select canonicalizations that build constants (the others are `Pat`s of
     defs/arith.td, tried after this one):
@@ -869,7 +835,6 @@ def _patterns(cls, *pattern_classes):
 _patterns(gen.AddIOp, AddIConstantChain)
 _patterns(gen.SubIOp, SubIConstantChain)
 _patterns(gen.MulIOp, MulIConstantChain)
-_patterns(gen.XOrIOp, XOrINotCmp)
 _patterns(gen.SelectOp, SelectSimplify)
 
 

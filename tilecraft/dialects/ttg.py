@@ -1071,28 +1071,6 @@ class PartitionsUnusedCaptures(RewritePattern):
         return True
 
 
-class SubsliceOfSubslice(RewritePattern):
-    """memdesc_subslice(memdesc_subslice(x, a), b) -> memdesc_subslice(x, a + b), as Triton's
-    folder of ``MemDescSubsliceOp`` does."""
-
-    ROOT = "ttg.memdesc_subslice"
-
-    def match_and_rewrite(self, op, rewriter) -> bool:
-        inner = op.src.defining_op
-        if not isinstance(inner, gen.MemDescSubsliceOp):
-            return False
-        offsets = [a + b for a, b in zip(inner.offsets, op.offsets)]
-        properties = dict(op.properties)
-        properties["offsets"] = DenseArrayAttr(i32, offsets)
-        new = Operation.create(op.name, operands=[inner.src], result_types=[op.result_.type],
-                               properties=properties, attributes=dict(op.attributes),
-                               location=op.location)
-        rewriter.set_insertion_point(op)
-        rewriter.insert(new)
-        rewriter.replace_op(op, [new.result_])
-        return True
-
-
 # -- convert_layout canonicalization (Triton's CanonicalizeConvertFrom* patterns) ---------------
 
 def _layout_map(type_: RankedTensorType):
@@ -1394,7 +1372,6 @@ def _patterns(cls, *pattern_classes) -> None:
 
 _patterns(gen.WarpSpecializeOp, WarpSpecializeUnusedResults)
 _patterns(gen.WarpSpecializePartitionsOp, PartitionsUnusedCaptures)
-_patterns(gen.MemDescSubsliceOp, SubsliceOfSubslice)
 _patterns(gen.ConvertLayoutOp, ConvertFromProducer, ReshapeOfConvert, TransOfConvert,
           TMEMStoreOfConvert, GatherSourceOfConvert, HistogramOfConvert, SplitOfConvert)
 _patterns(gen.LocalAllocOp, LocalAllocOfConvert)
