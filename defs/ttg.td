@@ -365,7 +365,6 @@ def TTG_LocalAllocOp : TTG_Op<"local_alloc", [MemAlloc]> {
   let assemblyFormat = "($src^)? attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
   let hasFolder = 1;
-  let hasCanonicalizer = 1;
 }
 
 def TTG_LocalDeallocOp : TTG_Op<"local_dealloc", [MemFree]> {
@@ -438,7 +437,6 @@ def TTG_LocalStoreOp : TTG_Op<"local_store", [MemWrite]> {
   let arguments = (ins TT_Tensor:$src, TTG_MemDesc:$dst);
   let assemblyFormat = "$src `,` $dst attr-dict `:` type($src) `->` qualified(type($dst))";
   let hasVerifier = 1;
-  let hasCanonicalizer = 1;
 }
 
 def TTG_BarrierOp : TTG_Op<"barrier"> {
@@ -540,6 +538,14 @@ def TransOfTrans : Pat<(TT_TransOp (TT_TransOp $x, $inner), $outer),
                        (TT_TransOp $x,
                                    (NativeCodeCall<"[tuple($0)[i] for i in $1]"> $inner, $outer)),
                        [(OrdersDoNotComposeToIdentity $inner, $outer)]>;
+
+// local_alloc(convert_layout(x)) -> local_alloc(x) and local_store(convert_layout(x), d) ->
+// local_store(x, d): shared memory takes a tensor in any layout (Triton's
+// CanonicalizeConvertFromAlloc and CanonicalizeConvertFromLocalStore; the alignment is kept).
+def LocalAllocOfConvert : Pat<(TTG_LocalAllocOp (TTG_ConvertLayoutOp $x), $alignment),
+                              (TTG_LocalAllocOp $x, $alignment)>;
+def LocalStoreOfConvert : Pat<(TTG_LocalStoreOp (TTG_ConvertLayoutOp $x), $dst),
+                              (TTG_LocalStoreOp $x, $dst)>;
 
 // memdesc_subslice(memdesc_subslice(x, a), b) -> memdesc_subslice(x, a + b), as Triton's folder
 // of MemDescSubsliceOp.

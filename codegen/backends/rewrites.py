@@ -84,12 +84,16 @@ class PatternEmitter:
             if kind == "operand":
                 expr = f"{var}.{model.accessor}"
                 if isinstance(value, DagValue):
-                    if model.kind != "single":
+                    if model.kind == "variadic":
                         raise self.error(f"operand '{model.name}' of '{op.full_name}' is "
                                          f"{model.kind}: it cannot be matched by an op")
                     inner = self.state.fresh("m")
                     nested = self._op_of(value, "a nested source pattern")
-                    self.emit(f"{inner} = {expr}.defining_op")
+                    if model.kind == "optional":  # matches only when the operand is given
+                        self.emit(f"{inner} = {expr}")
+                        self.emit(f"{inner} = None if {inner} is None else {inner}.defining_op")
+                    else:
+                        self.emit(f"{inner} = {expr}.defining_op")
                     self.emit(f"if {inner} is None or {inner}.name != {nested.full_name!r}:")
                     self.emit("    return False")
                     self.match(value, inner)

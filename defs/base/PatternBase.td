@@ -8,7 +8,8 @@
 // A source dag names an op and its arguments in `arguments` order (operands and attributes);
 // an argument is `$name` (bind it), a nested op dag (the operand's defining op must match), or
 // a constraint with a name (`I32:$x`: check and bind). `(Op:$res ...)` binds the matched op;
-// an absent optional operand or attribute binds None.
+// an absent optional operand or attribute binds None, and a nested op dag on an optional
+// operand matches only when the operand is given.
 // A result dag builds an op from bound values, nested result dags, `(NativeCodeCall<"expr">
 // $a, ...)`, `(NoValue)` for an optional operand or attribute left out, and an optional
 // trailing `(location $res)`. A `Pattern` with no result dag erases its root op, which must

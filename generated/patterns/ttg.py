@@ -13,7 +13,7 @@ from tilecraft.generated import ttg as _ttg
 
 
 class TransOfTransIsIdentity(RewritePattern):
-    """`tt.trans` rewrite from ttg.td:531."""
+    """`tt.trans` rewrite from ttg.td:529."""
 
     ROOT = 'tt.trans'
     BENEFIT = 2
@@ -31,7 +31,7 @@ class TransOfTransIsIdentity(RewritePattern):
 
 
 class TransOfTransIsConvert(RewritePattern):
-    """`tt.trans` rewrite from ttg.td:535."""
+    """`tt.trans` rewrite from ttg.td:533."""
 
     ROOT = 'tt.trans'
     BENEFIT = 2
@@ -54,7 +54,7 @@ class TransOfTransIsConvert(RewritePattern):
 
 
 class TransOfTrans(RewritePattern):
-    """`tt.trans` rewrite from ttg.td:539."""
+    """`tt.trans` rewrite from ttg.td:537."""
 
     ROOT = 'tt.trans'
     BENEFIT = 2
@@ -75,8 +75,48 @@ class TransOfTrans(RewritePattern):
         return True
 
 
+class LocalAllocOfConvert(RewritePattern):
+    """`ttg.local_alloc` rewrite from ttg.td:545."""
+
+    ROOT = 'ttg.local_alloc'
+    BENEFIT = 2
+
+    def match_and_rewrite(self, op: Operation, rewriter) -> bool:
+        m1 = op.src
+        m1 = None if m1 is None else m1.defining_op
+        if m1 is None or m1.name != 'ttg.convert_layout':
+            return False
+        new2 = rewriter.insert(_ttg.LocalAllocOp.build(
+            src=m1.src,
+            alignment=op.properties.get('alignment'),
+            result_type=op.results[0].type,
+            location=op.location,
+        ))
+        rewriter.replace_op(op, new2.results)
+        return True
+
+
+class LocalStoreOfConvert(RewritePattern):
+    """`ttg.local_store` rewrite from ttg.td:547."""
+
+    ROOT = 'ttg.local_store'
+    BENEFIT = 2
+
+    def match_and_rewrite(self, op: Operation, rewriter) -> bool:
+        m1 = op.src.defining_op
+        if m1 is None or m1.name != 'ttg.convert_layout':
+            return False
+        new2 = rewriter.insert(_ttg.LocalStoreOp.build(
+            src=m1.src,
+            dst=op.dst,
+            location=op.location,
+        ))
+        rewriter.replace_op(op, new2.results)
+        return True
+
+
 class SubsliceOfSubslice(RewritePattern):
-    """`ttg.memdesc_subslice` rewrite from ttg.td:546."""
+    """`ttg.memdesc_subslice` rewrite from ttg.td:552."""
 
     ROOT = 'ttg.memdesc_subslice'
     BENEFIT = 2
@@ -95,4 +135,4 @@ class SubsliceOfSubslice(RewritePattern):
         return True
 
 
-PATTERNS = (TransOfTransIsIdentity, TransOfTransIsConvert, TransOfTrans, SubsliceOfSubslice, )
+PATTERNS = (TransOfTransIsIdentity, TransOfTransIsConvert, TransOfTrans, LocalAllocOfConvert, LocalStoreOfConvert, SubsliceOfSubslice, )

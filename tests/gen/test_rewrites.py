@@ -94,16 +94,19 @@ def test_type_constraint_in_source_and_result_type_from_root(rewrites):
     assert changed and "arith.extui %0 : i32 to i64" in out and "arith.extsi %1 : i16 to i64" in out
 
 
-def test_absent_optional_operands_in_result(rewrites):
+def test_optional_operands_matched_and_left_out(rewrites):
     text = ('module {\n  %p = "test.source"() : () -> !tt.ptr<f32>\n'
             '  %m = "test.source"() : () -> i1\n  %o = "test.source"() : () -> f32\n'
-            "  %r = tt.load %p, %m, %o cacheModifier = ca : !tt.ptr<f32>\n"
+            "  %true = arith.constant true\n"
+            "  %r = tt.load %p, %true, %o cacheModifier = ca : !tt.ptr<f32>\n"
             "  %s = tt.load %p : !tt.ptr<f32>\n"
-            '  "test.sink"(%r, %s) : (f32, f32) -> ()\n}\n')
+            "  %t = tt.load %p, %m : !tt.ptr<f32>\n"
+            '  "test.sink"(%r, %s, %t) : (f32, f32, f32) -> ()\n}\n')
     changed, out = apply(rewrites.Unmask, text)
     assert changed
     assert out.count("tt.load %0 cacheModifier = ca : !tt.ptr<f32>") == 1
-    assert "%m" not in out and out.count("tt.load %0 : !tt.ptr<f32>") == 1
+    assert out.count("tt.load %0 : !tt.ptr<f32>") == 1, "a load without a mask stays"
+    assert out.count("tt.load %0, %1 : !tt.ptr<f32>") == 1, "a mask that is no constant stays"
 
 
 def test_pattern_without_results_erases_its_root(rewrites):

@@ -724,7 +724,12 @@ class _Reassociate(RewritePattern):
     AddISubConstantRHS/LHS, SubIRHSAddConstant, ..., MulIMulIConstant do.
 
     ``RULES`` maps (inner op, where x is, where the outer constant is) to (new op, where x
-    goes, the constant's fold: (op, first, second) with "c0"/"c1")."""
+    goes, the constant's fold: (op, first, second) with "c0"/"c1").
+
+    Not a `Pat`: the new constant is computed (the two constants folded with the arith folder's
+    wrap-around, for scalars and splats), and the dialect's folding helpers are not reachable from
+    generated patterns.
+    """
 
     RULES: dict = {}
 
@@ -758,6 +763,9 @@ class _Reassociate(RewritePattern):
 
 
 class AddIConstantChain(_Reassociate):
+    """`_Reassociate` rooted at `arith.addi`: ``(x + c0) + c1 -> x + (c0 + c1)`` and the
+    forms with a subtraction inside."""
+
     ROOT = "arith.addi"
     RULES = {
         (gen.AddIOp, "lhs", "rhs"): (gen.AddIOp, "lhs", (gen.AddIOp, "c0", "c1")),
@@ -770,6 +778,9 @@ class AddIConstantChain(_Reassociate):
 
 
 class SubIConstantChain(_Reassociate):
+    """`_Reassociate` rooted at `arith.subi`: a subtraction of a constant from, or to, a sum or
+    difference with a constant."""
+
     ROOT = "arith.subi"
     RULES = {
         # (x + c0) - c1 -> x + (c0 - c1);  c1 - (x + c0) -> (c1 - c0) - x
@@ -785,6 +796,8 @@ class SubIConstantChain(_Reassociate):
 
 
 class MulIConstantChain(_Reassociate):
+    """`_Reassociate` rooted at `arith.muli`: ``(x * c0) * c1 -> x * (c0 * c1)``."""
+
     ROOT = "arith.muli"
     RULES = {
         (gen.MulIOp, "lhs", "rhs"): (gen.MulIOp, "lhs", (gen.MulIOp, "c0", "c1")),
@@ -799,6 +812,10 @@ class SelectSimplify(RewritePattern):
     - ``select(c, false, true) -> xori(c, true)`` (i1 values of the condition's type);
     - ``select(c, 1, 0) -> extui(c)``, ``select(c, 0, 1) -> extui(xori(c, true))`` (integers
       of the condition's shape).
+
+    Not a `Pat`: the `true` it builds is a computed constant (of the condition's type, scalar or
+    splat), and which case applies depends on the element types and shapes of the condition and the
+    result.
     """
 
     ROOT = "arith.select"

@@ -1387,7 +1387,12 @@ def _defining(value, cls):
 class ExpandDimsOfBroadcast(RewritePattern):
     """expand_dims(broadcast(x)) -> broadcast(expand_dims(x)). With encodings, the new
     expand_dims takes the layout that Triton's inference gives (a slice along ``axis`` expands
-    into its parent); where there is none nothing fires."""
+    into its parent); where there is none nothing fires.
+
+    Not a `Pat`: the inner expand_dims' type is computed (a 1 inserted in the shape and the layout
+    inferred by the encoding's hook), and the pattern language cannot give a nested result op a type
+    it does not infer itself.
+    """
 
     ROOT = "tt.expand_dims"
 
@@ -1422,7 +1427,11 @@ def _expanded_encoding(encoding, axis: int):
 class IntToPtrOfConstantByteOffset(RewritePattern):
     """int_to_ptr(x + c) -> addptr(int_to_ptr(x), c / size) for a scalar or splat constant byte
     offset ``c`` (the add's right operand) that is a multiple of the pointee's size in bytes;
-    int_to_ptr(ptr_to_int(p)) then folds away. The offset keeps the add's integer type."""
+    int_to_ptr(ptr_to_int(p)) then folds away. The offset keeps the add's integer type.
+
+    Not a `Pat`: the element offset is a computed constant (the byte offset divided by the pointee's
+    size), and the inner int_to_ptr's type is not one the pattern language infers.
+    """
 
     ROOT = "tt.int_to_ptr"
 

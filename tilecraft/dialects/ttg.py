@@ -1007,7 +1007,11 @@ def _verify_warp_yield(self) -> None:
 
 class WarpSpecializeUnusedResults(RewritePattern):
     """Drop the results of a `ttg.warp_specialize` that nothing uses (and the values its default
-    region yields for them), as Triton's ``WarpSpecializeOp::canonicalize`` does."""
+    region yields for them), as Triton's ``WarpSpecializeOp::canonicalize`` does.
+
+    Not a `Pat`: the new op has fewer (variadic) results and takes over both regions, whose yields
+    change.
+    """
 
     ROOT = "ttg.warp_specialize"
 
@@ -1040,7 +1044,10 @@ class WarpSpecializeUnusedResults(RewritePattern):
 
 class PartitionsUnusedCaptures(RewritePattern):
     """Drop the captures that no partition region uses, and fold duplicate captures into their
-    first occurrence, as Triton's ``WarpSpecializePartitionsOp::canonicalize`` does."""
+    first occurrence, as Triton's ``WarpSpecializePartitionsOp::canonicalize`` does.
+
+    Not a `Pat`: it erases region arguments and rewrites their uses inside the partition regions.
+    """
 
     ROOT = "ttg.warp_specialize.partitions"
 
@@ -1115,11 +1122,6 @@ def _has_dot_operand(type_) -> bool:
     return isinstance(getattr(type_, "encoding", None), gen.DotOperandEncodingAttr)
 
 
-def _convert_of(value) -> Operation | None:
-    op = value.defining_op
-    return op if isinstance(op, gen.ConvertLayoutOp) else None
-
-
 class ConvertFromProducer(RewritePattern):
     """``convert_layout`` of an op that can produce the target layout itself (Triton's
     CanonicalizeConvertFromConvert):
@@ -1136,7 +1138,12 @@ class ConvertFromProducer(RewritePattern):
       layout.
 
     Conversions from an NVIDIA mma layout to a dot operand stay (Triton's fused-attention
-    heuristic)."""
+    heuristic).
+
+    Not a `Pat` (kept as Triton's one CanonicalizeConvertFromConvert): the reshape and cat
+    cases compute layout maps (expensive views, registers per thread) with the ttg hooks, and
+    the local_load case inserts the new load where the old one was, not at the conversion.
+    """
 
     ROOT = "ttg.convert_layout"
 
@@ -1192,7 +1199,12 @@ class _IntoUser(RewritePattern):
     """A conversion folded into the ops that read it as their source: for each user of the
     ``convert_layout`` that is a ``USER`` reading it as ``src``, `rewrite_user` may rebuild
     the user on the conversion's source. (Triton roots these patterns at the users; here they
-    are the conversion's, so that every op's patterns start at it.)"""
+    are the conversion's, so that every op's patterns start at it.)
+
+    Not a `Pat`: rooted at the conversion, it rewrites the conversion's users, and a source pattern
+    only reaches an op's operands and their producers; the conditions compute layouts with the ttg
+    hooks.
+    """
 
     ROOT = "ttg.convert_layout"
     USER: type
@@ -1213,7 +1225,10 @@ class _IntoUser(RewritePattern):
 class ReshapeOfConvert(_IntoUser):
     """``reshape(convert_layout(x))`` -> ``reshape(x)`` when the conversion moves nothing, or
     when the reshape may reorder and is not an expensive view from ``x``'s layout (Triton's
-    CanonicalizeConvertFromReshape); the reshape keeps its flags."""
+    CanonicalizeConvertFromReshape); the reshape keeps its flags.
+
+    Not a `Pat`: see `_IntoUser`.
+    """
 
     USER = _tt.ReshapeOp
 
@@ -1230,7 +1245,10 @@ class ReshapeOfConvert(_IntoUser):
 
 class TransOfConvert(_IntoUser):
     """``trans(convert_layout(x))`` -> ``trans(x)`` when the conversion moves nothing (Triton's
-    CanonicalizeConvertFromTranspose)."""
+    CanonicalizeConvertFromTranspose).
+
+    Not a `Pat`: see `_IntoUser`.
+    """
 
     USER = _tt.TransOp
 
@@ -1245,7 +1263,10 @@ class TransOfConvert(_IntoUser):
 class TMEMStoreOfConvert(_IntoUser):
     """``tmem_store(convert_layout(x), buf)`` -> ``tmem_store(x, buf)`` when a tensor-memory
     store takes ``x``'s layout too (Triton's CanonicalizeConvertFromTMEMStore, with its rule
-    of which layouts TMEM loads and stores accept: `ttng.tmem_access_compatible`)."""
+    of which layouts TMEM loads and stores accept: `ttng.tmem_access_compatible`).
+
+    Not a `Pat`: see `_IntoUser`.
+    """
 
     @property
     def USER(self) -> type:  # noqa: N802 - the attribute `_IntoUser` reads; ttng imports ttg
@@ -1268,7 +1289,10 @@ class TMEMStoreOfConvert(_IntoUser):
 class GatherSourceOfConvert(_IntoUser):
     """``gather(convert_layout(x), i)`` -> ``gather(x, i)``: the source of a gather without
     ``efficient_layout`` goes through shared memory, so its layout does not matter (Triton's
-    CanonicalizeConvertFromGatherSource)."""
+    CanonicalizeConvertFromGatherSource).
+
+    Not a `Pat`: see `_IntoUser`.
+    """
 
     USER = _tt.GatherOp
 
@@ -1283,7 +1307,10 @@ class GatherSourceOfConvert(_IntoUser):
 class HistogramOfConvert(_IntoUser):
     """``histogram(convert_layout(x), m)`` -> ``histogram(x, convert_layout(m))``: the bins do
     not depend on the source's layout; the mask follows the source's (Triton's
-    CanonicalizeConvertFromHistogram)."""
+    CanonicalizeConvertFromHistogram).
+
+    Not a `Pat`: see `_IntoUser`.
+    """
 
     USER = _tt.HistogramOp
 
@@ -1300,7 +1327,10 @@ class HistogramOfConvert(_IntoUser):
 
 class SplitOfConvert(_IntoUser):
     """``split(convert_layout(x))`` -> ``split(x)`` when splitting ``x`` gives the results'
-    layout already (Triton's CanonicalizeConvertFromSplit)."""
+    layout already (Triton's CanonicalizeConvertFromSplit).
+
+    Not a `Pat`: see `_IntoUser`.
+    """
 
     USER = _tt.SplitOp
 
@@ -1315,37 +1345,6 @@ class SplitOfConvert(_IntoUser):
             return False
         rewriter.replace_op_with_new_op(user, _tt.SplitOp, user.out_lhs.type,
                                         user.out_rhs.type, convert.src)
-        return True
-
-
-class LocalAllocOfConvert(RewritePattern):
-    """``local_alloc(convert_layout(x))`` -> ``local_alloc(x)``: storing to shared memory takes
-    any layout (Triton's CanonicalizeConvertFromAlloc; the alignment is kept)."""
-
-    ROOT = "ttg.local_alloc"
-
-    def match_and_rewrite(self, op, rewriter) -> bool:
-        convert = None if op.src is None else _convert_of(op.src)
-        if convert is None:
-            return False
-        rewriter.replace_op_with_new_op(op, gen.LocalAllocOp, op.result_.type, convert.src,
-                                        op.properties.get("alignment"),
-                                        attributes=dict(op.attributes))
-        return True
-
-
-class LocalStoreOfConvert(RewritePattern):
-    """``local_store(convert_layout(x), d)`` -> ``local_store(x, d)`` (Triton's
-    CanonicalizeConvertFromLocalStore)."""
-
-    ROOT = "ttg.local_store"
-
-    def match_and_rewrite(self, op, rewriter) -> bool:
-        convert = _convert_of(op.src)
-        if convert is None:
-            return False
-        rewriter.replace_op_with_new_op(op, gen.LocalStoreOp, convert.src, op.dst,
-                                        attributes=dict(op.attributes))
         return True
 
 
@@ -1374,8 +1373,6 @@ _patterns(gen.WarpSpecializeOp, WarpSpecializeUnusedResults)
 _patterns(gen.WarpSpecializePartitionsOp, PartitionsUnusedCaptures)
 _patterns(gen.ConvertLayoutOp, ConvertFromProducer, ReshapeOfConvert, TransOfConvert,
           TMEMStoreOfConvert, GatherSourceOfConvert, HistogramOfConvert, SplitOfConvert)
-_patterns(gen.LocalAllocOp, LocalAllocOfConvert)
-_patterns(gen.LocalStoreOp, LocalStoreOfConvert)
 
 
 def _with_layout_checks(own: Callable[[Operation], None] | None) -> Callable[[Operation], None]:

@@ -20,10 +20,10 @@ def SubSelf : Pat<(Arith_SubIOp $x, $x), (Arith_XOrIOp $x, $x)>;
 // extsi on an i32 only
 def ExtOfI32 : Pat<(Arith_ExtSIOp I32:$x), (Arith_ExtUIOp $x)>;
 
-// a masked load becomes one without its mask and other value (absent optional operands)
-def Unmask : Pat<(TT_LoadOp $p, $m, $o, $bc, $pad, $c, $e, $v),
-                 (TT_LoadOp $p, (NoValue), (NoValue), $bc, $pad, $c, $e, $v),
-                 [(Constraint<CPred<"$0 is not None">, "masked"> $m)]>;
+// a load under a constant mask becomes one without its mask and other value (an op matched
+// on an optional operand; absent optional operands in the result)
+def Unmask : Pat<(TT_LoadOp $p, (Arith_ConstantOp $mask), $o, $bc, $pad, $c, $e, $v),
+                 (TT_LoadOp $p, (NoValue), (NoValue), $bc, $pad, $c, $e, $v)>;
 
 // an evict_first store goes (no result pattern: the root is erased)
 def DropStore : Pattern<(TT_StoreOp $p, $v, $m, $bc, $c, $e), [],
