@@ -47,11 +47,14 @@ from tilecraft.generated.ttng import (AsyncTMACopyGlobalToLocalOp, BarrierExpect
                                       WarpGroupDotWaitOp)
 from tilecraft.generated.ttg import (AsyncCommitGroupOp, AsyncCopyGlobalToLocalOp,
                                      AsyncTokenType, AsyncWaitOp, LocalAllocOp,
-                                     LocalDeallocOp, LocalLoadOp, MemDescIndexOp, MemDescType)
-from tilecraft.ir import (Block, BlockArgument, BoolAttr, Builder, IntegerAttr, IntegerType,
-                          Operation, RankedTensorType, Value)
-from tilecraft.layouts.shared import shared_vector_width
+                                     LocalDeallocOp, LocalLoadOp, MemDescIndexOp, MemDescType,
+                                     SharedMemorySpaceAttr)
+from tilecraft.ir import (Attribute, Block, BlockArgument, BoolAttr, Builder, IntegerAttr,
+                          IntegerType, Operation, RankedTensorType, Value)
 from tilecraft.transforms.accelerate_matmul import capability_of
+from tilecraft.transforms.async_copy import copy_bytes, load_shared_encoding
+from tilecraft.transforms.loop_schedule import (LoopSchedule, ancestor_in_block, body_of,
+                                                strip_schedule)
 from tilecraft.transforms.effects import is_memory_effect_free
 from tilecraft.transforms.loop_unroll import NUM_STAGES
 from tilecraft.transforms.tma_lowering import barrier_type, block_bytes, tma_shared_encoding
@@ -65,10 +68,13 @@ _I1 = IntegerType(1)
 
 @dataclass
 class _Plan:
-    """What pipelining one loop moves: the loads with their ``local_alloc`` users, the ops of
-    their slice (in body order), and the carried values the slice advances (by index)."""
+    """What pipelining one loop moves: the loads with the ``local_alloc`` user their buffer
+    replaces (None when they have none: their users read the buffer with a ``local_load``),
+    their buffers' shared layouts, the ops of their slice (in body order), and the carried
+    values the slice advances (by index)."""
 
-    loads: list[tuple[Operation, Operation]]
+    loads: list[tuple[Operation, Operation | None]]
+    encodings: list[Attribute]
     slice_ops: list[Operation]
     carried: list[int]
 
@@ -86,19 +92,20 @@ def _candidate(load: Operation) -> Operation | None:
     """The ``local_alloc`` a pipelinable load feeds, or None."""
     if _is_tma(load):
         return _tma_candidate(load)
+    return _single_alloc_user(load) if _async_copyable(load) else None
+
+
+def _async_copyable(load: Operation) -> bool:
+    """Whether ``cp.async`` can do ``load``: a tensor of pointers (not a block pointer), no
+    ``other`` or a zero one, not volatile."""
     if load.name != "tt.load" or not isinstance(load.results[0].type, RankedTensorType):
-        return None
+        return False
     if not isinstance(load.operands[0].type, RankedTensorType):
-        return None  # a block pointer
-    alloc = _single_alloc_user(load)
-    if alloc is None:
-        return None
+        return False  # a block pointer
     if load.other is not None and not is_zero(const_attr(load.other)):
-        return None
+        return False
     volatile = load.get_attr("isVolatile")
-    if volatile is not None and getattr(volatile, "value", False):
-        return None
-    return alloc
+    return not (volatile is not None and getattr(volatile, "value", False))
 
 
 def _single_alloc_user(load: Operation) -> Operation | None:
@@ -117,25 +124,6 @@ def _tma_candidate(load: Operation) -> Operation | None:
         return None
     encoding = tma_shared_encoding(load.desc.type)
     return alloc if encoding is not None and alloc.results[0].type.encoding == encoding else None
-
-
-def _copy_bytes(load: Operation, alloc: Operation, axis_info) -> int:
-    """The bytes one ``cp.async`` of this load can move: the elements a thread holds
-    consecutively, consecutive and aligned in global memory with one mask value (axis info)
-    and in the shared buffer (its layout map)."""
-    from tilecraft.analysis.axisinfo import pointee_bytes
-    from tilecraft.dialects.ttg_layouts import encoding_layout, shared_layout
-
-    pointers: RankedTensorType = load.operands[0].type
-    shape = tuple(pointers.shape)
-    layout = encoding_layout(pointers.encoding, shape)
-    buffer = shared_layout(alloc.results[0].type.encoding, shape)
-    if layout is None or buffer is None:
-        return 0
-    elem_bytes = pointee_bytes(pointers)
-    width = axis_info.layout_vector_width(load.operands[0], layout, elem_bytes * 8,
-                                          mask=load.mask)
-    return min(width, shared_vector_width(buffer, layout, elem_bytes)) * elem_bytes
 
 
 def _slice_of(body: Block, roots: list[Operation], loads: list[Operation]
@@ -173,16 +161,25 @@ def _depends_on(value: Value, args: set[Value], body: Block, seen: dict) -> bool
     return result
 
 
-def _plan(loop: Operation, axis_info) -> _Plan | None:
-    body = loop.regions[0].blocks[0]
-    yield_op = body.last_op
+def _candidates(loop: Operation, axis_info) -> list[tuple[Operation, Operation]]:
+    """The loads to pipeline without a schedule, with their ``local_alloc`` users."""
     pairs = []
-    for op in body:
+    for op in loop.regions[0].blocks[0]:
         alloc = _candidate(op)
-        if alloc is not None and (_is_tma(op) or _copy_bytes(op, alloc, axis_info) >= 4):
+        if alloc is not None and (_is_tma(op) or copy_bytes(
+                op, alloc.results[0].type.encoding, axis_info) >= 4):
             pairs.append((op, alloc))
+    return pairs
+
+
+def _plan(loop: Operation, pairs: list[tuple[Operation, Operation | None]],
+          encodings: list[Attribute]) -> _Plan | None:
+    """The slice of the loads ``pairs`` and the carried values it advances, or None when the
+    slice cannot run ahead of the body (see the module docstring)."""
     if not pairs:
         return None
+    body = loop.regions[0].blocks[0]
+    yield_op = body.last_op
     loads = [load for load, _ in pairs]
     slice_ops = _slice_of(body, loads, loads)
     if slice_ops is None:
@@ -226,10 +223,10 @@ def _plan(loop: Operation, axis_info) -> _Plan | None:
             continue
         for operand in op.operands:
             owner = operand.owner
-            if (isinstance(owner, Operation) and owner in members
+            if (isinstance(owner, Operation) and owner in members and owner not in loads
                     and _depends_on(operand, advanced, body, seen)):
                 return None
-    return _Plan(pairs, [op for op in body if op in members], sorted(carried))
+    return _Plan(pairs, encodings, [op for op in body if op in members], sorted(carried))
 
 
 def _token() -> AsyncTokenType:
@@ -276,7 +273,7 @@ def _async_dots(body: Block, plan: _Plan) -> list[Operation] | None:
     (alone, it adds into that value itself). Every earlier dot's result is needed right away: a wait for all dots follows it,
     which also waits for the last dot of the iteration before (the carried accumulator passes
     through it, so every later read of it comes after)."""
-    allocs = {alloc.results[0] for _, alloc in plan.loads}
+    allocs = {alloc.results[0] for _, alloc in plan.loads if alloc is not None}
     yield_op = body.last_op
     dots = [op for op in body if op.name == "ttng.warp_group_dot"]
     if not dots:
@@ -333,11 +330,13 @@ def _make_async(dots: list[Operation], body: Block) -> Operation:
 
 
 def _emit_stage(builder: Builder, plan: _Plan, mapping: dict, buffers: list[Value],
-                slot: Value, in_range: Value, barriers: Value | None) -> None:
+                slot: Value, in_range: Value, barriers: Value | None,
+                group_per_copy: bool = False) -> list[Value]:
     """Clones the slice through ``mapping`` at ``builder``'s point, each load as an
     asynchronous copy into buffer ``slot`` masked by ``in_range`` too: ``cp.async`` copies
-    committed as one group, TMA copies completing barrier ``slot`` of ``barriers``, which
-    expects their bytes first."""
+    committed as one group (one group each with ``group_per_copy``), TMA copies completing
+    barrier ``slot`` of ``barriers``, which expects their bytes first. Returns the tokens of
+    the groups."""
     loads = {load: index for index, (load, _) in enumerate(plan.loads)}
     tokens = []
     barrier = None
@@ -369,19 +368,23 @@ def _emit_stage(builder: Builder, plan: _Plan, mapping: dict, buffers: list[Valu
             cache=op.get_attr("cache"), evict=op.get_attr("evict"),
             is_volatile=op.get_attr("isVolatile"), location=location)
         tokens.append(builder.insert(copy).results[0])
-    if tokens:
-        builder.insert(AsyncCommitGroupOp.build(_token(), tokens,
-                                                location=plan.slice_ops[0].location))
+        if group_per_copy:
+            tokens[-1] = builder.insert(AsyncCommitGroupOp.build(
+                _token(), [tokens[-1]], location=location)).results[0]
+    if tokens and not group_per_copy:
+        tokens = [builder.insert(AsyncCommitGroupOp.build(
+            _token(), tokens, location=plan.slice_ops[0].location)).results[0]]
+    return tokens
 
 
 def _buffers(loop: Operation, plan: _Plan, stages: int) -> list[Value]:
     """One multi-buffered allocation per load, before the loop."""
     builder = Builder.before(loop, loop.location)
     buffers = []
-    for load, alloc in plan.loads:
-        single: MemDescType = alloc.results[0].type
-        buffer_type = MemDescType((stages, *single.shape), single.element_type,
-                                  single.encoding, single.memory_space, True)
+    for (load, _), encoding in zip(plan.loads, plan.encodings):
+        shape = tuple(load.results[0].type.shape)
+        buffer_type = MemDescType((stages, *shape), load.results[0].type.element_type,
+                                  encoding, SharedMemorySpaceAttr(), True)
         buffers.append(builder.insert(LocalAllocOp.build(buffer_type,
                                                          location=load.location)).results[0])
     return buffers
@@ -400,23 +403,29 @@ def _barriers(builder: Builder, plan: _Plan, stages: int, location) -> Value | N
     return barriers
 
 
-def pipeline_loop(loop: Operation, plan: _Plan, stages: int) -> Operation:
-    """Pipelines ``loop`` by ``plan`` over ``stages`` stages (see the module docstring);
-    returns the new loop."""
-    distance = stages - 1
+def pipeline_loop(loop: Operation, plan: _Plan, distance: int, num_buffers: int,
+                  anchor: Operation | None = None) -> Operation:
+    """Pipelines ``loop`` by ``plan``, the loads ``distance`` iterations ahead into
+    ``num_buffers`` buffers each (``distance + 1``, or ``distance`` when the copies go after
+    every read of the buffers), the copies in the loop at its start (after the asynchronous
+    dots) or before ``anchor`` (see the module docstring); returns the new loop. With an
+    ``anchor`` (a schedule's pipelining, as Triton's), each ``cp.async`` copy is a commit group
+    of its own and the newest groups' tokens are carried to the wait."""
     location = loop.location
     body = loop.regions[0].blocks[0]
     iv, iter_args = body.arguments[0], list(body.arguments[1:])
     yield_op = body.last_op
     lb, step = loop.operands[0], loop.operands[2]
     inits = list(loop.operands[3:])
-    buffers = _buffers(loop, plan, stages)
+    buffers = _buffers(loop, plan, num_buffers)
     before = Builder.before(loop, location)
     copies = any(not _is_tma(load) for load, _ in plan.loads)
-    barriers = _barriers(before, plan, stages, location)
+    barriers = _barriers(before, plan, num_buffers, location)
 
     # prologue: iterations 0 .. distance-1
     carried_values = {k: inits[k] for k in plan.carried}
+    per_copy = anchor is not None
+    tokens: list[Value] = []
     for j in range(distance):
         mapping = {arg: carried_values[k] for k, arg in enumerate(iter_args)
                    if k in carried_values}
@@ -426,22 +435,26 @@ def pipeline_loop(loop: Operation, plan: _Plan, stages: int) -> Operation:
             scaled = before.insert(MulIOp.build(step, offset, location=location)).results[0]
             iv_j = before.insert(AddIOp.build(lb, scaled, location=location)).results[0]
         mapping[iv] = iv_j
-        _emit_stage(before, plan, mapping, buffers, _i32(before, j, location),
-                    _in_range(loop, before, iv_j), barriers)
+        tokens = _emit_stage(before, plan, mapping, buffers, _i32(before, j, location),
+                             _in_range(loop, before, iv_j), barriers, per_copy)
         carried_values = {k: mapping.get(yield_op.operands[k], yield_op.operands[k])
                           for k in plan.carried}
     new_inits = [carried_values.get(k, init) for k, init in enumerate(inits)]
 
     # the loop, with the slot of iteration i and the phase of its barrier carried last
     zero = _i32(before, 0, location)
-    new_loop = loop_with_iter_args(loop, new_inits + [zero] * (1 if barriers is None else 2))
+    tokens = tokens if per_copy else []
+    new_loop = loop_with_iter_args(loop, new_inits + [zero] * (1 if barriers is None else 2)
+                                   + tokens)
     slot = body.add_argument(_I32, location)
     phase = None if barriers is None else body.add_argument(_I32, location)
+    carried_tokens = [body.add_argument(_token(), location) for _ in tokens]
     start = Builder.at_start(body, location)
     wait = None
     if copies:
-        wait = start.insert(AsyncWaitOp.build(max(distance - 1, 0), _token(),
-                                              location=location)).results[0]
+        groups = 1 if not per_copy else sum(not _is_tma(load) for load, _ in plan.loads)
+        wait = start.insert(AsyncWaitOp.build(max(distance - 1, 0) * groups, _token(),
+                                              carried_tokens, location=location)).results[0]
     if barriers is not None:
         start.insert(WaitBarrierOp.build(_buffer_view(start, barriers, slot, location), phase,
                                          location=location))
@@ -449,45 +462,39 @@ def pipeline_loop(loop: Operation, plan: _Plan, stages: int) -> Operation:
     if dots is not None:
         # the dots run on while the next copies are issued
         accumulated = next(iter(dots[-1].results[0].uses)).index
-        start = Builder.after(_make_async(dots, body), location)
-    # the copies of iteration i + distance, into the slot iteration i - 1 read
+        waited = _make_async(dots, body)
+        start = Builder.after(waited, location)
+        if anchor is not None and waited.is_before_in_block(anchor):
+            start = Builder.before(anchor, location)
+    elif anchor is not None:
+        start = Builder.before(anchor, location)
+    # the copies of iteration i + distance, into the slot iteration i - 1 read (or, with
+    # one buffer less, the slot iteration i has just read)
     mapping: dict = {}
     shift = start.insert(constant_op(distance, iv.type, location)).results[0]
     ahead = start.insert(AddIOp.build(iv, start.insert(
         MulIOp.build(step, shift, location=location)).results[0], location=location)).results[0]
     mapping[iv] = ahead
-    last = _i32(start, stages - 1, location)
-    is_first = start.insert(CmpIOp.build(slot, _i32(start, 0, location), CmpIPredicate.eq,
-                                         location=location)).results[0]
-    previous = start.insert(SubIOp.build(slot, _i32(start, 1, location),
-                                         location=location)).results[0]
-    insert_slot = start.insert(SelectOp.build(is_first, last, previous,
-                                              location=location)).results[0]
-    _emit_stage(start, plan, mapping, buffers, insert_slot, _in_range(loop, start, ahead),
-                barriers)
+    insert_slot = slot
+    if num_buffers > distance:
+        last = _i32(start, num_buffers - 1, location)
+        is_first = start.insert(CmpIOp.build(slot, _i32(start, 0, location),
+                                             CmpIPredicate.eq, location=location)).results[0]
+        previous = start.insert(SubIOp.build(slot, _i32(start, 1, location),
+                                             location=location)).results[0]
+        insert_slot = start.insert(SelectOp.build(is_first, last, previous,
+                                                  location=location)).results[0]
+    next_tokens = _emit_stage(start, plan, mapping, buffers, insert_slot,
+                              _in_range(loop, start, ahead), barriers, per_copy)
     # the body reads the slot of iteration i
     for (load, alloc), buffer in zip(plan.loads, buffers):
-        view = _buffer_view(Builder.before(alloc, alloc.location), buffer, slot,
-                            alloc.location)
-        for use in list(alloc.results[0].uses):
-            user = use.owner
-            if isinstance(user, LocalLoadOp) and user.token is None and not _is_tma(load):
-                replacement = Builder.before(user, user.location).insert(
-                    LocalLoadOp.build(user.results[0].type, view, wait,
-                                      attributes=dict(user.attributes),
-                                      location=user.location))
-                user.results[0].replace_all_uses_with(replacement.results[0])
-                user.erase()
-            else:
-                use.set(view)
-        alloc.erase()
-        load.erase()
+        _read_buffer(load, alloc, buffer, slot, None if _is_tma(load) else wait)
     # the advanced values come from the clones; the slot moves on
     end = Builder.before(yield_op, location)
     following = end.insert(AddIOp.build(slot, _i32(end, 1, location),
                                         location=location)).results[0]
-    wraps = end.insert(CmpIOp.build(following, _i32(end, stages, location), CmpIPredicate.eq,
-                                    location=location)).results[0]
+    wraps = end.insert(CmpIOp.build(following, _i32(end, num_buffers, location),
+                                    CmpIPredicate.eq, location=location)).results[0]
     next_slot = end.insert(SelectOp.build(wraps, _i32(end, 0, location), following,
                                           location=location)).results[0]
     operands = list(yield_op.operands)
@@ -500,6 +507,7 @@ def pipeline_loop(loop: Operation, plan: _Plan, stages: int) -> Operation:
                                           location=location)).results[0]
         operands.append(end.insert(SelectOp.build(wraps, flipped, phase,
                                                   location=location)).results[0])
+    operands.extend(next_tokens[:len(carried_tokens)])
     yield_op.set_operands(operands)
     _erase_dead(reversed(plan.slice_ops))
     for index, result in enumerate(loop.results):
@@ -516,13 +524,57 @@ def pipeline_loop(loop: Operation, plan: _Plan, stages: int) -> Operation:
     if copies:
         after.insert(AsyncWaitOp.build(0, _token(), location=location))
     if barriers is not None:
-        for index in range(stages):
+        for index in range(num_buffers):
             view = _buffer_view(after, barriers, _i32(after, index, location), location)
             after.insert(InvalBarrierOp.build(view, location=location))
         after.insert(LocalDeallocOp.build(barriers, location=location))
     for buffer in buffers:
         after.insert(LocalDeallocOp.build(buffer, location=location))
     return new_loop
+
+
+def _read_buffer(load: Operation, alloc: Operation | None, buffer: Value, slot: Value,
+                 wait: Value | None) -> None:
+    """Makes the body read slot ``slot`` of ``buffer`` where it read ``load``: the view stands
+    for ``alloc``, and one ``ttg.local_load`` (after ``wait``) for the load's other uses."""
+    body = load.parent
+    users = [ancestor_in_block(use.owner, body) for use in load.results[0].uses
+             if use.owner is not alloc]
+    order = {op: index for index, op in enumerate(body)}
+    first = min(([alloc] if alloc is not None else []) + users, key=order.__getitem__)
+    view = _buffer_view(Builder.before(first, first.location), buffer, slot, first.location)
+    if alloc is not None:
+        for use in list(alloc.results[0].uses):
+            user = use.owner
+            if isinstance(user, LocalLoadOp) and user.token is None and wait is not None:
+                replacement = Builder.before(user, user.location).insert(
+                    LocalLoadOp.build(user.results[0].type, view, wait,
+                                      attributes=dict(user.attributes),
+                                      location=user.location))
+                user.results[0].replace_all_uses_with(replacement.results[0])
+                user.erase()
+            else:
+                use.set(view)
+                _propagate_mutable(user)
+        alloc.erase()
+    if users:
+        reader = min(users, key=order.__getitem__)
+        loaded = Builder.before(reader, load.location).insert(
+            LocalLoadOp.build(load.results[0].type, view, wait, location=load.location))
+        load.results[0].replace_all_uses_with(loaded.results[0])
+    load.erase()
+
+
+def _propagate_mutable(view: Operation) -> None:
+    """Makes a memory view of a (mutable) buffer slot, and the views of it, mutable."""
+    result = view.results[0] if len(view.results) == 1 else None
+    if result is None or not isinstance(result.type, MemDescType) or result.type.mutable_memory:
+        return
+    t = result.type
+    result.type = MemDescType(t.shape, t.element_type, t.encoding, t.memory_space, True,
+                              t.alloc_shape)
+    for use in result.uses:
+        _propagate_mutable(use.owner)
 
 
 def _erase_dead(ops) -> None:
@@ -532,28 +584,149 @@ def _erase_dead(ops) -> None:
             op.erase()
 
 
+def _stage_distance(load: Operation, schedule: LoopSchedule) -> int:
+    """How many stages after ``load`` its first user runs (through a ``local_alloc``, the
+    alloc's users count too; a user in a later cluster counts one stage later)."""
+    body = load.parent
+    stage, cluster = schedule[load]
+    users = _users_in(load, body)
+    for user in list(users):
+        if user.name == "ttg.local_alloc":
+            users |= _users_in(user, body)
+    use_stages = []
+    for user in users:
+        if user in schedule:
+            user_stage, user_cluster = schedule[user]
+            later = schedule.position(user_cluster) > schedule.position(cluster)
+            use_stages.append(user_stage + later)
+    return min(use_stages) - stage if use_stages else 0
+
+
+def _users_in(op: Operation, body: Block) -> set[Operation]:
+    return {user for result in op.results for use in result.uses
+            if (user := ancestor_in_block(use.owner, body)) is not None}
+
+
+def _readers(load: Operation, alloc: Operation | None) -> set[Operation]:
+    """The body ops that read a pipelined load's buffer: its users and the users of its
+    ``local_alloc`` through memory views."""
+    body = load.parent
+    readers = _users_in(load, body) - {alloc}
+    work = [alloc] if alloc is not None else []
+    while work:
+        for use in work.pop().results[0].uses:
+            user = use.owner
+            if isinstance(user.results[0].type if user.results else None, MemDescType):
+                work.append(user)
+            elif (reader := ancestor_in_block(user, body)) is not None:
+                readers.add(reader)
+    return readers
+
+
+def _reads_another(load: Operation, loads: set[Operation]) -> bool:
+    """Whether the address or mask of ``load`` depends on another of ``loads``."""
+    members = _slice_of(load.parent, [load], list(loads)) or []
+    return any(op in loads and op is not load for op in members)
+
+
+@dataclass
+class _Scheduled:
+    """How a loop's schedule pipelines it: the plan, how many iterations ahead the loads run,
+    their buffers, and the op the copies in the loop go before."""
+
+    plan: _Plan
+    distance: int
+    num_buffers: int
+    anchor: Operation
+
+
+def _from_schedule(loop: Operation, schedule: LoopSchedule, axis_info) -> _Scheduled | None:
+    """The loads of the loop's first stage that the schedule uses stages later (all at the
+    largest such distance, and not reading another one), as cp.async or TMA copies; their
+    copies go before the first op of a later cluster than theirs, with one buffer per stage of
+    distance, and one more when a buffer is read after that point or by a ``wgmma``."""
+    body = body_of(loop)
+    chosen = []
+    for op in body:
+        if op.name not in ("tt.load", "tt.descriptor_load") or op not in schedule:
+            continue
+        distance = _stage_distance(op, schedule)
+        if distance <= 0:
+            continue
+        if _is_tma(op):
+            alloc = _tma_candidate(op)
+            if alloc is None:
+                continue
+            encoding = alloc.results[0].type.encoding
+        else:
+            if not _async_copyable(op):
+                continue
+            encoding = load_shared_encoding(op)
+            if copy_bytes(op, encoding, axis_info) < 4:
+                continue
+            alloc = next((use.owner for use in op.results[0].uses
+                          if use.owner.name == "ttg.local_alloc" and use.owner.parent is body
+                          and use.owner.results[0].type.encoding == encoding), None)
+        chosen.append((op, alloc, encoding, distance))
+    if not chosen:
+        return None
+    first = min(schedule[load][0] for load, *_ in chosen)
+    chosen = [entry for entry in chosen if schedule[entry[0]][0] == first]
+    distance = max(entry[3] for entry in chosen)
+    chosen = [entry for entry in chosen if entry[3] == distance]
+    loads = {entry[0] for entry in chosen}
+    chosen = [entry for entry in chosen if not _reads_another(entry[0], loads)]
+    plan = _plan(loop, [(load, alloc) for load, alloc, _, _ in chosen],
+                 [encoding for _, _, encoding, _ in chosen])
+    if plan is None:
+        return None
+    moved = set(plan.slice_ops) | {alloc for _, alloc in plan.loads}
+    cluster = min(schedule.position(schedule[load][1]) for load, _ in plan.loads)
+    anchor = next((op for op in body if op not in moved and op is not body.last_op
+                   and op in schedule and schedule.position(schedule[op][1]) > cluster),
+                  body.last_op)
+    order = {op: index for index, op in enumerate(body)}
+    readers = set().union(*(_readers(load, alloc) for load, alloc in plan.loads))
+    late = any(order[reader] >= order[anchor] for reader in readers if reader in order)
+    wgmma = any(reader.name == "ttng.warp_group_dot" for reader in readers)
+    return _Scheduled(plan, distance, distance + (late or wgmma), anchor)
+
+
 def pipeline_loops(module: Operation, num_stages: int) -> int:
     """Pipelines every innermost ``scf.for`` of ``module`` that has loads to pipeline, on
-    targets with ``cp.async`` (sm_80+); returns how many loops were pipelined."""
+    targets with ``cp.async`` (sm_80+; a loop with a schedule also when the module names no
+    target), by the loop's schedule when it carries one; returns how many loops were
+    pipelined. The schedule attributes are removed."""
     from tilecraft.analysis.axisinfo import AxisInfoAnalysis
 
     capability = capability_of(module)
-    if capability is None or capability < 80:
-        return 0
     loops = [op for op in module.walk() if op.name == "scf.for"
              and not any(inner.name == "scf.for" for inner in op.walk() if inner is not op)]
     axis_info = None
     count = 0
     for loop in loops:
+        schedule = LoopSchedule.read(loop)
+        if capability is not None and capability < 80 or capability is None and not schedule:
+            continue
+        axis_info = axis_info or AxisInfoAnalysis(module)
+        if schedule is not None:
+            scheduled = _from_schedule(loop, schedule, axis_info)
+            if scheduled is None:
+                continue
+            pipeline_loop(loop, scheduled.plan, scheduled.distance, scheduled.num_buffers,
+                          scheduled.anchor)
+            count += 1
+            continue
         stages = _stages(loop, num_stages)
         if stages < 2:
             continue
-        axis_info = axis_info or AxisInfoAnalysis(module)
-        plan = _plan(loop, axis_info)
+        pairs = _candidates(loop, axis_info)
+        plan = _plan(loop, pairs, [alloc.results[0].type.encoding for _, alloc in pairs])
         if plan is None:
             continue
-        pipeline_loop(loop, plan, stages)
+        pipeline_loop(loop, plan, stages - 1, stages)
         count += 1
+    strip_schedule(module)
     return count
 
 

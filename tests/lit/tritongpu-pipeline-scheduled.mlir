@@ -1,0 +1,241 @@
+// tritongpu-pipeline on a loop that carries a schedule (tritongpu-assign-latencies and
+// tritongpu-schedule-loops before it, as Triton runs them): the loads of stage 0 run as many
+// iterations ahead as their users' stage, into that many buffers when the copies come after
+// every read of the buffers (the schedule's cluster order puts them at the end of the body),
+// each copy its own commit group, the newest groups' tokens carried to the wait. It must leave
+// alone loops on targets before sm_80 and loops whose schedule is one stage, and it removes
+// the schedule attributes.
+// RUN: tilecraft-opt %s --split-input-file -tritongpu-assign-latencies -tritongpu-schedule-loops -tritongpu-pipeline -canonicalize | filecheck %s
+
+// Operands converted to the dot layout in registers: buffers in the swizzled layout the dot
+// operand wants, read straight into the dot layout; the slot read is the slot refilled.
+// CHECK-LABEL: @registers
+// CHECK-DAG: %[[C0:.+]] = arith.constant 0 : i32
+// CHECK-DAG: %[[C1:.+]] = arith.constant 1 : i32
+// CHECK-DAG: %[[C2:.+]] = arith.constant 2 : i32
+// CHECK: %[[A:.+]] = ttg.local_alloc : () -> !ttg.memdesc<2x32x32xf16, #shared, #smem, mutable>
+// CHECK: %[[B:.+]] = ttg.local_alloc : () -> !ttg.memdesc<2x32x32xf16, #shared, #smem, mutable>
+// CHECK: ttg.memdesc_index %[[A]][%[[C0]]]
+// CHECK: ttg.async_copy_global_to_local
+// CHECK-NEXT: ttg.async_commit_group
+// CHECK: ttg.memdesc_index %[[B]][%[[C0]]]
+// CHECK: ttg.async_copy_global_to_local
+// CHECK-NEXT: ttg.async_commit_group
+// CHECK: ttg.memdesc_index %[[A]][%[[C1]]]
+// CHECK: ttg.async_copy_global_to_local
+// CHECK-NEXT: %[[TA:.+]] = ttg.async_commit_group
+// CHECK: ttg.memdesc_index %[[B]][%[[C1]]]
+// CHECK: ttg.async_copy_global_to_local
+// CHECK-NEXT: %[[TB:.+]] = ttg.async_commit_group
+// CHECK: scf.for %[[I:.+]] = {{.*}} iter_args({{.*}}, %[[SLOT:.+]] = %[[C0]], %[[WA:.+]] = %[[TA]], %[[WB:.+]] = %[[TB]])
+// CHECK-NEXT: %[[WAIT:.+]] = ttg.async_wait %[[WA]], %[[WB]] {num = 2 : i32}
+// CHECK-NEXT: %[[AV:.+]] = ttg.memdesc_index %[[A]][%[[SLOT]]]
+// CHECK-NEXT: ttg.local_load %[[AV]] token %[[WAIT]] : {{.*}} -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 0
+// CHECK-NEXT: %[[BV:.+]] = ttg.memdesc_index %[[B]][%[[SLOT]]]
+// CHECK-NEXT: ttg.local_load %[[BV]] token %[[WAIT]] : {{.*}} -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 1
+// CHECK-NEXT: tt.dot
+// CHECK: ttg.memdesc_index %[[A]][%[[SLOT]]]
+// CHECK: ttg.async_copy_global_to_local
+// CHECK-NEXT: %[[NA:.+]] = ttg.async_commit_group
+// CHECK: ttg.memdesc_index %[[B]][%[[SLOT]]]
+// CHECK: ttg.async_copy_global_to_local
+// CHECK-NEXT: %[[NB:.+]] = ttg.async_commit_group
+// CHECK: arith.cmpi eq, %{{.+}}, %[[C2]]
+// CHECK: scf.yield {{.*}}, %[[NA]], %[[NB]]
+// CHECK: ttg.async_wait {num = 0 : i32}
+// CHECK-NOT: loop.stage
+// CHECK-NOT: tt.scheduled_max_stage
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#shared = #ttg.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @registers(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %n: i32) -> tensor<32x32xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<32x32xf32, #mma>
+    %step = arith.constant dense<32> : tensor<32x32xi32, #blocked>
+    %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %r2 = tt.expand_dims %r {axis = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #blocked}>> -> tensor<1x32xi32, #blocked>
+    %offs = tt.broadcast %r2 : tensor<1x32xi32, #blocked> -> tensor<32x32xi32, #blocked>
+    %pa = tt.splat %a : !tt.ptr<f16> -> tensor<32x32x!tt.ptr<f16>, #blocked>
+    %pa2 = tt.addptr %pa, %offs : tensor<32x32x!tt.ptr<f16>, #blocked>, tensor<32x32xi32, #blocked>
+    %pb = tt.splat %b : !tt.ptr<f16> -> tensor<32x32x!tt.ptr<f16>, #blocked>
+    %pb2 = tt.addptr %pb, %offs : tensor<32x32x!tt.ptr<f16>, #blocked>, tensor<32x32xi32, #blocked>
+    %res:3 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero, %ap = %pa2, %bp = %pb2) -> (tensor<32x32xf32, #mma>, tensor<32x32x!tt.ptr<f16>, #blocked>, tensor<32x32x!tt.ptr<f16>, #blocked>) : i32 {
+      %x = tt.load %ap : tensor<32x32x!tt.ptr<f16>, #blocked>
+      %y = tt.load %bp : tensor<32x32x!tt.ptr<f16>, #blocked>
+      %xd = ttg.convert_layout %x : tensor<32x32xf16, #blocked> -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+      %yd = ttg.convert_layout %y : tensor<32x32xf16, #blocked> -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
+      %d = tt.dot %xd, %yd, %acc : tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<32x32xf32, #mma>
+      %an = tt.addptr %ap, %step : tensor<32x32x!tt.ptr<f16>, #blocked>, tensor<32x32xi32, #blocked>
+      %bn = tt.addptr %bp, %step : tensor<32x32x!tt.ptr<f16>, #blocked>, tensor<32x32xi32, #blocked>
+      scf.yield %d, %an, %bn : tensor<32x32xf32, #mma>, tensor<32x32x!tt.ptr<f16>, #blocked>, tensor<32x32x!tt.ptr<f16>, #blocked>
+    }
+    tt.return %res#0 : tensor<32x32xf32, #mma>
+  }
+}
+
+// -----
+
+// Operands stored to shared memory by the kernel: the buffers take the allocs' place.
+// CHECK-LABEL: @matmul
+// CHECK-COUNT-2: ttg.local_alloc : () -> !ttg.memdesc<2x32x32xf16, #shared, #smem, mutable>
+// CHECK: scf.for
+// CHECK: ttg.async_wait {{.+}} {num = 2 : i32}
+// CHECK-NOT: ttg.local_alloc
+// CHECK: tt.dot
+// CHECK: ttg.async_copy_global_to_local
+// CHECK: ttg.async_copy_global_to_local
+// CHECK: scf.yield
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#shared = #ttg.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @matmul(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %n: i32) -> tensor<32x32xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<32x32xf32, #mma>
+    %step = arith.constant dense<32> : tensor<32x32xi32, #blocked>
+    %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %r2 = tt.expand_dims %r {axis = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #blocked}>> -> tensor<1x32xi32, #blocked>
+    %offs = tt.broadcast %r2 : tensor<1x32xi32, #blocked> -> tensor<32x32xi32, #blocked>
+    %pa = tt.splat %a : !tt.ptr<f16> -> tensor<32x32x!tt.ptr<f16>, #blocked>
+    %pa2 = tt.addptr %pa, %offs : tensor<32x32x!tt.ptr<f16>, #blocked>, tensor<32x32xi32, #blocked>
+    %pb = tt.splat %b : !tt.ptr<f16> -> tensor<32x32x!tt.ptr<f16>, #blocked>
+    %pb2 = tt.addptr %pb, %offs : tensor<32x32x!tt.ptr<f16>, #blocked>, tensor<32x32xi32, #blocked>
+    %res:3 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero, %ap = %pa2, %bp = %pb2) -> (tensor<32x32xf32, #mma>, tensor<32x32x!tt.ptr<f16>, #blocked>, tensor<32x32x!tt.ptr<f16>, #blocked>) : i32 {
+      %x = tt.load %ap : tensor<32x32x!tt.ptr<f16>, #blocked>
+      %y = tt.load %bp : tensor<32x32x!tt.ptr<f16>, #blocked>
+      %xs = ttg.local_alloc %x : (tensor<32x32xf16, #blocked>) -> !ttg.memdesc<32x32xf16, #shared, #smem>
+      %xd = ttg.local_load %xs : !ttg.memdesc<32x32xf16, #shared, #smem> -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+      %ys = ttg.local_alloc %y : (tensor<32x32xf16, #blocked>) -> !ttg.memdesc<32x32xf16, #shared, #smem>
+      %yd = ttg.local_load %ys : !ttg.memdesc<32x32xf16, #shared, #smem> -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
+      %d = tt.dot %xd, %yd, %acc : tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<32x32xf32, #mma>
+      %an = tt.addptr %ap, %step : tensor<32x32x!tt.ptr<f16>, #blocked>, tensor<32x32xi32, #blocked>
+      %bn = tt.addptr %bp, %step : tensor<32x32x!tt.ptr<f16>, #blocked>, tensor<32x32xi32, #blocked>
+      scf.yield %d, %an, %bn : tensor<32x32xf32, #mma>, tensor<32x32x!tt.ptr<f16>, #blocked>, tensor<32x32x!tt.ptr<f16>, #blocked>
+    }
+    tt.return %res#0 : tensor<32x32xf32, #mma>
+  }
+}
+
+// -----
+
+// A module that names no target is pipelined by its schedule.
+// CHECK-LABEL: @no_target
+// CHECK: scf.for
+// CHECK: ttg.async_wait
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#shared = #ttg.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @no_target(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %n: i32) -> tensor<32x32xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<32x32xf32, #mma>
+    %step = arith.constant dense<32> : tensor<32x32xi32, #blocked>
+    %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %r2 = tt.expand_dims %r {axis = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #blocked}>> -> tensor<1x32xi32, #blocked>
+    %offs = tt.broadcast %r2 : tensor<1x32xi32, #blocked> -> tensor<32x32xi32, #blocked>
+    %pa = tt.splat %a : !tt.ptr<f16> -> tensor<32x32x!tt.ptr<f16>, #blocked>
+    %pa2 = tt.addptr %pa, %offs : tensor<32x32x!tt.ptr<f16>, #blocked>, tensor<32x32xi32, #blocked>
+    %pb = tt.splat %b : !tt.ptr<f16> -> tensor<32x32x!tt.ptr<f16>, #blocked>
+    %pb2 = tt.addptr %pb, %offs : tensor<32x32x!tt.ptr<f16>, #blocked>, tensor<32x32xi32, #blocked>
+    %res:3 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero, %ap = %pa2, %bp = %pb2) -> (tensor<32x32xf32, #mma>, tensor<32x32x!tt.ptr<f16>, #blocked>, tensor<32x32x!tt.ptr<f16>, #blocked>) : i32 {
+      %x = tt.load %ap : tensor<32x32x!tt.ptr<f16>, #blocked>
+      %y = tt.load %bp : tensor<32x32x!tt.ptr<f16>, #blocked>
+      %xd = ttg.convert_layout %x : tensor<32x32xf16, #blocked> -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+      %yd = ttg.convert_layout %y : tensor<32x32xf16, #blocked> -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
+      %d = tt.dot %xd, %yd, %acc : tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<32x32xf32, #mma>
+      %an = tt.addptr %ap, %step : tensor<32x32x!tt.ptr<f16>, #blocked>, tensor<32x32xi32, #blocked>
+      %bn = tt.addptr %bp, %step : tensor<32x32x!tt.ptr<f16>, #blocked>, tensor<32x32xi32, #blocked>
+      scf.yield %d, %an, %bn : tensor<32x32xf32, #mma>, tensor<32x32x!tt.ptr<f16>, #blocked>, tensor<32x32x!tt.ptr<f16>, #blocked>
+    }
+    tt.return %res#0 : tensor<32x32xf32, #mma>
+  }
+}
+
+// -----
+
+// sm_75 has no cp.async: the loop stays, without its schedule.
+// CHECK-LABEL: @sm75
+// CHECK-NOT: ttg.async_copy_global_to_local
+// CHECK-NOT: loop.stage
+// CHECK: tt.return
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#shared = #ttg.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:75", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @sm75(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %n: i32) -> tensor<32x32xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<32x32xf32, #mma>
+    %step = arith.constant dense<32> : tensor<32x32xi32, #blocked>
+    %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %r2 = tt.expand_dims %r {axis = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #blocked}>> -> tensor<1x32xi32, #blocked>
+    %offs = tt.broadcast %r2 : tensor<1x32xi32, #blocked> -> tensor<32x32xi32, #blocked>
+    %pa = tt.splat %a : !tt.ptr<f16> -> tensor<32x32x!tt.ptr<f16>, #blocked>
+    %pa2 = tt.addptr %pa, %offs : tensor<32x32x!tt.ptr<f16>, #blocked>, tensor<32x32xi32, #blocked>
+    %pb = tt.splat %b : !tt.ptr<f16> -> tensor<32x32x!tt.ptr<f16>, #blocked>
+    %pb2 = tt.addptr %pb, %offs : tensor<32x32x!tt.ptr<f16>, #blocked>, tensor<32x32xi32, #blocked>
+    %res:3 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero, %ap = %pa2, %bp = %pb2) -> (tensor<32x32xf32, #mma>, tensor<32x32x!tt.ptr<f16>, #blocked>, tensor<32x32x!tt.ptr<f16>, #blocked>) : i32 {
+      %x = tt.load %ap : tensor<32x32x!tt.ptr<f16>, #blocked>
+      %y = tt.load %bp : tensor<32x32x!tt.ptr<f16>, #blocked>
+      %xd = ttg.convert_layout %x : tensor<32x32xf16, #blocked> -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+      %yd = ttg.convert_layout %y : tensor<32x32xf16, #blocked> -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
+      %d = tt.dot %xd, %yd, %acc : tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<32x32xf32, #mma>
+      %an = tt.addptr %ap, %step : tensor<32x32x!tt.ptr<f16>, #blocked>, tensor<32x32xi32, #blocked>
+      %bn = tt.addptr %bp, %step : tensor<32x32x!tt.ptr<f16>, #blocked>, tensor<32x32xi32, #blocked>
+      scf.yield %d, %an, %bn : tensor<32x32xf32, #mma>, tensor<32x32x!tt.ptr<f16>, #blocked>, tensor<32x32x!tt.ptr<f16>, #blocked>
+    }
+    tt.return %res#0 : tensor<32x32xf32, #mma>
+  }
+}
+
+// -----
+
+// One stage: no schedule, no pipelining.
+// CHECK-LABEL: @one_stage
+// CHECK-NOT: ttg.async_copy_global_to_local
+// CHECK: tt.return
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#shared = #ttg.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @one_stage(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %n: i32) -> tensor<32x32xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<32x32xf32, #mma>
+    %step = arith.constant dense<32> : tensor<32x32xi32, #blocked>
+    %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %r2 = tt.expand_dims %r {axis = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #blocked}>> -> tensor<1x32xi32, #blocked>
+    %offs = tt.broadcast %r2 : tensor<1x32xi32, #blocked> -> tensor<32x32xi32, #blocked>
+    %pa = tt.splat %a : !tt.ptr<f16> -> tensor<32x32x!tt.ptr<f16>, #blocked>
+    %pa2 = tt.addptr %pa, %offs : tensor<32x32x!tt.ptr<f16>, #blocked>, tensor<32x32xi32, #blocked>
+    %pb = tt.splat %b : !tt.ptr<f16> -> tensor<32x32x!tt.ptr<f16>, #blocked>
+    %pb2 = tt.addptr %pb, %offs : tensor<32x32x!tt.ptr<f16>, #blocked>, tensor<32x32xi32, #blocked>
+    %res:3 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero, %ap = %pa2, %bp = %pb2) -> (tensor<32x32xf32, #mma>, tensor<32x32x!tt.ptr<f16>, #blocked>, tensor<32x32x!tt.ptr<f16>, #blocked>) : i32 {
+      %x = tt.load %ap : tensor<32x32x!tt.ptr<f16>, #blocked>
+      %y = tt.load %bp : tensor<32x32x!tt.ptr<f16>, #blocked>
+      %xs = ttg.local_alloc %x : (tensor<32x32xf16, #blocked>) -> !ttg.memdesc<32x32xf16, #shared, #smem>
+      %xd = ttg.local_load %xs : !ttg.memdesc<32x32xf16, #shared, #smem> -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+      %ys = ttg.local_alloc %y : (tensor<32x32xf16, #blocked>) -> !ttg.memdesc<32x32xf16, #shared, #smem>
+      %yd = ttg.local_load %ys : !ttg.memdesc<32x32xf16, #shared, #smem> -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
+      %d = tt.dot %xd, %yd, %acc : tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<32x32xf32, #mma>
+      %an = tt.addptr %ap, %step : tensor<32x32x!tt.ptr<f16>, #blocked>, tensor<32x32xi32, #blocked>
+      %bn = tt.addptr %bp, %step : tensor<32x32x!tt.ptr<f16>, #blocked>, tensor<32x32xi32, #blocked>
+      scf.yield %d, %an, %bn : tensor<32x32xf32, #mma>, tensor<32x32x!tt.ptr<f16>, #blocked>, tensor<32x32x!tt.ptr<f16>, #blocked>
+    } {tt.num_stages = 1 : i32}
+    tt.return %res#0 : tensor<32x32xf32, #mma>
+  }
+}
