@@ -2,21 +2,25 @@
 // tritongpu-schedule-loops before it, as Triton runs them): the loads of stage 0 run as many
 // iterations ahead as their users' stage, into that many buffers when the copies come after
 // every read of the buffers (the schedule's cluster order puts them at the end of the body),
-// each copy its own commit group, the newest groups' tokens carried to the wait. It must leave
+// each copy its own commit group (with its contiguity), the newest groups' tokens carried to
+// the wait, which comes right before the first read of a buffer. It must leave
 // alone loops on targets before sm_80 and loops whose schedule is one stage, and it removes
 // the schedule attributes.
 // RUN: tilecraft-opt %s --split-input-file -tritongpu-assign-latencies -tritongpu-schedule-loops -tritongpu-pipeline -canonicalize | filecheck %s
 
 // Operands converted to the dot layout in registers: buffers in the swizzled layout the dot
-// operand wants, read straight into the dot layout; the slot read is the slot refilled.
+// operand wants, read straight into the dot layout. As Triton, two counters are carried, the
+// slot to fill (the last filled before the loop) and the slot to read (-1 before the loop),
+// each moved on where it is used; the slot read is the slot refilled after the dot.
 // CHECK-LABEL: @registers
+// CHECK-DAG: %[[CM1:.+]] = arith.constant -1 : i32
 // CHECK-DAG: %[[C0:.+]] = arith.constant 0 : i32
 // CHECK-DAG: %[[C1:.+]] = arith.constant 1 : i32
 // CHECK-DAG: %[[C2:.+]] = arith.constant 2 : i32
 // CHECK: %[[A:.+]] = ttg.local_alloc : () -> !ttg.memdesc<2x32x32xf16, #shared, #smem, mutable>
 // CHECK: %[[B:.+]] = ttg.local_alloc : () -> !ttg.memdesc<2x32x32xf16, #shared, #smem, mutable>
 // CHECK: ttg.memdesc_index %[[A]][%[[C0]]]
-// CHECK: ttg.async_copy_global_to_local
+// CHECK: ttg.async_copy_global_to_local {{.*}} {contiguity = 8 : i32}
 // CHECK-NEXT: ttg.async_commit_group
 // CHECK: ttg.memdesc_index %[[B]][%[[C0]]]
 // CHECK: ttg.async_copy_global_to_local
@@ -27,21 +31,26 @@
 // CHECK: ttg.memdesc_index %[[B]][%[[C1]]]
 // CHECK: ttg.async_copy_global_to_local
 // CHECK-NEXT: %[[TB:.+]] = ttg.async_commit_group
-// CHECK: scf.for %[[I:.+]] = {{.*}} iter_args({{.*}}, %[[SLOT:.+]] = %[[C0]], %[[WA:.+]] = %[[TA]], %[[WB:.+]] = %[[TB]])
+// CHECK: scf.for %[[I:.+]] = {{.*}} iter_args({{.*}}, %[[INS:.+]] = %[[C1]], %[[EXT:.+]] = %[[CM1]], %[[WA:.+]] = %[[TA]], %[[WB:.+]] = %[[TB]])
+// CHECK-NEXT: %[[E1:.+]] = arith.addi %[[EXT]], %[[C1]]
+// CHECK-NEXT: %[[EW:.+]] = arith.cmpi sge, %[[E1]], %[[C2]]
+// CHECK-NEXT: %[[SLOT:.+]] = arith.select %[[EW]], %[[C0]], %[[E1]]
 // CHECK-NEXT: %[[WAIT:.+]] = ttg.async_wait %[[WA]], %[[WB]] {num = 2 : i32}
 // CHECK-NEXT: %[[AV:.+]] = ttg.memdesc_index %[[A]][%[[SLOT]]]
 // CHECK-NEXT: ttg.local_load %[[AV]] token %[[WAIT]] : {{.*}} -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 0
 // CHECK-NEXT: %[[BV:.+]] = ttg.memdesc_index %[[B]][%[[SLOT]]]
 // CHECK-NEXT: ttg.local_load %[[BV]] token %[[WAIT]] : {{.*}} -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 1
 // CHECK-NEXT: tt.dot
-// CHECK: ttg.memdesc_index %[[A]][%[[SLOT]]]
+// CHECK: %[[I1:.+]] = arith.addi %[[INS]], %[[C1]]
+// CHECK-NEXT: %[[IW:.+]] = arith.cmpi sge, %[[I1]], %[[C2]]
+// CHECK-NEXT: %[[FILL:.+]] = arith.select %[[IW]], %[[C0]], %[[I1]]
+// CHECK: ttg.memdesc_index %[[A]][%[[FILL]]]
 // CHECK: ttg.async_copy_global_to_local
 // CHECK-NEXT: %[[NA:.+]] = ttg.async_commit_group
-// CHECK: ttg.memdesc_index %[[B]][%[[SLOT]]]
+// CHECK: ttg.memdesc_index %[[B]][%[[FILL]]]
 // CHECK: ttg.async_copy_global_to_local
 // CHECK-NEXT: %[[NB:.+]] = ttg.async_commit_group
-// CHECK: arith.cmpi eq, %{{.+}}, %[[C2]]
-// CHECK: scf.yield {{.*}}, %[[NA]], %[[NB]]
+// CHECK: scf.yield {{.*}}, %[[FILL]], %[[SLOT]], %[[NA]], %[[NB]]
 // CHECK: ttg.async_wait {num = 0 : i32}
 // CHECK-NOT: loop.stage
 // CHECK-NOT: tt.scheduled_max_stage

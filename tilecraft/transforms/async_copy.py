@@ -11,7 +11,8 @@ from tilecraft.ir import Attribute, Operation, RankedTensorType, Value
 from tilecraft.transforms.reduce_data_duplication import (memory_order,
                                                           swizzled_shared_for_dot_operand)
 
-__all__ = ["dot_operand_shared_encoding", "load_shared_encoding", "copy_bytes"]
+__all__ = ["dot_operand_shared_encoding", "load_shared_encoding", "copy_contiguity",
+           "copy_bytes"]
 
 
 def _order(t) -> tuple[int, ...]:
@@ -78,10 +79,27 @@ def load_shared_encoding(load: Operation) -> Attribute:
     return SwizzledSharedEncodingAttr(1, 1, 1, memory_order(load.results[0].type))
 
 
+def copy_contiguity(load: Operation, axis_info) -> int:
+    """How many elements a thread's ``cp.async`` of ``load`` may cover in global memory:
+    consecutive, aligned and under one mask value (axis info over the pointers' layout); 1
+    without a layout map."""
+    from tilecraft.analysis.axisinfo import pointee_bytes
+    from tilecraft.dialects.ttg_layouts import encoding_layout
+
+    pointers = load.operands[0].type
+    if not isinstance(pointers, RankedTensorType):
+        return 1
+    layout = encoding_layout(pointers.encoding, tuple(pointers.shape))
+    if layout is None:
+        return 1
+    return axis_info.layout_vector_width(load.operands[0], layout,
+                                         pointee_bytes(pointers) * 8, mask=load.mask)
+
+
 def copy_bytes(load: Operation, encoding: Attribute, axis_info) -> int:
-    """The bytes one ``cp.async`` of ``load`` into a buffer of ``encoding`` can move: the
-    elements a thread holds consecutively, consecutive and aligned in global memory with one
-    mask value (axis info) and in the buffer (its layout map); 0 without layout maps."""
+    """The bytes one ``cp.async`` of ``load`` into a buffer of ``encoding`` can move: its
+    `copy_contiguity`, within what the buffer's layout keeps consecutive; 0 without layout
+    maps."""
     from tilecraft.analysis.axisinfo import pointee_bytes
     from tilecraft.dialects.ttg_layouts import encoding_layout, shared_layout
     from tilecraft.layouts.shared import shared_vector_width
@@ -95,6 +113,5 @@ def copy_bytes(load: Operation, encoding: Attribute, axis_info) -> int:
     if layout is None or buffer is None:
         return 0
     elem_bytes = pointee_bytes(pointers)
-    width = axis_info.layout_vector_width(load.operands[0], layout, elem_bytes * 8,
-                                          mask=load.mask)
+    width = copy_contiguity(load, axis_info)
     return min(width, shared_vector_width(buffer, layout, elem_bytes)) * elem_bytes

@@ -35,7 +35,7 @@ stage count is the pass option, or a loop's own ``tt.num_stages``; 1 leaves loop
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from tilecraft.dialects.foldutils import const_attr, is_zero
 from tilecraft.generated.arith import (AddIOp, AndIOp, CmpIOp, CmpIPredicate, MulIOp,
@@ -52,7 +52,7 @@ from tilecraft.generated.ttg import (AsyncCommitGroupOp, AsyncCopyGlobalToLocalO
 from tilecraft.ir import (Attribute, Block, BlockArgument, BoolAttr, Builder, IntegerAttr,
                           IntegerType, Operation, RankedTensorType, Value)
 from tilecraft.transforms.accelerate_matmul import capability_of
-from tilecraft.transforms.async_copy import copy_bytes, load_shared_encoding
+from tilecraft.transforms.async_copy import copy_bytes, copy_contiguity, load_shared_encoding
 from tilecraft.transforms.loop_schedule import (LoopSchedule, ancestor_in_block, body_of,
                                                 strip_schedule)
 from tilecraft.transforms.effects import is_memory_effect_free
@@ -77,6 +77,7 @@ class _Plan:
     encodings: list[Attribute]
     slice_ops: list[Operation]
     carried: list[int]
+    contiguity: dict[Operation, int] = field(default_factory=dict)
 
 
 def _stages(loop: Operation, default: int) -> int:
@@ -331,12 +332,12 @@ def _make_async(dots: list[Operation], body: Block) -> Operation:
 
 def _emit_stage(builder: Builder, plan: _Plan, mapping: dict, buffers: list[Value],
                 slot: Value, in_range: Value, barriers: Value | None,
-                group_per_copy: bool = False) -> list[Value]:
+                triton_form: bool = False) -> list[Value]:
     """Clones the slice through ``mapping`` at ``builder``'s point, each load as an
     asynchronous copy into buffer ``slot`` masked by ``in_range`` too: ``cp.async`` copies
-    committed as one group (one group each with ``group_per_copy``), TMA copies completing
-    barrier ``slot`` of ``barriers``, which expects their bytes first. Returns the tokens of
-    the groups."""
+    committed as one group (in ``triton_form``, one group each, with the load's ``other``
+    and contiguity), TMA copies completing barrier ``slot`` of ``barriers``, which expects
+    their bytes first. Returns the tokens of the groups."""
     loads = {load: index for index, (load, _) in enumerate(plan.loads)}
     tokens = []
     barrier = None
@@ -363,15 +364,17 @@ def _emit_stage(builder: Builder, plan: _Plan, mapping: dict, buffers: list[Valu
         if op.mask is not None:
             mask = builder.insert(AndIOp.build(mapping.get(op.mask, op.mask), mask,
                                                location=location)).results[0]
+        other = mapping.get(op.other, op.other) if triton_form else None
         copy = AsyncCopyGlobalToLocalOp.build(
-            mapping.get(op.operands[0], op.operands[0]), view, _token(), mask,
+            mapping.get(op.operands[0], op.operands[0]), view, _token(), mask, other,
             cache=op.get_attr("cache"), evict=op.get_attr("evict"),
-            is_volatile=op.get_attr("isVolatile"), location=location)
+            is_volatile=op.get_attr("isVolatile"), contiguity=plan.contiguity.get(op),
+            location=location)
         tokens.append(builder.insert(copy).results[0])
-        if group_per_copy:
+        if triton_form:
             tokens[-1] = builder.insert(AsyncCommitGroupOp.build(
                 _token(), [tokens[-1]], location=location)).results[0]
-    if tokens and not group_per_copy:
+    if tokens and not triton_form:
         tokens = [builder.insert(AsyncCommitGroupOp.build(
             _token(), tokens, location=plan.slice_ops[0].location)).results[0]]
     return tokens
@@ -424,7 +427,7 @@ def pipeline_loop(loop: Operation, plan: _Plan, distance: int, num_buffers: int,
 
     # prologue: iterations 0 .. distance-1
     carried_values = {k: inits[k] for k in plan.carried}
-    per_copy = anchor is not None
+    triton_form = anchor is not None
     tokens: list[Value] = []
     for j in range(distance):
         mapping = {arg: carried_values[k] for k, arg in enumerate(iter_args)
@@ -436,28 +439,45 @@ def pipeline_loop(loop: Operation, plan: _Plan, distance: int, num_buffers: int,
             iv_j = before.insert(AddIOp.build(lb, scaled, location=location)).results[0]
         mapping[iv] = iv_j
         tokens = _emit_stage(before, plan, mapping, buffers, _i32(before, j, location),
-                             _in_range(loop, before, iv_j), barriers, per_copy)
+                             _in_range(loop, before, iv_j), barriers, triton_form)
         carried_values = {k: mapping.get(yield_op.operands[k], yield_op.operands[k])
                           for k in plan.carried}
     new_inits = [carried_values.get(k, init) for k, init in enumerate(inits)]
 
-    # the loop, with the slot of iteration i and the phase of its barrier carried last
+    # the loop, with the slot of iteration i and the phase of its barrier carried last; in
+    # Triton's form, the slot to fill (the last filled at first) and the slot to read (-1 at
+    # first) are carried, each moved on where it is used, then the tokens
     zero = _i32(before, 0, location)
-    tokens = tokens if per_copy else []
-    new_loop = loop_with_iter_args(loop, new_inits + [zero] * (1 if barriers is None else 2)
-                                   + tokens)
-    slot = body.add_argument(_I32, location)
+    tokens = tokens if triton_form else []
+    counters = ([_i32(before, distance - 1, location), _i32(before, -1, location)]
+                if triton_form else [zero])
+    new_loop = loop_with_iter_args(loop, new_inits + counters
+                                   + ([zero] if barriers is not None else []) + tokens)
+    counter_args = [body.add_argument(_I32, location) for _ in counters]
     phase = None if barriers is None else body.add_argument(_I32, location)
     carried_tokens = [body.add_argument(_token(), location) for _ in tokens]
     start = Builder.at_start(body, location)
+    slot, wait_at, phase_now = counter_args[0], start, phase
+    if triton_form:
+        slot, wrapped = _increment_modulo(start, counter_args[1], num_buffers, location)
+        if phase is not None:
+            flipped = start.insert(XOrIOp.build(phase, _i32(start, 1, location),
+                                                location=location)).results[0]
+            phase_now = start.insert(SelectOp.build(wrapped, flipped, phase,
+                                                    location=location)).results[0]
+        order = {op: index for index, op in enumerate(body)}
+        readers = set().union(*(_readers(load, alloc) for load, alloc in plan.loads))
+        first_reader = min(readers & order.keys(), key=order.__getitem__, default=None)
+        if first_reader is not None:
+            wait_at = Builder.before(first_reader, location)
     wait = None
     if copies:
-        groups = 1 if not per_copy else sum(not _is_tma(load) for load, _ in plan.loads)
-        wait = start.insert(AsyncWaitOp.build(max(distance - 1, 0) * groups, _token(),
-                                              carried_tokens, location=location)).results[0]
+        groups = 1 if not triton_form else sum(not _is_tma(load) for load, _ in plan.loads)
+        wait = wait_at.insert(AsyncWaitOp.build(max(distance - 1, 0) * groups, _token(),
+                                                carried_tokens, location=location)).results[0]
     if barriers is not None:
-        start.insert(WaitBarrierOp.build(_buffer_view(start, barriers, slot, location), phase,
-                                         location=location))
+        wait_at.insert(WaitBarrierOp.build(_buffer_view(wait_at, barriers, slot, location),
+                                           phase_now, location=location))
     dots = _async_dots(body, plan)
     if dots is not None:
         # the dots run on while the next copies are issued
@@ -476,7 +496,9 @@ def pipeline_loop(loop: Operation, plan: _Plan, distance: int, num_buffers: int,
         MulIOp.build(step, shift, location=location)).results[0], location=location)).results[0]
     mapping[iv] = ahead
     insert_slot = slot
-    if num_buffers > distance:
+    if triton_form:
+        insert_slot, _ = _increment_modulo(start, counter_args[0], num_buffers, location)
+    elif num_buffers > distance:
         last = _i32(start, num_buffers - 1, location)
         is_first = start.insert(CmpIOp.build(slot, _i32(start, 0, location),
                                              CmpIPredicate.eq, location=location)).results[0]
@@ -485,23 +507,25 @@ def pipeline_loop(loop: Operation, plan: _Plan, distance: int, num_buffers: int,
         insert_slot = start.insert(SelectOp.build(is_first, last, previous,
                                                   location=location)).results[0]
     next_tokens = _emit_stage(start, plan, mapping, buffers, insert_slot,
-                              _in_range(loop, start, ahead), barriers, per_copy)
+                              _in_range(loop, start, ahead), barriers, triton_form)
     # the body reads the slot of iteration i
     for (load, alloc), buffer in zip(plan.loads, buffers):
         _read_buffer(load, alloc, buffer, slot, None if _is_tma(load) else wait)
     # the advanced values come from the clones; the slot moves on
-    end = Builder.before(yield_op, location)
-    following = end.insert(AddIOp.build(slot, _i32(end, 1, location),
-                                        location=location)).results[0]
-    wraps = end.insert(CmpIOp.build(following, _i32(end, num_buffers, location),
-                                    CmpIPredicate.eq, location=location)).results[0]
-    next_slot = end.insert(SelectOp.build(wraps, _i32(end, 0, location), following,
-                                          location=location)).results[0]
     operands = list(yield_op.operands)
     for k in plan.carried:
         operands[k] = mapping.get(operands[k], operands[k])
-    operands.append(next_slot)
-    if phase is not None:
+    end = Builder.before(yield_op, location)
+    if triton_form:
+        operands += [insert_slot, slot] + ([phase_now] if phase is not None else [])
+    else:
+        following = end.insert(AddIOp.build(slot, _i32(end, 1, location),
+                                            location=location)).results[0]
+        wraps = end.insert(CmpIOp.build(following, _i32(end, num_buffers, location),
+                                        CmpIPredicate.eq, location=location)).results[0]
+        operands.append(end.insert(SelectOp.build(wraps, _i32(end, 0, location), following,
+                                                  location=location)).results[0])
+    if phase is not None and not triton_form:
         # the barrier of the slot completes its next phase once the slots wrap around
         flipped = end.insert(XOrIOp.build(phase, _i32(end, 1, location),
                                           location=location)).results[0]
@@ -531,6 +555,18 @@ def pipeline_loop(loop: Operation, plan: _Plan, distance: int, num_buffers: int,
     for buffer in buffers:
         after.insert(LocalDeallocOp.build(buffer, location=location))
     return new_loop
+
+
+def _increment_modulo(builder: Builder, counter: Value, modulus: int, location
+                      ) -> tuple[Value, Value]:
+    """``counter + 1``, wrapped to 0 at ``modulus``, and whether it wrapped."""
+    following = builder.insert(AddIOp.build(counter, _i32(builder, 1, location),
+                                            location=location)).results[0]
+    wraps = builder.insert(CmpIOp.build(following, _i32(builder, modulus, location),
+                                        CmpIPredicate.sge, location=location)).results[0]
+    value = builder.insert(SelectOp.build(wraps, _i32(builder, 0, location), following,
+                                          location=location)).results[0]
+    return value, wraps
 
 
 def _read_buffer(load: Operation, alloc: Operation | None, buffer: Value, slot: Value,
@@ -680,6 +716,8 @@ def _from_schedule(loop: Operation, schedule: LoopSchedule, axis_info) -> _Sched
                  [encoding for _, _, encoding, _ in chosen])
     if plan is None:
         return None
+    plan.contiguity = {load: copy_contiguity(load, axis_info) for load, _ in plan.loads
+                       if not _is_tma(load)}
     moved = set(plan.slice_ops) | {alloc for _, alloc in plan.loads}
     cluster = min(schedule.position(schedule[load][1]) for load, _ in plan.loads)
     anchor = next((op for op in body if op not in moved and op is not body.last_op
