@@ -59,6 +59,7 @@ from tilecraft.transforms.effects import is_memory_effect_free
 from tilecraft.transforms.loop_unroll import NUM_STAGES
 from tilecraft.transforms.tma_lowering import barrier_type, block_bytes, tma_shared_encoding
 from tilecraft.transforms.transform_utils import constant_op, loop_with_iter_args
+from tilecraft.transforms.wgmma_pipeline import launch_async_dots
 
 __all__ = ["TritonGPUPipelinePass", "pipeline_loop", "pipeline_loops"]
 
@@ -466,8 +467,11 @@ def pipeline_loop(loop: Operation, plan: _Plan, distance: int, num_buffers: int,
             phase_now = start.insert(SelectOp.build(wrapped, flipped, phase,
                                                     location=location)).results[0]
         order = {op: index for index, op in enumerate(body)}
-        readers = set().union(*(_readers(load, alloc) for load, alloc in plan.loads))
-        first_reader = min(readers & order.keys(), key=order.__getitem__, default=None)
+        users = set().union(*(_users_in(load, body) | (_users_in(alloc, body) if alloc
+                                                         else set())
+                              for load, alloc in plan.loads))
+        users -= {alloc for _, alloc in plan.loads}
+        first_reader = min(users & order.keys(), key=order.__getitem__, default=None)
         if first_reader is not None:
             wait_at = Builder.before(first_reader, location)
     wait = None
@@ -478,7 +482,7 @@ def pipeline_loop(loop: Operation, plan: _Plan, distance: int, num_buffers: int,
     if barriers is not None:
         wait_at.insert(WaitBarrierOp.build(_buffer_view(wait_at, barriers, slot, location),
                                            phase_now, location=location))
-    dots = _async_dots(body, plan)
+    dots = None if triton_form else _async_dots(body, plan)
     if dots is not None:
         # the dots run on while the next copies are issued
         accumulated = next(iter(dots[-1].results[0].uses)).index
@@ -749,11 +753,11 @@ def pipeline_loops(module: Operation, num_stages: int) -> int:
         axis_info = axis_info or AxisInfoAnalysis(module)
         if schedule is not None:
             scheduled = _from_schedule(loop, schedule, axis_info)
-            if scheduled is None:
-                continue
-            pipeline_loop(loop, scheduled.plan, scheduled.distance, scheduled.num_buffers,
-                          scheduled.anchor)
-            count += 1
+            if scheduled is not None:
+                loop = pipeline_loop(loop, scheduled.plan, scheduled.distance,
+                                     scheduled.num_buffers, scheduled.anchor)
+                count += 1
+            launch_async_dots(loop)
             continue
         stages = _stages(loop, num_stages)
         if stages < 2:
