@@ -170,7 +170,13 @@ def TritonGPUPipeline : Pass<"tritongpu-pipeline", "builtin.module"> {
     groups are narrower than 4 bytes are not pipelined. On sm_90, a `tt.descriptor_load` into
     its descriptor's TMA layout becomes `ttng.async_tma_copy_global_to_local` copies completed
     by one mbarrier per stage (`ttng.barrier_expect`, `ttng.wait_barrier` with a carried
-    phase).
+    phase). A loop carrying a schedule (`tritongpu-schedule-loops`) is pipelined by it in
+    Triton's form: loads of stage 0 go as many iterations ahead as their users' stage (also
+    loads read in registers, through a `ttg.local_load`), the copies where the clusters put
+    them, into that many buffers (one more when a buffer is read after them or by a wgmma),
+    one commit group per copy, insert and extract slot counters, and the loop's wgmma made
+    asynchronous with `ttng.warp_group_dot_wait`s as Triton does; the schedule attributes
+    are removed.
   }];
   let dependentDialects = ["ttg"];
   let options = [

@@ -31,13 +31,24 @@ the barriers are invalidated after the loop.
 Each ``ttg.local_load`` of a ``cp.async`` buffer takes the wait's token, so the barrier analysis knows its
 reads are ordered by the wait (`tilecraft.analysis.membar.annotate_synced_via_async_wait`). The
 stage count is the pass option, or a loop's own ``tt.num_stages``; 1 leaves loops alone.
+
+**A loop that carries a schedule** (``tt.scheduled_max_stage``, from
+`tritongpu-schedule-loops`; then a module without a target is taken for sm_80+) is pipelined by
+it, in Triton's form (`pipeline_plan.scheduled_plan` says what moves): the loads of its first
+stage whose users run ``D`` stages later go ``D`` iterations ahead, whatever reads them (a
+``local_alloc`` of the buffer's layout becomes the buffer; other users read it with a
+``ttg.local_load``); the copies in the loop go where the schedule's clusters put them, before
+the first op of a later cluster than theirs, into ``D`` buffers when every read of the buffers
+comes before that point, else ``D + 1`` (also when a ``wgmma`` reads one). Each ``cp.async``
+copy is a commit group of its own, carrying the load's ``other`` and contiguity; the newest
+groups' tokens are carried to the wait, which comes right before the first user of a buffer;
+the slot to fill and the slot to read are two counters (``D - 1`` and ``-1`` before the loop),
+each moved on where it is used. Then the loop's ``wgmma`` ops are made asynchronous as Triton
+does (`wgmma_pipeline.launch_async_dots`), and the schedule attributes are removed.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
-from tilecraft.dialects.foldutils import const_attr, is_zero
 from tilecraft.generated.arith import (AddIOp, AndIOp, CmpIOp, CmpIPredicate, MulIOp,
                                        SelectOp, SubIOp, XOrIOp)
 from tilecraft.generated.passes import TritonGPUPipelinePassBase
@@ -49,15 +60,13 @@ from tilecraft.generated.ttg import (AsyncCommitGroupOp, AsyncCopyGlobalToLocalO
                                      AsyncTokenType, AsyncWaitOp, LocalAllocOp,
                                      LocalDeallocOp, LocalLoadOp, MemDescIndexOp, MemDescType,
                                      SharedMemorySpaceAttr)
-from tilecraft.ir import (Attribute, Block, BlockArgument, BoolAttr, Builder, IntegerAttr,
-                          IntegerType, Operation, RankedTensorType, Value)
+from tilecraft.ir import (Block, BoolAttr, Builder, IntegerType, Operation, RankedTensorType,
+                          Value)
 from tilecraft.transforms.accelerate_matmul import capability_of
-from tilecraft.transforms.async_copy import copy_bytes, copy_contiguity, load_shared_encoding
-from tilecraft.transforms.loop_schedule import (LoopSchedule, ancestor_in_block, body_of,
-                                                strip_schedule)
-from tilecraft.transforms.effects import is_memory_effect_free
-from tilecraft.transforms.loop_unroll import NUM_STAGES
-from tilecraft.transforms.tma_lowering import barrier_type, block_bytes, tma_shared_encoding
+from tilecraft.transforms.loop_schedule import LoopSchedule, ancestor_in_block, strip_schedule
+from tilecraft.transforms.pipeline_plan import (Plan, candidates, is_tma, plan_loop,
+                                                scheduled_plan, stages_of, users_in)
+from tilecraft.transforms.tma_lowering import barrier_type, block_bytes
 from tilecraft.transforms.transform_utils import constant_op, loop_with_iter_args
 from tilecraft.transforms.wgmma_pipeline import launch_async_dots
 
@@ -65,170 +74,6 @@ __all__ = ["TritonGPUPipelinePass", "pipeline_loop", "pipeline_loops"]
 
 _I32 = IntegerType(32)
 _I1 = IntegerType(1)
-
-
-@dataclass
-class _Plan:
-    """What pipelining one loop moves: the loads with the ``local_alloc`` user their buffer
-    replaces (None when they have none: their users read the buffer with a ``local_load``),
-    their buffers' shared layouts, the ops of their slice (in body order), and the carried
-    values the slice advances (by index)."""
-
-    loads: list[tuple[Operation, Operation | None]]
-    encodings: list[Attribute]
-    slice_ops: list[Operation]
-    carried: list[int]
-    contiguity: dict[Operation, int] = field(default_factory=dict)
-
-
-def _stages(loop: Operation, default: int) -> int:
-    attr = loop.get_attr(NUM_STAGES)
-    return attr.value if isinstance(attr, IntegerAttr) else default
-
-
-def _is_tma(load: Operation) -> bool:
-    return load.name == "tt.descriptor_load"
-
-
-def _candidate(load: Operation) -> Operation | None:
-    """The ``local_alloc`` a pipelinable load feeds, or None."""
-    if _is_tma(load):
-        return _tma_candidate(load)
-    return _single_alloc_user(load) if _async_copyable(load) else None
-
-
-def _async_copyable(load: Operation) -> bool:
-    """Whether ``cp.async`` can do ``load``: a tensor of pointers (not a block pointer), no
-    ``other`` or a zero one, not volatile."""
-    if load.name != "tt.load" or not isinstance(load.results[0].type, RankedTensorType):
-        return False
-    if not isinstance(load.operands[0].type, RankedTensorType):
-        return False  # a block pointer
-    if load.other is not None and not is_zero(const_attr(load.other)):
-        return False
-    volatile = load.get_attr("isVolatile")
-    return not (volatile is not None and getattr(volatile, "value", False))
-
-
-def _single_alloc_user(load: Operation) -> Operation | None:
-    uses = list(load.results[0].uses)
-    if len(uses) != 1 or uses[0].owner.name != "ttg.local_alloc":
-        return None
-    alloc = uses[0].owner
-    return alloc if alloc.parent is load.parent else None
-
-
-def _tma_candidate(load: Operation) -> Operation | None:
-    """The ``local_alloc`` a descriptor load feeds, when TMA can fill it: its layout is the
-    descriptor's TMA layout."""
-    alloc = _single_alloc_user(load)
-    if alloc is None:
-        return None
-    encoding = tma_shared_encoding(load.desc.type)
-    return alloc if encoding is not None and alloc.results[0].type.encoding == encoding else None
-
-
-def _slice_of(body: Block, roots: list[Operation], loads: list[Operation]
-              ) -> list[Operation] | None:
-    """``roots`` and the body ops they depend on, in body order; None when one of them but
-    the pipelined ``loads`` has regions or effects (an indirect load, a call): the slice runs
-    iterations ahead of the body, where only the pipelined loads are masked off."""
-    members: set[Operation] = set()
-    work = list(roots)
-    while work:
-        op = work.pop()
-        if op in members:
-            continue
-        if op not in loads and (op.regions or not is_memory_effect_free(op)):
-            return None
-        members.add(op)
-        for operand in op.operands:
-            owner = operand.owner
-            if isinstance(owner, Operation) and owner.parent is body:
-                work.append(owner)
-    return [op for op in body if op in members]
-
-
-def _depends_on(value: Value, args: set[Value], body: Block, seen: dict) -> bool:
-    if value in args:
-        return True
-    owner = value.owner
-    if not isinstance(owner, Operation) or owner.parent is not body:
-        return False
-    if owner in seen:
-        return seen[owner]
-    seen[owner] = False
-    result = any(_depends_on(v, args, body, seen) for v in owner.operands)
-    seen[owner] = result
-    return result
-
-
-def _candidates(loop: Operation, axis_info) -> list[tuple[Operation, Operation]]:
-    """The loads to pipeline without a schedule, with their ``local_alloc`` users."""
-    pairs = []
-    for op in loop.regions[0].blocks[0]:
-        alloc = _candidate(op)
-        if alloc is not None and (_is_tma(op) or copy_bytes(
-                op, alloc.results[0].type.encoding, axis_info) >= 4):
-            pairs.append((op, alloc))
-    return pairs
-
-
-def _plan(loop: Operation, pairs: list[tuple[Operation, Operation | None]],
-          encodings: list[Attribute]) -> _Plan | None:
-    """The slice of the loads ``pairs`` and the carried values it advances, or None when the
-    slice cannot run ahead of the body (see the module docstring)."""
-    if not pairs:
-        return None
-    body = loop.regions[0].blocks[0]
-    yield_op = body.last_op
-    loads = [load for load, _ in pairs]
-    slice_ops = _slice_of(body, loads, loads)
-    if slice_ops is None:
-        return None
-    members = set(slice_ops)
-    iter_args = body.arguments[1:]
-    carried = [k for k, arg in enumerate(iter_args)
-               if any(use.owner in members for use in arg.uses)]
-    # what advances those values joins the slice
-    extra = [yield_op.operands[k] for k in carried]
-    advance = _slice_of(body, [v.owner for v in extra
-                               if isinstance(v.owner, Operation) and v.owner.parent is body],
-                        loads)
-    if advance is None:
-        return None
-    members |= set(advance)
-    # the slice may read only the values it advances itself (or values from outside)
-    for op in list(members):
-        for operand in op.operands:
-            if isinstance(operand, BlockArgument) and operand.owner is body and operand.index:
-                if operand.index - 1 not in carried:
-                    carried.append(operand.index - 1)
-    for k in carried:
-        value = yield_op.operands[k]
-        owner = value.owner
-        inside = isinstance(owner, Operation) and owner.parent is body
-        if inside and owner not in members:
-            return None
-        if isinstance(value, BlockArgument) and value.owner is body and value is not iter_args[k]:
-            return None
-        for use in iter_args[k].uses:
-            if use.owner is not yield_op and use.owner not in members:
-                return None
-    # ops outside the slice may use slice values only where they do not depend on the
-    # advanced values (the originals stay for them; the slice itself is cloned)
-    advanced = {iter_args[k] for k in carried}
-    allocs = {alloc for _, alloc in pairs}
-    seen: dict = {}
-    for op in body:
-        if op in members or op is yield_op or op in allocs:
-            continue
-        for operand in op.operands:
-            owner = operand.owner
-            if (isinstance(owner, Operation) and owner in members and owner not in loads
-                    and _depends_on(operand, advanced, body, seen)):
-                return None
-    return _Plan(pairs, encodings, [op for op in body if op in members], sorted(carried))
 
 
 def _token() -> AsyncTokenType:
@@ -268,7 +113,7 @@ def _reads_stable_memory(dot: Operation, body: Block, allocs: set[Value]) -> boo
     return True
 
 
-def _async_dots(body: Block, plan: _Plan) -> list[Operation] | None:
+def _async_dots(body: Block, plan: Plan) -> list[Operation] | None:
     """The ``ttng.warp_group_dot`` ops of the body, made asynchronous as Triton's pipeliner
     does, or None to leave them synchronous. They read pipelined buffers or memory from before
     the loop, and the last one makes a carried f32 or i32 value that only the yield takes
@@ -331,7 +176,7 @@ def _make_async(dots: list[Operation], body: Block) -> Operation:
     return waits[0]
 
 
-def _emit_stage(builder: Builder, plan: _Plan, mapping: dict, buffers: list[Value],
+def _emit_stage(builder: Builder, plan: Plan, mapping: dict, buffers: list[Value],
                 slot: Value, in_range: Value, barriers: Value | None,
                 triton_form: bool = False) -> list[Value]:
     """Clones the slice through ``mapping`` at ``builder``'s point, each load as an
@@ -348,11 +193,11 @@ def _emit_stage(builder: Builder, plan: _Plan, mapping: dict, buffers: list[Valu
             continue
         location = op.location
         view = _buffer_view(builder, buffers[loads[op]], slot, location)
-        if _is_tma(op):
+        if is_tma(op):
             if barrier is None:
                 barrier = _buffer_view(builder, barriers, slot, location)
                 size = sum(block_bytes(load.desc.type) for load, _ in plan.loads
-                           if _is_tma(load))
+                           if is_tma(load))
                 builder.insert(BarrierExpectOp.build(barrier, in_range, size,
                                                      location=location))
             builder.insert(AsyncTMACopyGlobalToLocalOp.build(
@@ -381,7 +226,7 @@ def _emit_stage(builder: Builder, plan: _Plan, mapping: dict, buffers: list[Valu
     return tokens
 
 
-def _buffers(loop: Operation, plan: _Plan, stages: int) -> list[Value]:
+def _buffers(loop: Operation, plan: Plan, stages: int) -> list[Value]:
     """One multi-buffered allocation per load, before the loop."""
     builder = Builder.before(loop, loop.location)
     buffers = []
@@ -394,10 +239,10 @@ def _buffers(loop: Operation, plan: _Plan, stages: int) -> list[Value]:
     return buffers
 
 
-def _barriers(builder: Builder, plan: _Plan, stages: int, location) -> Value | None:
+def _barriers(builder: Builder, plan: Plan, stages: int, location) -> Value | None:
     """One initialized mbarrier per stage for the TMA copies, before the loop (None when the
     loop has none)."""
-    if not any(_is_tma(load) for load, _ in plan.loads):
+    if not any(is_tma(load) for load, _ in plan.loads):
         return None
     barriers = builder.insert(LocalAllocOp.build(barrier_type(stages),
                                                  location=location)).results[0]
@@ -407,7 +252,7 @@ def _barriers(builder: Builder, plan: _Plan, stages: int, location) -> Value | N
     return barriers
 
 
-def pipeline_loop(loop: Operation, plan: _Plan, distance: int, num_buffers: int,
+def pipeline_loop(loop: Operation, plan: Plan, distance: int, num_buffers: int,
                   anchor: Operation | None = None) -> Operation:
     """Pipelines ``loop`` by ``plan``, the loads ``distance`` iterations ahead into
     ``num_buffers`` buffers each (``distance + 1``, or ``distance`` when the copies go after
@@ -423,7 +268,7 @@ def pipeline_loop(loop: Operation, plan: _Plan, distance: int, num_buffers: int,
     inits = list(loop.operands[3:])
     buffers = _buffers(loop, plan, num_buffers)
     before = Builder.before(loop, location)
-    copies = any(not _is_tma(load) for load, _ in plan.loads)
+    copies = any(not is_tma(load) for load, _ in plan.loads)
     barriers = _barriers(before, plan, num_buffers, location)
 
     # prologue: iterations 0 .. distance-1
@@ -467,7 +312,7 @@ def pipeline_loop(loop: Operation, plan: _Plan, distance: int, num_buffers: int,
             phase_now = start.insert(SelectOp.build(wrapped, flipped, phase,
                                                     location=location)).results[0]
         order = {op: index for index, op in enumerate(body)}
-        users = set().union(*(_users_in(load, body) | (_users_in(alloc, body) if alloc
+        users = set().union(*(users_in(load, body) | (users_in(alloc, body) if alloc
                                                          else set())
                               for load, alloc in plan.loads))
         users -= {alloc for _, alloc in plan.loads}
@@ -476,7 +321,7 @@ def pipeline_loop(loop: Operation, plan: _Plan, distance: int, num_buffers: int,
             wait_at = Builder.before(first_reader, location)
     wait = None
     if copies:
-        groups = 1 if not triton_form else sum(not _is_tma(load) for load, _ in plan.loads)
+        groups = 1 if not triton_form else sum(not is_tma(load) for load, _ in plan.loads)
         wait = wait_at.insert(AsyncWaitOp.build(max(distance - 1, 0) * groups, _token(),
                                                 carried_tokens, location=location)).results[0]
     if barriers is not None:
@@ -514,7 +359,7 @@ def pipeline_loop(loop: Operation, plan: _Plan, distance: int, num_buffers: int,
                               _in_range(loop, start, ahead), barriers, triton_form)
     # the body reads the slot of iteration i
     for (load, alloc), buffer in zip(plan.loads, buffers):
-        _read_buffer(load, alloc, buffer, slot, None if _is_tma(load) else wait)
+        _read_buffer(load, alloc, buffer, slot, None if is_tma(load) else wait)
     # the advanced values come from the clones; the slot moves on
     operands = list(yield_op.operands)
     for k in plan.carried:
@@ -624,116 +469,6 @@ def _erase_dead(ops) -> None:
             op.erase()
 
 
-def _stage_distance(load: Operation, schedule: LoopSchedule) -> int:
-    """How many stages after ``load`` its first user runs (through a ``local_alloc``, the
-    alloc's users count too; a user in a later cluster counts one stage later)."""
-    body = load.parent
-    stage, cluster = schedule[load]
-    users = _users_in(load, body)
-    for user in list(users):
-        if user.name == "ttg.local_alloc":
-            users |= _users_in(user, body)
-    use_stages = []
-    for user in users:
-        if user in schedule:
-            user_stage, user_cluster = schedule[user]
-            later = schedule.position(user_cluster) > schedule.position(cluster)
-            use_stages.append(user_stage + later)
-    return min(use_stages) - stage if use_stages else 0
-
-
-def _users_in(op: Operation, body: Block) -> set[Operation]:
-    return {user for result in op.results for use in result.uses
-            if (user := ancestor_in_block(use.owner, body)) is not None}
-
-
-def _readers(load: Operation, alloc: Operation | None) -> set[Operation]:
-    """The body ops that read a pipelined load's buffer: its users and the users of its
-    ``local_alloc`` through memory views."""
-    body = load.parent
-    readers = _users_in(load, body) - {alloc}
-    work = [alloc] if alloc is not None else []
-    while work:
-        for use in work.pop().results[0].uses:
-            user = use.owner
-            if isinstance(user.results[0].type if user.results else None, MemDescType):
-                work.append(user)
-            elif (reader := ancestor_in_block(user, body)) is not None:
-                readers.add(reader)
-    return readers
-
-
-def _reads_another(load: Operation, loads: set[Operation]) -> bool:
-    """Whether the address or mask of ``load`` depends on another of ``loads``."""
-    members = _slice_of(load.parent, [load], list(loads)) or []
-    return any(op in loads and op is not load for op in members)
-
-
-@dataclass
-class _Scheduled:
-    """How a loop's schedule pipelines it: the plan, how many iterations ahead the loads run,
-    their buffers, and the op the copies in the loop go before."""
-
-    plan: _Plan
-    distance: int
-    num_buffers: int
-    anchor: Operation
-
-
-def _from_schedule(loop: Operation, schedule: LoopSchedule, axis_info) -> _Scheduled | None:
-    """The loads of the loop's first stage that the schedule uses stages later (all at the
-    largest such distance, and not reading another one), as cp.async or TMA copies; their
-    copies go before the first op of a later cluster than theirs, with one buffer per stage of
-    distance, and one more when a buffer is read after that point or by a ``wgmma``."""
-    body = body_of(loop)
-    chosen = []
-    for op in body:
-        if op.name not in ("tt.load", "tt.descriptor_load") or op not in schedule:
-            continue
-        distance = _stage_distance(op, schedule)
-        if distance <= 0:
-            continue
-        if _is_tma(op):
-            alloc = _tma_candidate(op)
-            if alloc is None:
-                continue
-            encoding = alloc.results[0].type.encoding
-        else:
-            if not _async_copyable(op):
-                continue
-            encoding = load_shared_encoding(op)
-            if copy_bytes(op, encoding, axis_info) < 4:
-                continue
-            alloc = next((use.owner for use in op.results[0].uses
-                          if use.owner.name == "ttg.local_alloc" and use.owner.parent is body
-                          and use.owner.results[0].type.encoding == encoding), None)
-        chosen.append((op, alloc, encoding, distance))
-    if not chosen:
-        return None
-    first = min(schedule[load][0] for load, *_ in chosen)
-    chosen = [entry for entry in chosen if schedule[entry[0]][0] == first]
-    distance = max(entry[3] for entry in chosen)
-    chosen = [entry for entry in chosen if entry[3] == distance]
-    loads = {entry[0] for entry in chosen}
-    chosen = [entry for entry in chosen if not _reads_another(entry[0], loads)]
-    plan = _plan(loop, [(load, alloc) for load, alloc, _, _ in chosen],
-                 [encoding for _, _, encoding, _ in chosen])
-    if plan is None:
-        return None
-    plan.contiguity = {load: copy_contiguity(load, axis_info) for load, _ in plan.loads
-                       if not _is_tma(load)}
-    moved = set(plan.slice_ops) | {alloc for _, alloc in plan.loads}
-    cluster = min(schedule.position(schedule[load][1]) for load, _ in plan.loads)
-    anchor = next((op for op in body if op not in moved and op is not body.last_op
-                   and op in schedule and schedule.position(schedule[op][1]) > cluster),
-                  body.last_op)
-    order = {op: index for index, op in enumerate(body)}
-    readers = set().union(*(_readers(load, alloc) for load, alloc in plan.loads))
-    late = any(order[reader] >= order[anchor] for reader in readers if reader in order)
-    wgmma = any(reader.name == "ttng.warp_group_dot" for reader in readers)
-    return _Scheduled(plan, distance, distance + (late or wgmma), anchor)
-
-
 def pipeline_loops(module: Operation, num_stages: int) -> int:
     """Pipelines every innermost ``scf.for`` of ``module`` that has loads to pipeline, on
     targets with ``cp.async`` (sm_80+; a loop with a schedule also when the module names no
@@ -752,18 +487,18 @@ def pipeline_loops(module: Operation, num_stages: int) -> int:
             continue
         axis_info = axis_info or AxisInfoAnalysis(module)
         if schedule is not None:
-            scheduled = _from_schedule(loop, schedule, axis_info)
+            scheduled = scheduled_plan(loop, schedule, axis_info)
             if scheduled is not None:
                 loop = pipeline_loop(loop, scheduled.plan, scheduled.distance,
                                      scheduled.num_buffers, scheduled.anchor)
                 count += 1
             launch_async_dots(loop)
             continue
-        stages = _stages(loop, num_stages)
+        stages = stages_of(loop, num_stages)
         if stages < 2:
             continue
-        pairs = _candidates(loop, axis_info)
-        plan = _plan(loop, pairs, [alloc.results[0].type.encoding for _, alloc in pairs])
+        pairs = candidates(loop, axis_info)
+        plan = plan_loop(loop, pairs, [alloc.results[0].type.encoding for _, alloc in pairs])
         if plan is None:
             continue
         pipeline_loop(loop, plan, stages - 1, stages)
