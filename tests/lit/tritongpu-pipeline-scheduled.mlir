@@ -350,3 +350,56 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %res#0 : tensor<64x64xf32, #mma>
   }
 }
+
+// -----
+
+// A wgmma with A in registers, K twice the instruction's: split along K in two dots (A's
+// halves by register moves, B's by subslices), each waiting only for its previous iteration's
+// instance.
+// CHECK-LABEL: @register_a
+// CHECK: scf.for
+// CHECK: tt.reshape {{.*}} -> tensor<64x2x16xf16
+// CHECK: tt.trans {{.*}} {order = array<i32: 0, 2, 1>}
+// CHECK: tt.split
+// CHECK: %[[B0:.+]] = ttg.memdesc_subslice %[[B:.+]][0, 0]
+// CHECK: %[[B1:.+]] = ttg.memdesc_subslice %[[B]][16, 0]
+// CHECK: %[[D0:.+]] = ttng.warp_group_dot %{{.+}}, %[[B0]], %{{.+}} {isAsync = true}
+// CHECK-NEXT: %[[W0:.+]]:2 = ttng.warp_group_dot_wait %[[D0]], %[[B0]] {pendings = 1 : i32}
+// CHECK-NEXT: %[[D1:.+]] = ttng.warp_group_dot %{{.+}}, %[[B1]], %[[W0]]#0 {isAsync = true}
+// CHECK-NEXT: ttng.warp_group_dot_wait %[[D1]], %[[B1]] {pendings = 1 : i32}
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#sa = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16}>
+#sb = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @register_a(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %n: i32) -> tensor<64x64xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma>
+    %sa_step = arith.constant dense<32> : tensor<64x32xi32, #blocked>
+    %sb_step = arith.constant dense<2048> : tensor<32x64xi32, #blocked1>
+    %ra = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %ra2 = tt.expand_dims %ra {axis = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #blocked}>> -> tensor<1x32xi32, #blocked>
+    %oa = tt.broadcast %ra2 : tensor<1x32xi32, #blocked> -> tensor<64x32xi32, #blocked>
+    %pa = tt.splat %a : !tt.ptr<f16> -> tensor<64x32x!tt.ptr<f16>, #blocked>
+    %pa2 = tt.addptr %pa, %oa : tensor<64x32x!tt.ptr<f16>, #blocked>, tensor<64x32xi32, #blocked>
+    %rb = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked1}>>
+    %rb2 = tt.expand_dims %rb {axis = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked1}>> -> tensor<1x64xi32, #blocked1>
+    %ob = tt.broadcast %rb2 : tensor<1x64xi32, #blocked1> -> tensor<32x64xi32, #blocked1>
+    %pb = tt.splat %b : !tt.ptr<f16> -> tensor<32x64x!tt.ptr<f16>, #blocked1>
+    %pb2 = tt.addptr %pb, %ob : tensor<32x64x!tt.ptr<f16>, #blocked1>, tensor<32x64xi32, #blocked1>
+    %res:3 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero, %ap = %pa2, %bp = %pb2) -> (tensor<64x64xf32, #mma>, tensor<64x32x!tt.ptr<f16>, #blocked>, tensor<32x64x!tt.ptr<f16>, #blocked1>) : i32 {
+      %x = tt.load %ap : tensor<64x32x!tt.ptr<f16>, #blocked>
+      %y = tt.load %bp : tensor<32x64x!tt.ptr<f16>, #blocked1>
+      %xd = ttg.convert_layout %x : tensor<64x32xf16, #blocked> -> tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+      %ys = ttg.local_alloc %y : (tensor<32x64xf16, #blocked1>) -> !ttg.memdesc<32x64xf16, #sb, #smem>
+      %d = ttng.warp_group_dot %xd, %ys, %acc : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * !ttg.memdesc<32x64xf16, #sb, #smem> -> tensor<64x64xf32, #mma>
+      %an = tt.addptr %ap, %sa_step : tensor<64x32x!tt.ptr<f16>, #blocked>, tensor<64x32xi32, #blocked>
+      %bn = tt.addptr %bp, %sb_step : tensor<32x64x!tt.ptr<f16>, #blocked1>, tensor<32x64xi32, #blocked1>
+      scf.yield %d, %an, %bn : tensor<64x64xf32, #mma>, tensor<64x32x!tt.ptr<f16>, #blocked>, tensor<32x64x!tt.ptr<f16>, #blocked1>
+    }
+    tt.return %res#0 : tensor<64x64xf32, #mma>
+  }
+}

@@ -4,10 +4,12 @@ expanding the loop (its ``asyncLaunchDots``).
 Every ``ttng.warp_group_dot`` of the loop body becomes asynchronous. A dot is *properly*
 asynchronous when its memory operands (through layout conversions and memory views) are
 buffers indexed by the pipeliner (``ttg.memdesc_index``), defined before the loop, or carried
-by it; its result only reaches the yield (directly or through an ``scf.if``'s yield) into one
-loop-carried f32 accumulator; and that accumulator is only read as the accumulator of
-``wgmma`` ops (or only after a ``ttng.warp_group_dot_wait {pendings = 0}`` of the body, through
-which it is then threaded). Any other dot is waited for right after it.
+by it; its result only reaches the yield (directly, through no-op ops — ``tt.reshape``,
+``tt.trans``, a ``ttg.convert_layout`` moving no data — or through an ``scf.if``'s yield)
+into one loop-carried f32 accumulator; and that accumulator is only read as the accumulator
+of ``wgmma`` ops, through no-op ops (or only after a ``ttng.warp_group_dot_wait {pendings =
+0}`` of the body, through which it is then threaded). Any other dot is waited for right after
+it.
 
 For the ``n`` properly asynchronous dots, when the body has no wait for all dots yet: a wait
 for all of them goes before the first read of a result that is not a ``wgmma`` accumulator; a
@@ -18,14 +20,20 @@ flight. After the loop, a wait for all of them. Each wait threads the values it 
 dots' results, and the memory descriptors the dots they depend on read (so nothing reuses
 that memory before the wait); later uses of threaded tensors read the wait's results.
 
-Triton also splits a register-A dot along K in two when no wait for all dots is in the body;
-that is not done here.
+Before the waits go in (when the body has no wait for all dots), a properly asynchronous dot
+whose A operand is in registers and spans more than one instruction's K is split along K in
+two dots, the second accumulating onto the first: A's halves come from ``tt.reshape``,
+``tt.trans`` and ``tt.split`` (register moves only), B's from ``ttg.memdesc_subslice``; each
+half then waits only for its previous iteration's instance.
 """
 
 from __future__ import annotations
 
-from tilecraft.generated.ttg import MemDescType, NvidiaMmaEncodingAttr
-from tilecraft.generated.ttng import WarpGroupDotWaitOp
+from tilecraft.dialects.ttg_inference import reshape_encoding, split_encoding, trans_encoding
+from tilecraft.generated.tt import ReshapeOp, SplitOp, TransOp
+from tilecraft.generated.ttg import (ConvertLayoutOp, MemDescSubsliceOp, MemDescType,
+                                     NvidiaMmaEncodingAttr)
+from tilecraft.generated.ttng import WarpGroupDotOp, WarpGroupDotWaitOp
 from tilecraft.ir import BlockArgument, BoolAttr, Builder, Operation, RankedTensorType, Value
 from tilecraft.transforms.loop_schedule import ancestor_in_block, body_of
 
@@ -118,6 +126,9 @@ def _accumulator_index(dot: Operation, loop: Operation) -> int | None:
     work = [(use.owner, use.index) for use in dot.results[0].uses]
     while work:
         user, index = work.pop()
+        if user.parent is body and _is_noop(user):
+            work.extend((use.owner, use.index) for use in user.results[0].uses)
+            continue
         if user.parent is body:
             if user is not body.last_op or found is not None:
                 return None
@@ -139,7 +150,7 @@ def _properly_async(dot: Operation, loop: Operation) -> int | None:
     if index is None or str(dot.operands[2].type.element_type) != "f32":
         return None
     carried = body.arguments[index + 1]
-    if all(use.owner.name == _WGMMA and use.index == 2 for use in carried.uses):
+    if all(_feeds_accumulator(use) for use in carried.uses):
         return index
     waits = [op for op in body if op.name == _WAIT and op.get_attr("pendings").value == 0]
     order = {op: position for position, op in enumerate(body)}
@@ -148,6 +159,31 @@ def _properly_async(dot: Operation, loop: Operation) -> int | None:
         thread_through_wait(waits[0], [carried])
         return index
     return None
+
+
+def _is_noop(op: Operation) -> bool:
+    """A ``tt.reshape``, a ``tt.trans``, or a ``ttg.convert_layout`` that moves no data."""
+    if op.name in ("tt.reshape", "tt.trans"):
+        return True
+    if op.name != "ttg.convert_layout":
+        return False
+    from tilecraft.dialects.ttg_layouts import encoding_layout
+    from tilecraft.layouts.conversion import conversion_plan
+
+    src, dst = op.operands[0].type, op.results[0].type
+    shape = tuple(src.shape)
+    src_layout, dst_layout = encoding_layout(src.encoding, shape), encoding_layout(
+        dst.encoding, shape)
+    return (src_layout is not None and dst_layout is not None
+            and conversion_plan(src_layout, dst_layout).kind == "none")
+
+
+def _feeds_accumulator(use) -> bool:
+    """Whether the use is a ``wgmma``'s accumulator, directly or through no-op ops."""
+    user = use.owner
+    if user.name == _WGMMA:
+        return use.index == 2
+    return _is_noop(user) and all(_feeds_accumulator(u) for u in user.results[0].uses)
 
 
 def _register_a_needs_wait(dot: Operation, loop: Operation) -> bool:
@@ -183,6 +219,9 @@ def launch_async_dots(loop: Operation) -> Operation:
             proper[dot] = index
     if not proper:
         return loop
+    if not any(op.name == _WAIT and op.get_attr("pendings").value == 0 for op in body):
+        proper = {half: index for dot, index in proper.items()
+                  for half in _split_register_dot(dot)}
     _waits_in_loop(loop, proper)
     after = Builder.after(loop, loop.location)
     wait = after.insert(WarpGroupDotWaitOp.build([], 0, [], location=loop.location))
@@ -215,3 +254,57 @@ def _waits_in_loop(loop: Operation, proper: dict[Operation, int]) -> None:
     last = list(proper)[-1]
     if not _register_a_needs_wait(last, loop):
         _wait_after(last, count, [dot.results[0] for dot in proper])
+
+
+def _split_register_dot(dot: Operation) -> list[Operation]:
+    """The dot split along K in two when its A is in registers and K is more than one
+    instruction's (see the module docstring); ``[dot]`` otherwise or when a layout of the
+    halves cannot be found."""
+    a, b = dot.operands[0], dot.operands[1]
+    a_type = a.type
+    if not isinstance(a_type, RankedTensorType) or not isinstance(b.type, MemDescType):
+        return [dot]
+    m, k = a_type.shape
+    if k <= dot.results[0].type.encoding.instr_shape[2]:
+        return [dot]
+    half = k // 2
+    wide, turned = (m, 2, half), (m, half, 2)
+    wide_encoding = reshape_encoding(a_type.encoding, (m, k), wide)
+    turned_encoding = wide_encoding and trans_encoding(wide_encoding, wide, (0, 2, 1))
+    halves_encoding = turned_encoding and split_encoding(turned_encoding, turned)
+    if halves_encoding is None:
+        return [dot]
+    at = Builder.before(dot, dot.location)
+    element = a_type.element_type
+    reshaped = at.insert(ReshapeOp.build(RankedTensorType(wide, element, wide_encoding), a,
+                                         location=dot.location)).results[0]
+    swapped = at.insert(TransOp.build(RankedTensorType(turned, element, turned_encoding),
+                                      reshaped, (0, 2, 1), location=dot.location)).results[0]
+    halves_type = RankedTensorType((m, half), element, halves_encoding)
+    pieces = at.insert(SplitOp.build(halves_type, halves_type, swapped,
+                                     location=dot.location)).results
+    operand_type = RankedTensorType((m, half), element, a_type.encoding)
+    lhs = [at.insert(ConvertLayoutOp.build(operand_type, piece, location=dot.location)
+                     ).results[0] for piece in pieces]
+    b_type: MemDescType = b.type
+    rhs_type = MemDescType((half, b_type.shape[1]), b_type.element_type, b_type.encoding,
+                           b_type.memory_space, b_type.mutable_memory,
+                           b_type.alloc_shape or b_type.shape)
+    rhs = [at.insert(MemDescSubsliceOp.build(rhs_type, b, (index * half, 0),
+                                             location=dot.location)).results[0]
+           for index in range(2)]
+    accumulator, use_c = dot.operands[2], dot.use_c
+    left = dot.max_num_imprecise_acc
+    dots = []
+    for index in range(2):
+        take = min(left, half)
+        left -= take
+        new = at.insert(WarpGroupDotOp.build(
+            lhs[index], rhs[index], accumulator, dot.results[0].type, use_c,
+            dot.get_attr("inputPrecision"), 1 << 30 if take == half else take,
+            True, location=dot.location))
+        dots.append(new)
+        accumulator, use_c = new.results[0], None
+    dot.results[0].replace_all_uses_with(dots[-1].results[0])
+    dot.erase()
+    return dots
