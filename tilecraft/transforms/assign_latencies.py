@@ -28,17 +28,12 @@ from tilecraft.transforms.async_copy import (copy_bytes, dot_operand_shared_enco
 from tilecraft.transforms.loop_schedule import (LATENCY, body_of, has_distance_above_one,
                                                 is_outer_loop, nested_operands)
 from tilecraft.transforms.loop_unroll import NUM_STAGES
+from tilecraft.transforms.pipeline_plan import stages_of
 
 __all__ = ["TritonGPUAssignLatenciesPass", "assign_latencies", "DOT_OPS", "LOAD_OPS"]
 
 DOT_OPS = ("tt.dot", "tt.dot_scaled", "ttng.warp_group_dot")
 LOAD_OPS = ("tt.load", "tt.descriptor_load", "tt.descriptor_gather")
-
-
-def stages_of(loop: Operation, default: int) -> int:
-    """The loop's own ``tt.num_stages``, else ``default``."""
-    attr = loop.get_attr(NUM_STAGES)
-    return attr.value if isinstance(attr, IntegerAttr) else default
 
 
 def _scalar_bits(t) -> int:

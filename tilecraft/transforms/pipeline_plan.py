@@ -38,11 +38,13 @@ class Plan:
 
 
 def stages_of(loop: Operation, default: int) -> int:
+    """The loop's own ``tt.num_stages``, else ``default``."""
     attr = loop.get_attr(NUM_STAGES)
     return attr.value if isinstance(attr, IntegerAttr) else default
 
 
 def is_tma(load: Operation) -> bool:
+    """Whether the load is a tensor-descriptor load (copied with TMA)."""
     return load.name == "tt.descriptor_load"
 
 
@@ -187,7 +189,6 @@ def plan_loop(loop: Operation, pairs: list[tuple[Operation, Operation | None]],
     return Plan(pairs, encodings, [op for op in body if op in members], sorted(carried))
 
 
-
 def _stage_distance(load: Operation, schedule: LoopSchedule) -> int:
     """How many stages after ``load`` its first user runs (through a ``local_alloc``, the
     alloc's users count too; a user in a later cluster counts one stage later)."""
@@ -207,6 +208,7 @@ def _stage_distance(load: Operation, schedule: LoopSchedule) -> int:
 
 
 def users_in(op: Operation, body: Block) -> set[Operation]:
+    """The ops of ``body`` that use ``op``'s results (or hold such a use in their regions)."""
     return {user for result in op.results for use in result.uses
             if (user := ancestor_in_block(use.owner, body)) is not None}
 
@@ -281,7 +283,7 @@ def scheduled_plan(loop: Operation, schedule: LoopSchedule, axis_info) -> Schedu
     loads = {entry[0] for entry in chosen}
     chosen = [entry for entry in chosen if not _reads_another(entry[0], loads)]
     plan = plan_loop(loop, [(load, alloc) for load, alloc, _, _ in chosen],
-                 [encoding for _, _, encoding, _ in chosen])
+                     [encoding for _, _, encoding, _ in chosen])
     if plan is None:
         return None
     plan.contiguity = {load: copy_contiguity(load, axis_info) for load, _ in plan.loads
