@@ -121,6 +121,40 @@ def TritonGPUOptimizeDotOperands
   let implModule = "tilecraft.transforms.optimize_dot_operands";
 }
 
+def TritonGPUAssignLatencies
+    : Pass<"tritongpu-assign-latencies", "builtin.module"> {
+  let summary = "Mark the loads a loop should pipeline with their latency in stages";
+  let description = [{
+    In each innermost `scf.for` with more than one stage (its `tt.num_stages`, else the
+    option) and no `tt.latency` of the user's, the loads feeding a dot's A or B operand
+    through the body (and, with `tt.num_stages`, the loads feeding anything) that pipelining
+    pays for (a descriptor load; a `tt.load` whose `cp.async` moves 4 bytes or more and whose
+    users agree on one shared layout; a scalar load of 32 bits or more) get
+    `tt.latency = (num-stages - 1) / (levels of indirection)`. Loads reached at two
+    indirection levels, or at a level of `num-stages - 1` or more, get none.
+  }];
+  let options = [
+    Option<"numStages", "num-stages", "int", "3", "pipeline stages of loops without tt.num_stages">,
+  ];
+  let implModule = "tilecraft.transforms.assign_latencies";
+}
+
+def TritonGPUScheduleLoops
+    : Pass<"tritongpu-schedule-loops", "builtin.module"> {
+  let summary = "Turn op latencies into a coarse schedule of each loop body";
+  let description = [{
+    Takes the `tt.latency` attributes off the module and, for each innermost `scf.for` that
+    yields no block argument, holds no barrier, assert or print, and has an op with a latency,
+    writes `loop.stage` and `loop.cluster` on every op of the body and
+    `tt.scheduled_max_stage` on the loop: ops downstream of a latency op are staged by their
+    latency distance to the end of the body, their dependencies join their stage (or an
+    earlier one), producers of loop-carried values read early go one stage later in a cluster
+    before their reader, `scf.if` ops go to prologue or epilogue clusters, and the rest to the
+    last stage.
+  }];
+  let implModule = "tilecraft.transforms.schedule_loops";
+}
+
 def TritonGPUPipeline : Pass<"tritongpu-pipeline", "builtin.module"> {
   let summary = "Software-pipeline the loads that feed shared memory in scf.for loops";
   let description = [{
@@ -136,7 +170,13 @@ def TritonGPUPipeline : Pass<"tritongpu-pipeline", "builtin.module"> {
     groups are narrower than 4 bytes are not pipelined. On sm_90, a `tt.descriptor_load` into
     its descriptor's TMA layout becomes `ttng.async_tma_copy_global_to_local` copies completed
     by one mbarrier per stage (`ttng.barrier_expect`, `ttng.wait_barrier` with a carried
-    phase).
+    phase). A loop carrying a schedule (`tritongpu-schedule-loops`) is pipelined by it in
+    Triton's form: loads of stage 0 go as many iterations ahead as their users' stage (also
+    loads read in registers, through a `ttg.local_load`), the copies where the clusters put
+    them, into that many buffers (one more when a buffer is read after them or by a wgmma),
+    one commit group per copy, insert and extract slot counters, and the loop's wgmma made
+    asynchronous with `ttng.warp_group_dot_wait`s as Triton does; the schedule attributes
+    are removed.
   }];
   let dependentDialects = ["ttg"];
   let options = [

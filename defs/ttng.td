@@ -158,6 +158,20 @@ def TTNG_AsyncTMACopyLocalToGlobalOp : TTNG_Op<"async_tma_copy_local_to_global",
   }];
 }
 
+def TTNG_ReinterpretTensorDescOp : TTNG_Op<"reinterpret_tensor_descriptor", [Pure]> {
+  let summary = "Views a pointer to a TMA descriptor in memory as a tensor descriptor";
+  let description = [{
+    `%d = ttng.reinterpret_tensor_descriptor %p : !tt.ptr<i8> to !tt.tensordesc<64x64xf16, #shared>`:
+    the 128-byte TMA descriptor at `%p` (a kernel parameter or global scratch) read as the
+    descriptor of blocks of the result type.
+  }];
+  let arguments = (ins TT_Ptr:$rawDesc);
+  let results = (outs TT_TensorDesc:$result);
+  let assemblyFormat = [{
+    $rawDesc attr-dict `:` qualified(type($rawDesc)) `to` qualified(type($result))
+  }];
+}
+
 def TTNG_TMAStoreWaitOp : TTNG_Op<"async_tma_store_wait"> {
   let summary = "Waits until at most pendings TMA stores still read their shared buffers";
   let description = [{

@@ -381,6 +381,32 @@ class TritonGPUAccelerateMatmulPassBase(Pass):
     )
 
 
+class TritonGPUAssignLatenciesPassBase(Pass):
+    """Mark the loads a loop should pipeline with their latency in stages
+
+    In each innermost `scf.for` with more than one stage (its `tt.num_stages`, else the
+    option) and no `tt.latency` of the user's, the loads feeding a dot's A or B operand
+    through the body (and, with `tt.num_stages`, the loads feeding anything) that pipelining
+    pays for (a descriptor load; a `tt.load` whose `cp.async` moves 4 bytes or more and whose
+    users agree on one shared layout; a scalar load of 32 bits or more) get
+    `tt.latency = (num-stages - 1) / (levels of indirection)`. Loads reached at two
+    indirection levels, or at a level of `num-stages - 1` or more, get none.
+    """
+
+    ARGUMENT = 'tritongpu-assign-latencies'
+    SUMMARY = 'Mark the loads a loop should pipeline with their latency in stages'
+    ANCHOR = 'builtin.module'
+    DEPENDENT_DIALECTS = ()
+    IMPL_MODULE = 'tilecraft.transforms.assign_latencies'
+    OPTIONS = (
+        PassOption('num_stages', 'num-stages', int, 3, 'pipeline stages of loops without tt.num_stages', is_list=False),
+    )
+    STATISTICS = (
+    )
+
+    num_stages: int
+
+
 class TritonGPUCoalescePassBase(Pass):
     """Give global memory accesses layouts that coalesce them
 
@@ -441,7 +467,13 @@ class TritonGPUPipelinePassBase(Pass):
     groups are narrower than 4 bytes are not pipelined. On sm_90, a `tt.descriptor_load` into
     its descriptor's TMA layout becomes `ttng.async_tma_copy_global_to_local` copies completed
     by one mbarrier per stage (`ttng.barrier_expect`, `ttng.wait_barrier` with a carried
-    phase).
+    phase). A loop carrying a schedule (`tritongpu-schedule-loops`) is pipelined by it in
+    Triton's form: loads of stage 0 go as many iterations ahead as their users' stage (also
+    loads read in registers, through a `ttg.local_load`), the copies where the clusters put
+    them, into that many buffers (one more when a buffer is read after them or by a wgmma),
+    one commit group per copy, insert and extract slot counters, and the loop's wgmma made
+    asynchronous with `ttng.warp_group_dot_wait`s as Triton does; the schedule attributes
+    are removed.
     """
 
     ARGUMENT = 'tritongpu-pipeline'
@@ -523,6 +555,30 @@ class TritonGPURemoveLayoutConversionsPassBase(Pass):
     )
 
 
+class TritonGPUScheduleLoopsPassBase(Pass):
+    """Turn op latencies into a coarse schedule of each loop body
+
+    Takes the `tt.latency` attributes off the module and, for each innermost `scf.for` that
+    yields no block argument, holds no barrier, assert or print, and has an op with a latency,
+    writes `loop.stage` and `loop.cluster` on every op of the body and
+    `tt.scheduled_max_stage` on the loop: ops downstream of a latency op are staged by their
+    latency distance to the end of the body, their dependencies join their stage (or an
+    earlier one), producers of loop-carried values read early go one stage later in a cluster
+    before their reader, `scf.if` ops go to prologue or epilogue clusters, and the rest to the
+    last stage.
+    """
+
+    ARGUMENT = 'tritongpu-schedule-loops'
+    SUMMARY = 'Turn op latencies into a coarse schedule of each loop body'
+    ANCHOR = 'builtin.module'
+    DEPENDENT_DIALECTS = ()
+    IMPL_MODULE = 'tilecraft.transforms.schedule_loops'
+    OPTIONS = (
+    )
+    STATISTICS = (
+    )
+
+
 PASSES: dict[str, type[Pass]] = {
     'allocate-shared-memory': AllocateSharedMemoryPassBase,
     'canonicalize': CanonicalizerPassBase,
@@ -542,10 +598,12 @@ PASSES: dict[str, type[Pass]] = {
     'triton-rewrite-tensor-descriptor-to-pointer': TritonRewriteTensorDescriptorToPointerPassBase,
     'triton-test-loop-peeling': TritonTestLoopPeelingPassBase,
     'tritongpu-accelerate-matmul': TritonGPUAccelerateMatmulPassBase,
+    'tritongpu-assign-latencies': TritonGPUAssignLatenciesPassBase,
     'tritongpu-coalesce': TritonGPUCoalescePassBase,
     'tritongpu-optimize-dot-operands': TritonGPUOptimizeDotOperandsPassBase,
     'tritongpu-pipeline': TritonGPUPipelinePassBase,
     'tritongpu-prefetch': TritonGPUPrefetchPassBase,
     'tritongpu-reduce-data-duplication': TritonGPUReduceDataDuplicationPassBase,
     'tritongpu-remove-layout-conversions': TritonGPURemoveLayoutConversionsPassBase,
+    'tritongpu-schedule-loops': TritonGPUScheduleLoopsPassBase,
 }

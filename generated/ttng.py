@@ -263,14 +263,18 @@ def _type_constraint_12(type_) -> bool:
 
 
 def _type_constraint_13(type_) -> bool:
-    return bool(((((isinstance(type_, RankedTensorType)) and ((type_.element_type.is_float() and type_.element_type.kind != 'tf32'))) or ((isinstance(type_, RankedTensorType)) and (((type_.element_type.is_signless_integer(1)) or (type_.element_type.is_signless_integer(8)) or (type_.element_type.is_signless_integer(16)) or (type_.element_type.is_signless_integer(32)) or (type_.element_type.is_signless_integer(64)))))) or ((isinstance(type_, RankedTensorType)) and ((isinstance(type_.element_type, PointerType))))))
+    return bool((isinstance(type_, PointerType)))
 
 
 def _type_constraint_14(type_) -> bool:
+    return bool(((((isinstance(type_, RankedTensorType)) and ((type_.element_type.is_float() and type_.element_type.kind != 'tf32'))) or ((isinstance(type_, RankedTensorType)) and (((type_.element_type.is_signless_integer(1)) or (type_.element_type.is_signless_integer(8)) or (type_.element_type.is_signless_integer(16)) or (type_.element_type.is_signless_integer(32)) or (type_.element_type.is_signless_integer(64)))))) or ((isinstance(type_, RankedTensorType)) and ((isinstance(type_.element_type, PointerType))))))
+
+
+def _type_constraint_15(type_) -> bool:
     return bool((isinstance(type_, AsyncTokenType)))
 
 
-def _attr_constraint_15(attr) -> bool:
+def _attr_constraint_16(attr) -> bool:
     return bool((isinstance(attr, IntegerAttr) and attr.type == IntegerType(32) and attr.value in ScaleDotElemType._value2member_map_))
 
 
@@ -776,6 +780,91 @@ class AsyncTMACopyLocalToGlobalOp(DefinedOp):
         types['coord'] = [IntegerType(32)] * len(u_coord)
         operands = parser.resolve_operands(u_desc + u_coord + u_src, types['desc'] + types.get('coord', []) + types['src'])
         result_types = []
+        properties, attributes = cls.split_attributes(attrs)
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0,
+            successors=(),
+        )
+
+
+@DIALECT.op
+class ReinterpretTensorDescOp(DefinedOp):
+    """Views a pointer to a TMA descriptor in memory as a tensor descriptor
+
+    `%d = ttng.reinterpret_tensor_descriptor %p : !tt.ptr<i8> to !tt.tensordesc<64x64xf16, #shared>`:
+    the 128-byte TMA descriptor at `%p` (a kernel parameter or global scratch) read as the
+    descriptor of blocks of the result type.
+    """
+
+    OPERATION_NAME = 'ttng.reinterpret_tensor_descriptor'
+    TRAITS = (Pure, )
+    HOOKS = ()
+    PROPERTY_NAMES = ()
+    OPERAND_GROUPS = ('single', )
+    RESULT_GROUPS = ('single', )
+    __slots__ = ()
+
+    @property
+    def raw_desc(self) -> Value:
+        return self.get_operand(0)
+
+    @property
+    def result_(self) -> Value:
+        return self.results[0]
+
+    @classmethod
+    def build(
+        cls,
+        result_type: Type,
+        raw_desc: Value,
+        *,
+        attributes: dict[str, Attribute] | None = None,
+        location: Location | None = None,
+    ) -> ReinterpretTensorDescOp:
+        """Create a `ttng.reinterpret_tensor_descriptor` op; results whose types the traits determine may be omitted."""
+        operands = [raw_desc]
+        properties: dict[str, Attribute] = {}
+        result_types = [result_type]
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0, successors=(), location=location,
+        )
+
+    def verify_invariants(self) -> None:
+        if self.num_operands != 1 or self.num_results != 1:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_13(value.type):
+            raise self.type_error('operand', value, 'ptr')
+        value = self.results[0]
+        if not _type_constraint_10(value.type):
+            raise self.type_error('result', value, 'tensor descriptor type')
+
+    def print(self, printer: Printer) -> None:
+        printer.write(" ")
+        printer.print_operand(self.raw_desc)
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.raw_desc.type)
+        printer.write(' to ')
+        printer.print_type(self.result_.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Operation:
+        u_rawDesc: list = []
+        types: dict[str, list] = {}
+        attrs: dict[str, Attribute] = {}
+        u_rawDesc.append(parser.parse_operand())
+        attrs.update(parser.parse_optional_attr_dict())
+        parser.parse_punct(':')
+        types['rawDesc'] = parse_type_group(parser, True)
+        parser.parse_keyword('to')
+        types['result'] = parse_type_group(parser, True)
+        operands = parser.resolve_operands(u_rawDesc, types['rawDesc'])
+        result_types = types['result']
         properties, attributes = cls.split_attributes(attrs)
         return cls.create(
             cls.OPERATION_NAME, operands=operands, result_types=result_types,
@@ -1376,13 +1465,13 @@ class TMEMAllocOp(DefinedOp):
     def verify_invariants(self) -> None:
         self.verify_groups()
         for value in self.operand_group(0):
-            if not _type_constraint_13(value.type):
+            if not _type_constraint_14(value.type):
                 raise self.type_error('operand', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
         value = self.results[0]
         if not _type_constraint_4(value.type):
             raise self.type_error('result', value, 'memory descriptor type')
         for value in self.result_group(1):
-            if not _type_constraint_14(value.type):
+            if not _type_constraint_15(value.type):
                 raise self.type_error('result', value, 'async token type')
 
     def print(self, printer: Printer) -> None:
@@ -1483,13 +1572,13 @@ class TMEMLoadOp(DefinedOp):
         if not _type_constraint_4(value.type):
             raise self.type_error('operand', value, 'memory descriptor type')
         for value in self.operand_group(1):
-            if not _type_constraint_14(value.type):
+            if not _type_constraint_15(value.type):
                 raise self.type_error('operand', value, 'async token type')
         value = self.results[0]
-        if not _type_constraint_13(value.type):
+        if not _type_constraint_14(value.type):
             raise self.type_error('result', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
         for value in self.result_group(1):
-            if not _type_constraint_14(value.type):
+            if not _type_constraint_15(value.type):
                 raise self.type_error('result', value, 'async token type')
 
 
@@ -1559,16 +1648,16 @@ class TMEMStoreOp(DefinedOp):
         if not _type_constraint_4(value.type):
             raise self.type_error('operand', value, 'memory descriptor type')
         for value in self.operand_group(1):
-            if not _type_constraint_14(value.type):
+            if not _type_constraint_15(value.type):
                 raise self.type_error('operand', value, 'async token type')
         for value in self.operand_group(2):
-            if not _type_constraint_13(value.type):
+            if not _type_constraint_14(value.type):
                 raise self.type_error('operand', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
         for value in self.operand_group(3):
             if not _type_constraint_6(value.type):
                 raise self.type_error('operand', value, '1-bit signless integer')
         for value in self.result_group(0):
-            if not _type_constraint_14(value.type):
+            if not _type_constraint_15(value.type):
                 raise self.type_error('result', value, 'async token type')
 
 
@@ -1734,7 +1823,7 @@ class TCGen5MMAOp(DefinedOp):
         if not _type_constraint_4(value.type):
             raise self.type_error('operand', value, 'memory descriptor type')
         for value in self.operand_group(3):
-            if not _type_constraint_14(value.type):
+            if not _type_constraint_15(value.type):
                 raise self.type_error('operand', value, 'async token type')
         for value in self.operand_group(4):
             if not _type_constraint_6(value.type):
@@ -1749,7 +1838,7 @@ class TCGen5MMAOp(DefinedOp):
             if not _type_constraint_6(value.type):
                 raise self.type_error('operand', value, '1-bit signless integer')
         for value in self.result_group(0):
-            if not _type_constraint_14(value.type):
+            if not _type_constraint_15(value.type):
                 raise self.type_error('result', value, 'async token type')
 
 
@@ -1912,12 +2001,12 @@ class TCGen5MMAScaledOp(DefinedOp):
         attr = self.properties.get('a_type')
         if attr is None:
             raise self.emit_error("requires attribute 'a_type'")
-        if attr is not None and not _attr_constraint_15(attr):
+        if attr is not None and not _attr_constraint_16(attr):
             raise self.attribute_error('a_type', 'element type of a scaled dot')
         attr = self.properties.get('b_type')
         if attr is None:
             raise self.emit_error("requires attribute 'b_type'")
-        if attr is not None and not _attr_constraint_15(attr):
+        if attr is not None and not _attr_constraint_16(attr):
             raise self.attribute_error('b_type', 'element type of a scaled dot')
         attr = self.properties.get('two_ctas')
         if attr is not None and not _attr_constraint_7(attr):
@@ -1938,7 +2027,7 @@ class TCGen5MMAScaledOp(DefinedOp):
         if not _type_constraint_4(value.type):
             raise self.type_error('operand', value, 'memory descriptor type')
         for value in self.operand_group(3):
-            if not _type_constraint_14(value.type):
+            if not _type_constraint_15(value.type):
                 raise self.type_error('operand', value, 'async token type')
         for value in self.operand_group(4):
             if not _type_constraint_4(value.type):
@@ -1959,7 +2048,7 @@ class TCGen5MMAScaledOp(DefinedOp):
             if not _type_constraint_6(value.type):
                 raise self.type_error('operand', value, '1-bit signless integer')
         for value in self.result_group(0):
-            if not _type_constraint_14(value.type):
+            if not _type_constraint_15(value.type):
                 raise self.type_error('result', value, 'async token type')
 
 

@@ -513,3 +513,10 @@ def test_call(call, message):
 
 def test_valid_call():
     verifies(CALLEE + body("  %0 = tt.call @g(%i, %f) : (i32, f32) -> f32"))
+
+
+def test_load_comma_without_mask():
+    """As MLIR's generated parser: a comma with no mask after it reads as no mask."""
+    printed = print_op(parse_module(body("  %0 = tt.load %p, : !tt.ptr<f32>"),
+                                    allow_unregistered=True))
+    assert "tt.load %arg0 : !tt.ptr<f32>\n" in printed

@@ -1166,7 +1166,10 @@ def parse(cls, parser):  # noqa: F811 - one hook per class
     : ptr-type``."""
     unresolved = [parser.parse_operand()]
     while len(unresolved) < 3 and parser.parse_optional_punct(","):
-        unresolved.append(parser.parse_operand())
+        operand = parser.parse_optional_operand()  # `%ptr, :` is accepted, as by MLIR
+        if operand is None:
+            break
+        unresolved.append(operand)
     attrs = {}
     _parse_clauses(parser, attrs)
     attrs.update(parser.parse_optional_attr_dict())

@@ -31,13 +31,24 @@ the barriers are invalidated after the loop.
 Each ``ttg.local_load`` of a ``cp.async`` buffer takes the wait's token, so the barrier analysis knows its
 reads are ordered by the wait (`tilecraft.analysis.membar.annotate_synced_via_async_wait`). The
 stage count is the pass option, or a loop's own ``tt.num_stages``; 1 leaves loops alone.
+
+**A loop that carries a schedule** (``tt.scheduled_max_stage``, from
+`tritongpu-schedule-loops`; then a module without a target is taken for sm_80+) is pipelined by
+it, in Triton's form (`pipeline_plan.scheduled_plan` says what moves): the loads of its first
+stage whose users run ``D`` stages later go ``D`` iterations ahead, whatever reads them (a
+``local_alloc`` of the buffer's layout becomes the buffer; other users read it with a
+``ttg.local_load``); the copies in the loop go where the schedule's clusters put them, before
+the first op of a later cluster than theirs, into ``D`` buffers when every read of the buffers
+comes before that point, else ``D + 1`` (also when a ``wgmma`` reads one). Each ``cp.async``
+copy is a commit group of its own, carrying the load's ``other`` and contiguity; the newest
+groups' tokens are carried to the wait, which comes right before the first user of a buffer;
+the slot to fill and the slot to read are two counters (``D - 1`` and ``-1`` before the loop),
+each moved on where it is used. Then the loop's ``wgmma`` ops are made asynchronous as Triton
+does (`wgmma_pipeline.launch_async_dots`), and the schedule attributes are removed.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from tilecraft.dialects.foldutils import const_attr, is_zero
 from tilecraft.generated.arith import (AddIOp, AndIOp, CmpIOp, CmpIPredicate, MulIOp,
                                        SelectOp, SubIOp, XOrIOp)
 from tilecraft.generated.passes import TritonGPUPipelinePassBase
@@ -47,189 +58,22 @@ from tilecraft.generated.ttng import (AsyncTMACopyGlobalToLocalOp, BarrierExpect
                                       WarpGroupDotWaitOp)
 from tilecraft.generated.ttg import (AsyncCommitGroupOp, AsyncCopyGlobalToLocalOp,
                                      AsyncTokenType, AsyncWaitOp, LocalAllocOp,
-                                     LocalDeallocOp, LocalLoadOp, MemDescIndexOp, MemDescType)
-from tilecraft.ir import (Block, BlockArgument, BoolAttr, Builder, IntegerAttr, IntegerType,
-                          Operation, RankedTensorType, Value)
-from tilecraft.layouts.shared import shared_vector_width
+                                     LocalDeallocOp, LocalLoadOp, MemDescIndexOp, MemDescType,
+                                     SharedMemorySpaceAttr)
+from tilecraft.ir import (Block, BoolAttr, Builder, IntegerType, Operation, RankedTensorType,
+                          Value)
 from tilecraft.transforms.accelerate_matmul import capability_of
-from tilecraft.transforms.effects import is_memory_effect_free
-from tilecraft.transforms.loop_unroll import NUM_STAGES
-from tilecraft.transforms.tma_lowering import barrier_type, block_bytes, tma_shared_encoding
+from tilecraft.transforms.loop_schedule import LoopSchedule, ancestor_in_block, strip_schedule
+from tilecraft.transforms.pipeline_plan import (Plan, candidates, is_tma, plan_loop,
+                                                scheduled_plan, stages_of, users_in)
+from tilecraft.transforms.tma_lowering import barrier_type, block_bytes
 from tilecraft.transforms.transform_utils import constant_op, loop_with_iter_args
+from tilecraft.transforms.wgmma_pipeline import launch_async_dots
 
 __all__ = ["TritonGPUPipelinePass", "pipeline_loop", "pipeline_loops"]
 
 _I32 = IntegerType(32)
 _I1 = IntegerType(1)
-
-
-@dataclass
-class _Plan:
-    """What pipelining one loop moves: the loads with their ``local_alloc`` users, the ops of
-    their slice (in body order), and the carried values the slice advances (by index)."""
-
-    loads: list[tuple[Operation, Operation]]
-    slice_ops: list[Operation]
-    carried: list[int]
-
-
-def _stages(loop: Operation, default: int) -> int:
-    attr = loop.get_attr(NUM_STAGES)
-    return attr.value if isinstance(attr, IntegerAttr) else default
-
-
-def _is_tma(load: Operation) -> bool:
-    return load.name == "tt.descriptor_load"
-
-
-def _candidate(load: Operation) -> Operation | None:
-    """The ``local_alloc`` a pipelinable load feeds, or None."""
-    if _is_tma(load):
-        return _tma_candidate(load)
-    if load.name != "tt.load" or not isinstance(load.results[0].type, RankedTensorType):
-        return None
-    if not isinstance(load.operands[0].type, RankedTensorType):
-        return None  # a block pointer
-    alloc = _single_alloc_user(load)
-    if alloc is None:
-        return None
-    if load.other is not None and not is_zero(const_attr(load.other)):
-        return None
-    volatile = load.get_attr("isVolatile")
-    if volatile is not None and getattr(volatile, "value", False):
-        return None
-    return alloc
-
-
-def _single_alloc_user(load: Operation) -> Operation | None:
-    uses = list(load.results[0].uses)
-    if len(uses) != 1 or uses[0].owner.name != "ttg.local_alloc":
-        return None
-    alloc = uses[0].owner
-    return alloc if alloc.parent is load.parent else None
-
-
-def _tma_candidate(load: Operation) -> Operation | None:
-    """The ``local_alloc`` a descriptor load feeds, when TMA can fill it: its layout is the
-    descriptor's TMA layout."""
-    alloc = _single_alloc_user(load)
-    if alloc is None:
-        return None
-    encoding = tma_shared_encoding(load.desc.type)
-    return alloc if encoding is not None and alloc.results[0].type.encoding == encoding else None
-
-
-def _copy_bytes(load: Operation, alloc: Operation, axis_info) -> int:
-    """The bytes one ``cp.async`` of this load can move: the elements a thread holds
-    consecutively, consecutive and aligned in global memory with one mask value (axis info)
-    and in the shared buffer (its layout map)."""
-    from tilecraft.analysis.axisinfo import pointee_bytes
-    from tilecraft.dialects.ttg_layouts import encoding_layout, shared_layout
-
-    pointers: RankedTensorType = load.operands[0].type
-    shape = tuple(pointers.shape)
-    layout = encoding_layout(pointers.encoding, shape)
-    buffer = shared_layout(alloc.results[0].type.encoding, shape)
-    if layout is None or buffer is None:
-        return 0
-    elem_bytes = pointee_bytes(pointers)
-    width = axis_info.layout_vector_width(load.operands[0], layout, elem_bytes * 8,
-                                          mask=load.mask)
-    return min(width, shared_vector_width(buffer, layout, elem_bytes)) * elem_bytes
-
-
-def _slice_of(body: Block, roots: list[Operation], loads: list[Operation]
-              ) -> list[Operation] | None:
-    """``roots`` and the body ops they depend on, in body order; None when one of them but
-    the pipelined ``loads`` has regions or effects (an indirect load, a call): the slice runs
-    iterations ahead of the body, where only the pipelined loads are masked off."""
-    members: set[Operation] = set()
-    work = list(roots)
-    while work:
-        op = work.pop()
-        if op in members:
-            continue
-        if op not in loads and (op.regions or not is_memory_effect_free(op)):
-            return None
-        members.add(op)
-        for operand in op.operands:
-            owner = operand.owner
-            if isinstance(owner, Operation) and owner.parent is body:
-                work.append(owner)
-    return [op for op in body if op in members]
-
-
-def _depends_on(value: Value, args: set[Value], body: Block, seen: dict) -> bool:
-    if value in args:
-        return True
-    owner = value.owner
-    if not isinstance(owner, Operation) or owner.parent is not body:
-        return False
-    if owner in seen:
-        return seen[owner]
-    seen[owner] = False
-    result = any(_depends_on(v, args, body, seen) for v in owner.operands)
-    seen[owner] = result
-    return result
-
-
-def _plan(loop: Operation, axis_info) -> _Plan | None:
-    body = loop.regions[0].blocks[0]
-    yield_op = body.last_op
-    pairs = []
-    for op in body:
-        alloc = _candidate(op)
-        if alloc is not None and (_is_tma(op) or _copy_bytes(op, alloc, axis_info) >= 4):
-            pairs.append((op, alloc))
-    if not pairs:
-        return None
-    loads = [load for load, _ in pairs]
-    slice_ops = _slice_of(body, loads, loads)
-    if slice_ops is None:
-        return None
-    members = set(slice_ops)
-    iter_args = body.arguments[1:]
-    carried = [k for k, arg in enumerate(iter_args)
-               if any(use.owner in members for use in arg.uses)]
-    # what advances those values joins the slice
-    extra = [yield_op.operands[k] for k in carried]
-    advance = _slice_of(body, [v.owner for v in extra
-                               if isinstance(v.owner, Operation) and v.owner.parent is body],
-                        loads)
-    if advance is None:
-        return None
-    members |= set(advance)
-    # the slice may read only the values it advances itself (or values from outside)
-    for op in list(members):
-        for operand in op.operands:
-            if isinstance(operand, BlockArgument) and operand.owner is body and operand.index:
-                if operand.index - 1 not in carried:
-                    carried.append(operand.index - 1)
-    for k in carried:
-        value = yield_op.operands[k]
-        owner = value.owner
-        inside = isinstance(owner, Operation) and owner.parent is body
-        if inside and owner not in members:
-            return None
-        if isinstance(value, BlockArgument) and value.owner is body and value is not iter_args[k]:
-            return None
-        for use in iter_args[k].uses:
-            if use.owner is not yield_op and use.owner not in members:
-                return None
-    # ops outside the slice may use slice values only where they do not depend on the
-    # advanced values (the originals stay for them; the slice itself is cloned)
-    advanced = {iter_args[k] for k in carried}
-    allocs = {alloc for _, alloc in pairs}
-    seen: dict = {}
-    for op in body:
-        if op in members or op is yield_op or op in allocs:
-            continue
-        for operand in op.operands:
-            owner = operand.owner
-            if (isinstance(owner, Operation) and owner in members
-                    and _depends_on(operand, advanced, body, seen)):
-                return None
-    return _Plan(pairs, [op for op in body if op in members], sorted(carried))
 
 
 def _token() -> AsyncTokenType:
@@ -269,14 +113,14 @@ def _reads_stable_memory(dot: Operation, body: Block, allocs: set[Value]) -> boo
     return True
 
 
-def _async_dots(body: Block, plan: _Plan) -> list[Operation] | None:
+def _async_dots(body: Block, plan: Plan) -> list[Operation] | None:
     """The ``ttng.warp_group_dot`` ops of the body, made asynchronous as Triton's pipeliner
     does, or None to leave them synchronous. They read pipelined buffers or memory from before
     the loop, and the last one makes a carried f32 or i32 value that only the yield takes
     (alone, it adds into that value itself). Every earlier dot's result is needed right away: a wait for all dots follows it,
     which also waits for the last dot of the iteration before (the carried accumulator passes
     through it, so every later read of it comes after)."""
-    allocs = {alloc.results[0] for _, alloc in plan.loads}
+    allocs = {alloc.results[0] for _, alloc in plan.loads if alloc is not None}
     yield_op = body.last_op
     dots = [op for op in body if op.name == "ttng.warp_group_dot"]
     if not dots:
@@ -332,12 +176,14 @@ def _make_async(dots: list[Operation], body: Block) -> Operation:
     return waits[0]
 
 
-def _emit_stage(builder: Builder, plan: _Plan, mapping: dict, buffers: list[Value],
-                slot: Value, in_range: Value, barriers: Value | None) -> None:
+def _emit_stage(builder: Builder, plan: Plan, mapping: dict, buffers: list[Value],
+                slot: Value, in_range: Value, barriers: Value | None,
+                triton_form: bool = False) -> list[Value]:
     """Clones the slice through ``mapping`` at ``builder``'s point, each load as an
     asynchronous copy into buffer ``slot`` masked by ``in_range`` too: ``cp.async`` copies
-    committed as one group, TMA copies completing barrier ``slot`` of ``barriers``, which
-    expects their bytes first."""
+    committed as one group (in ``triton_form``, one group each, with the load's ``other``
+    and contiguity), TMA copies completing barrier ``slot`` of ``barriers``, which expects
+    their bytes first. Returns the tokens of the groups."""
     loads = {load: index for index, (load, _) in enumerate(plan.loads)}
     tokens = []
     barrier = None
@@ -347,11 +193,11 @@ def _emit_stage(builder: Builder, plan: _Plan, mapping: dict, buffers: list[Valu
             continue
         location = op.location
         view = _buffer_view(builder, buffers[loads[op]], slot, location)
-        if _is_tma(op):
+        if is_tma(op):
             if barrier is None:
                 barrier = _buffer_view(builder, barriers, slot, location)
                 size = sum(block_bytes(load.desc.type) for load, _ in plan.loads
-                           if _is_tma(load))
+                           if is_tma(load))
                 builder.insert(BarrierExpectOp.build(barrier, in_range, size,
                                                      location=location))
             builder.insert(AsyncTMACopyGlobalToLocalOp.build(
@@ -364,33 +210,39 @@ def _emit_stage(builder: Builder, plan: _Plan, mapping: dict, buffers: list[Valu
         if op.mask is not None:
             mask = builder.insert(AndIOp.build(mapping.get(op.mask, op.mask), mask,
                                                location=location)).results[0]
+        other = mapping.get(op.other, op.other) if triton_form else None
         copy = AsyncCopyGlobalToLocalOp.build(
-            mapping.get(op.operands[0], op.operands[0]), view, _token(), mask,
+            mapping.get(op.operands[0], op.operands[0]), view, _token(), mask, other,
             cache=op.get_attr("cache"), evict=op.get_attr("evict"),
-            is_volatile=op.get_attr("isVolatile"), location=location)
+            is_volatile=op.get_attr("isVolatile"), contiguity=plan.contiguity.get(op),
+            location=location)
         tokens.append(builder.insert(copy).results[0])
-    if tokens:
-        builder.insert(AsyncCommitGroupOp.build(_token(), tokens,
-                                                location=plan.slice_ops[0].location))
+        if triton_form:
+            tokens[-1] = builder.insert(AsyncCommitGroupOp.build(
+                _token(), [tokens[-1]], location=location)).results[0]
+    if tokens and not triton_form:
+        tokens = [builder.insert(AsyncCommitGroupOp.build(
+            _token(), tokens, location=plan.slice_ops[0].location)).results[0]]
+    return tokens
 
 
-def _buffers(loop: Operation, plan: _Plan, stages: int) -> list[Value]:
+def _buffers(loop: Operation, plan: Plan, stages: int) -> list[Value]:
     """One multi-buffered allocation per load, before the loop."""
     builder = Builder.before(loop, loop.location)
     buffers = []
-    for load, alloc in plan.loads:
-        single: MemDescType = alloc.results[0].type
-        buffer_type = MemDescType((stages, *single.shape), single.element_type,
-                                  single.encoding, single.memory_space, True)
+    for (load, _), encoding in zip(plan.loads, plan.encodings):
+        shape = tuple(load.results[0].type.shape)
+        buffer_type = MemDescType((stages, *shape), load.results[0].type.element_type,
+                                  encoding, SharedMemorySpaceAttr(), True)
         buffers.append(builder.insert(LocalAllocOp.build(buffer_type,
                                                          location=load.location)).results[0])
     return buffers
 
 
-def _barriers(builder: Builder, plan: _Plan, stages: int, location) -> Value | None:
+def _barriers(builder: Builder, plan: Plan, stages: int, location) -> Value | None:
     """One initialized mbarrier per stage for the TMA copies, before the loop (None when the
     loop has none)."""
-    if not any(_is_tma(load) for load, _ in plan.loads):
+    if not any(is_tma(load) for load, _ in plan.loads):
         return None
     barriers = builder.insert(LocalAllocOp.build(barrier_type(stages),
                                                  location=location)).results[0]
@@ -400,23 +252,29 @@ def _barriers(builder: Builder, plan: _Plan, stages: int, location) -> Value | N
     return barriers
 
 
-def pipeline_loop(loop: Operation, plan: _Plan, stages: int) -> Operation:
-    """Pipelines ``loop`` by ``plan`` over ``stages`` stages (see the module docstring);
-    returns the new loop."""
-    distance = stages - 1
+def pipeline_loop(loop: Operation, plan: Plan, distance: int, num_buffers: int,
+                  anchor: Operation | None = None) -> Operation:
+    """Pipelines ``loop`` by ``plan``, the loads ``distance`` iterations ahead into
+    ``num_buffers`` buffers each (``distance + 1``, or ``distance`` when the copies go after
+    every read of the buffers), the copies in the loop at its start (after the asynchronous
+    dots) or before ``anchor`` (see the module docstring); returns the new loop. With an
+    ``anchor`` (a schedule's pipelining, as Triton's), each ``cp.async`` copy is a commit group
+    of its own and the newest groups' tokens are carried to the wait."""
     location = loop.location
     body = loop.regions[0].blocks[0]
     iv, iter_args = body.arguments[0], list(body.arguments[1:])
     yield_op = body.last_op
     lb, step = loop.operands[0], loop.operands[2]
     inits = list(loop.operands[3:])
-    buffers = _buffers(loop, plan, stages)
+    buffers = _buffers(loop, plan, num_buffers)
     before = Builder.before(loop, location)
-    copies = any(not _is_tma(load) for load, _ in plan.loads)
-    barriers = _barriers(before, plan, stages, location)
+    copies = any(not is_tma(load) for load, _ in plan.loads)
+    barriers = _barriers(before, plan, num_buffers, location)
 
     # prologue: iterations 0 .. distance-1
     carried_values = {k: inits[k] for k in plan.carried}
+    triton_form = anchor is not None
+    tokens: list[Value] = []
     for j in range(distance):
         mapping = {arg: carried_values[k] for k, arg in enumerate(iter_args)
                    if k in carried_values}
@@ -426,80 +284,103 @@ def pipeline_loop(loop: Operation, plan: _Plan, stages: int) -> Operation:
             scaled = before.insert(MulIOp.build(step, offset, location=location)).results[0]
             iv_j = before.insert(AddIOp.build(lb, scaled, location=location)).results[0]
         mapping[iv] = iv_j
-        _emit_stage(before, plan, mapping, buffers, _i32(before, j, location),
-                    _in_range(loop, before, iv_j), barriers)
+        tokens = _emit_stage(before, plan, mapping, buffers, _i32(before, j, location),
+                             _in_range(loop, before, iv_j), barriers, triton_form)
         carried_values = {k: mapping.get(yield_op.operands[k], yield_op.operands[k])
                           for k in plan.carried}
     new_inits = [carried_values.get(k, init) for k, init in enumerate(inits)]
 
-    # the loop, with the slot of iteration i and the phase of its barrier carried last
+    # the loop, with the slot of iteration i and the phase of its barrier carried last; in
+    # Triton's form, the slot to fill (the last filled at first) and the slot to read (-1 at
+    # first) are carried, each moved on where it is used, then the tokens
     zero = _i32(before, 0, location)
-    new_loop = loop_with_iter_args(loop, new_inits + [zero] * (1 if barriers is None else 2))
-    slot = body.add_argument(_I32, location)
+    tokens = tokens if triton_form else []
+    counters = ([_i32(before, distance - 1, location), _i32(before, -1, location)]
+                if triton_form else [zero])
+    new_loop = loop_with_iter_args(loop, new_inits + counters
+                                   + ([zero] if barriers is not None else []) + tokens)
+    counter_args = [body.add_argument(_I32, location) for _ in counters]
     phase = None if barriers is None else body.add_argument(_I32, location)
+    carried_tokens = [body.add_argument(_token(), location) for _ in tokens]
     start = Builder.at_start(body, location)
+    slot, wait_at, phase_now = counter_args[0], start, phase
+    if triton_form:
+        slot, wrapped = _increment_modulo(start, counter_args[1], num_buffers, location)
+        if phase is not None:
+            flipped = start.insert(XOrIOp.build(phase, _i32(start, 1, location),
+                                                location=location)).results[0]
+            phase_now = start.insert(SelectOp.build(wrapped, flipped, phase,
+                                                    location=location)).results[0]
+        order = {op: index for index, op in enumerate(body)}
+        users = set().union(*(users_in(load, body) | (users_in(alloc, body) if alloc
+                                                         else set())
+                              for load, alloc in plan.loads))
+        users -= {alloc for _, alloc in plan.loads}
+        first_reader = min(users & order.keys(), key=order.__getitem__, default=None)
+        if first_reader is not None:
+            wait_at = Builder.before(first_reader, location)
     wait = None
     if copies:
-        wait = start.insert(AsyncWaitOp.build(max(distance - 1, 0), _token(),
-                                              location=location)).results[0]
+        groups = 1 if not triton_form else sum(not is_tma(load) for load, _ in plan.loads)
+        wait = wait_at.insert(AsyncWaitOp.build(max(distance - 1, 0) * groups, _token(),
+                                                carried_tokens, location=location)).results[0]
     if barriers is not None:
-        start.insert(WaitBarrierOp.build(_buffer_view(start, barriers, slot, location), phase,
-                                         location=location))
-    dots = _async_dots(body, plan)
+        wait_at.insert(WaitBarrierOp.build(_buffer_view(wait_at, barriers, slot, location),
+                                           phase_now, location=location))
+    dots = None if triton_form else _async_dots(body, plan)
     if dots is not None:
         # the dots run on while the next copies are issued
         accumulated = next(iter(dots[-1].results[0].uses)).index
-        start = Builder.after(_make_async(dots, body), location)
-    # the copies of iteration i + distance, into the slot iteration i - 1 read
+        waited = _make_async(dots, body)
+        start = Builder.after(waited, location)
+        if anchor is not None and waited.is_before_in_block(anchor):
+            start = Builder.before(anchor, location)
+    elif anchor is not None:
+        start = Builder.before(anchor, location)
+    # the copies of iteration i + distance, into the slot iteration i - 1 read (or, with
+    # one buffer less, the slot iteration i has just read)
     mapping: dict = {}
     shift = start.insert(constant_op(distance, iv.type, location)).results[0]
     ahead = start.insert(AddIOp.build(iv, start.insert(
         MulIOp.build(step, shift, location=location)).results[0], location=location)).results[0]
     mapping[iv] = ahead
-    last = _i32(start, stages - 1, location)
-    is_first = start.insert(CmpIOp.build(slot, _i32(start, 0, location), CmpIPredicate.eq,
-                                         location=location)).results[0]
-    previous = start.insert(SubIOp.build(slot, _i32(start, 1, location),
-                                         location=location)).results[0]
-    insert_slot = start.insert(SelectOp.build(is_first, last, previous,
-                                              location=location)).results[0]
-    _emit_stage(start, plan, mapping, buffers, insert_slot, _in_range(loop, start, ahead),
-                barriers)
+    insert_slot = slot
+    if triton_form:
+        insert_slot, _ = _increment_modulo(start, counter_args[0], num_buffers, location)
+    elif num_buffers > distance:
+        last = _i32(start, num_buffers - 1, location)
+        is_first = start.insert(CmpIOp.build(slot, _i32(start, 0, location),
+                                             CmpIPredicate.eq, location=location)).results[0]
+        previous = start.insert(SubIOp.build(slot, _i32(start, 1, location),
+                                             location=location)).results[0]
+        insert_slot = start.insert(SelectOp.build(is_first, last, previous,
+                                                  location=location)).results[0]
+    next_tokens = _emit_stage(start, plan, mapping, buffers, insert_slot,
+                              _in_range(loop, start, ahead), barriers, triton_form)
     # the body reads the slot of iteration i
     for (load, alloc), buffer in zip(plan.loads, buffers):
-        view = _buffer_view(Builder.before(alloc, alloc.location), buffer, slot,
-                            alloc.location)
-        for use in list(alloc.results[0].uses):
-            user = use.owner
-            if isinstance(user, LocalLoadOp) and user.token is None and not _is_tma(load):
-                replacement = Builder.before(user, user.location).insert(
-                    LocalLoadOp.build(user.results[0].type, view, wait,
-                                      attributes=dict(user.attributes),
-                                      location=user.location))
-                user.results[0].replace_all_uses_with(replacement.results[0])
-                user.erase()
-            else:
-                use.set(view)
-        alloc.erase()
-        load.erase()
+        _read_buffer(load, alloc, buffer, slot, None if is_tma(load) else wait)
     # the advanced values come from the clones; the slot moves on
-    end = Builder.before(yield_op, location)
-    following = end.insert(AddIOp.build(slot, _i32(end, 1, location),
-                                        location=location)).results[0]
-    wraps = end.insert(CmpIOp.build(following, _i32(end, stages, location), CmpIPredicate.eq,
-                                    location=location)).results[0]
-    next_slot = end.insert(SelectOp.build(wraps, _i32(end, 0, location), following,
-                                          location=location)).results[0]
     operands = list(yield_op.operands)
     for k in plan.carried:
         operands[k] = mapping.get(operands[k], operands[k])
-    operands.append(next_slot)
-    if phase is not None:
+    end = Builder.before(yield_op, location)
+    if triton_form:
+        operands += [insert_slot, slot] + ([phase_now] if phase is not None else [])
+    else:
+        following = end.insert(AddIOp.build(slot, _i32(end, 1, location),
+                                            location=location)).results[0]
+        wraps = end.insert(CmpIOp.build(following, _i32(end, num_buffers, location),
+                                        CmpIPredicate.eq, location=location)).results[0]
+        operands.append(end.insert(SelectOp.build(wraps, _i32(end, 0, location), following,
+                                                  location=location)).results[0])
+    if phase is not None and not triton_form:
         # the barrier of the slot completes its next phase once the slots wrap around
         flipped = end.insert(XOrIOp.build(phase, _i32(end, 1, location),
                                           location=location)).results[0]
         operands.append(end.insert(SelectOp.build(wraps, flipped, phase,
                                                   location=location)).results[0])
+    operands.extend(next_tokens[:len(carried_tokens)])
     yield_op.set_operands(operands)
     _erase_dead(reversed(plan.slice_ops))
     for index, result in enumerate(loop.results):
@@ -516,13 +397,69 @@ def pipeline_loop(loop: Operation, plan: _Plan, stages: int) -> Operation:
     if copies:
         after.insert(AsyncWaitOp.build(0, _token(), location=location))
     if barriers is not None:
-        for index in range(stages):
+        for index in range(num_buffers):
             view = _buffer_view(after, barriers, _i32(after, index, location), location)
             after.insert(InvalBarrierOp.build(view, location=location))
         after.insert(LocalDeallocOp.build(barriers, location=location))
     for buffer in buffers:
         after.insert(LocalDeallocOp.build(buffer, location=location))
     return new_loop
+
+
+def _increment_modulo(builder: Builder, counter: Value, modulus: int, location
+                      ) -> tuple[Value, Value]:
+    """``counter + 1``, wrapped to 0 at ``modulus``, and whether it wrapped."""
+    following = builder.insert(AddIOp.build(counter, _i32(builder, 1, location),
+                                            location=location)).results[0]
+    wraps = builder.insert(CmpIOp.build(following, _i32(builder, modulus, location),
+                                        CmpIPredicate.sge, location=location)).results[0]
+    value = builder.insert(SelectOp.build(wraps, _i32(builder, 0, location), following,
+                                          location=location)).results[0]
+    return value, wraps
+
+
+def _read_buffer(load: Operation, alloc: Operation | None, buffer: Value, slot: Value,
+                 wait: Value | None) -> None:
+    """Makes the body read slot ``slot`` of ``buffer`` where it read ``load``: the view stands
+    for ``alloc``, and one ``ttg.local_load`` (after ``wait``) for the load's other uses."""
+    body = load.parent
+    users = [ancestor_in_block(use.owner, body) for use in load.results[0].uses
+             if use.owner is not alloc]
+    order = {op: index for index, op in enumerate(body)}
+    first = min(([alloc] if alloc is not None else []) + users, key=order.__getitem__)
+    view = _buffer_view(Builder.before(first, first.location), buffer, slot, first.location)
+    if alloc is not None:
+        for use in list(alloc.results[0].uses):
+            user = use.owner
+            if isinstance(user, LocalLoadOp) and user.token is None and wait is not None:
+                replacement = Builder.before(user, user.location).insert(
+                    LocalLoadOp.build(user.results[0].type, view, wait,
+                                      attributes=dict(user.attributes),
+                                      location=user.location))
+                user.results[0].replace_all_uses_with(replacement.results[0])
+                user.erase()
+            else:
+                use.set(view)
+                _propagate_mutable(user)
+        alloc.erase()
+    if users:
+        reader = min(users, key=order.__getitem__)
+        loaded = Builder.before(reader, load.location).insert(
+            LocalLoadOp.build(load.results[0].type, view, wait, location=load.location))
+        load.results[0].replace_all_uses_with(loaded.results[0])
+    load.erase()
+
+
+def _propagate_mutable(view: Operation) -> None:
+    """Makes a memory view of a (mutable) buffer slot, and the views of it, mutable."""
+    result = view.results[0] if len(view.results) == 1 else None
+    if result is None or not isinstance(result.type, MemDescType) or result.type.mutable_memory:
+        return
+    t = result.type
+    result.type = MemDescType(t.shape, t.element_type, t.encoding, t.memory_space, True,
+                              t.alloc_shape)
+    for use in result.uses:
+        _propagate_mutable(use.owner)
 
 
 def _erase_dead(ops) -> None:
@@ -534,26 +471,39 @@ def _erase_dead(ops) -> None:
 
 def pipeline_loops(module: Operation, num_stages: int) -> int:
     """Pipelines every innermost ``scf.for`` of ``module`` that has loads to pipeline, on
-    targets with ``cp.async`` (sm_80+); returns how many loops were pipelined."""
+    targets with ``cp.async`` (sm_80+; a loop with a schedule also when the module names no
+    target), by the loop's schedule when it carries one; returns how many loops were
+    pipelined. The schedule attributes are removed."""
     from tilecraft.analysis.axisinfo import AxisInfoAnalysis
 
     capability = capability_of(module)
-    if capability is None or capability < 80:
-        return 0
     loops = [op for op in module.walk() if op.name == "scf.for"
              and not any(inner.name == "scf.for" for inner in op.walk() if inner is not op)]
     axis_info = None
     count = 0
     for loop in loops:
-        stages = _stages(loop, num_stages)
-        if stages < 2:
+        schedule = LoopSchedule.read(loop)
+        if capability is not None and capability < 80 or capability is None and not schedule:
             continue
         axis_info = axis_info or AxisInfoAnalysis(module)
-        plan = _plan(loop, axis_info)
+        if schedule is not None:
+            scheduled = scheduled_plan(loop, schedule, axis_info)
+            if scheduled is not None:
+                loop = pipeline_loop(loop, scheduled.plan, scheduled.distance,
+                                     scheduled.num_buffers, scheduled.anchor)
+                count += 1
+            launch_async_dots(loop)
+            continue
+        stages = stages_of(loop, num_stages)
+        if stages < 2:
+            continue
+        pairs = candidates(loop, axis_info)
+        plan = plan_loop(loop, pairs, [alloc.results[0].type.encoding for _, alloc in pairs])
         if plan is None:
             continue
-        pipeline_loop(loop, plan, stages)
+        pipeline_loop(loop, plan, stages - 1, stages)
         count += 1
+    strip_schedule(module)
     return count
 
 

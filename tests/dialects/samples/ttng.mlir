@@ -1,5 +1,6 @@
 // ttng ops as Triton prints them: wgmma with operands in shared memory and in registers, its
-// wait, TMA copies with their mbarriers, and tensor memory with and without tokens.
+// wait, TMA copies with their mbarriers, a descriptor read from memory, and tensor memory with
+// and without tokens.
 #shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
 #shared1 = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
 #smem = #ttg.shared_memory
@@ -10,7 +11,8 @@ module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:100"} {
   tt.func @ttng_ops(%a: !ttg.memdesc<128x64xf16, #shared, #smem>, %b: !ttg.memdesc<64x64xf16, #shared, #smem>,
                     %ar: tensor<128x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>,
                     %c: tensor<128x64xf32, #mma>, %d: !tt.tensordesc<64x64xf16, #shared>, %x: i32, %p: i1,
-                    %t: tensor<128x64xf32, #blocked>) {
+                    %t: tensor<128x64xf32, #blocked>, %raw: !tt.ptr<i8>) {
+    %rd = ttng.reinterpret_tensor_descriptor %raw : !tt.ptr<i8> to !tt.tensordesc<64x64xf16, #shared>
     %r = ttng.warp_group_dot %a, %b, %c {inputPrecision = 0 : i32, isAsync = true} : !ttg.memdesc<128x64xf16, #shared, #smem> * !ttg.memdesc<64x64xf16, #shared, #smem> -> tensor<128x64xf32, #mma>
     %r2 = ttng.warp_group_dot %ar, %b, %r, %p : tensor<128x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * !ttg.memdesc<64x64xf16, #shared, #smem> -> tensor<128x64xf32, #mma>
     %w:2 = ttng.warp_group_dot_wait %r2, %a {pendings = 0 : i32} : tensor<128x64xf32, #mma>, !ttg.memdesc<128x64xf16, #shared, #smem>

@@ -252,7 +252,11 @@ def _memdesc_index(fl: GPULowering, op: Operation) -> None:
     """Buffer ``index`` of a multi-buffered allocation (buffers of a rank-3 allocation
     ``N x ...`` with a rank-2 encoding)."""
     source = fl.get(op.operands[0])
-    if not isinstance(source, SharedTensor) or source.count == 1:
+    source_type = op.operands[0].type
+    source_shape = tuple(source_type.shape)
+    if not isinstance(source, SharedTensor) or len(source_shape) <= _encoding_rank(
+            source_type.encoding, source_shape):
+        # a leading buffer dim of 1 (one buffer) is still one to index
         raise error_at(op, "ttg.memdesc_index needs a multi-buffered shared allocation")
     if len(op.results[0].type.shape) != len(op.operands[0].type.shape) - 1:
         raise error_at(op, "the CUDA backend indexes only the leading dim of a "
