@@ -280,8 +280,8 @@ def test_warp_specialize_rules():
         "'ttg.warp_specialize' op partition #0 number of warps (3) must be a power of 2")
     assert error(_ws("  partition0(%a: i64) num_warps(4) {\n    ttg.warp_return\n  }", "%x",
                      "(i32) -> ()"), "%x: i32") == (
-        "'ttg.warp_specialize.partitions' op partition region #0 argument #0 has type i64 "
-        "but corresponding capture has type i32")
+        "'ttg.warp_specialize.partitions' op partition region #0 argument #0 has type 'i64' "
+        "but corresponding capture has type 'i32'")
     assert error(_ws("  partition0() num_warps(4) {\n    ttg.warp_return\n  }", "%x",
                      "(i32) -> ()"), "%x: i32") == (
         "'ttg.warp_specialize.partitions' op partition region #0 has 0 arguments but expected 1")

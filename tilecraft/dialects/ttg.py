@@ -988,8 +988,8 @@ def _verify_warp_specialize_partitions(self) -> None:
         for index, (argument, capture) in enumerate(zip(arguments, capture_types)):
             if argument.type is not capture:
                 raise self.emit_error(f"partition region #{number} argument #{index} has type "
-                                      f"{argument.type} but corresponding capture has type "
-                                      f"{capture}")
+                                      f"'{argument.type}' but corresponding capture has type "
+                                      f"'{capture}'")
 
 
 @rule(gen.WarpYieldOp)
@@ -1001,8 +1001,8 @@ def _verify_warp_yield(self) -> None:
                               f"{len(expected)}")
     for index, (value, type_) in enumerate(zip(self.operands, expected)):
         if value.type is not type_:
-            raise self.emit_error(f"operand #{index} has type {value.type} but parent op "
-                                  f"expected {type_}")
+            raise self.emit_error(f"operand #{index} has type '{value.type}' but parent op "
+                                  f"expected '{type_}'")
 
 
 class WarpSpecializeUnusedResults(RewritePattern):

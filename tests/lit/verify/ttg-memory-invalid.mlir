@@ -258,7 +258,7 @@ module attributes {"ttg.num-warps" = 4 : i32} {
     default {
       ttg.warp_yield
     }
-    // expected-error @+1 {{'ttg.warp_specialize.partitions' op partition region #0 argument #0 has type i64 but corresponding capture has type i32}}
+    // expected-error @+1 {{'ttg.warp_specialize.partitions' op partition region #0 argument #0 has type 'i64' but corresponding capture has type 'i32'}}
     partition0(%a: i64) num_warps(4) {
       ttg.warp_return
     } : (i32) -> ()
@@ -285,7 +285,7 @@ module attributes {"ttg.num-warps" = 4 : i32} {
   tt.func @yield_of_another_type(%x: i64) -> i32 {
     %0 = ttg.warp_specialize()
     default {
-      // expected-error @+1 {{'ttg.warp_yield' op operand #0 has type i64 but parent op expected i32}}
+      // expected-error @+1 {{'ttg.warp_yield' op operand #0 has type 'i64' but parent op expected 'i32'}}
       ttg.warp_yield %x : i64
     } : () -> i32
     tt.return %0 : i32
