@@ -244,15 +244,18 @@ class CUDABackend(Backend):
         from tilecraft.backends.cuda.compiler import CUDAOptions
 
         capability = self.capability
-        arch = launch_options.get("arch")
-        if arch is not None:  # Triton's launch option: compile for another target ("sm80")
-            capability = parse_arch(arch)
         if capability is None:
             from tilecraft.backends.cuda import driver
 
             capability = driver.device_properties()["capability"]
         known = {"num_warps", "num_stages", "num_ctas", "debug", "enable_fp_fusion", "maxnreg"}
         chosen = {k: v for k, v in launch_options.items() if k in known and v is not None}
+        arch = launch_options.get("arch")
+        if arch is not None and parse_arch(arch) != capability:
+            # Triton's launch option: the code of another target ("sm80"), which ptxas
+            # assembles for this GPU
+            return CUDAOptions(capability=parse_arch(arch), assemble_for=int(capability),
+                               **chosen)
         return CUDAOptions(capability=int(capability), **chosen)
 
     def cache_key_parts(self, options) -> tuple:

@@ -266,6 +266,8 @@ def clamp(x, min, max, propagate_nan=PropagateNan.NONE) -> tensor:  # noqa: A002
 
 @builtin
 def fdiv(x, y, ieee_rounding=False) -> tensor:
+    """``x / y`` of floats; ``ieee_rounding=True`` rounds an fp32 quotient correctly
+    (``div_rn``), otherwise the GPU divides within 2 ulp (div.full), as Triton."""
     return semantic.fdiv(_unwrap(x), _unwrap(y), _unwrap(ieee_rounding))
 
 

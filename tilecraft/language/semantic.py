@@ -266,6 +266,10 @@ def fdiv(input, other, ieee_rounding=False) -> tensor:  # noqa: A002
     if not input.type.scalar.is_floating() or not other.type.scalar.is_floating():
         raise TypeError("both operands of fdiv must have floating-point type")
     input, other = binary_op_type_checking_impl(input, other, False, False, False, True)
+    if ieee_rounding and input.type.scalar.name == "fp32":
+        # correctly rounded, as its documentation says (Triton's ignores the flag, and its f32
+        # division, like ours on CUDA, is div.full within 2 ulp)
+        return _binary("precise_divf", input, other)
     return _binary("divf", input, other)
 
 

@@ -31,6 +31,9 @@ class CUDAOptions:
     enable_fp_fusion: bool = True
     # the most registers a thread may use (ptxas's .maxnreg); None: as many as it needs
     maxnreg: int | None = None
+    # the GPU ptxas assembles for when it is not `capability` (Triton's ``arch`` launch option:
+    # sm_80 code, mma.sync, run on a Hopper GPU); None: `capability`
+    assemble_for: int | None = None
 
     def __post_init__(self) -> None:
         if self.num_warps < 1 or self.num_warps & (self.num_warps - 1):
@@ -81,7 +84,8 @@ def make_ptx(llir: str, options: CUDAOptions) -> str:
 
 
 def make_cubin(ptx: str, options: CUDAOptions, metadata: dict) -> bytes:
-    result = toolchain.ptx_to_cubin(ptx, options.capability, name=metadata["name"])
+    result = toolchain.ptx_to_cubin(ptx, options.assemble_for or options.capability,
+                                    name=metadata["name"])
     metadata.update(registers=result.registers, spills=result.spills)
     return result.cubin
 

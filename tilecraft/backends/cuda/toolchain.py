@@ -336,6 +336,14 @@ def _reported(pattern: re.Pattern[str], text: str) -> int:
     return int(match.group(1)) if match else 0
 
 
+def cubin_arch(cubin: bytes) -> int:
+    """The compute capability a cubin was assembled for (80, 90): the second byte of its ELF
+    header's ``e_flags``."""
+    if cubin[:4] != b"\x7fELF" or len(cubin) < 52:
+        raise ToolchainError("not a cubin (an ELF file)")
+    return (int.from_bytes(cubin[48:52], "little") >> 8) & 0xFF
+
+
 def ptx_to_cubin(ptx: str, capability: int, *, name: str = "kernel") -> CubinResult:
     """Assembles ``ptx`` with ``ptxas -O3 -v`` for ``capability``; ``name`` is the kernel whose
     registers, spills and shared memory are reported (and names the files). Raises
