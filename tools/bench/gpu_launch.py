@@ -203,9 +203,11 @@ def layer_cases(module: ModuleType) -> list[tuple[str, Callable[[], object]]]:
          lambda: python_launch(grid3, None, *addresses)),
         ("4 args: cuda-python launcher, ints, stream 0",
          lambda: python_launch(grid3, 0, *addresses)),
+        # (the lambda holds the ctypes arrays: freed, the driver would read freed memory, as
+        # an H200 run did, ending in a segmentation fault)
         ("4 args: cuLaunchKernel alone, pre-packed",
-         lambda: launch_kernel(function.handle, grid[0], 1, 1, block, 1, 1, 0, 0,
-                               params_address, 0)),
+         lambda keep=(slots, params): launch_kernel(function.handle, grid[0], 1, 1, block, 1,
+                                                    1, 0, 0, params_address, 0)),
         ("torch: data_ptr(), dtype, is_cuda of one tensor",
          lambda: (x.data_ptr(), x.dtype, x.is_cuda)),
         ("driver.current_stream()", driver.current_stream),
