@@ -1189,7 +1189,9 @@ def run_grid(jit_fn, grid: tuple[int, int, int], bound: dict):
     except Exception as error:  # noqa: BLE001 - located at the kernel's line when possible
         located = _locate_error(error)
         if located is not None:
-            raise located.with_traceback(None) from None
+            from tilecraft.frontend.errors import without_traceback
+
+            raise located.with_traceback(None) from without_traceback(error)
         raise
     finally:
         for copy_back in copy_backs:

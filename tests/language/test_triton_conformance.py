@@ -135,3 +135,42 @@ def test_fp8_dtypes_of_other_targets():
     assert (tl.float8e5b16.fp_mantissa_width, tl.float8e5b16.exponent_bias) == (2, 16)
     assert tl.float8e4b15.is_fp8() and tl.float8e4b15.primitive_bitwidth == 8
     assert "fp16" in tl.dtype.STANDARD_FP_TYPES
+
+
+@tc.jit
+def expand_dims_kernel(out_ptr, AXES: tl.constexpr):
+    x = tl.expand_dims(tl.arange(0, 4), AXES)
+    tl.store(out_ptr + tl.arange(0, 4), tl.reshape(x, 4))
+
+
+@tc.jit
+def program_id_kernel(out_ptr, AXIS: tl.constexpr):
+    tl.store(out_ptr, tl.program_id(AXIS))
+
+
+@tc.jit
+def small_descriptor_kernel(ptr):
+    desc = tl.make_tensor_descriptor(ptr, [16, 16], [16, 1], [2, 2])
+    desc.store([0, 0], desc.load([0, 0]) + 1)
+
+
+@pytest.mark.parametrize("kernel,constexprs,array,message", [
+    (expand_dims_kernel, {"AXES": -3}, np.zeros(4, np.int32),
+     "invalid axis -3. Expected -2 <= axis < 2"),
+    (expand_dims_kernel, {"AXES": (0, -3)}, np.zeros(4, np.int32),
+     "expand_dims received duplicate axes, normalized axes = [0, 0]"),
+    (program_id_kernel, {"AXIS": 20}, np.zeros(1, np.int32),
+     "program_id axis must be 0, 1, or 2 but got 20"),
+    (small_descriptor_kernel, {}, np.zeros((16, 16), np.int32),
+     "Descriptor block shape must have at least 16 bytes in the last dimension, but got "
+     "2 * 4 = 8 bytes"),
+], ids=["expand-dims-axis", "expand-dims-duplicate", "program-id-axis", "descriptor-block"])
+def test_errors_keep_the_language_error_as_their_cause(run, kernel, constexprs, array, message):
+    """The located error says Triton's words, and its ``__cause__`` is the language's own
+    ValueError (Triton's tests read ``exc.__cause__``), neither carrying compiler frames."""
+    with pytest.raises(tc.CompilationError) as info:
+        run(kernel, (1,), array, **constexprs)
+    assert message in info.value.message
+    cause = info.value.__cause__
+    assert isinstance(cause, ValueError) and message in str(cause)
+    assert cause.__traceback__ is None and cause.__cause__ is None
