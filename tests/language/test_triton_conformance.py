@@ -174,3 +174,73 @@ def test_errors_keep_the_language_error_as_their_cause(run, kernel, constexprs, 
     cause = info.value.__cause__
     assert isinstance(cause, ValueError) and message in str(cause)
     assert cause.__traceback__ is None and cause.__cause__ is None
+
+
+def _fp8_value(code: int, mantissa: int, bias: int, flavor: str) -> float:
+    """The value of an fp8 byte, written from the format's definition."""
+    exponent_bits = 7 - mantissa
+    sign = -1.0 if code & 0x80 else 1.0
+    exponent = (code >> mantissa) & ((1 << exponent_bits) - 1)
+    fraction = code & ((1 << mantissa) - 1)
+    top = (1 << exponent_bits) - 1
+    if flavor == "fnuz" and code == 0x80:
+        return float("nan")
+    if flavor == "fn" and exponent == top and fraction == (1 << mantissa) - 1:
+        return float("nan")
+    if flavor == "ieee" and exponent == top:
+        return sign * float("inf") if fraction == 0 else float("nan")
+    if exponent == 0:
+        return sign * fraction * 2.0 ** (1 - bias - mantissa)
+    return sign * (1 + fraction / (1 << mantissa)) * 2.0 ** (exponent - bias)
+
+
+FP8_FORMATS = {"float8e4nv": (3, 7, "fn"), "float8e5": (2, 15, "ieee"),
+               "float8e4b15": (3, 15, "fn"), "float8e4b8": (3, 8, "fnuz"),
+               "float8e5b16": (2, 16, "fnuz")}
+
+
+@tc.jit
+def fp8_round_trip_kernel(codes_ptr, values_ptr, back_ptr):
+    offs = tl.arange(0, 256)
+    x = tl.load(codes_ptr + offs)
+    tl.store(values_ptr + offs, x.to(tl.float32))
+    tl.store(back_ptr + offs, x)
+
+
+@pytest.mark.parametrize("name", list(FP8_FORMATS))
+def test_fp8_formats_read_and_write_every_code(run, name):
+    """Every fp8 format Triton's tests use reads each of its 256 bytes as its value and writes
+    it back unchanged (NaN as the format's NaN)."""
+    mantissa, bias, flavor = FP8_FORMATS[name]
+    dtype = getattr(tl, name)
+    codes = np.arange(256, dtype=np.uint8)
+    values = np.zeros(256, np.float32)
+    back = np.zeros(256, np.uint8)
+    run(fp8_round_trip_kernel, (1,), tc.reinterpret(codes, dtype), values,
+        tc.reinterpret(back, dtype))
+    expected = np.array([_fp8_value(c, mantissa, bias, flavor) for c in range(256)], np.float32)
+    np.testing.assert_array_equal(values, expected)
+    finite = np.isfinite(expected) | np.isinf(expected)
+    np.testing.assert_array_equal(back[finite], codes[finite])
+    assert np.isnan([_fp8_value(int(c), mantissa, bias, flavor) for c in back[~finite]]).all()
+
+
+@tc.jit
+def fp8_dot_kernel(a_ptr, b_ptr, out_ptr, DTYPE: tl.constexpr):
+    offs = tl.arange(0, 16)
+    grid = offs[:, None] * 16 + offs[None, :]
+    a = tl.load(a_ptr + grid).to(DTYPE)
+    b = tl.load(b_ptr + grid).to(DTYPE)
+    tl.store(out_ptr + grid, tl.dot(a, b, out_dtype=tl.float32))
+
+
+@pytest.mark.parametrize("name", list(FP8_FORMATS))
+def test_fp8_dots(run, name):
+    """Dots of fp8 operands accumulate their exact products in fp32."""
+    rng = np.random.default_rng(5)
+    grid = np.array([-1.5, -1.0, -0.5, -0.25, 0.25, 0.5, 1.0, 1.5], np.float32)
+    a = rng.choice(grid, (16, 16)).astype(np.float32)
+    b = rng.choice(grid, (16, 16)).astype(np.float32)
+    out = np.full((16, 16), np.nan, np.float32)
+    run(fp8_dot_kernel, (1,), a, b, out, DTYPE=getattr(tl, name))
+    np.testing.assert_array_equal(out, a @ b)
