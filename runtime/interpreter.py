@@ -792,6 +792,9 @@ class InterpreterBuilder(Builder):
             xs = [np.flip(x, axis) for x in xs]
         return [np.ascontiguousarray(x) for x in xs]
 
+    def gather(self, src, index, axis, ty):
+        return np.take_along_axis(_arr(src), signed(_arr(index)).astype(np.int64), axis)
+
     def histogram(self, x, ty):
         x = signed(_arr(x)).astype(np.int64)
         bins = ty.shape[0]

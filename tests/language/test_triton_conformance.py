@@ -244,3 +244,39 @@ def test_fp8_dots(run, name):
     out = np.full((16, 16), np.nan, np.float32)
     run(fp8_dot_kernel, (1,), a, b, out, DTYPE=getattr(tl, name))
     np.testing.assert_array_equal(out, a @ b)
+
+
+@tc.jit
+def gather_kernel(src_ptr, idx_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr,
+                  K: tl.constexpr, AXIS: tl.constexpr):
+    src = tl.load(src_ptr + tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :])
+    if AXIS == 0:
+        offs = tl.arange(0, K)[:, None] * N + tl.arange(0, N)[None, :]
+    else:
+        offs = tl.arange(0, M)[:, None] * K + tl.arange(0, K)[None, :]
+    tl.store(out_ptr + offs, tl.gather(src, tl.load(idx_ptr + offs), AXIS))
+
+
+@pytest.mark.parametrize("axis,shape", [(0, (32, 16)), (1, (8, 4)), (-1, (8, 32))])
+def test_gather(run, axis, shape):
+    """``tl.gather`` reads the source at the indices along one axis (as torch.gather)."""
+    rng = np.random.default_rng(7)
+    src = rng.standard_normal((8, 16)).astype(np.float32)
+    idx = rng.integers(0, src.shape[axis], shape).astype(np.int16)
+    out = np.full(shape, np.nan, np.float32)
+    run(gather_kernel, (1,), src, idx, out, M=8, N=16, K=shape[axis], AXIS=axis)
+    np.testing.assert_array_equal(out, np.take_along_axis(src, idx.astype(np.int64), axis))
+
+
+@tc.jit
+def bad_gather_kernel(src_ptr, out_ptr):
+    src = tl.load(src_ptr + tl.arange(0, 8)[:, None] * 8 + tl.arange(0, 8)[None, :])
+    idx = tl.zeros([4, 4], tl.int32)
+    tl.store(out_ptr + tl.arange(0, 4)[:, None] * 4 + tl.arange(0, 4)[None, :],
+             tl.gather(src, idx, 0))
+
+
+def test_gather_checks_the_other_dims(run):
+    with pytest.raises(tc.CompilationError, match="index dim 0 must match the corresponding "
+                                                  "source dim"):
+        run(bad_gather_kernel, (1,), np.zeros((8, 8), np.float32), np.zeros((4, 4), np.float32))

@@ -329,6 +329,9 @@ class IRBuilder(Builder):
     def histogram(self, x, ty):
         return self._value(tt.HistogramOp, result_type=ty.to_ir(), src=x)
 
+    def gather(self, src, index, axis, ty):
+        return self._value(tt.GatherOp, result_type=ty.to_ir(), src=src, indices=index, axis=axis)
+
     # -- hints and debugging
     def set_hint(self, x, name, values):
         op = getattr(x, "defining_op", None)

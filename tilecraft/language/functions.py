@@ -371,6 +371,14 @@ def histogram(input, num_bins, mask=None) -> tensor:  # noqa: A002
     return semantic.histogram(input, num_bins, mask)
 
 
+@builtin
+@_tensor_member_fn
+def gather(src, index, axis) -> tensor:
+    """``out[i][j] = src[index[i][j]][j]`` for ``axis=0`` (and alike for other axes): the
+    result has the shape of ``index``, which matches ``src`` off ``axis``."""
+    return semantic.gather(_t(src), _t(index), _unwrap(axis))
+
+
 # -- atomics -------------------------------------------------------------------------------------
 
 

@@ -1512,6 +1512,23 @@ def associative_scan(inputs: Sequence[tensor], axis, combine_fn, reverse: bool =
     return [tensor(h, t) for h, t in zip(handles, types)]
 
 
+def gather(src: tensor, index: tensor, axis: int) -> tensor:
+    """``tl.gather`` (Triton's checks and wording)."""
+    if not index.dtype.is_int():
+        raise ValueError("index must be an integer tensor")
+    rank = len(src.shape)
+    if len(index.shape) != rank:
+        raise ValueError("source and index tensors must have the same rank")
+    if not -rank <= axis < rank:
+        raise ValueError(f"gather axis {axis} must be < source rank ({rank})")
+    axis = axis + rank if axis < 0 else axis
+    for d in range(rank):
+        if d != axis and index.shape[d] != src.shape[d]:
+            raise ValueError(f"index dim {axis} must match the corresponding source dim")
+    ret_ty = block_type(src.type.scalar, list(index.shape))
+    return tensor(_b().gather(src.handle, index.handle, axis, ret_ty), ret_ty)
+
+
 def histogram(input, num_bins, mask=None) -> tensor:  # noqa: A002
     input = to_tensor(_unwrap(input))
     num_bins = _unwrap(num_bins)
