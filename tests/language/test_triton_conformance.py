@@ -280,3 +280,37 @@ def test_gather_checks_the_other_dims(run):
     with pytest.raises(tc.CompilationError, match="index dim 0 must match the corresponding "
                                                   "source dim"):
         run(bad_gather_kernel, (1,), np.zeros((8, 8), np.float32), np.zeros((4, 4), np.float32))
+
+
+@tc.jit(noinline=True)
+def scaled_sum(x, y, factor):
+    return (x + y) * factor
+
+
+@tc.jit(noinline=True)
+def noinline_store(out_ptr, x, y):
+    tl.store(out_ptr, scaled_sum(x, y, 2) + 1)
+
+
+@tc.jit
+def noinline_kernel(x_ptr, y_ptr, out_ptr):
+    noinline_store(out_ptr, tl.load(x_ptr), tl.load(y_ptr))
+
+
+def test_noinline_functions_compute_as_inlined_ones(run):
+    """``@jit(noinline=True)`` callees of scalars (which the CPU backend inlines anyway)."""
+    out = np.zeros(1, np.float32)
+    run(noinline_kernel, (1,), np.array([1.5], np.float32), np.array([2.0], np.float32), out)
+    assert out[0] == (1.5 + 2.0) * 2 + 1
+
+
+@tc.jit
+def noinline_block_kernel(x_ptr):
+    offs = tl.arange(0, 16)
+    tl.store(x_ptr + offs, scaled_sum(tl.load(x_ptr + offs), 1.0, 2.0))
+
+
+def test_noinline_functions_take_scalars_only():
+    with pytest.raises(tc.CompilationError, match=re.escape(
+            "Function scaled_sum is marked noinline, but was called with non-scalar argument x")):
+        noinline_block_kernel.ttir(np.zeros(16, np.float32))
