@@ -279,6 +279,18 @@ def device():
     return "cpu"
 
 
+@pytest.fixture(autouse=True)
+def _no_cuda_device_switch(monkeypatch):
+    """`torch.cuda.device(None)` (a CPU tensor's device index) as a no-op where torch has no
+    CUDA, as it is where it has one."""
+    import contextlib
+
+    import torch
+
+    if not torch.cuda.is_available():
+        monkeypatch.setattr(torch.cuda, "device", lambda index: contextlib.nullcontext())
+
+
 @pytest.fixture
 def fresh_triton_cache():
     with tempfile.TemporaryDirectory() as tmpdir:
