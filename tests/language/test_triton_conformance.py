@@ -314,3 +314,35 @@ def test_noinline_functions_take_scalars_only():
     with pytest.raises(tc.CompilationError, match=re.escape(
             "Function scaled_sum is marked noinline, but was called with non-scalar argument x")):
         noinline_block_kernel.ttir(np.zeros(16, np.float32))
+
+
+@tc.jit
+def either_return(x, pid):
+    if pid == 0:
+        return x + 1
+    else:
+        return x + 2
+
+
+@tc.jit
+def early_return(x, pid):
+    if pid == 1:
+        return x * 10
+    return x + 100
+
+
+@tc.jit
+def returns_in_if_kernel(out_ptr):
+    pid = tl.program_id(0)
+    o = tl.load(out_ptr + pid)
+    if pid < 3:
+        o = either_return(o, pid) + early_return(o, pid)
+    tl.store(out_ptr + pid, o)
+
+
+def test_functions_with_returns_called_in_an_if(run):
+    """A function returning from both branches of an ``if`` (or early) called inside an
+    ``if`` of the kernel (Triton's test_if_call ``jit_if``)."""
+    out = np.arange(4, dtype=np.int32)
+    run(returns_in_if_kernel, (4,), out)
+    np.testing.assert_array_equal(out, [0 + 1 + 100, 1 + 2 + 10, 2 + 2 + 102, 3])
