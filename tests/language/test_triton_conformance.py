@@ -346,3 +346,18 @@ def test_functions_with_returns_called_in_an_if(run):
     out = np.arange(4, dtype=np.int32)
     run(returns_in_if_kernel, (4,), out)
     np.testing.assert_array_equal(out, [0 + 1 + 100, 1 + 2 + 10, 2 + 2 + 102, 3])
+
+
+@tc.jit
+def assume_kernel(out_ptr, N: tl.constexpr, BLOCK: tl.constexpr):
+    size = N - tl.program_id(0) * BLOCK
+    tl.assume(size >= BLOCK)
+    tl.store(out_ptr + tl.program_id(0), size)
+
+
+def test_assume_is_kept_as_llvm_assume(run):
+    """``tl.assume`` is Triton's ``llvm.intr.assume`` in the tt IR (LLVM's ``llvm.assume``)."""
+    out = np.zeros(4, np.int32)
+    run(assume_kernel, (4,), out, N=512, BLOCK=128)
+    np.testing.assert_array_equal(out, [512, 384, 256, 128])
+    assert "llvm.intr.assume %" in assume_kernel.ttir(out, N=512, BLOCK=128)
