@@ -1,8 +1,9 @@
 //===- llvm.td - a minimal LLVM dialect -----------------------------------===//
 //
 // The types of MLIR's `llvm` dialect that Triton's IR shows before lowering to LLVM (literal
-// structs, opaque pointers, arrays) and the ops that make undefined, poison and zero values of
-// them, so that such IR parses, verifies and prints as MLIR prints it.
+// structs, opaque pointers, arrays), the ops that make undefined, poison and zero values of
+// them, so that such IR parses, verifies and prints as MLIR prints it, and `llvm.intr.assume`,
+// which Triton's `tl.assume` emits.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,8 +18,8 @@ def LLVM_Dialect : Dialect {
   let summary = "LLVM IR types and constants (a minimal subset of MLIR's LLVM dialect)";
   let description = [{
     Values of LLVM types appear in Triton's IR where a tensor is cast to the structure of its
-    per-thread elements (`builtin.unrealized_conversion_cast`). Only the types and constant
-    ops are modelled; nothing here is lowered.
+    per-thread elements (`builtin.unrealized_conversion_cast`). Only the types, the constant
+    ops and `llvm.intr.assume` are modelled; of them, only `llvm.intr.assume` is lowered.
   }];
 }
 
@@ -79,5 +80,15 @@ def LLVM_PoisonOp : LLVM_ConstantLikeOp<"poison", "A poison value of any type">;
 
 def LLVM_ZeroOp : LLVM_ConstantLikeOp<"zero",
                                       "The zero value of a type (null for a pointer)">;
+
+def LLVM_AssumeOp : Op<LLVM_Dialect, "intr.assume"> {
+  let summary = "Tells the optimizer that a condition holds";
+  let description = [{
+    `llvm.intr.assume %c : i1`, from `tl.assume(c)`: LLVM's `llvm.assume`. As in MLIR it
+    declares no memory effects, so passes take it as having unknown ones and keep it.
+  }];
+  let arguments = (ins I1:$cond);
+  let assemblyFormat = "$cond `:` type($cond) attr-dict";
+}
 
 #endif // TILECRAFT_LLVM_TD

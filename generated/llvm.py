@@ -102,6 +102,10 @@ class LLVMArrayType(DialectType):
         return self.parameters[1]
 
 
+def _type_constraint_0(type_) -> bool:
+    return bool((type_.is_signless_integer(1)))
+
+
 @DIALECT.op
 class UndefOp(DefinedOp):
     """An undefined value of any type
@@ -279,6 +283,78 @@ class ZeroOp(DefinedOp):
         types['res'] = parse_type_group(parser, True)
         operands = []
         result_types = types['res']
+        properties, attributes = cls.split_attributes(attrs)
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0,
+            successors=(),
+        )
+
+
+@DIALECT.op
+class AssumeOp(DefinedOp):
+    """Tells the optimizer that a condition holds
+
+    `llvm.intr.assume %c : i1`, from `tl.assume(c)`: LLVM's `llvm.assume`. As in MLIR it
+    declares no memory effects, so passes take it as having unknown ones and keep it.
+    """
+
+    OPERATION_NAME = 'llvm.intr.assume'
+    TRAITS = ()
+    HOOKS = ()
+    PROPERTY_NAMES = ()
+    OPERAND_GROUPS = ('single', )
+    RESULT_GROUPS = ()
+    __slots__ = ()
+
+    @property
+    def cond(self) -> Value:
+        return self.get_operand(0)
+
+    @classmethod
+    def build(
+        cls,
+        cond: Value,
+        *,
+        attributes: dict[str, Attribute] | None = None,
+        location: Location | None = None,
+    ) -> AssumeOp:
+        """Create a `llvm.intr.assume` op; results whose types the traits determine may be omitted."""
+        operands = [cond]
+        properties: dict[str, Attribute] = {}
+        result_types = []
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0, successors=(), location=location,
+        )
+
+    def verify_invariants(self) -> None:
+        if self.num_operands != 1 or self.num_results != 0:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_0(value.type):
+            raise self.type_error('operand', value, '1-bit signless integer')
+
+    def print(self, printer: Printer) -> None:
+        printer.write(" ")
+        printer.print_operand(self.cond)
+        printer.write(' : ')
+        printer.print_type(self.cond.type)
+        printer.print_attr_dict(self.all_attributes(), ())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Operation:
+        u_cond: list = []
+        types: dict[str, list] = {}
+        attrs: dict[str, Attribute] = {}
+        u_cond.append(parser.parse_operand())
+        parser.parse_punct(':')
+        types['cond'] = parse_type_group(parser, True)
+        attrs.update(parser.parse_optional_attr_dict())
+        operands = parser.resolve_operands(u_cond, types['cond'])
+        result_types = []
         properties, attributes = cls.split_attributes(attrs)
         return cls.create(
             cls.OPERATION_NAME, operands=operands, result_types=result_types,

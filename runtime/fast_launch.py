@@ -241,8 +241,8 @@ def make_dispatcher(signature: inspect.Signature, name: str, constexpr_names: se
             break
         v = p.name
         if p.name in constexpr_names:
-            body.append(f"    if type({v}) not in _tc_plain: MISS")
-            keys.append(f"(type({v}), {v})")
+            body.append(f"    if _tc_type({v}) not in _tc_plain: MISS")
+            keys.append(f"(_tc_type({v}), {v})")
             values.append("None")
             continue
         specialize = p.name not in do_not_specialize
@@ -250,7 +250,7 @@ def make_dispatcher(signature: inspect.Signature, name: str, constexpr_names: se
         int_key = f"(0, {v} == 1, not {v} & 15)" if specialize else "(0,)"
         tensor_key = (f"({v}.dtype, {v}.is_cuda, not _tc_v{index} & 15)" if specialize
                       else f"({v}.dtype, {v}.is_cuda)")
-        body.append(f"    _tc_t = type({v})")
+        body.append(f"    _tc_t = _tc_type({v})")
         branches = []
         if tensor is not None:
             branches += [("_tc_t is _tc_tensor", [f"_tc_v{index} = {v}.data_ptr()",
@@ -259,9 +259,9 @@ def make_dispatcher(signature: inspect.Signature, name: str, constexpr_names: se
             branches += [("_tc_t is _tc_ndarray",
                           [f"_tc_v{index} = _tc_memory[(_tc_id({v}) + _tc_offset) >> 3]",
                            f"_tc_k{index} = {array_key}"])]
-        branches += [(f"_tc_t is int and -2147483648 <= {v} < 2147483648",
+        branches += [(f"_tc_t is _tc_int and -2147483648 <= {v} < 2147483648",
                       [f"_tc_v{index} = {v}", f"_tc_k{index} = {int_key}"]),
-                     ("_tc_t is float", [f"_tc_v{index} = {v}", f"_tc_k{index} = float"])]
+                     ("_tc_t is _tc_float", [f"_tc_v{index} = {v}", f"_tc_k{index} = _tc_float"])]
         for number, (condition, lines) in enumerate(branches):
             body.append(f"    {'if' if number == 0 else 'elif'} {condition}:")
             body += [f"        {line}" for line in lines]
@@ -279,8 +279,8 @@ def make_dispatcher(signature: inspect.Signature, name: str, constexpr_names: se
         "        _tc_stream = _tc_options.get('stream')",
         "        if not _tc_launch_options.issuperset(_tc_options): MISS",
         "        for _tc_t in _tc_options.values():",
-        "            if type(_tc_t) not in _tc_plain: MISS",
-        "        _tc_option_key = tuple(sorted(_tc_t for _tc_t in _tc_options.items() "
+        "            if _tc_type(_tc_t) not in _tc_plain: MISS",
+        "        _tc_option_key = _tc_tuple(_tc_sorted(_tc_t for _tc_t in _tc_options.items() "
         "if _tc_t[0] != 'stream'))",
         "    else:",
         "        _tc_stream = None",
@@ -303,11 +303,12 @@ def make_dispatcher(signature: inspect.Signature, name: str, constexpr_names: se
     dispatch_tail = [
         f"    _tc_entry = _tc_entries.get({key})",
         "    if _tc_entry is None: MISS",
-        "    if type(_tc_grid) is tuple and len(_tc_grid) == 1 and type(_tc_grid[0]) is int "
+        "    if _tc_type(_tc_grid) is _tc_tuple and _tc_len(_tc_grid) == 1 "
+        "and _tc_type(_tc_grid[0]) is _tc_int "
         "and _tc_grid[0] >= 0:",
         "        _tc_grid = (_tc_grid[0], 1, 1)",
         "    else:",
-        f"        if callable(_tc_grid): _tc_grid = _tc_grid({{{grid_arguments}}})",
+        f"        if _tc_callable(_tc_grid): _tc_grid = _tc_grid({{{grid_arguments}}})",
         "        _tc_grid = _tc_resolve(_tc_grid, None)",
         "    if _tc_entry.select is None:",
         f"        _tc_entry.launch(_tc_grid, _tc_stream, {candidates})",
@@ -337,6 +338,9 @@ def make_dispatcher(signature: inspect.Signature, name: str, constexpr_names: se
         "_tc_describe": describe, "_tc_entries": entries, "_tc_resolve": resolve_grid,
         "_tc_id": id, "_tc_memory": _MEMORY, "_tc_slow": slow, "_tc_tensor": tensor,
         "_tc_describer": describer,
+        # builtins under reserved names: a kernel parameter may be called `type` or `len`
+        "_tc_type": type, "_tc_int": int, "_tc_float": float, "_tc_tuple": tuple,
+        "_tc_len": len, "_tc_sorted": sorted, "_tc_callable": callable,
     }
     if located is not None:
         namespace["_tc_ndarray"], namespace["_tc_offset"] = located

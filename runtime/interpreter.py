@@ -32,21 +32,29 @@ from tilecraft.language.core import block_type, pointer_type, tensor
 
 # -- float formats -------------------------------------------------------------------------------
 
-_FP8_MAX = {"fp8e4nv": 448.0, "fp8e5": 57344.0}
+# How each fp8 format spends its top codes: "ieee" (all-ones exponent: inf and NaN), "fn" (no
+# inf, S.1111.111 is NaN) or "fnuz" (no inf and no -0, 0x80 is NaN). fp8e4b15 reads as Triton's
+# tests read it: e4m3 with bias 15, NaN where e4m3fn has it.
+_FP8_FLAVORS = {"fp8e4nv": "fn", "fp8e5": "ieee", "fp8e4b15": "fn", "fp8e4b8": "fnuz",
+                "fp8e5b16": "fnuz"}
 
 
 def _fp8_table(name: str) -> np.ndarray:
     """The value of each of the 256 codes of an fp8 format."""
     exponent_bits, mantissa_bits, bias = tl.dtype.FP_FORMATS[name]
+    flavor = _FP8_FLAVORS[name]
+    top = (1 << exponent_bits) - 1
     values = np.zeros(256, dtype=np.float64)
     for code in range(256):
         sign = -1.0 if code & 0x80 else 1.0
-        exponent = (code >> mantissa_bits) & ((1 << exponent_bits) - 1)
+        exponent = (code >> mantissa_bits) & top
         mantissa = code & ((1 << mantissa_bits) - 1)
-        if name == "fp8e4nv" and exponent == 0xF and mantissa == 0x7:
+        if flavor == "fn" and exponent == top and mantissa == (1 << mantissa_bits) - 1:
             value = math.nan
-        elif name == "fp8e5" and exponent == 0x1F:
+        elif flavor == "ieee" and exponent == top:
             value = math.inf if mantissa == 0 else math.nan
+        elif flavor == "fnuz" and code == 0x80:
+            value = math.nan
         elif exponent == 0:
             value = mantissa / (1 << mantissa_bits) * 2.0 ** (1 - bias)
         else:
@@ -55,7 +63,8 @@ def _fp8_table(name: str) -> np.ndarray:
     return values
 
 
-_FP8_TABLES = {name: _fp8_table(name) for name in _FP8_MAX}
+_FP8_TABLES = {name: _fp8_table(name) for name in _FP8_FLAVORS}
+_FP8_MAX = {name: float(np.max(table[np.isfinite(table)])) for name, table in _FP8_TABLES.items()}
 _FP8_POSITIVE = {}
 for _name, _table in _FP8_TABLES.items():
     _codes = np.arange(128)
@@ -64,7 +73,7 @@ for _name, _table in _FP8_TABLES.items():
 
 
 def round_to_format(x, name: str, mode: str = "rtne") -> np.ndarray:
-    """``x`` rounded to the float format ``name`` (fp16, bf16, fp8e4nv, fp8e5), as float64;
+    """``x`` rounded to the float format ``name`` (fp16, bf16 or an fp8 format), as float64;
     fp8 results saturate to the largest finite value (as PTX's ``.satfinite``)."""
     x = np.asarray(x, dtype=np.float64)
     _, mantissa_bits, bias = tl.dtype.FP_FORMATS[name]
@@ -124,9 +133,12 @@ def fp8_codes(x, name: str) -> np.ndarray:
     index = np.clip(np.searchsorted(values, magnitude), 0, len(values) - 1)
     result = codes[index].astype(np.uint8)
     result = np.where(np.signbit(x), result | np.uint8(0x80), result).astype(np.uint8)
-    nan_code = 0x7F if name == "fp8e4nv" else 0x7E
+    flavor = _FP8_FLAVORS[name]
+    if flavor == "fnuz":  # no -0: a zero is code 0 whatever its sign
+        result = np.where(result == 0x80, np.uint8(0), result)
+    nan_code = {"fn": 0x7F, "ieee": 0x7E, "fnuz": 0x80}[flavor]
     result = np.where(np.isnan(x), np.uint8(nan_code), result)
-    if name == "fp8e5":
+    if flavor == "ieee":
         inf = np.where(np.signbit(x), np.uint8(0xFC), np.uint8(0x7C))
         result = np.where(np.isinf(x), inf, result)
     return result.astype(np.uint8)
@@ -142,9 +154,9 @@ _COMPUTE = {
     "int1": np.bool_, "int8": np.int8, "int16": np.int16, "int32": np.int32, "int64": np.int64,
     "uint8": np.uint8, "uint16": np.uint16, "uint32": np.uint32, "uint64": np.uint64,
     "fp16": np.float16, "bf16": np.float32, "fp32": np.float32, "fp64": np.float64,
-    "fp8e4nv": np.float32, "fp8e5": np.float32,
+    **{name: np.float32 for name in _FP8_FLAVORS},
 }
-_STORAGE = {"int1": np.int8, "bf16": np.uint16, "fp8e4nv": np.uint8, "fp8e5": np.uint8}
+_STORAGE = {"int1": np.int8, "bf16": np.uint16, **{name: np.uint8 for name in _FP8_FLAVORS}}
 _UINT = {1: np.uint8, 8: np.uint8, 16: np.uint16, 32: np.uint32, 64: np.uint64}
 
 
@@ -780,6 +792,9 @@ class InterpreterBuilder(Builder):
             xs = [np.flip(x, axis) for x in xs]
         return [np.ascontiguousarray(x) for x in xs]
 
+    def gather(self, src, index, axis, ty):
+        return np.take_along_axis(_arr(src), signed(_arr(index)).astype(np.int64), axis)
+
     def histogram(self, x, ty):
         x = signed(_arr(x)).astype(np.int64)
         bins = ty.shape[0]
@@ -1189,7 +1204,9 @@ def run_grid(jit_fn, grid: tuple[int, int, int], bound: dict):
     except Exception as error:  # noqa: BLE001 - located at the kernel's line when possible
         located = _locate_error(error)
         if located is not None:
-            raise located.with_traceback(None) from None
+            from tilecraft.frontend.errors import without_traceback
+
+            raise located.with_traceback(None) from without_traceback(error)
         raise
     finally:
         for copy_back in copy_backs:

@@ -151,10 +151,10 @@ class JITFunction:
             launched += scratch_arguments(compiled.metadata, resolved, stream)
             compiled.launch(resolved, launched, stream=stream)
         except Exception as error:
-            from tilecraft.frontend.errors import CompilationError
+            from tilecraft.frontend.errors import CompilationError, without_traceback
 
             if isinstance(error, CompilationError) and not _debug():
-                raise error.with_traceback(None) from None
+                raise without_traceback(error) from error.__cause__
             raise
         self._fast_store(grid, args, kwargs, backend, spec, compiled, launched)
         return compiled
@@ -273,10 +273,10 @@ class JITFunction:
         try:
             return self._compile(self.specialize(args, kwargs, for_ir=True))
         except Exception as error:
-            from tilecraft.frontend.errors import CompilationError
+            from tilecraft.frontend.errors import CompilationError, without_traceback
 
             if isinstance(error, CompilationError) and not _debug():
-                raise error.with_traceback(None) from None
+                raise without_traceback(error) from error.__cause__
             raise
 
     def ttir(self, *args, **kwargs) -> str:
@@ -300,10 +300,10 @@ class JITFunction:
         try:
             return self._compiled(self.specialize(args, kwargs), backend, options)
         except Exception as error:
-            from tilecraft.frontend.errors import CompilationError
+            from tilecraft.frontend.errors import CompilationError, without_traceback
 
             if isinstance(error, CompilationError) and not _debug():
-                raise error.with_traceback(None) from None
+                raise without_traceback(error) from error.__cause__
             raise
 
 

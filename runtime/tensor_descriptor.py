@@ -60,8 +60,9 @@ class TensorDescriptor:
                 raise ValueError(f"a tensor descriptor's strides must be multiples of 16 bytes "
                                  f"(but the last); stride {dim} is {stride} x {element}")
         if self.block_shape[-1] * itemsize < 16:
-            raise ValueError(f"a tensor descriptor's block rows must have at least 16 bytes, "
-                             f"got {self.block_shape[-1]} x {element}")
+            raise ValueError(f"Descriptor block shape must have at least 16 bytes in the last "
+                             f"dimension, but got {self.block_shape[-1]} * {itemsize} = "
+                             f"{self.block_shape[-1] * itemsize} bytes")
 
     @staticmethod
     def from_tensor(tensor: Any, block_shape: Sequence[int],

@@ -30,6 +30,7 @@ import inspect
 import linecache
 import sys
 import textwrap
+from collections.abc import Mapping
 
 import tilecraft
 import tilecraft.language
@@ -47,6 +48,50 @@ sys.modules["triton.language"] = tilecraft.language
 sys.modules["triton.language.core"] = tilecraft.language.core
 TritonError = CompilationError
 _counter = [0]
+
+
+class _WithGPUStages(Mapping):
+    """A CPU kernel's stages, and the ``ttgir`` the CUDA backend makes of its ``ttir`` (sm_90,
+    the launch's num_warps), made when first read: Triton's tests read the GPU IR of kernels
+    they launch, and the CPU backend has none."""
+
+    def __init__(self, stages, num_warps):
+        self._stages = stages
+        self._num_warps = num_warps
+        self._ttgir = None
+
+    def __getitem__(self, stage):
+        if stage != "ttgir" or "ttgir" in self._stages:
+            return self._stages[stage]
+        if self._ttgir is None:
+            from tilecraft.backends.cuda.compiler import CUDAOptions, make_ttgir
+            from tilecraft.ir import parse_module, print_op
+
+            ttir = parse_module(self._stages["ttir"])
+            options = CUDAOptions(num_warps=self._num_warps, capability=90)
+            self._ttgir = print_op(make_ttgir(ttir, options))
+        return self._ttgir
+
+    def __iter__(self):
+        yield from self._stages
+        if "ttgir" not in self._stages:
+            yield "ttgir"
+
+    def __len__(self):
+        return len(list(iter(self)))
+
+
+_run_slow = _jit.JITFunction._run_slow
+
+
+def _run_slow_with_gpu_stages(self, args, kwargs, grid):
+    compiled = _run_slow(self, args, kwargs, grid)
+    if compiled is not None and not isinstance(compiled.asm, _WithGPUStages):
+        compiled.asm = _WithGPUStages(compiled.asm, kwargs.get("num_warps") or 4)
+    return compiled
+
+
+_jit.JITFunction._run_slow = _run_slow_with_gpu_stages
 
 
 class JITFunction(_jit.JITFunction):
@@ -277,6 +322,18 @@ def pytest_collection_modifyitems(config, items):
 @pytest.fixture
 def device():
     return "cpu"
+
+
+@pytest.fixture(autouse=True)
+def _no_cuda_device_switch(monkeypatch):
+    """`torch.cuda.device(None)` (a CPU tensor's device index) as a no-op where torch has no
+    CUDA, as it is where it has one."""
+    import contextlib
+
+    import torch
+
+    if not torch.cuda.is_available():
+        monkeypatch.setattr(torch.cuda, "device", lambda index: contextlib.nullcontext())
 
 
 @pytest.fixture

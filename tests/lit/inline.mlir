@@ -114,28 +114,67 @@ tt.func @use_abs(%a: i32) -> i32 {
 
 // -----
 
-// ... but not where the call sits in a single-block scf region: a remark says why, and the
-// callee stays.
-// CHECK-LABEL: tt.func private @abs2
-// CHECK-LABEL: tt.func @abs_in_if
-// CHECK:         tt.call @abs2
+// In a single-block scf region, a callee whose blocks form a tree of branches (each block
+// reached by one branch, the leaves returning) becomes nested scf.ifs yielding what it returns.
+// CHECK-NOT:   @abs2
+// CHECK-LABEL: tt.func @abs_in_if(%arg0: i32, %arg1: i1) -> i32 {
+// CHECK-NEXT:    %0 = scf.if %arg1 -> (i32) {
+// CHECK-NEXT:      %c0_i32 = arith.constant 0 : i32
+// CHECK-NEXT:      %1 = arith.cmpi slt, %arg0, %c0_i32 : i32
+// CHECK-NEXT:      %2 = scf.if %1 -> (i32) {
+// CHECK-NEXT:        %3 = arith.subi %c0_i32, %arg0 : i32
+// CHECK-NEXT:        scf.yield %3 : i32
+// CHECK-NEXT:      } else {
+// CHECK-NEXT:        %3 = arith.addi %arg0, %arg0 : i32
+// CHECK-NEXT:        scf.yield %3 : i32
+// CHECK-NEXT:      }
+// CHECK-NEXT:      scf.yield %2 : i32
 tt.func private @abs2(%a: i32) -> i32 {
   %c0 = arith.constant 0 : i32
   %neg = arith.cmpi slt, %a, %c0 : i32
-  cf.cond_br %neg, ^bb1, ^bb2
+  cf.cond_br %neg, ^bb1, ^bb2(%a : i32)
 ^bb1:
   %n = arith.subi %c0, %a : i32
   tt.return %n : i32
-^bb2:
-  tt.return %a : i32
+^bb2(%b: i32):
+  cf.br ^bb3
+^bb3:
+  %d = arith.addi %b, %b : i32
+  tt.return %d : i32
 }
 tt.func @abs_in_if(%a: i32, %c: i1) -> i32 {
   %r = scf.if %c -> (i32) {
-    // expected-remark @+1 {{not inlined: @abs2 has several blocks, which cannot replace a call nested in 'scf.if'}}
     %0 = tt.call @abs2(%a) : (i32) -> i32
     scf.yield %0 : i32
   } else {
     scf.yield %a : i32
+  }
+  tt.return %r : i32
+}
+
+// -----
+
+// ... but not a callee whose branches meet again: a remark says why, and the callee stays.
+// CHECK-LABEL: tt.func private @abs3
+// CHECK-LABEL: tt.func @abs_in_for
+// CHECK:         tt.call @abs3
+tt.func private @abs3(%a: i32) -> i32 {
+  %c0 = arith.constant 0 : i32
+  %neg = arith.cmpi slt, %a, %c0 : i32
+  cf.cond_br %neg, ^bb1, ^bb2(%a : i32)
+^bb1:
+  %n = arith.subi %c0, %a : i32
+  cf.br ^bb2(%n : i32)
+^bb2(%b: i32):
+  tt.return %b : i32
+}
+tt.func @abs_in_for(%a: i32, %n: index) -> i32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%x = %a) -> (i32) {
+    // expected-remark @+1 {{not inlined: @abs3 has several blocks, which cannot replace a call nested in 'scf.for'}}
+    %0 = tt.call @abs3(%x) : (i32) -> i32
+    scf.yield %0 : i32
   }
   tt.return %r : i32
 }

@@ -315,3 +315,25 @@ def test_the_native_and_python_readings_agree(monkeypatch, request):
     python_keys = _keys_of(monkeypatch, False, cases)
     assert native_keys == python_keys
     assert sum(key is not fast_launch.MISS for key in native_keys) > len(cases) // 2
+
+
+@tc.jit
+def shadowing_kernel(out_ptr, type, len, int: tl.constexpr, float: tl.constexpr):  # noqa: A002
+    offsets = tl.arange(0, 16)
+    tl.store(out_ptr + offsets, offsets * 0 + type + len + int + float)
+
+
+@pytest.mark.parametrize("native_on", [False, True], ids=["python", "native"])
+def test_parameters_named_like_builtins_take_the_fast_path(slow_launches, monkeypatch,
+                                                           native_on):
+    """The dispatcher's own uses of ``type``, ``len``, ``int``... are not the kernel's
+    parameters of those names (Triton's test_call passes ``type="inline"``), whether the
+    generated Python or the native describer reads the arguments."""
+    if not native_on:
+        monkeypatch.setenv(native.SWITCH, "0")
+    shadowing_kernel.forget_compiled()
+    for value in (3, 5):
+        out = np.zeros(16, np.int32)
+        shadowing_kernel[(1,)](out, value, 10, 100, 1000)
+        np.testing.assert_array_equal(out, np.full(16, value + 1110, np.int32))
+    assert slow_launches[0] == 1

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tilecraft.ir import Operation
+from tilecraft.ir import BoolAttr, Operation
 
 TTIR_PIPELINE = ("builtin.module(inline, {descriptors}triton-combine, canonicalize, "
                  "triton-reorder-broadcast, cse, loop-invariant-code-motion, symbol-dce)")
@@ -13,16 +13,30 @@ def make_ttir(module: Operation, *, rewrite_descriptors: bool = True) -> Operati
     ``rewrite_descriptors`` (targets without a tensor memory accelerator) tensor descriptors
     become pointer arithmetic first. The result is verified once, after the last pass; if
     anything fails, the passes run again on a new copy verifying after each, so that the error
-    names the pass that broke the IR (verifying after each pass cost most of the stage)."""
+    names the pass that broke the IR (verifying after each pass cost most of the stage).
+
+    ``noinline`` functions are inlined too: neither compiled backend lowers ``tt.call`` yet,
+    and inlining changes nothing a kernel computes (Triton keeps them as calls)."""
     from tilecraft.transforms.pass_manager import PassManager
 
     descriptors = "triton-rewrite-tensor-descriptor-to-pointer, " if rewrite_descriptors else ""
     pipeline = TTIR_PIPELINE.format(descriptors=descriptors)
-    optimized = module.clone()
+    optimized = _inlinable(module.clone())
     try:
         PassManager.parse(pipeline, verify_each=False).run(optimized)
         optimized.verify()
     except Exception:  # noqa: BLE001 - the verifying run raises the error to report
-        optimized = module.clone()
+        optimized = _inlinable(module.clone())
         PassManager.parse(pipeline).run(optimized)
     return optimized
+
+
+def _inlinable(module: Operation) -> Operation:
+    """``module`` with its functions' ``noinline`` marks cleared."""
+    for func in module.regions[0].blocks[0]:
+        if func.name != "tt.func":
+            continue
+        for table in (func.properties, func.attributes):
+            if "noinline" in table:
+                table["noinline"] = BoolAttr(False)
+    return module

@@ -1126,6 +1126,9 @@ class CodeGenerator(ast.NodeVisitor):
         except TypeError as exc:
             raise ValueError(f"in the call of {fn.__name__}: {exc}") from None
         bound.apply_defaults()
+        message = _noinline_argument_error(fn, bound.arguments)
+        if message is not None:
+            raise self.error(node, message, UnsupportedLanguageConstruct)
         arg_specs, arg_values, constexprs, const_items = {}, [], {}, []
         for name, value in bound.arguments.items():
             param = signature.parameters[name]
@@ -1194,6 +1197,19 @@ def _is_plain_python(fn) -> bool:
     if module.startswith("tilecraft.language"):
         return False
     return isinstance(fn, (types.FunctionType, type)) and not isinstance(fn, tl.dtype)
+
+
+def _noinline_argument_error(fn, arguments: dict) -> str | None:
+    """Why a call of ``fn`` with ``arguments`` is refused: a ``noinline`` function takes
+    scalars and one-element blocks only, as in Triton."""
+    if not getattr(fn, "noinline", False):
+        return None
+    for name, value in arguments.items():
+        value = _unwrap(value)
+        if isinstance(value, tensor) and value.type.is_block() and value.type.numel != 1:
+            return (f"Function {fn.__name__} is marked noinline, but was called with "
+                    f"non-scalar argument {name}:{value.type}")
+    return None
 
 
 def _message_of(exc: Exception) -> str:

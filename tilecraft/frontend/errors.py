@@ -37,3 +37,16 @@ class UnsupportedOpError(NotImplementedError):
     """An op that a table of the frontend, the interpreter or a backend has no entry for. The
     message names the op and the table to extend; the kernel's line is added where it is caught
     (a `NotImplementedError`, so both the code generator and the interpreter locate it)."""
+
+
+def without_traceback(error: BaseException) -> BaseException:
+    """``error`` stripped of the compiler's frames, as a user sees it. Its ``__cause__`` (the
+    language's own exception, which Triton's tests read) is kept, stripped too and the end of
+    the chain; re-raise it with ``raise without_traceback(e) from e.__cause__``."""
+    cause = error.__cause__
+    if cause is not None:
+        cause.__cause__ = None
+        cause.__suppress_context__ = True
+        cause.with_traceback(None)
+    error.__suppress_context__ = True
+    return error.with_traceback(None)

@@ -7,7 +7,7 @@ import importlib
 from contextlib import contextmanager
 
 from tilecraft.frontend.errors import UnsupportedOpError
-from tilecraft.generated import arith, math as math_d, tt, ttg
+from tilecraft.generated import arith, llvm, math as math_d, tt, ttg
 from tilecraft.generated.language import OPS, LanguageOp
 from tilecraft.ir import (
     Block, DenseElementsAttr, FloatAttr, IntegerAttr, Operation, RankedTensorType, UnknownLoc,
@@ -329,6 +329,9 @@ class IRBuilder(Builder):
     def histogram(self, x, ty):
         return self._value(tt.HistogramOp, result_type=ty.to_ir(), src=x)
 
+    def gather(self, src, index, axis, ty):
+        return self._value(tt.GatherOp, result_type=ty.to_ir(), src=src, indices=index, axis=axis)
+
     # -- hints and debugging
     def set_hint(self, x, name, values):
         op = getattr(x, "defining_op", None)
@@ -344,8 +347,12 @@ class IRBuilder(Builder):
         self._op(tt.AssertOp, condition=cond, message=message)
 
     def assume(self, cond, ty):
-        # Triton emits llvm.intr.assume, which no dialect here declares yet
-        self.dropped.append("assume")
+        if ty.is_block():  # llvm.intr.assume takes one i1
+            self.dropped.append("assume")
+            return
+        if not ty.is_bool():
+            raise ValueError(f"tl.assume needs a boolean condition, got {ty}")
+        self._op(llvm.AssumeOp, cond=cond)
 
     def barrier(self):
         # Triton emits gpu.barrier: every thread of the program waits, and its shared and

@@ -17,7 +17,7 @@ from .functions import (  # noqa: F401
     abs, advance, arange, associative_scan, assume, atomic_add, atomic_and, atomic_cas,
     atomic_max, atomic_min, atomic_or, atomic_xchg, atomic_xor, broadcast, broadcast_to, cast,
     cat, clamp, debug_barrier, device_assert, device_print, div_rn, dot, expand_dims, fdiv, fma,
-    full, histogram, interleave, join, load, load_tensor_descriptor, make_block_ptr,
+    full, gather, histogram, interleave, join, load, load_tensor_descriptor, make_block_ptr,
     make_tensor_descriptor, max_constancy, max_contiguous,
     maximum, minimum, multiple_of, num_programs, permute, program_id, range, ravel, reduce,
     reshape, split, static_assert, static_print, static_range, store, store_tensor_descriptor,

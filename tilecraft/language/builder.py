@@ -150,6 +150,10 @@ class Builder:
     def histogram(self, x, ty):
         raise NotImplementedError
 
+    def gather(self, src, index, axis: int, ty):
+        """The elements of ``src`` at ``index`` along ``axis`` (``tt.gather``)."""
+        raise NotImplementedError
+
     # hints and debugging
     def set_hint(self, x, name: str, values) -> None:
         raise NotImplementedError

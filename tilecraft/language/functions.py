@@ -183,16 +183,17 @@ def view(input, *shape) -> tensor:  # noqa: A002
 @builtin
 @_tensor_member_fn
 def expand_dims(input, axis) -> tensor:  # noqa: A002
+    """New length-1 axes at ``axis`` (an int or a sequence), indices of the result's axes."""
     input = _t(input)
     axis = _unwrap(axis)
-    if isinstance(axis, (tuple, list)):
-        rank = len(input.shape) + len(axis)
-        axes = sorted((_unwrap(a) + rank) % rank if _unwrap(a) < 0 else _unwrap(a)
-                      for a in axis)
-        for a in axes:
-            input = semantic.expand_dims(input, a)
-        return input
-    return semantic.expand_dims(input, axis)
+    axes = list(axis) if isinstance(axis, (tuple, list)) else [axis]
+    rank = len(input.shape) + len(axes)
+    axes = [semantic.wrap_axis(_unwrap(a), rank) for a in axes]
+    if len(set(axes)) != len(axes):
+        raise ValueError(f"expand_dims received duplicate axes, normalized axes = {axes}")
+    for a in sorted(axes):
+        input = semantic.expand_dims(input, a)
+    return input
 
 
 @builtin
@@ -370,6 +371,14 @@ def associative_scan(input, axis, combine_fn, reverse=False):  # noqa: A002
 @_tensor_member_fn
 def histogram(input, num_bins, mask=None) -> tensor:  # noqa: A002
     return semantic.histogram(input, num_bins, mask)
+
+
+@builtin
+@_tensor_member_fn
+def gather(src, index, axis) -> tensor:
+    """``out[i][j] = src[index[i][j]][j]`` for ``axis=0`` (and alike for other axes): the
+    result has the shape of ``index``, which matches ``src`` off ``axis``."""
+    return semantic.gather(_t(src), _t(index), _unwrap(axis))
 
 
 # -- atomics -------------------------------------------------------------------------------------

@@ -604,14 +604,16 @@ def reshape(input: tensor, dst_shape, can_reorder: bool = False) -> tensor:
     return tensor(_b().reshape(input.handle, ret_ty, bool(_unwrap(can_reorder))), ret_ty)
 
 
+def wrap_axis(axis: int, rank: int) -> int:
+    """``axis`` of a tensor of ``rank`` counted from 0 (a negative one from the end)."""
+    if not -rank <= axis < rank:
+        raise ValueError(f"invalid axis {axis}. Expected {-rank} <= axis < {rank}")
+    return axis + rank if axis < 0 else axis
+
+
 def expand_dims(input: tensor, axis: int) -> tensor:
     input = to_tensor(input)
-    axis = _unwrap(axis)
-    rank = len(input.shape)
-    if not -rank - 1 <= axis <= rank:
-        raise ValueError(f"axis {axis} is out of range for a tensor of rank {rank}")
-    if axis < 0:
-        axis += rank + 1
+    axis = wrap_axis(_unwrap(axis), len(input.shape) + 1)
     dst_shape = list(input.shape)
     dst_shape.insert(axis, 1)
     if not input.type.is_block():
@@ -1128,8 +1130,10 @@ def make_tensor_descriptor(base, shape, strides, block_shape,
     if element == tl.int1 or element.is_ptr():
         raise ValueError(f"a tensor descriptor cannot hold {element} elements")
     if block_shape[-1] * element.primitive_bitwidth // 8 < 16:
-        raise ValueError(f"a tensor descriptor's block rows must have at least 16 bytes, got "
-                         f"{block_shape[-1]} x {element}")
+        size = element.primitive_bitwidth // 8
+        raise ValueError(f"Descriptor block shape must have at least 16 bytes in the last "
+                         f"dimension, but got {block_shape[-1]} * {size} = "
+                         f"{block_shape[-1] * size} bytes")
     padding = _unwrap(padding_option)
     if padding not in ("zero", "nan"):
         raise ValueError(f"padding option {padding!r} is not supported (use 'zero' or 'nan')")
@@ -1510,6 +1514,23 @@ def associative_scan(inputs: Sequence[tensor], axis, combine_fn, reverse: bool =
     region = _wrap_region(combine_fn, len(inputs))
     handles = _b().scan([t.handle for t in inputs], axis, reverse, region, types, elem_types)
     return [tensor(h, t) for h, t in zip(handles, types)]
+
+
+def gather(src: tensor, index: tensor, axis: int) -> tensor:
+    """``tl.gather`` (Triton's checks and wording)."""
+    if not index.dtype.is_int():
+        raise ValueError("index must be an integer tensor")
+    rank = len(src.shape)
+    if len(index.shape) != rank:
+        raise ValueError("source and index tensors must have the same rank")
+    if not -rank <= axis < rank:
+        raise ValueError(f"gather axis {axis} must be < source rank ({rank})")
+    axis = axis + rank if axis < 0 else axis
+    for d in range(rank):
+        if d != axis and index.shape[d] != src.shape[d]:
+            raise ValueError(f"index dim {axis} must match the corresponding source dim")
+    ret_ty = block_type(src.type.scalar, list(index.shape))
+    return tensor(_b().gather(src.handle, index.handle, axis, ret_ty), ret_ty)
 
 
 def histogram(input, num_bins, mask=None) -> tensor:  # noqa: A002

@@ -12,8 +12,10 @@ is not marked ``noinline = true``.
   caller's block is split after the call; the entry block's ops are cloned before the call, the
   other blocks after the caller's block, and every cloned ``tt.return`` becomes a ``cf.br`` to
   the continuation block, whose arguments replace the call's results. That needs a region that
-  may hold several blocks (the call directly in a function's body); a call nested in an
-  ``scf`` region is left alone with a remark.
+  may hold several blocks (the call directly in a function's body). A call nested in an ``scf``
+  region takes a callee whose blocks form a tree from the entry (each other block the target
+  of one branch: early returns, ``if``/``else`` that both return) as nested ``scf.if``s that
+  yield what its ``tt.return``s return; other such calls are left alone with a remark.
 
 Inlined ops keep their own locations (those of the callee's ops). Inlining repeats (option
 ``max-iterations``) while it changes something, for calls that inlining exposed. Afterwards,
@@ -67,7 +69,60 @@ def inline_call(call: Operation, callee: Operation) -> None:
             result.replace_all_uses_with(value)
         call.erase()
         return
+    if call.parent_op is not None and call.parent_op.name != "tt.func":
+        returned = _clone_tree(body.blocks[0], Builder.before(call), mapping,
+                               [r.type for r in call.results])
+        for result, value in zip(call.results, returned):
+            result.replace_all_uses_with(value)
+        call.erase()
+        return
     _inline_blocks(call, body, mapping)
+
+
+def is_branch_tree(body) -> bool:
+    """Whether the blocks of ``body`` form a tree from its entry: every other block is the
+    target of exactly one ``cf.br``/``cf.cond_br`` successor, and leaves end in ``tt.return``."""
+    incoming: dict = {}
+    for block in body.blocks:
+        terminator = block.last_op
+        if terminator is None or terminator.name not in ("tt.return", "cf.br", "cf.cond_br"):
+            return False
+        for successor in terminator.successors:
+            incoming[successor] = incoming.get(successor, 0) + 1
+    return body.blocks[0] not in incoming and \
+        all(incoming.get(block) == 1 for block in body.blocks[1:])
+
+
+def _clone_tree(block: Block, builder: Builder, mapping: dict, types: list) -> list:
+    """Clones ``block`` (of a branch tree, `is_branch_tree`) and what it branches to at
+    ``builder``, a conditional branch as an ``scf.if``; returns the values returned."""
+    from tilecraft.generated.scf import IfOp, YieldOp
+
+    for op in block:
+        if op is not block.last_op:
+            builder.insert(op.clone(mapping))
+    terminator = block.last_op
+    if terminator.name == "tt.return":
+        return [mapping.get(v, v) for v in terminator.operands]
+    if terminator.name == "cf.br":
+        destinations = [(terminator.successors[0], terminator.operands)]
+    else:
+        destinations = [(terminator.true_dest, terminator.true_dest_operands),
+                        (terminator.false_dest, terminator.false_dest_operands)]
+    for destination, operands in destinations:
+        for arg, value in zip(destination.arguments, operands):
+            mapping[arg] = mapping.get(value, value)
+    if terminator.name == "cf.br":
+        return _clone_tree(destinations[0][0], builder, mapping, types)
+    condition = mapping.get(terminator.condition, terminator.condition)
+    if_op = builder.insert(IfOp.build(types, condition, location=terminator.location))
+    for region, (destination, _) in zip(if_op.regions, destinations):
+        branch = Block()
+        region.add_block(branch)
+        inner = Builder.at_end(branch)
+        values = _clone_tree(destination, inner, mapping, types)
+        inner.insert(YieldOp.build(values, location=terminator.location))
+    return list(if_op.results)
 
 
 def _inline_blocks(call: Operation, body, mapping: dict) -> None:
@@ -162,7 +217,9 @@ class InlinerPass(InlinerPassBase):
             return False
         if callee in recursive or _is_noinline(callee):
             return False
-        if len(callee.regions[0].blocks) > 1 and call.parent_op.name != "tt.func":
+        body = callee.regions[0]
+        if len(body.blocks) > 1 and call.parent_op.name != "tt.func" and \
+                not is_branch_tree(body):
             if call not in self._remarked:
                 self._remarked.add(call)
                 emit_remark(call, f"not inlined: @{callee.sym_name} has several blocks, which "

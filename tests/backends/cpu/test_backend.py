@@ -148,23 +148,6 @@ def test_device_print(capsys):
 
 
 @tc.jit
-def fp8_dot_kernel(a_ptr, out_ptr):
-    offs = tl.arange(0, 16)
-    a = tl.load(a_ptr + offs[:, None] * 16 + offs[None, :]).to(tl.float8e5)
-    c = tl.dot(a, a)
-    tl.store(out_ptr + offs[:, None] * 16 + offs[None, :], c)
-
-
-def test_fp8_dot_is_refused_at_its_line():
-    a = np.ones((16, 16), np.float32)
-    with pytest.raises(tc.CompilationError) as info:
-        fp8_dot_kernel[(1,)](a, np.empty_like(a))
-    text = str(info.value)
-    assert "cannot compute a dot of f8E5M2 operands" in text
-    assert "test_backend.py" in text and "c = tl.dot(a, a)" in text and "^" in text
-
-
-@tc.jit
 def positive_part_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
     offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     x = tl.load(x_ptr + offsets, mask=offsets < n)

@@ -1,6 +1,8 @@
-// The llvm types (nested ones print without `!llvm.`) and constant ops.
+// The llvm types (nested ones print without `!llvm.`), constant ops and llvm.intr.assume.
 module {
-  tt.func @llvm_values(%t: tensor<128x128xi32>) -> tensor<128x128xi32> {
+  tt.func @llvm_values(%t: tensor<128x128xi32>, %c: i1) -> tensor<128x128xi32> {
+    llvm.intr.assume %c : i1
+    llvm.intr.assume %c : i1 {ttg.partition = array<i32: 1, 2>}
     %0 = builtin.unrealized_conversion_cast %t : tensor<128x128xi32> to !llvm.struct<(i32, i32, i32, i32)>
     %1 = llvm.mlir.undef : !llvm.struct<(i32, i32, i32, i32)>
     %2 = llvm.mlir.poison : !llvm.struct<packed (i8, ptr<3>, array<2 x struct<()>>)>

@@ -1,5 +1,6 @@
-"""`tt.print` and `tt.assert` (``device_print``, ``device_assert``) through two runtime
-callbacks (see `tilecraft.runtime.cpu_driver`):
+"""`llvm.intr.assume` (LLVM's ``llvm.assume``), and `tt.print` and `tt.assert`
+(``device_print``, ``device_assert``) through two runtime callbacks (see
+`tilecraft.runtime.cpu_driver`):
 
 * ``tilecraft_print(ctx, print_id, pid_x, pid_y, pid_z, index, operand, bits)`` once per printed
   element (``index`` -1 for scalars), the value as 64 bits: integers extended by their
@@ -43,6 +44,12 @@ def _bits(fl: FunctionLowering, value: ir.Value, elem, signed: bool) -> ir.Value
 @lowers("ttg.barrier")
 def _barrier(fl: FunctionLowering, op: Operation) -> None:
     """Nothing to wait for: each CPU thread runs whole programs, one at a time."""
+
+
+@lowers("llvm.intr.assume")
+def _assume(fl: FunctionLowering, op: Operation) -> None:
+    """LLVM's ``llvm.assume`` (``tl.assume``)."""
+    fl.builder.assume(fl.get(op.cond))
 
 
 @lowers("tt.print")

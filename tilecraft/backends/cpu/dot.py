@@ -31,11 +31,11 @@ from typing import Callable
 
 import llvmlite.ir as ir
 
-from tilecraft.ir import FloatType, Operation
+from tilecraft.ir import Operation
 from tilecraft.ir.values import BlockArgument
 
 from . import types as T
-from .lowering import FunctionLowering, error_at, lowers
+from .lowering import FunctionLowering, lowers
 from .tiles import I32, BufferTile, ExprTile, RowsTile, Tile, index_plus
 
 # Accumulator vectors per register block: enough independent multiply-add chains to cover
@@ -79,10 +79,6 @@ def _operand_buffer(fl: FunctionLowering, tile: Tile, rows_in_place: bool = Fals
 
 @lowers("tt.dot")
 def _dot(fl: FunctionLowering, op: Operation) -> None:
-    for operand in (op.a, op.b):
-        elem = T.element_type(operand.type)
-        if isinstance(elem, FloatType) and elem.kind.startswith("f8"):
-            raise error_at(op, f"the CPU backend cannot compute a dot of {elem.kind} operands")
     a = _operand_buffer(fl, fl.tile(op.a), rows_in_place=True)
     b = _operand_buffer(fl, fl.tile(op.b))
     result = op.results[0]

@@ -1,4 +1,7 @@
-"""fp8 (``f8E4M3FN``, Triton's fp8e4nv, and ``f8E5M2``, fp8e5) emulated in f32 registers.
+"""fp8 emulated in f32 registers: ``f8E4M3FN`` (Triton's fp8e4nv), ``f8E5M2`` (fp8e5) and the
+variants Triton's tests run on every target, ``f8E4M3B11FNUZ`` (fp8e4b15: e4m3 with bias 15,
+NaN where e4m3fn has it, as Triton reads it), ``f8E4M3FNUZ`` (fp8e4b8) and ``f8E5M2FNUZ``
+(fp8e5b16), whose 0x80 is NaN and which have neither infinities nor -0.
 
 In memory an fp8 value is its byte; in registers an f32 holding a value of the fp8 grid.
 Rounding to the grid is round-to-nearest-even and saturates to the largest finite value (as
@@ -17,20 +20,30 @@ I8 = ir.IntType(8)
 I32 = ir.IntType(32)
 
 
+IEEE = "ieee"  # the all-ones exponent holds infinities and NaNs
+FINITE = "fn"  # no infinities; S.1111.111 is NaN
+FINITE_UNSIGNED_ZERO = "fnuz"  # no infinities, no -0; 0x80 is NaN
+
+
 @dataclass(frozen=True)
 class Fp8Format:
-    """An fp8 layout: ``mantissa`` bits, exponent ``bias``, largest finite value ``largest``."""
+    """An fp8 layout: ``mantissa`` bits, exponent ``bias``, largest finite value ``largest``
+    and how it spends its special codes (``flavor``)."""
 
     mantissa: int
     bias: int
     largest: float
+    flavor: str
 
     @property
     def min_normal_exponent(self) -> int:
         return 1 - self.bias
 
 
-FORMATS = {"f8E4M3FN": Fp8Format(3, 7, 448.0), "f8E5M2": Fp8Format(2, 15, 57344.0)}
+FORMATS = {"f8E4M3FN": Fp8Format(3, 7, 448.0, FINITE), "f8E5M2": Fp8Format(2, 15, 57344.0, IEEE),
+           "f8E4M3B11FNUZ": Fp8Format(3, 15, 1.75, FINITE),
+           "f8E4M3FNUZ": Fp8Format(3, 8, 240.0, FINITE_UNSIGNED_ZERO),
+           "f8E5M2FNUZ": Fp8Format(2, 16, 57344.0, FINITE_UNSIGNED_ZERO)}
 
 
 def _f32(value: float) -> ir.Constant:
@@ -81,15 +94,18 @@ def from_bits(b: ir.IRBuilder, code: ir.Value, fmt: Fp8Format) -> ir.Value:
     magnitude = b.select(b.icmp_unsigned("==", exponent, _i32(0)), subnormal,
                          b.bitcast(normal_bits, F32))
     all_ones = (1 << (7 - fmt.mantissa)) - 1
-    if fmt.mantissa == 3:  # e4m3fn: only S.1111.111 is NaN, there is no infinity
+    if fmt.flavor == FINITE:  # only S.1111.111 is NaN, there is no infinity
         special = b.icmp_unsigned("==", b.and_(wide, _i32(0x7F)), _i32(0x7F))
         magnitude = b.select(special, _f32(float("nan")), magnitude)
-    else:  # e5m2: IEEE-like infinities and NaNs
+    elif fmt.flavor == IEEE:  # IEEE-like infinities and NaNs
         top = b.icmp_unsigned("==", exponent, _i32(all_ones))
         special = b.select(b.icmp_unsigned("==", mantissa, _i32(0)), _f32(float("inf")),
                            _f32(float("nan")))
         magnitude = b.select(top, special, magnitude)
-    return b.bitcast(b.or_(b.bitcast(magnitude, I32), sign), F32)
+    value = b.bitcast(b.or_(b.bitcast(magnitude, I32), sign), F32)
+    if fmt.flavor == FINITE_UNSIGNED_ZERO:  # 0x80, the code of -0 elsewhere, is NaN
+        value = b.select(b.icmp_unsigned("==", wide, _i32(0x80)), _f32(float("nan")), value)
+    return value
 
 
 def to_bits(b: ir.IRBuilder, x: ir.Value, fmt: Fp8Format) -> ir.Value:
@@ -104,6 +120,12 @@ def to_bits(b: ir.IRBuilder, x: ir.Value, fmt: Fp8Format) -> ir.Value:
     subnormal = b.fptoui(b.fmul(absolute, _f32(1.0 / step)), I32)
     is_small = b.fcmp_ordered("<", absolute, _f32(2.0 ** fmt.min_normal_exponent))
     code = b.select(is_small, subnormal, normal)
-    nan_code = 0x7F if fmt.mantissa == 3 else 0x7E
+    if fmt.flavor == IEEE:  # an infinity (a loaded one: rounding saturates) stays one
+        infinity = ((1 << (7 - fmt.mantissa)) - 1) << fmt.mantissa
+        code = b.select(b.fcmp_ordered("==", absolute, _f32(float("inf"))), _i32(infinity), code)
+    if fmt.flavor == FINITE_UNSIGNED_ZERO:  # no -0: a zero is code 0 whatever its sign
+        sign = b.select(b.icmp_unsigned("==", code, _i32(0)), _i32(0), sign)
+    code = b.or_(code, sign)
+    nan_code = {FINITE: 0x7F, IEEE: 0x7E, FINITE_UNSIGNED_ZERO: 0x80}[fmt.flavor]
     code = b.select(b.fcmp_unordered("uno", x, x), _i32(nan_code), code)
-    return b.trunc(b.or_(code, sign), I8)
+    return b.trunc(code, I8)

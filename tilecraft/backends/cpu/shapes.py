@@ -1,6 +1,7 @@
 """Constants, ranges, program ids and the ops that only rearrange elements (splat, broadcast,
 expand_dims, reshape, trans, join, split, cat): views of their operand's tile, never copies,
-except `cat`, which stores both halves into one buffer."""
+except `cat`, which stores both halves into one buffer, and `gather`, which reads its source
+from a buffer at the indices."""
 
 from __future__ import annotations
 
@@ -127,4 +128,29 @@ def _cat(fl: FunctionLowering, op: Operation) -> None:
     tail = fl.builder.gep(out.ptr, [ir.Constant(T.I64, offset)],
                           source_etype=T.buffer_type(op.lhs.type))
     fl.materialize(rhs, into=BufferTile(tail, rhs.shape, out.ty, out.strides, out.root))
+    fl.set(result, out)
+
+
+@lowers("tt.gather")
+def _gather(fl: FunctionLowering, op: Operation) -> None:
+    """``out[c] = src[c with c[axis] = indices[c]]``; an index outside the source reads its
+    first element along the axis rather than memory past the buffer."""
+    source = fl.materialize(fl.tile(op.src))
+    indices = fl.tile(op.indices)
+    axis = int(op.axis)
+    size = ir.Constant(T.I32, source.shape[axis])
+    result = op.results[0]
+    out = fl.new_buffer(result.type.shape, source.ty)
+    b = fl.builder
+
+    def element(idx: tuple) -> None:
+        index = indices.emit(fl, idx)
+        width = index.type.width
+        index = b.trunc(index, T.I32) if width > 32 else b.sext(index, T.I32) if width < 32 \
+            else index
+        index = b.select(b.icmp_unsigned("<", index, size), index, ZERO)
+        at = idx[:axis] + (index,) + idx[axis + 1:]
+        fl.store_element(out, idx, fl.load_element(source, at))
+
+    fl.loop_nest(result.type.shape, element)
     fl.set(result, out)

@@ -36,7 +36,7 @@ FP8_KINDS = tuple(fp8.FORMATS)
 
 
 class UnsupportedType(TypeError):
-    """A type the CPU target cannot hold (tf32, the FNUZ fp8 variants)."""
+    """A type the CPU target cannot hold (tf32)."""
 
 
 def element_type(t: Type) -> Type:
@@ -220,7 +220,8 @@ def value_kind(t: Type) -> str:
     t = element_type(t)
     if isinstance(t, FloatType):
         names = {"f16": "fp16", "bf16": "bf16", "f32": "fp32", "f64": "fp64",
-                 "f8E4M3FN": "fp8e4nv", "f8E5M2": "fp8e5"}
+                 "f8E4M3FN": "fp8e4nv", "f8E5M2": "fp8e5", "f8E4M3B11FNUZ": "fp8e4b15",
+                 "f8E4M3FNUZ": "fp8e4b8", "f8E5M2FNUZ": "fp8e5b16"}
         if t.kind not in names:
             raise UnsupportedType(f"the CPU backend does not support the float type {t.kind}")
         return names[t.kind]

@@ -1,7 +1,8 @@
-"""``tt.print`` and ``tt.assert`` on the GPU, through CUDA's device runtime: ``vprintf`` prints
-one line per element, ``pid (x, y, z) idx (i) <prefix> <value>`` as Triton's do, and a failing
-assertion calls ``__assertfail`` with the kernel's source line (the launch then fails with
-CUDA's assertion error). Only the thread representing an element prints or checks it."""
+"""``llvm.intr.assume`` (LLVM's ``llvm.assume``), and ``tt.print`` and ``tt.assert`` on the GPU
+through CUDA's device runtime: ``vprintf`` prints one line per element, ``pid (x, y, z) idx (i)
+<prefix> <value>`` as Triton's do, and a failing assertion calls ``__assertfail`` with the
+kernel's source line (the launch then fails with CUDA's assertion error). Only the thread
+representing an element prints or checks it."""
 
 from __future__ import annotations
 
@@ -60,6 +61,12 @@ def _pids(fl: GPULowering) -> list[ir.Value]:
 def _barrier(fl: GPULowering, op: Operation) -> None:
     """``bar.sync 0``: orders the program's shared and global memory accesses."""
     fl.barrier()
+
+
+@lowers("llvm.intr.assume")
+def _assume(fl: GPULowering, op: Operation) -> None:
+    """LLVM's ``llvm.assume`` (``tl.assume``)."""
+    fl.builder.assume(fl.get(op.cond))
 
 
 @lowers("tt.print")

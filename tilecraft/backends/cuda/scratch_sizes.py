@@ -21,6 +21,7 @@ _THROUGH_SHARED = {
     "tt.join": lambda op: 2 * _numel(op.operands[0].type),
     "tt.split": lambda op: _numel(op.operands[0].type),
     "tt.cat": lambda op: _numel(op.results[0].type),
+    "tt.gather": lambda op: _numel(op.operands[0].type),
 }
 
 

@@ -1,6 +1,6 @@
 """Constants, indices and the ops that move elements between tensors: ``tt.splat``,
 ``tt.broadcast``, ``tt.expand_dims``, ``tt.reshape``, ``tt.trans``, ``tt.join``, ``tt.split``,
-``tt.cat`` and ``ttg.convert_layout``.
+``tt.cat``, ``tt.gather`` and ``ttg.convert_layout``.
 
 Moving elements is computed from the two layouts. When every element a thread needs is already
 in one of its own registers (the lane and warp parts of both maps agree), the result is a
@@ -168,6 +168,42 @@ def _cat(fl: GPULowering, op: Operation) -> None:
         fl, [(a, lambda c: c), (b, lambda c: (c[0] + rows,) + c[1:])],
         tuple(result.type.shape), result.type, lambda c: c)
     fl.set(result, out)
+
+
+@lowers("tt.gather")
+def _gather(fl: GPULowering, op: Operation) -> None:
+    """``out[c] = src[c with c[axis] = indices[c]]``: the source is written row-major to shared
+    memory and, after a barrier, each result register reads its element (an index outside the
+    source reads its first element along the axis). The result has the indices' layout."""
+    b = fl.builder
+    source, indices = fl.dist(op.src), fl.dist(op.indices)
+    shape = tuple(op.src.type.shape)
+    axis = int(op.axis)
+    storage = Storage.of(op.src.type)
+    numel = 1
+    for size in shape:
+        numel *= size
+    base = fl.shared_base(numel * storage.size)
+    written: set[Coordinates] = set()
+    for register, value in enumerate(source.values):
+        coordinate = source.layout.apply(register=register)
+        if coordinate not in written:
+            written.add(coordinate)
+            storage.store(fl, base, row_major(fl, fl.coordinates(source.layout, register), shape),
+                          value)
+    fl.barrier()
+    result = op.results[0]
+    size = ir.Constant(I32, shape[axis])
+    values = []
+    for register, index in enumerate(indices.values):
+        width = index.type.width
+        index = b.trunc(index, I32) if width > 32 else b.sext(index, I32) if width < 32 \
+            else index
+        index = b.select(b.icmp_unsigned("<", index, size), index, ir.Constant(I32, 0))
+        coordinates = fl.coordinates(indices.layout, register)
+        coordinates[axis] = index
+        values.append(storage.load(fl, base, row_major(fl, coordinates, shape)))
+    fl.set(result, Distributed(indices.layout, values, tuple(result.type.shape)))
 
 
 # -- moving elements --------------------------------------------------------------------------
