@@ -84,7 +84,7 @@ def Func_CallIndirectOp : Func_Op<"call_indirect", [CallOpInterface]> {
   let summary = "Calls a value of function type";
   let description = [{
     The operands and results match the callee's function type, which the assembly format
-    spells once.
+    spells once. Canonicalization turns a call of a `func.constant` into a `func.call`.
 
     ```mlir
     %f = func.constant @callee : (i32) -> i32
@@ -99,6 +99,8 @@ def Func_CallIndirectOp : Func_Op<"call_indirect", [CallOpInterface]> {
   // come from the callee's type, which the declarative format cannot spread over groups.
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
+  // A call of a `func.constant` becomes a `func.call` of its function.
+  let hasCanonicalizer = 1;
 }
 
 def Func_ConstantOp : Func_Op<"constant", [ConstantLike, Pure, OpAsmOpInterface]> {

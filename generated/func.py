@@ -319,7 +319,7 @@ class CallIndirectOp(DefinedOp):
     """Calls a value of function type
 
     The operands and results match the callee's function type, which the assembly format
-    spells once.
+    spells once. Canonicalization turns a call of a `func.constant` into a `func.call`.
 
     ```mlir
     %f = func.constant @callee : (i32) -> i32
@@ -329,7 +329,7 @@ class CallIndirectOp(DefinedOp):
 
     OPERATION_NAME = 'func.call_indirect'
     TRAITS = (CallOpInterface, )
-    HOOKS = ('custom_verify', 'parse', 'print', )
+    HOOKS = ('custom_verify', 'canonicalization_patterns', 'parse', 'print', 'get_canonicalization_patterns', )
     PROPERTY_NAMES = ('arg_attrs', 'res_attrs', )
     OPERAND_GROUPS = ('single', 'variadic', )
     RESULT_GROUPS = ('variadic', )
@@ -402,6 +402,11 @@ class CallIndirectOp(DefinedOp):
         value = self.get_operand(0)
         if not _type_constraint_5(value.type):
             raise self.type_error('operand', value, 'function type')
+
+    @classmethod
+    def get_canonicalization_patterns(cls) -> list:
+        """The op's canonicalization patterns: its `Pat`s in .td, then its hook's."""
+        return [*cls.canonicalization_patterns()]
 
 
 @DIALECT.op

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from tilecraft.ir import FunctionType
 from tilecraft.ir.ods import implements
+from tilecraft.ir.patterns import RewritePattern
 
 from . import generated_module
 from .functions import (
@@ -82,6 +83,28 @@ def custom_verify(self) -> None:  # noqa: F811 - one hook per class
         raise self.emit_error("failed to verify that callee input types match argument types")
     if [r.type for r in self.results] != list(ftype.results):
         raise self.emit_error("failed to verify that callee result types match result types")
+
+
+class IndirectCallOfConstant(RewritePattern):
+    """``call_indirect (constant @f)(args) -> call @f(args)``, as MLIR canonicalizes it (the
+    call then reaches the inliner and the call graph's edges)."""
+
+    ROOT = "func.call_indirect"
+
+    def match_and_rewrite(self, op, rewriter) -> bool:
+        constant = op.callee.defining_op
+        if not isinstance(constant, gen.ConstantOp):
+            return False
+        rewriter.replace_op_with_new_op(
+            op, gen.CallOp, [r.type for r in op.results], constant.value_attr,
+            list(op.callee_operands), arg_attrs=op.arg_attrs, res_attrs=op.res_attrs)
+        return True
+
+
+@implements(gen.CallIndirectOp)
+@staticmethod
+def canonicalization_patterns():
+    return [IndirectCallOfConstant()]
 
 
 @implements(gen.ConstantOp)
