@@ -290,12 +290,12 @@ class CallGraph:
     def reachable_from(self, funcs: Iterable[Operation]) -> set[Operation]:
         """The functions called (transitively) from ``funcs``, ``funcs`` included."""
         result = set(funcs)
-        if not self.calls:
-            return result
-        import networkx as nx
-
-        for func in list(result):
-            result |= {n for n in nx.descendants(self.graph, func) if n != UNKNOWN}
+        work = list(result)
+        while work:  # one traversal from all of them (not one per function)
+            for callee in self._callees.get(work.pop(), ()):
+                if callee != UNKNOWN and callee not in result:
+                    result.add(callee)
+                    work.append(callee)
         return result
 
     def dead_functions(self) -> list[Operation]:

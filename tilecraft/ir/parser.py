@@ -387,6 +387,7 @@ class Parser(AttrParser):
 
     @staticmethod
     def _append(block: Block, op: Operation) -> None:
+        block._ordered = False
         last = block._last
         op.parent = block
         op._prev = last
@@ -498,6 +499,7 @@ class Parser(AttrParser):
         toks = self.toks
         parse = self._parse_operation
         last = block._last
+        block._ordered = False
         while True:
             tok = toks[self.i]
             if tok == "}" or tok[0] == "^":
