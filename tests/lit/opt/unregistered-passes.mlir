@@ -10,6 +10,8 @@
 // RUN: tilecraft-opt %s --allow-unregistered-dialect \
 // RUN:   -canonicalize -cse -dce -sccp -loop-invariant-code-motion -triton-licm -symbol-dce \
 // RUN:   | filecheck %s
+// Without the flag the first unknown op is an error at its line and column.
+// RUN: not tilecraft-opt %s -cse 2>&1 | filecheck %s --check-prefix=ERROR
 
 // CHECK-LABEL: func.func @effects(%arg0: i32, %arg1: i32, %arg2: i1) -> i32 {
 // CHECK:         %0 = "mine.read"(%arg0) <{kind = 1 : i64}> : (i32) -> i32
@@ -20,6 +22,7 @@
 // CHECK:         scf.if %arg2
 // CHECK-NEXT:      "mine.sink"(%arg1) : (i32) -> ()
 // CHECK:         arith.addi %0, %1 : i32
+// ERROR: unregistered-passes.mlir:[[# @LINE + 2]]:8: error: unregistered operation 'mine.read'
 func.func @effects(%a: i32, %n: i32, %c: i1) -> i32 {
   %0 = "mine.read"(%a) <{kind = 1 : i64}> : (i32) -> i32
   %1 = "mine.read"(%a) <{kind = 1 : i64}> : (i32) -> i32
