@@ -442,8 +442,10 @@ class ModelBuilder:
         if applied_by == "canonicalize":
             source = rec.get("sourcePattern")
             root = getattr(source, "op", None)
+            # by name: each main file's records are its own, and a def one file includes from
+            # another is a copy of the one that file defines (same name, same place)
             op = next((op for d in self.dialects.values() for op in d.ops
-                       if isinstance(root, Record) and op.record is root), None)
+                       if isinstance(root, Record) and op.record.name == root.name), None)
             if op is not None:  # else the rewrite backend reports the source pattern
                 op.canonicalization_patterns.append((stem, rec.name))
             return

@@ -88,11 +88,14 @@ class PredicateChecker:
             raise TdError(f"cannot evaluate the expression '{expr}': {err.msg}", loc,
                           notes=notes) from None
         if self.known is not None:
+            # the names the expression binds itself (comprehension variables)
+            bound = {node.id for node in ast.walk(tree)
+                     if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)}
             for node in ast.walk(tree):
                 if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
                     name = node.id
                     if (name.startswith("_") or name in self.known or name in self.extra_names
-                            or hasattr(builtins, name)):
+                            or name in bound or hasattr(builtins, name)):
                         continue
                     raise TdError(f"the expression '{expr}' uses the unknown name '{name}'",
                                   loc, notes=notes)

@@ -131,7 +131,6 @@ def Arith_XOrIOp : Arith_IntBinaryOp<"xori", [Commutative]> {
   let llvmLowering = [Instruction<"xor">];
   let summary = "Bitwise exclusive or";
   let interpreterImpl = "np.bitwise_xor";
-  let hasCanonicalizer = 1;
 }
 def Arith_ShLIOp : Arith_IntBinaryOp<"shli"> {
   let llvmLowering = [OpHook<"shift">];
@@ -185,7 +184,9 @@ def Arith_MulFOp : Arith_FloatBinaryOp<"mulf", [Commutative]> {
   let interpreterImpl = "np.multiply";
 }
 def Arith_DivFOp : Arith_FloatBinaryOp<"divf"> {
-  let llvmLowering = [Instruction<"fdiv">];
+  // On CUDA an f32 division is PTX's div.full.f32 (2 ulp), as Triton lowers it (tl.div_rn and
+  // tt.precise_divf round correctly).
+  let llvmLowering = [OpHook<"div_full", "cuda", ["f32"]>, Instruction<"fdiv">];
   let llvmLoweringCost = 4;
   let summary = "Floating-point division";
   let interpreterImpl = "np.divide";
@@ -398,6 +399,16 @@ def IsBoolOfCondition : Constraint<CPred<"$0.type is $1.results[0].type">,
 def IsConstantOne : Constraint<CPred<"constant_value($0) == 1">, "the value is the constant 1">;
 def IsConstantZero : Constraint<CPred<"constant_value($0) == 0">, "the value is the constant 0">;
 
+// The predicate that holds exactly where the given one (an attribute of the enum) does not.
+def InvertCmpIPredicate : NativeCodeCall<
+    "_arith.CmpIPredicate[dict(eq='ne', ne='eq', slt='sge', sge='slt', sle='sgt', sgt='sle', "
+    "ult='uge', uge='ult', ule='ugt', ugt='ule')[_arith.CmpIPredicate($0.value).name]]">;
+def InvertCmpFPredicate : NativeCodeCall<
+    "_arith.CmpFPredicate[dict(AlwaysFalse='AlwaysTrue', AlwaysTrue='AlwaysFalse', OEQ='UNE', "
+    "UNE='OEQ', OGT='ULE', ULE='OGT', OGE='ULT', ULT='OGE', OLT='UGE', UGE='OLT', OLE='UGT', "
+    "UGT='OLE', ONE='UEQ', UEQ='ONE', ORD='UNO', UNO='ORD')"
+    "[_arith.CmpFPredicate($0.value).name]]">;
+
 let appliedBy = "canonicalize" in {
 // extsi(extui(x)) -> extui(x): the zero-extended value has a clear sign bit.
 def ExtSIOfExtUI : Pat<(Arith_ExtSIOp (Arith_ExtUIOp $x)), (Arith_ExtUIOp $x)>;
@@ -421,6 +432,15 @@ def SelectOfSelectTrue : Pat<(Arith_SelectOp $c, (Arith_SelectOp $c, $a, $b), $d
                              (Arith_SelectOp $c, $a, $d), [], (addBenefit -2)>;
 def SelectOfSelectFalse : Pat<(Arith_SelectOp $c, $a, (Arith_SelectOp $c, $b, $d)),
                               (Arith_SelectOp $c, $a, $d), [], (addBenefit -2)>;
+
+// xori(cmpi(p, a, b), true) -> cmpi(!p, a, b), and the same of cmpf with the predicate that
+// holds where p does not (unordered where p is ordered), as MLIR's XOrINotCmpI/XOrINotCmpF.
+def XOrINotCmpI : Pat<(Arith_XOrIOp (Arith_CmpIOp $pred, $a, $b), $one),
+                      (Arith_CmpIOp (InvertCmpIPredicate $pred), $a, $b),
+                      [(IsConstantOne $one)]>;
+def XOrINotCmpF : Pat<(Arith_XOrIOp (Arith_CmpFOp $pred, $a, $b), $one),
+                      (Arith_CmpFOp (InvertCmpFPredicate $pred), $a, $b),
+                      [(IsConstantOne $one)]>;
 }
 
 #endif // TILECRAFT_ARITH_TD

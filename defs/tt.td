@@ -348,7 +348,6 @@ def TT_LoadOp : TT_Op<"load", [
   );
   let results = (outs TT_Type:$result);
   let hasCustomAssemblyFormat = 1;
-  let hasCanonicalizer = 1;
 }
 
 def TT_StoreOp : TT_Op<"store", [
@@ -371,7 +370,6 @@ def TT_StoreOp : TT_Op<"store", [
     DefaultValuedAttr<TT_EvictionPolicyAttr, "EvictionPolicy.NORMAL">:$evict
   );
   let hasCustomAssemblyFormat = 1;
-  let hasCanonicalizer = 1;
 }
 
 def TT_MakeTensorPtrOp : TT_Op<"make_tensor_ptr", [
@@ -530,7 +528,6 @@ def TT_TransOp : TT_Op<"trans", [Pure, SameOperandsAndResultElementType]> {
   let results = (outs TT_Tensor:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
   let hasFolder = 1;
-  let hasCanonicalizer = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -943,6 +940,11 @@ def ResultTypeIsNot : Constraint<CPred<"$0.results[0].type != $1.type">,
                                  "the op's result does not have the value's type">;
 def NoEfficientLayout : Constraint<CPred<"$0 is None">,
                                    "the reshape does not fix an efficient layout">;
+def IsGiven : Constraint<CPred<"$0 is not None">, "the optional operand is given">;
+def IsTrueMask : Constraint<CPred<"$0 is not None and constant_value($0) not in (None, 0)">,
+                            "the mask is a constant true (a scalar or a splat)">;
+def IsFalseMask : Constraint<CPred<"$0 is not None and constant_value($0) == 0">,
+                             "the mask is a constant false (a scalar or a splat)">;
 
 let appliedBy = "canonicalize" in {
 // broadcast(splat(x)) -> splat(x)
@@ -969,6 +971,24 @@ def IntToPtrOfPtrToInt : Pat<(TT_IntToPtrOp:$op (TT_PtrToIntOp $p)), (replaceWit
                              [(ResultTypeIs $op, $p)]>;
 def IntToPtrOfPtrToIntCast : Pat<(TT_IntToPtrOp:$op (TT_PtrToIntOp $p)), (TT_BitcastOp $p),
                                  [(ResultTypeIsNot $op, $p)]>;
+// Loads and stores under a constant mask, as Triton's CanonicalizeMaskedLoadPattern and
+// CanonicalizeMaskedStorePattern (for scalar masks too): load(p, true, other) -> load(p) and
+// load(p, false, other) -> other (a load without `other` under a false mask is left alone:
+// its value is undefined); store(p, v, true) -> store(p, v) and store(p, v, false) goes.
+def MaskedLoadOfTrue : Pat<
+    (TT_LoadOp $ptr, $mask, $other, $boundaryCheck, $padding, $cache, $evict, $volatile),
+    (TT_LoadOp $ptr, (NoValue), (NoValue), $boundaryCheck, $padding, $cache, $evict, $volatile),
+    [(IsTrueMask $mask)]>;
+def MaskedLoadOfFalse : Pat<
+    (TT_LoadOp $ptr, $mask, $other, $boundaryCheck, $padding, $cache, $evict, $volatile),
+    (replaceWithValue $other), [(IsFalseMask $mask), (IsGiven $other)]>;
+def MaskedStoreOfTrue : Pat<
+    (TT_StoreOp $ptr, $value, $mask, $boundaryCheck, $cache, $evict),
+    (TT_StoreOp $ptr, $value, (NoValue), $boundaryCheck, $cache, $evict),
+    [(IsTrueMask $mask)]>;
+def MaskedStoreOfFalse : Pattern<
+    (TT_StoreOp $ptr, $value, $mask, $boundaryCheck, $cache, $evict), [],
+    [(IsFalseMask $mask)]>;
 }
 
 #endif // TILECRAFT_TT_TD

@@ -365,7 +365,6 @@ def TTG_LocalAllocOp : TTG_Op<"local_alloc", [MemAlloc]> {
   let assemblyFormat = "($src^)? attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
   let hasFolder = 1;
-  let hasCanonicalizer = 1;
 }
 
 def TTG_LocalDeallocOp : TTG_Op<"local_dealloc", [MemFree]> {
@@ -393,7 +392,6 @@ def TTG_MemDescSubsliceOp : TTG_Op<"memdesc_subslice", [Pure]> {
   let results = (outs TTG_MemDesc:$result);
   let hasVerifier = 1;
   let hasCustomAssemblyFormat = 1;
-  let hasCanonicalizer = 1;
 }
 
 def TTG_MemDescTransOp : TTG_Op<"memdesc_trans", [Pure, SameOperandsAndResultElementType]> {
@@ -439,7 +437,6 @@ def TTG_LocalStoreOp : TTG_Op<"local_store", [MemWrite]> {
   let arguments = (ins TT_Tensor:$src, TTG_MemDesc:$dst);
   let assemblyFormat = "$src `,` $dst attr-dict `:` type($src) `->` qualified(type($dst))";
   let hasVerifier = 1;
-  let hasCanonicalizer = 1;
 }
 
 def TTG_BarrierOp : TTG_Op<"barrier"> {
@@ -511,6 +508,51 @@ def TTG_WarpReturnOp : TTG_Op<"warp_return", [Pure, Terminator, ReturnLike,
                                               HasParent<"ttg.warp_specialize.partitions">]> {
   let summary = "Ends a partition region of `ttg.warp_specialize`";
   let assemblyFormat = "attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Canonicalization patterns
+//===----------------------------------------------------------------------===//
+
+// Whether two orders of tt.trans, the inner one and the outer one, compose to the identity.
+def OrdersComposeToIdentity : Constraint<
+    CPred<"[tuple($0)[i] for i in $1] == list(range(len($1)))">,
+    "the two transposes undo each other">;
+def OrdersDoNotComposeToIdentity : Constraint<
+    CPred<"[tuple($0)[i] for i in $1] != list(range(len($1)))">,
+    "the two transposes do not undo each other">;
+
+let appliedBy = "canonicalize" in {
+// trans(trans(x)): x when the orders undo each other (a ttg.convert_layout of x when only the
+// layouts differ, which is why these tt patterns live here), else one trans with the composed
+// order.
+def TransOfTransIsIdentity : Pat<(TT_TransOp:$op (TT_TransOp $x, $inner), $outer),
+                                 (replaceWithValue $x),
+                                 [(OrdersComposeToIdentity $inner, $outer),
+                                  (ResultTypeIs $op, $x)]>;
+def TransOfTransIsConvert : Pat<(TT_TransOp:$op (TT_TransOp $x, $inner), $outer),
+                                (TTG_ConvertLayoutOp $x),
+                                [(OrdersComposeToIdentity $inner, $outer),
+                                 (ResultTypeIsNot $op, $x)]>;
+def TransOfTrans : Pat<(TT_TransOp (TT_TransOp $x, $inner), $outer),
+                       (TT_TransOp $x,
+                                   (NativeCodeCall<"[tuple($0)[i] for i in $1]"> $inner, $outer)),
+                       [(OrdersDoNotComposeToIdentity $inner, $outer)]>;
+
+// local_alloc(convert_layout(x)) -> local_alloc(x) and local_store(convert_layout(x), d) ->
+// local_store(x, d): shared memory takes a tensor in any layout (Triton's
+// CanonicalizeConvertFromAlloc and CanonicalizeConvertFromLocalStore; the alignment is kept).
+def LocalAllocOfConvert : Pat<(TTG_LocalAllocOp (TTG_ConvertLayoutOp $x), $alignment),
+                              (TTG_LocalAllocOp $x, $alignment)>;
+def LocalStoreOfConvert : Pat<(TTG_LocalStoreOp (TTG_ConvertLayoutOp $x), $dst),
+                              (TTG_LocalStoreOp $x, $dst)>;
+
+// memdesc_subslice(memdesc_subslice(x, a), b) -> memdesc_subslice(x, a + b), as Triton's folder
+// of MemDescSubsliceOp.
+def SubsliceOfSubslice : Pat<
+    (TTG_MemDescSubsliceOp (TTG_MemDescSubsliceOp $x, $inner), $outer),
+    (TTG_MemDescSubsliceOp $x,
+        (NativeCodeCall<"[a + b for a, b in zip($0, $1)]"> $inner, $outer))>;
 }
 
 #endif // TILECRAFT_TTG_TD

@@ -1233,7 +1233,7 @@ class XOrIOp(DefinedOp):
 
     OPERATION_NAME = 'arith.xori'
     TRAITS = (Commutative, SameOperandsAndResultType, Elementwise, Pure, )
-    HOOKS = ('fold', 'canonicalization_patterns', 'get_canonicalization_patterns', )
+    HOOKS = ('fold', 'get_canonicalization_patterns', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', 'single', )
     RESULT_GROUPS = ('single', )
@@ -1289,7 +1289,8 @@ class XOrIOp(DefinedOp):
     @classmethod
     def get_canonicalization_patterns(cls) -> list:
         """The op's canonicalization patterns: its `Pat`s in .td, then its hook's."""
-        return [*cls.canonicalization_patterns()]
+        from tilecraft.generated.patterns import arith as _patterns_arith
+        return [_patterns_arith.XOrINotCmpI(), _patterns_arith.XOrINotCmpF()]
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")

@@ -34,7 +34,7 @@ class OpLowering(NamedTuple):
 LOWERINGS: dict[str, OpLowering] = {
     'arith.addf': OpLowering((
         Rule('instruction', 'fadd', '', (), True),
-    ), 2, 1, False, 'defs/arith.td:173:7'),
+    ), 2, 1, False, 'defs/arith.td:172:7'),
     'arith.addi': OpLowering((
         Rule('instruction', 'add', '', (), False),
     ), 2, 1, False, 'defs/arith.td:69:7'),
@@ -43,19 +43,20 @@ LOWERINGS: dict[str, OpLowering] = {
     ), 2, 1, False, 'defs/arith.td:121:7'),
     'arith.bitcast': OpLowering((
         Rule('op_hook', 'bitcast', '', (), False),
-    ), 1, 1, False, 'defs/arith.td:382:7'),
+    ), 1, 1, False, 'defs/arith.td:383:7'),
     'arith.ceildivsi': OpLowering((
         Rule('op_hook', 'rounded_div', '', (), False),
     ), 2, 12, False, 'defs/arith.td:99:7'),
     'arith.cmpf': OpLowering((
         Rule('op_hook', 'cmpf', '', (), False),
-    ), 2, 1, False, 'defs/arith.td:282:7'),
+    ), 2, 1, False, 'defs/arith.td:283:7'),
     'arith.cmpi': OpLowering((
         Rule('op_hook', 'cmpi', '', (), False),
-    ), 2, 1, False, 'defs/arith.td:278:7'),
+    ), 2, 1, False, 'defs/arith.td:279:7'),
     'arith.divf': OpLowering((
+        Rule('op_hook', 'div_full', 'cuda', ('f32',), False),
         Rule('instruction', 'fdiv', '', (), False),
-    ), 2, 4, False, 'defs/arith.td:188:7'),
+    ), 2, 4, False, 'defs/arith.td:189:7'),
     'arith.divsi': OpLowering((
         Rule('op_hook', 'divsi', '', (), False),
     ), 2, 12, False, 'defs/arith.td:87:7'),
@@ -64,62 +65,62 @@ LOWERINGS: dict[str, OpLowering] = {
     ), 2, 12, False, 'defs/arith.td:93:7'),
     'arith.extf': OpLowering((
         Rule('op_hook', 'float_cast', '', (), False),
-    ), 1, 1, False, 'defs/arith.td:342:7'),
+    ), 1, 1, False, 'defs/arith.td:343:7'),
     'arith.extsi': OpLowering((
         Rule('op_hook', 'extsi', '', (), False),
-    ), 1, 1, False, 'defs/arith.td:330:7'),
+    ), 1, 1, False, 'defs/arith.td:331:7'),
     'arith.extui': OpLowering((
         Rule('cast', 'zext', '', (), False),
-    ), 1, 1, False, 'defs/arith.td:334:7'),
+    ), 1, 1, False, 'defs/arith.td:335:7'),
     'arith.floordivsi': OpLowering((
         Rule('op_hook', 'rounded_div', '', (), False),
     ), 2, 12, False, 'defs/arith.td:104:7'),
     'arith.fptosi': OpLowering((
         Rule('op_hook', 'float_to_int', '', (), False),
-    ), 1, 1, False, 'defs/arith.td:366:7'),
+    ), 1, 1, False, 'defs/arith.td:367:7'),
     'arith.fptoui': OpLowering((
         Rule('op_hook', 'float_to_int', '', (), False),
-    ), 1, 1, False, 'defs/arith.td:372:7'),
+    ), 1, 1, False, 'defs/arith.td:373:7'),
     'arith.index_cast': OpLowering((
         Rule('op_hook', 'extsi', '', (), False),
-    ), 1, 1, False, 'defs/arith.td:378:7'),
+    ), 1, 1, False, 'defs/arith.td:379:7'),
     'arith.maximumf': OpLowering((
         Rule('intrinsic', 'llvm.maximum', 'cpu', (), False),
         Rule('function_hook', 'maximumf', 'cuda', (), False),
-    ), 2, 1, True, 'defs/arith.td:201:7'),
+    ), 2, 1, True, 'defs/arith.td:202:7'),
     'arith.maxnumf': OpLowering((
         Rule('intrinsic', 'llvm.maximumnum', 'cpu', (), False),
         Rule('intrinsic', 'llvm.maxnum', 'cuda', (), False),
-    ), 2, 1, True, 'defs/arith.td:218:7'),
+    ), 2, 1, True, 'defs/arith.td:219:7'),
     'arith.maxsi': OpLowering((
         Rule('op_hook', 'int_minmax', '', (), False),
-    ), 2, 1, False, 'defs/arith.td:152:7'),
+    ), 2, 1, False, 'defs/arith.td:151:7'),
     'arith.maxui': OpLowering((
         Rule('op_hook', 'int_minmax', '', (), False),
-    ), 2, 1, False, 'defs/arith.td:157:7'),
+    ), 2, 1, False, 'defs/arith.td:156:7'),
     'arith.minimumf': OpLowering((
         Rule('intrinsic', 'llvm.minimum', 'cpu', (), False),
         Rule('function_hook', 'minimumf', 'cuda', (), False),
-    ), 2, 1, True, 'defs/arith.td:208:7'),
+    ), 2, 1, True, 'defs/arith.td:209:7'),
     'arith.minnumf': OpLowering((
         Rule('intrinsic', 'llvm.minimumnum', 'cpu', (), False),
         Rule('intrinsic', 'llvm.minnum', 'cuda', (), False),
-    ), 2, 1, True, 'defs/arith.td:225:7'),
+    ), 2, 1, True, 'defs/arith.td:226:7'),
     'arith.minsi': OpLowering((
         Rule('op_hook', 'int_minmax', '', (), False),
-    ), 2, 1, False, 'defs/arith.td:162:7'),
+    ), 2, 1, False, 'defs/arith.td:161:7'),
     'arith.minui': OpLowering((
         Rule('op_hook', 'int_minmax', '', (), False),
-    ), 2, 1, False, 'defs/arith.td:167:7'),
+    ), 2, 1, False, 'defs/arith.td:166:7'),
     'arith.mulf': OpLowering((
         Rule('instruction', 'fmul', '', (), True),
-    ), 2, 1, False, 'defs/arith.td:183:7'),
+    ), 2, 1, False, 'defs/arith.td:182:7'),
     'arith.muli': OpLowering((
         Rule('instruction', 'mul', '', (), False),
     ), 2, 1, False, 'defs/arith.td:81:7'),
     'arith.negf': OpLowering((
         Rule('instruction', 'fneg', '', (), False),
-    ), 1, 1, True, 'defs/arith.td:233:7'),
+    ), 1, 1, True, 'defs/arith.td:234:7'),
     'arith.ori': OpLowering((
         Rule('instruction', 'or', '', (), False),
     ), 2, 1, False, 'defs/arith.td:126:7'),
@@ -127,7 +128,7 @@ LOWERINGS: dict[str, OpLowering] = {
         Rule('instruction', 'frem', 'cpu', (), False),
         Rule('call', '__nv_fmodf', 'cuda', ('f32',), False),
         Rule('call', '__nv_fmod', 'cuda', ('f64',), False),
-    ), 2, 12, False, 'defs/arith.td:194:7'),
+    ), 2, 12, False, 'defs/arith.td:195:7'),
     'arith.remsi': OpLowering((
         Rule('op_hook', 'remsi', '', (), False),
     ), 2, 12, False, 'defs/arith.td:109:7'),
@@ -136,34 +137,34 @@ LOWERINGS: dict[str, OpLowering] = {
     ), 2, 12, False, 'defs/arith.td:115:7'),
     'arith.select': OpLowering((
         Rule('instruction', 'select', '', (), False),
-    ), 3, 1, True, 'defs/arith.td:297:7'),
+    ), 3, 1, True, 'defs/arith.td:298:7'),
     'arith.shli': OpLowering((
         Rule('op_hook', 'shift', '', (), False),
-    ), 2, 1, False, 'defs/arith.td:137:7'),
+    ), 2, 1, False, 'defs/arith.td:136:7'),
     'arith.shrsi': OpLowering((
         Rule('op_hook', 'shift', '', (), False),
-    ), 2, 1, False, 'defs/arith.td:142:7'),
+    ), 2, 1, False, 'defs/arith.td:141:7'),
     'arith.shrui': OpLowering((
         Rule('op_hook', 'shift', '', (), False),
-    ), 2, 1, False, 'defs/arith.td:147:7'),
+    ), 2, 1, False, 'defs/arith.td:146:7'),
     'arith.sitofp': OpLowering((
         Rule('cast', 'sitofp', '', (), False),
-    ), 1, 1, False, 'defs/arith.td:354:7'),
+    ), 1, 1, False, 'defs/arith.td:355:7'),
     'arith.subf': OpLowering((
         Rule('instruction', 'fsub', '', (), True),
-    ), 2, 1, False, 'defs/arith.td:178:7'),
+    ), 2, 1, False, 'defs/arith.td:177:7'),
     'arith.subi': OpLowering((
         Rule('instruction', 'sub', '', (), False),
     ), 2, 1, False, 'defs/arith.td:75:7'),
     'arith.truncf': OpLowering((
         Rule('op_hook', 'float_cast', '', (), False),
-    ), 1, 1, False, 'defs/arith.td:348:7'),
+    ), 1, 1, False, 'defs/arith.td:349:7'),
     'arith.trunci': OpLowering((
         Rule('cast', 'trunc', '', (), False),
-    ), 1, 1, False, 'defs/arith.td:338:7'),
+    ), 1, 1, False, 'defs/arith.td:339:7'),
     'arith.uitofp': OpLowering((
         Rule('cast', 'uitofp', '', (), False),
-    ), 1, 1, False, 'defs/arith.td:360:7'),
+    ), 1, 1, False, 'defs/arith.td:361:7'),
     'arith.xori': OpLowering((
         Rule('instruction', 'xor', '', (), False),
     ), 2, 1, False, 'defs/arith.td:131:7'),
@@ -373,7 +374,7 @@ LOWERINGS: dict[str, OpLowering] = {
     ), 3, 1, False, 'defs/tt.td:262:7'),
     'tt.extern_elementwise': OpLowering((
         Rule('op_hook', 'extern_elementwise', '', (), False),
-    ), None, 12, False, 'defs/tt.td:715:7'),
+    ), None, 12, False, 'defs/tt.td:712:7'),
     'tt.fp_to_fp': OpLowering((
         Rule('op_hook', 'float_cast', '', (), False),
     ), 1, 1, False, 'defs/tt.td:246:7'),

@@ -1400,7 +1400,7 @@ class LoadOp(DefinedOp):
 
     OPERATION_NAME = 'tt.load'
     TRAITS = (AttrSizedOperandSegments, MemRead, )
-    HOOKS = ('custom_verify', 'canonicalization_patterns', 'parse', 'print', 'get_canonicalization_patterns', )
+    HOOKS = ('custom_verify', 'parse', 'print', 'get_canonicalization_patterns', )
     PROPERTY_NAMES = ('boundaryCheck', 'padding', 'cache', 'evict', 'isVolatile', 'operandSegmentSizes', )
     DEFAULT_VALUED = (('boundaryCheck', 'boundary_check', ()), ('cache', 'cache', CacheModifier.NONE), ('evict', 'evict', EvictionPolicy.NORMAL), ('isVolatile', 'is_volatile', False), )
     OPERAND_GROUPS = ('single', 'optional', 'optional', )
@@ -1548,7 +1548,8 @@ class LoadOp(DefinedOp):
     @classmethod
     def get_canonicalization_patterns(cls) -> list:
         """The op's canonicalization patterns: its `Pat`s in .td, then its hook's."""
-        return [*cls.canonicalization_patterns()]
+        from tilecraft.generated.patterns import tt as _patterns_tt
+        return [_patterns_tt.MaskedLoadOfTrue(), _patterns_tt.MaskedLoadOfFalse()]
 
 
 @DIALECT.op
@@ -1562,7 +1563,7 @@ class StoreOp(DefinedOp):
 
     OPERATION_NAME = 'tt.store'
     TRAITS = (MemWrite, )
-    HOOKS = ('custom_verify', 'canonicalization_patterns', 'parse', 'print', 'get_canonicalization_patterns', )
+    HOOKS = ('custom_verify', 'parse', 'print', 'get_canonicalization_patterns', )
     PROPERTY_NAMES = ('boundaryCheck', 'cache', 'evict', )
     DEFAULT_VALUED = (('boundaryCheck', 'boundary_check', ()), ('cache', 'cache', CacheModifier.NONE), ('evict', 'evict', EvictionPolicy.NORMAL), )
     OPERAND_GROUPS = ('single', 'single', 'optional', )
@@ -1666,7 +1667,8 @@ class StoreOp(DefinedOp):
     @classmethod
     def get_canonicalization_patterns(cls) -> list:
         """The op's canonicalization patterns: its `Pat`s in .td, then its hook's."""
-        return [*cls.canonicalization_patterns()]
+        from tilecraft.generated.patterns import tt as _patterns_tt
+        return [_patterns_tt.MaskedStoreOfTrue(), _patterns_tt.MaskedStoreOfFalse()]
 
 
 @DIALECT.op
@@ -3024,7 +3026,7 @@ class TransOp(DefinedOp):
 
     OPERATION_NAME = 'tt.trans'
     TRAITS = (Pure, SameOperandsAndResultElementType, )
-    HOOKS = ('custom_verify', 'fold', 'canonicalization_patterns', 'get_canonicalization_patterns', )
+    HOOKS = ('custom_verify', 'fold', 'get_canonicalization_patterns', )
     PROPERTY_NAMES = ('order', )
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -3087,7 +3089,8 @@ class TransOp(DefinedOp):
     def get_canonicalization_patterns(cls) -> list:
         """The op's canonicalization patterns: its `Pat`s in .td, then its hook's."""
         from tilecraft.generated.patterns import tt as _patterns_tt
-        return [_patterns_tt.TransOfSplat(), *cls.canonicalization_patterns()]
+        from tilecraft.generated.patterns import ttg as _patterns_ttg
+        return [_patterns_tt.TransOfSplat(), _patterns_ttg.TransOfTransIsIdentity(), _patterns_ttg.TransOfTransIsConvert(), _patterns_ttg.TransOfTrans()]
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")

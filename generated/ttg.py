@@ -1429,7 +1429,7 @@ class LocalAllocOp(DefinedOp):
 
     OPERATION_NAME = 'ttg.local_alloc'
     TRAITS = (MemAlloc, )
-    HOOKS = ('custom_verify', 'fold', 'canonicalization_patterns', 'get_canonicalization_patterns', )
+    HOOKS = ('custom_verify', 'fold', 'get_canonicalization_patterns', )
     PROPERTY_NAMES = ('alignment', )
     OPERAND_GROUPS = ('optional', )
     RESULT_GROUPS = ('single', )
@@ -1490,7 +1490,8 @@ class LocalAllocOp(DefinedOp):
     @classmethod
     def get_canonicalization_patterns(cls) -> list:
         """The op's canonicalization patterns: its `Pat`s in .td, then its hook's."""
-        return [*cls.canonicalization_patterns()]
+        from tilecraft.generated.patterns import ttg as _patterns_ttg
+        return [_patterns_ttg.LocalAllocOfConvert()]
 
     def print(self, printer: Printer) -> None:
         if self.src is not None:
@@ -1699,7 +1700,7 @@ class MemDescSubsliceOp(DefinedOp):
 
     OPERATION_NAME = 'ttg.memdesc_subslice'
     TRAITS = (Pure, )
-    HOOKS = ('custom_verify', 'canonicalization_patterns', 'parse', 'print', 'get_canonicalization_patterns', )
+    HOOKS = ('custom_verify', 'parse', 'print', 'get_canonicalization_patterns', )
     PROPERTY_NAMES = ('offsets', )
     OPERAND_GROUPS = ('single', )
     RESULT_GROUPS = ('single', )
@@ -1761,7 +1762,8 @@ class MemDescSubsliceOp(DefinedOp):
     @classmethod
     def get_canonicalization_patterns(cls) -> list:
         """The op's canonicalization patterns: its `Pat`s in .td, then its hook's."""
-        return [*cls.canonicalization_patterns()]
+        from tilecraft.generated.patterns import ttg as _patterns_ttg
+        return [_patterns_ttg.SubsliceOfSubslice()]
 
 
 @DIALECT.op
@@ -2126,7 +2128,7 @@ class LocalStoreOp(DefinedOp):
 
     OPERATION_NAME = 'ttg.local_store'
     TRAITS = (MemWrite, )
-    HOOKS = ('custom_verify', 'canonicalization_patterns', 'get_canonicalization_patterns', )
+    HOOKS = ('custom_verify', 'get_canonicalization_patterns', )
     PROPERTY_NAMES = ()
     OPERAND_GROUPS = ('single', 'single', )
     RESULT_GROUPS = ()
@@ -2172,7 +2174,8 @@ class LocalStoreOp(DefinedOp):
     @classmethod
     def get_canonicalization_patterns(cls) -> list:
         """The op's canonicalization patterns: its `Pat`s in .td, then its hook's."""
-        return [*cls.canonicalization_patterns()]
+        from tilecraft.generated.patterns import ttg as _patterns_ttg
+        return [_patterns_ttg.LocalStoreOfConvert()]
 
     def print(self, printer: Printer) -> None:
         printer.write(" ")

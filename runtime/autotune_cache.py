@@ -92,10 +92,10 @@ def load_choice(disk_key: str, configs: list[Config]) -> int | None:
 def store_choice(disk_key: str, name: str, key: tuple, configs: list[Config],
                   timings: dict[Config, list[float] | None], best: Config) -> None:
     """Stores the choice of ``best`` among ``configs``, with their times (None for those that
-    failed), under ``disk_key``."""
+    failed or, in a model-guided search, were not measured), under ``disk_key``."""
     cache.put(disk_key, {}, {
         "kernel": name, "key": repr(key), "configs": [config.describe() for config in configs],
-        "timings_ms": [timings[config] for config in configs], "best": configs.index(best)})
+        "timings_ms": [timings.get(config) for config in configs], "best": configs.index(best)})
 
 
 def plain(value: Any) -> Any:

@@ -42,6 +42,8 @@ from .arguments import is_array_like
 from .autotune_cache import choice_key, dtype_name, load_choice, plain, store_choice
 from .compiler import selected_backend
 from .jit import LAUNCH_OPTIONS, JITFunction
+from .model_search import ModelSearch, kernel_features
+from .tuning_space import Space
 
 _QUANTILES = (0.5, 0.2, 0.8)
 _PRUNE_FIELDS = frozenset({"early_config_prune", "perf_model", "top_k"})
@@ -148,15 +150,28 @@ class _Wrapper:
 class Autotuner(_Wrapper):
     """A kernel tuned per key (see the module docstring): made by `autotune`."""
 
-    def __init__(self, fn: Any, configs: Sequence[Config], key: Sequence[str],
+    def __init__(self, fn: Any, configs: Sequence[Config] | None, key: Sequence[str],
                  prune_configs_by: dict[str, Any] | None = None,
                  reset_to_zero: Sequence[str] | None = None,
                  restore_value: Sequence[str] | None = None,
                  warmup: float | None = None, rep: float | None = None,
-                 do_bench: Callable[..., Any] | None = None, cache_results: bool = True) -> None:
+                 do_bench: Callable[..., Any] | None = None, cache_results: bool = True,
+                 space: Space | None = None, budget: int | None = None,
+                 search_seed: int = 0) -> None:
         super().__init__(fn)
         name = self.base.__name__
-        self.configs = list(configs) or [Config({})]
+        self.space, self.budget, self.search_seed = space, budget, search_seed
+        if space is not None:
+            if configs:
+                raise AutotuneError(f"kernel '{name}': give configs or a space, not both")
+            if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
+                raise AutotuneError(f"kernel '{name}': a space is searched within a budget of "
+                                    f"measurements (budget=N >= 1), got budget={budget!r}")
+            configs = [Config(*space.config_parts(p)[:1], **space.config_parts(p)[1])
+                       for p in range(len(space))]
+        elif budget is not None:
+            raise AutotuneError(f"kernel '{name}': budget= goes with space=tc.Space(...)")
+        self.configs = list(configs or ()) or [Config({})]
         self.keys = _check_names(self.base, key, "key")
         self.reset_to_zero = _check_names(self.base, reset_to_zero or (), "reset_to_zero")
         self.restore_value = _check_names(self.base, restore_value or (), "restore_value")
@@ -268,7 +283,10 @@ class Autotuner(_Wrapper):
         reasons = []
         saved = {name: _copy(named[name]) for name in self.restore_value}
         try:
-            for config in _progress(configs, self.base.__name__):
+            if self.space is not None:
+                self._search(configs, timings, reasons, args, kwargs, grid, named, saved,
+                             backend)
+            for config in _progress(configs if self.space is None else [], self.base.__name__):
                 try:
                     timings[config] = self._bench(config, args, kwargs, grid, named, saved,
                                                   backend)
@@ -282,7 +300,7 @@ class Autotuner(_Wrapper):
             self._reset(named, saved)
         self.bench_time = time.perf_counter() - start
         self.configs_timings = timings
-        measured = [config for config in configs if timings[config] is not None]
+        measured = [config for config in configs if timings.get(config) is not None]
         if not measured:
             raise AutotuneError(f"kernel '{self.base.__name__}': every configuration failed "
                                 f"for key {key}:\n  " + "\n  ".join(reasons))
@@ -291,6 +309,44 @@ class Autotuner(_Wrapper):
             store_choice(disk_key, self.base.__name__, key, configs, timings, best)
         self._report(key, best, timings)
         return best
+
+    def _search(self, configs: list[Config], timings: dict[Config, list[float] | None],
+                reasons: list[str], args: tuple, kwargs: dict[str, Any], grid: Any,
+                named: dict[str, Any], saved: dict[str, Any], backend: str) -> None:
+        """The model-guided search (`model_search.ModelSearch`) over the space: ``configs``
+        are its points in order; the measured ones get their times in ``timings``, the
+        failures their reasons in ``reasons``."""
+        search = ModelSearch(self.space, self.budget, seed=self.search_seed)
+        bar = _progress(range(search.budget), self.base.__name__)
+        ticks = iter(bar)
+
+        def measure(position: int) -> float | None:
+            config = configs[position]
+            next(ticks, None)
+            try:
+                timings[config] = self._bench(config, args, kwargs, grid, named, saved, backend)
+            except Exception as error:  # noqa: BLE001 - a failing configuration is skipped
+                timings[config] = None
+                reasons.append(f"{config}: {type(error).__name__}: {error}")
+                return None
+            return timings[config][0]
+
+        def compile_features(positions: list[int]) -> list[dict[str, float] | None]:
+            out = []
+            for position in positions:
+                try:
+                    compiled = self.fn.warmup(*args, **kwargs, **configs[position].all_kwargs())
+                except Exception as error:  # noqa: BLE001 - it is not measured
+                    reasons.append(f"{configs[position]}: {type(error).__name__}: {error}")
+                    out.append(None)
+                    continue
+                out.append(kernel_features(compiled))
+            return out
+
+        search.run(measure, compile_features)
+        self.search = search
+        if hasattr(bar, "close"):
+            bar.close()
 
     def _bench(self, config: Config, args: tuple, kwargs: dict[str, Any], grid: Any,
                named: dict[str, Any], saved: dict[str, Any], backend: str) -> list[float]:
@@ -335,14 +391,15 @@ class Autotuner(_Wrapper):
         if timings is None:
             print(f"{head} {best} (from the disk cache)")
             return
-        print(f"{head} benchmarked {len(timings)} configurations in {self.bench_time:.2f} s; "
-              f"best {best}")
+        space = "" if self.space is None else f" of a space of {len(self.space)}"
+        print(f"{head} benchmarked {len(timings)} configurations{space} in "
+              f"{self.bench_time:.2f} s; best {best}")
         for config, times in timings.items():
             measured = "failed" if times is None else f"{times[0]:.4f} ms"
             print(f"  {config}: {measured}")
 
 
-def _progress(configs: list[Config], name: str) -> Iterable[Config]:
+def _progress(configs: Sequence[Any], name: str) -> Iterable[Any]:
     """``configs``, under a tqdm progress bar when tqdm is installed and stderr is a terminal."""
     if not sys.stderr.isatty():
         return configs
@@ -384,21 +441,25 @@ def _restore(array: Any, saved: Any) -> None:
         array[...] = saved
 
 
-def autotune(configs: Sequence[Config], key: Sequence[str],
+def autotune(configs: Sequence[Config] | None = None, key: Sequence[str] = (),
              prune_configs_by: dict[str, Any] | None = None,
              reset_to_zero: Sequence[str] | None = None,
              restore_value: Sequence[str] | None = None, warmup: float | None = None,
              rep: float | None = None, do_bench: Callable[..., Any] | None = None,
-             cache_results: bool = True) -> Callable[[Any], Autotuner]:
+             cache_results: bool = True, space: Space | None = None,
+             budget: int | None = None, search_seed: int = 0) -> Callable[[Any], Autotuner]:
     """Tunes a ``@jit`` kernel over ``configs`` per value of the ``key`` arguments, as
     ``triton.autotune`` (see the module docstring): ``warmup`` and ``rep`` are do_bench's
     (ms, default 25 and 100), ``do_bench(fn, quantiles=...)`` replaces the benchmark,
-    ``cache_results=False`` keeps choices in memory only."""
+    ``cache_results=False`` keeps choices in memory only. Instead of ``configs``,
+    ``space=tc.Space(...)`` with ``budget=N`` searches the space guided by a cost model,
+    measuring at most ``N`` configurations (`model_search`; ``search_seed`` seeds it)."""
 
     def decorate(fn: Any) -> Autotuner:
         return Autotuner(fn, configs, key, prune_configs_by=prune_configs_by,
                          reset_to_zero=reset_to_zero, restore_value=restore_value,
-                         warmup=warmup, rep=rep, do_bench=do_bench, cache_results=cache_results)
+                         warmup=warmup, rep=rep, do_bench=do_bench, cache_results=cache_results,
+                         space=space, budget=budget, search_seed=search_seed)
 
     return decorate
 

@@ -223,6 +223,15 @@ class _CPULauncher:
         self.kernel.launch(grid, args)
 
 
+def parse_arch(arch: str | int) -> int:
+    """The compute capability that Triton's ``arch`` launch option names: ``"sm80"``,
+    ``"sm_90a"`` or ``90``."""
+    text = str(arch).lower().removeprefix("sm").removeprefix("_").rstrip("a")
+    if not text.isdigit() or int(text) < 70:
+        raise ValueError(f"arch must name a CUDA target such as 'sm80' or 'sm_90a', got {arch!r}")
+    return int(text)
+
+
 class CUDABackend(Backend):
     """NVIDIA GPUs (`tilecraft.backends.cuda`), launched by `driver.CudaFunction`."""
 
@@ -235,6 +244,9 @@ class CUDABackend(Backend):
         from tilecraft.backends.cuda.compiler import CUDAOptions
 
         capability = self.capability
+        arch = launch_options.get("arch")
+        if arch is not None:  # Triton's launch option: compile for another target ("sm80")
+            capability = parse_arch(arch)
         if capability is None:
             from tilecraft.backends.cuda import driver
 
@@ -451,7 +463,7 @@ def compile(src: ASTSource, target: GPUTarget | None = None,  # noqa: A001 - Tri
         backend = get_backend(selected_backend())
     else:
         arch = target.arch
-        capability = int(str(arch).removeprefix("sm_").rstrip("a")) if arch else None
+        capability = parse_arch(arch) if arch else None
         backend = get_backend(target.backend, capability)
     spec = fn.specialize((), args, for_ir=True)
     return compile_module(module, backend, options, list(spec.arg_types))

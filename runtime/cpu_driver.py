@@ -20,7 +20,11 @@ the kernel's programs, timed on its previous launch, are too cheap to be worth a
 (`plan_threads`). A kernel's first launch of more programs than threads runs its first program
 alone in the calling thread to time it, then plans the rest: a cheap kernel then never starts
 the pool (nor compiles it, which the first such launch of the process would). On one thread, the
-kernel is called in this thread. On several, the linear range is cut into `CHUNKS_PER_THREAD`
+kernel is called in this thread: for a kernel with no print and no assertion, by the native
+launcher (`tilecraft.backends.native`'s ``CpuLauncher``, compiled C that packs the arguments and
+calls the kernel: 0.6 us a launch where the Python launcher took 5.6 us, 2.7 of them in its
+ctypes call of the kernel, side by side on the loaded 2-core CI-like machine), which hands every
+other launch to the Python launcher. On several, the linear range is cut into `CHUNKS_PER_THREAD`
 contiguous chunks per thread and one call (through ctypes, which releases the GIL) goes into a
 thread pool written in compiled code (`tilecraft.backends.cpu.thread_pool`), created on the
 first launch that needs it, whose workers never return to Python: the calling thread and the
@@ -38,8 +42,11 @@ import struct
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from tilecraft.backends import native
 
 if TYPE_CHECKING:
     from tilecraft.backends.cpu.engine import JITLibrary
@@ -151,12 +158,29 @@ class CPUKernel:
         _register_callbacks()
         self._address = library.address(symbol)
         self._function = _KERNEL_TYPE(self._address)
-        self._program_seconds: float | None = None
         # Kernels with no print and no assertion call back nothing; launched in one chunk, they
         # are given a context no one writes (the abort flag stays zero).
         self._silent = not self.prints and not self.asserts
         self._no_abort = _LaunchContext()
         self._no_abort_address = ctypes.addressof(self._no_abort)
+        launchers = native.launchers() if self._silent else None
+        self._timing: Any
+        self.launch_values: Callable[..., None]
+        if launchers is None:
+            self._timing = _Timing()
+            self.launch_values = self._launch_in_python
+        else:
+            # It runs the launches this thread would run alone and hands the others to
+            # _launch_in_python; it keeps the timing that both read.
+            self._timing = launchers.CpuLauncher(tuple(self.arg_kinds), self._address,
+                                                 self._no_abort_address,
+                                                 self._launch_in_python, MIN_CHUNK_SECONDS)
+            self.launch_values = self._timing
+
+    @property
+    def program_seconds(self) -> float | None:
+        """What one program cost at the kernel's last timed launch (None: not yet timed)."""
+        return self._timing.program_seconds
 
     def __repr__(self) -> str:
         return f"CPUKernel({self.symbol}, {self.arg_kinds})"
@@ -166,9 +190,10 @@ class CPUKernel:
         bools and floats); raises `DeviceAssertionError` if an assertion failed."""
         self.launch_values(grid, None, *args)
 
-    def launch_values(self, grid: tuple[int, int, int], stream: Any, *args: Any) -> None:
+    def _launch_in_python(self, grid: tuple[int, int, int], stream: Any, *args: Any) -> None:
         """`launch` with the arguments spread, as the launch fast path calls it (``stream`` is
-        the launchers' common parameter: the CPU has none)."""
+        the launchers' common parameter: the CPU has none): ``launch_values`` where there is
+        no native launcher (`tilecraft.backends.native`), else what it hands on."""
         gx, gy, gz = grid
         if not (0 <= gx < 2**31 and 0 <= gy < 2**31 and 0 <= gz < 2**31):
             raise ValueError(f"{self.symbol}: invalid grid {tuple(grid)}")
@@ -179,14 +204,16 @@ class CPUKernel:
             packed = self._pack(*args)
         except struct.error:
             raise self._argument_error(list(args)) from None
-        threads = 1 if total == 1 else plan_threads(total, thread_count(), self._program_seconds)
-        first = int(self._program_seconds is None and 1 < threads < total)  # time program 0
+        timing = self._timing
+        threads = 1 if total == 1 else plan_threads(total, thread_count(),
+                                                    timing.program_seconds)
+        first = int(timing.program_seconds is None and 1 < threads < total)  # time program 0
         if threads == 1 and self._silent:
             # One chunk, in this thread, and no callback to call: nothing can set the abort
             # flag, so the launch needs no context of its own.
             start = time.perf_counter()
             self._function(packed, gx, gy, gz, 0, total, self._no_abort_address)
-            self._program_seconds = (time.perf_counter() - start) / total
+            timing.program_seconds = (time.perf_counter() - start) / total
             return
         context = _LaunchContext()
         context.kernel = self
@@ -195,7 +222,7 @@ class CPUKernel:
         try:
             if first:
                 self._run_chunk(packed, gx, gy, gz, 0, first, address)
-                threads = plan_threads(total - first, threads, self._program_seconds)
+                threads = plan_threads(total - first, threads, timing.program_seconds)
             if threads == 1:
                 self._run_chunk(packed, gx, gy, gz, first, total, address)
             else:
@@ -203,7 +230,8 @@ class CPUKernel:
                 chunks = min(total - first, threads * CHUNKS_PER_THREAD)
                 _pool().run(self._address, packed, (gx, gy, gz), first, total, address, chunks,
                             threads)
-                self._program_seconds = (time.perf_counter() - start) * threads / (total - first)
+                timing.program_seconds = ((time.perf_counter() - start) * threads
+                                          / (total - first))
         finally:
             del _LAUNCHES[address]
         context.raise_failure()
@@ -213,7 +241,7 @@ class CPUKernel:
         """Runs programs [begin, end) in this thread and notes what one program cost."""
         start = time.perf_counter()
         self._function(packed, gx, gy, gz, begin, end, ctx)
-        self._program_seconds = (time.perf_counter() - start) / (end - begin)
+        self._timing.program_seconds = (time.perf_counter() - start) / (end - begin)
 
     def _argument_error(self, args: list) -> TypeError:
         if len(args) != len(self.arg_kinds):
@@ -251,6 +279,16 @@ def thread_count() -> int:
 
 
 # -- launch contexts and the callbacks ----------------------------------------------------------
+
+
+class _Timing:
+    """What one program of a kernel cost at its last timed launch (None: not yet timed), where
+    no native launcher keeps it."""
+
+    __slots__ = ("program_seconds",)
+
+    def __init__(self) -> None:
+        self.program_seconds: float | None = None
 
 
 class _LaunchContext(ctypes.Structure):

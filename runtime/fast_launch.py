@@ -19,6 +19,10 @@ packs:
 - a constexpr parameter: its type and value;
 - anything else (other integers, bools, None, torch tensors of other classes...): `describe`.
 
+Where the native launchers are built (`tilecraft.backends.native`) when the dispatcher is made,
+one call of their ``Describer`` reads every parameter so, in C, instead of the generated
+Python (the key then holds the parts as one tuple).
+
 The tuple of those parts, with the backend the environment selects and the launch options, keys
 an `Entry` made by the first launch that went the slow way (and only one that succeeded, so a
 host array given to a GPU kernel keeps failing with its message). An entry is made only when the
@@ -142,27 +146,44 @@ def _tensor_type() -> type | None:
 
 
 class Entry:
-    """A compiled kernel and how to launch it with the values a dispatcher read:
-    ``launch(grid, stream, *values)`` is the backend launcher's, given the values of the
-    parameters that are not constexpr, or, where the specialization made some of those constexpr
-    (an integer equal to 1, None), of those ``select`` picks from the values of every parameter.
-    """
+    """A compiled kernel and how to launch it with the values a dispatcher read (one per
+    parameter that is not constexpr): ``launch(grid, stream, *values)`` is the backend
+    launcher's, given those values, or, where the specialization made some of those parameters
+    constexpr (an integer equal to 1, None), the ones at the positions ``runtime`` lists, which
+    ``select`` picks."""
 
     __slots__ = ("compiled", "launch", "select")
 
     def __init__(self, compiled: Any, launch: Callable[..., None], runtime: list[int],
-                 candidates: list[int]) -> None:
+                 count: int) -> None:
         self.compiled = compiled
         self.launch = launch
-        if runtime == candidates:
+        if runtime == list(range(count)):
             self.select = None
         elif len(runtime) == 1:
-            index = runtime[0]
-            self.select = lambda values: (values[index],)
+            position = runtime[0]
+            self.select = lambda values: (values[position],)
         elif not runtime:
             self.select = lambda values: ()
         else:
             self.select = operator.itemgetter(*runtime)
+
+
+def _native_describer(params: list[inspect.Parameter], constexpr_names: set[str],
+                      do_not_specialize: set[str], tensor: type | None,
+                      located: tuple[type, int] | None) -> Any:
+    """The native module's ``Describer`` for these parameters (what the generated Python reads
+    otherwise, computed in C), or None where there is no native module."""
+    from tilecraft.backends import native
+
+    module = native.launchers()
+    if module is None:
+        return None
+    roles = "".join("c" if p.name in constexpr_names else "n" if p.name in do_not_specialize
+                    else "s" for p in params)
+    array_type, offset = located if located is not None else (None, 0)
+    return module.Describer(roles, tensor, array_type, offset, _PLAIN_CONSTEXPRS, describe,
+                            MISS)
 
 
 def make_dispatcher(signature: inspect.Signature, name: str, constexpr_names: set[str],
@@ -213,8 +234,11 @@ def make_dispatcher(signature: inspect.Signature, name: str, constexpr_names: se
     keywords = "".join(f"{p.name!r}: {p.name}, " for p in params
                        if p.kind is not p.POSITIONAL_ONLY)
     slow_call = f"return _tc_slow(({positional}), {{{keywords}**_tc_options}}, _tc_grid)"
+    describer = _native_describer(params, constexpr_names, do_not_specialize, tensor, located)
     body, keys, values = [], [], []
     for index, p in enumerate(params):
+        if describer is not None:
+            break
         v = p.name
         if p.name in constexpr_names:
             body.append(f"    if type({v}) not in _tc_plain: MISS")
@@ -262,10 +286,19 @@ def make_dispatcher(signature: inspect.Signature, name: str, constexpr_names: se
         "        _tc_stream = None",
         "        _tc_option_key = ()",
     ]
-    key = f"(_tc_backend, _tc_option_key, {', '.join(keys)}{',' if keys else ''})"
-    value_tuple = f"({', '.join(values)}{',' if values else ''})"
-    candidates = ", ".join(value for value, p in zip(values, params)
-                           if p.name not in constexpr_names)
+    if describer is None:
+        key = f"(_tc_backend, _tc_option_key, {', '.join(keys)}{',' if keys else ''})"
+        runtime_values = [value for value, p in zip(values, params)
+                          if p.name not in constexpr_names]
+        candidates = ", ".join(runtime_values)
+        value_tuple = f"({candidates}{',' if runtime_values else ''})"
+    else:
+        body = [f"    _tc_described = _tc_describer({', '.join(names)})",
+                "    if _tc_described is None: MISS",
+                "    _tc_keys, _tc_values = _tc_described"]
+        key = "(_tc_backend, _tc_option_key, _tc_keys)"
+        candidates = "*_tc_values"
+        value_tuple = "_tc_values"
     grid_arguments = ", ".join(f"{n!r}: {n}" for n in names)
     dispatch_tail = [
         f"    _tc_entry = _tc_entries.get({key})",
@@ -303,6 +336,7 @@ def make_dispatcher(signature: inspect.Signature, name: str, constexpr_names: se
         "_tc_env_keys": _ENVIRONMENT_KEYS, "_tc_launch_options": launch_options,
         "_tc_describe": describe, "_tc_entries": entries, "_tc_resolve": resolve_grid,
         "_tc_id": id, "_tc_memory": _MEMORY, "_tc_slow": slow, "_tc_tensor": tensor,
+        "_tc_describer": describer,
     }
     if located is not None:
         namespace["_tc_ndarray"], namespace["_tc_offset"] = located

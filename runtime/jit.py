@@ -30,7 +30,7 @@ from .tensor_descriptor import TensorDescriptor
 LAUNCH_OPTIONS = frozenset({
     "num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion", "warmup", "debug",
     "launch_cooperative_grid", "num_buffers_warp_spec", "num_consumer_groups",
-    "reg_dec_producer", "reg_inc_consumer", "enable_warp_specialization", "stream",
+    "reg_dec_producer", "reg_inc_consumer", "enable_warp_specialization", "stream", "arch",
 })
 
 def _debug() -> bool:
@@ -176,14 +176,14 @@ class JITFunction:
         keyed = self._key_of(grid, *args, **kwargs)
         if keyed is fast_launch.MISS:
             return
-        key, values = keyed
-        runtime = [index for index, name in enumerate(self.arg_names) if name in spec.arg_types]
-        if not fast_launch.same_values([values[index] for index in runtime], launched):
+        key, values = keyed  # a value per parameter that is not constexpr
+        candidates = [name for name in self.arg_names if name not in self.constexpr_names]
+        runtime = [position for position, name in enumerate(candidates)
+                   if name in spec.arg_types]
+        if not fast_launch.same_values([values[position] for position in runtime], launched):
             return
-        candidates = [index for index, name in enumerate(self.arg_names)
-                      if name not in self.constexpr_names]
         self._fast[key] = fast_launch.Entry(compiled, compiled.launcher.launch_values, runtime,
-                                            candidates)
+                                            len(candidates))
 
     def _compiled(self, spec: Specialization, backend: str, options: dict):
         """The kernel compiled for ``spec`` on ``backend`` with the launch ``options``

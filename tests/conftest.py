@@ -1,5 +1,8 @@
 """Session-wide test settings: compiled kernels are cached in a fresh directory, so that tests
-never read objects compiled by an older checkout (nor fill the user's cache)."""
+never read objects compiled by an older checkout (nor fill the user's cache), and the native
+launchers are built there first (where a C compiler exists), so that every test launches the
+same way whatever it does to the cache or the environment (tests of the Python launchers switch
+them off)."""
 
 from __future__ import annotations
 
@@ -7,3 +10,7 @@ import os
 import tempfile
 
 os.environ["TILECRAFT_CACHE_DIR"] = tempfile.mkdtemp(prefix="tilecraft-test-cache-")
+
+from tilecraft.backends import native  # noqa: E402  (after the cache is chosen)
+
+native.launchers(wait=True)

@@ -13,6 +13,7 @@ _LAZY = {
     "autotune": ("tilecraft.runtime.autotuner", "autotune"),
     "heuristics": ("tilecraft.runtime.autotuner", "heuristics"),
     "Config": ("tilecraft.runtime.autotuner", "Config"),
+    "Space": ("tilecraft.runtime.tuning_space", "Space"),
     "cdiv": ("tilecraft.runtime.jit", "cdiv"),
     "next_power_of_2": ("tilecraft.runtime.jit", "next_power_of_2"),
     "reinterpret": ("tilecraft.runtime.arguments", "reinterpret"),

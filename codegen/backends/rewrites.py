@@ -84,12 +84,16 @@ class PatternEmitter:
             if kind == "operand":
                 expr = f"{var}.{model.accessor}"
                 if isinstance(value, DagValue):
-                    if model.kind != "single":
+                    if model.kind == "variadic":
                         raise self.error(f"operand '{model.name}' of '{op.full_name}' is "
                                          f"{model.kind}: it cannot be matched by an op")
                     inner = self.state.fresh("m")
                     nested = self._op_of(value, "a nested source pattern")
-                    self.emit(f"{inner} = {expr}.defining_op")
+                    if model.kind == "optional":  # matches only when the operand is given
+                        self.emit(f"{inner} = {expr}")
+                        self.emit(f"{inner} = None if {inner} is None else {inner}.defining_op")
+                    else:
+                        self.emit(f"{inner} = {expr}.defining_op")
                     self.emit(f"if {inner} is None or {inner}.name != {nested.full_name!r}:")
                     self.emit("    return False")
                     self.match(value, inner)
@@ -223,7 +227,12 @@ class PatternEmitter:
         self.constraints()
         results = list(self.rec["resultPatterns"])
         if not results:
-            raise self.error("a pattern needs a result pattern")
+            if root.results:
+                raise self.error(f"a pattern without result patterns erases its root op, but "
+                                 f"'{root.full_name}' has results")
+            self.emit("rewriter.erase_op(op)")
+            self.emit("return True")
+            return self._header(root) + self.lines
         values = []
         for index, dag in enumerate(results):
             if not isinstance(dag, DagValue):
@@ -236,6 +245,9 @@ class PatternEmitter:
             f"list({v})" for v in values)
         self.emit(f"rewriter.replace_op(op, {replacement})")
         self.emit("return True")
+        return self._header(root) + self.lines
+
+    def _header(self, root: OpModel) -> list[str]:
         delta = self.rec["benefitDelta"].args[0][0] if self.rec.get("benefitDelta") else 0
         header = [f"class {self.rec.name}(RewritePattern):"]
         header += _docstring(self.rec.get("summary", ""), "",
@@ -247,7 +259,7 @@ class PatternEmitter:
             "",
             "    def match_and_rewrite(self, op: Operation, rewriter) -> bool:",
         ]
-        return header + self.lines
+        return header
 
     def _origin(self) -> str:
         loc = self.rec.loc

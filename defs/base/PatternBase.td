@@ -7,9 +7,13 @@
 //
 // A source dag names an op and its arguments in `arguments` order (operands and attributes);
 // an argument is `$name` (bind it), a nested op dag (the operand's defining op must match), or
-// a constraint with a name (`I32:$x`: check and bind). `(Op:$res ...)` binds the matched op.
+// a constraint with a name (`I32:$x`: check and bind). `(Op:$res ...)` binds the matched op;
+// an absent optional operand or attribute binds None, and a nested op dag on an optional
+// operand matches only when the operand is given.
 // A result dag builds an op from bound values, nested result dags, `(NativeCodeCall<"expr">
-// $a, ...)`, and an optional trailing `(location $res)`. Constraints are
+// $a, ...)`, `(NoValue)` for an optional operand or attribute left out, and an optional
+// trailing `(location $res)`. A `Pattern` with no result dag erases its root op, which must
+// have no results. Constraints are
 // `(Constraint<CPred<"...$0...">, "summary"> $a, ...)` with `$0`, `$1`, ... the arguments.
 // tools/gen writes the patterns of each main file into `tilecraft.generated.patterns.<file>`.
 //
@@ -49,5 +53,8 @@ class Pat<dag pattern, dag result, list<dag> preds = [], dag benefitAdded = (add
 class NativeCodeCall<string expr> {
   string expression = expr;
 }
+
+// `(NoValue)` in a result dag: an optional operand or attribute that the new op does not have.
+def NoValue : NativeCodeCall<"None">;
 
 #endif // TILECRAFT_PATTERNBASE_TD

@@ -12,7 +12,7 @@ from tilecraft.generated import arith as _arith
 
 
 class ExtSIOfExtUI(RewritePattern):
-    """`arith.extsi` rewrite from arith.td:403."""
+    """`arith.extsi` rewrite from arith.td:414."""
 
     ROOT = 'arith.extsi'
     BENEFIT = 2
@@ -31,7 +31,7 @@ class ExtSIOfExtUI(RewritePattern):
 
 
 class TruncIOfExtSI(RewritePattern):
-    """`arith.trunci` rewrite from arith.td:406."""
+    """`arith.trunci` rewrite from arith.td:417."""
 
     ROOT = 'arith.trunci'
     BENEFIT = 2
@@ -52,7 +52,7 @@ class TruncIOfExtSI(RewritePattern):
 
 
 class TruncIOfExtUI(RewritePattern):
-    """`arith.trunci` rewrite from arith.td:408."""
+    """`arith.trunci` rewrite from arith.td:419."""
 
     ROOT = 'arith.trunci'
     BENEFIT = 2
@@ -73,7 +73,7 @@ class TruncIOfExtUI(RewritePattern):
 
 
 class SelectTrueIsOr(RewritePattern):
-    """`arith.select` rewrite from arith.td:415."""
+    """`arith.select` rewrite from arith.td:426."""
 
     ROOT = 'arith.select'
     BENEFIT = 0
@@ -93,7 +93,7 @@ class SelectTrueIsOr(RewritePattern):
 
 
 class SelectFalseIsAnd(RewritePattern):
-    """`arith.select` rewrite from arith.td:417."""
+    """`arith.select` rewrite from arith.td:428."""
 
     ROOT = 'arith.select'
     BENEFIT = 0
@@ -113,7 +113,7 @@ class SelectFalseIsAnd(RewritePattern):
 
 
 class SelectOfSelectTrue(RewritePattern):
-    """`arith.select` rewrite from arith.td:420."""
+    """`arith.select` rewrite from arith.td:431."""
 
     ROOT = 'arith.select'
     BENEFIT = 0
@@ -135,7 +135,7 @@ class SelectOfSelectTrue(RewritePattern):
 
 
 class SelectOfSelectFalse(RewritePattern):
-    """`arith.select` rewrite from arith.td:422."""
+    """`arith.select` rewrite from arith.td:433."""
 
     ROOT = 'arith.select'
     BENEFIT = 0
@@ -156,4 +156,48 @@ class SelectOfSelectFalse(RewritePattern):
         return True
 
 
-PATTERNS = (ExtSIOfExtUI, TruncIOfExtSI, TruncIOfExtUI, SelectTrueIsOr, SelectFalseIsAnd, SelectOfSelectTrue, SelectOfSelectFalse, )
+class XOrINotCmpI(RewritePattern):
+    """`arith.xori` rewrite from arith.td:438."""
+
+    ROOT = 'arith.xori'
+    BENEFIT = 2
+
+    def match_and_rewrite(self, op: Operation, rewriter) -> bool:
+        m1 = op.lhs.defining_op
+        if m1 is None or m1.name != 'arith.cmpi':
+            return False
+        if not ((constant_value(op.rhs) == 1)):
+            return False
+        new2 = rewriter.insert(_arith.CmpIOp.build(
+            predicate=[_arith.CmpIPredicate[dict(eq='ne', ne='eq', slt='sge', sge='slt', sle='sgt', sgt='sle', ult='uge', uge='ult', ule='ugt', ugt='ule')[_arith.CmpIPredicate(m1.properties.get('predicate').value).name]]][0],
+            lhs=m1.lhs,
+            rhs=m1.rhs,
+            location=op.location,
+        ))
+        rewriter.replace_op(op, new2.results)
+        return True
+
+
+class XOrINotCmpF(RewritePattern):
+    """`arith.xori` rewrite from arith.td:441."""
+
+    ROOT = 'arith.xori'
+    BENEFIT = 2
+
+    def match_and_rewrite(self, op: Operation, rewriter) -> bool:
+        m1 = op.lhs.defining_op
+        if m1 is None or m1.name != 'arith.cmpf':
+            return False
+        if not ((constant_value(op.rhs) == 1)):
+            return False
+        new2 = rewriter.insert(_arith.CmpFOp.build(
+            predicate=[_arith.CmpFPredicate[dict(AlwaysFalse='AlwaysTrue', AlwaysTrue='AlwaysFalse', OEQ='UNE', UNE='OEQ', OGT='ULE', ULE='OGT', OGE='ULT', ULT='OGE', OLT='UGE', UGE='OLT', OLE='UGT', UGT='OLE', ONE='UEQ', UEQ='ONE', ORD='UNO', UNO='ORD')[_arith.CmpFPredicate(m1.properties.get('predicate').value).name]]][0],
+            lhs=m1.lhs,
+            rhs=m1.rhs,
+            location=op.location,
+        ))
+        rewriter.replace_op(op, new2.results)
+        return True
+
+
+PATTERNS = (ExtSIOfExtUI, TruncIOfExtSI, TruncIOfExtUI, SelectTrueIsOr, SelectFalseIsAnd, SelectOfSelectTrue, SelectOfSelectFalse, XOrINotCmpI, XOrINotCmpF, )

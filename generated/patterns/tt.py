@@ -12,7 +12,7 @@ from tilecraft.generated import tt as _tt
 
 
 class BroadcastOfSplat(RewritePattern):
-    """`tt.broadcast` rewrite from tt.td:949."""
+    """`tt.broadcast` rewrite from tt.td:951."""
 
     ROOT = 'tt.broadcast'
     BENEFIT = 2
@@ -31,7 +31,7 @@ class BroadcastOfSplat(RewritePattern):
 
 
 class BroadcastOfBroadcast(RewritePattern):
-    """`tt.broadcast` rewrite from tt.td:951."""
+    """`tt.broadcast` rewrite from tt.td:953."""
 
     ROOT = 'tt.broadcast'
     BENEFIT = 2
@@ -50,7 +50,7 @@ class BroadcastOfBroadcast(RewritePattern):
 
 
 class ExpandDimsOfSplat(RewritePattern):
-    """`tt.expand_dims` rewrite from tt.td:953."""
+    """`tt.expand_dims` rewrite from tt.td:955."""
 
     ROOT = 'tt.expand_dims'
     BENEFIT = 2
@@ -69,7 +69,7 @@ class ExpandDimsOfSplat(RewritePattern):
 
 
 class TransOfSplat(RewritePattern):
-    """`tt.trans` rewrite from tt.td:955."""
+    """`tt.trans` rewrite from tt.td:957."""
 
     ROOT = 'tt.trans'
     BENEFIT = 2
@@ -88,7 +88,7 @@ class TransOfSplat(RewritePattern):
 
 
 class ReshapeOfSplat(RewritePattern):
-    """`tt.reshape` rewrite from tt.td:958."""
+    """`tt.reshape` rewrite from tt.td:960."""
 
     ROOT = 'tt.reshape'
     BENEFIT = 2
@@ -109,7 +109,7 @@ class ReshapeOfSplat(RewritePattern):
 
 
 class ReshapeOfReshape(RewritePattern):
-    """`tt.reshape` rewrite from tt.td:960."""
+    """`tt.reshape` rewrite from tt.td:962."""
 
     ROOT = 'tt.reshape'
     BENEFIT = 2
@@ -132,7 +132,7 @@ class ReshapeOfReshape(RewritePattern):
 
 
 class IntToPtrOfPtrToInt(RewritePattern):
-    """`tt.int_to_ptr` rewrite from tt.td:968."""
+    """`tt.int_to_ptr` rewrite from tt.td:970."""
 
     ROOT = 'tt.int_to_ptr'
     BENEFIT = 2
@@ -148,7 +148,7 @@ class IntToPtrOfPtrToInt(RewritePattern):
 
 
 class IntToPtrOfPtrToIntCast(RewritePattern):
-    """`tt.int_to_ptr` rewrite from tt.td:970."""
+    """`tt.int_to_ptr` rewrite from tt.td:972."""
 
     ROOT = 'tt.int_to_ptr'
     BENEFIT = 2
@@ -168,4 +168,78 @@ class IntToPtrOfPtrToIntCast(RewritePattern):
         return True
 
 
-PATTERNS = (BroadcastOfSplat, BroadcastOfBroadcast, ExpandDimsOfSplat, TransOfSplat, ReshapeOfSplat, ReshapeOfReshape, IntToPtrOfPtrToInt, IntToPtrOfPtrToIntCast, )
+class MaskedLoadOfTrue(RewritePattern):
+    """`tt.load` rewrite from tt.td:978."""
+
+    ROOT = 'tt.load'
+    BENEFIT = 1
+
+    def match_and_rewrite(self, op: Operation, rewriter) -> bool:
+        if not ((op.mask is not None and constant_value(op.mask) not in (None, 0))):
+            return False
+        new1 = rewriter.insert(_tt.LoadOp.build(
+            ptr=op.ptr,
+            mask=[None][0],
+            other=[None][0],
+            boundary_check=op.properties.get('boundaryCheck'),
+            padding=op.properties.get('padding'),
+            cache=op.properties.get('cache'),
+            evict=op.properties.get('evict'),
+            is_volatile=op.properties.get('isVolatile'),
+            location=op.location,
+        ))
+        rewriter.replace_op(op, new1.results)
+        return True
+
+
+class MaskedLoadOfFalse(RewritePattern):
+    """`tt.load` rewrite from tt.td:982."""
+
+    ROOT = 'tt.load'
+    BENEFIT = 1
+
+    def match_and_rewrite(self, op: Operation, rewriter) -> bool:
+        if not ((op.mask is not None and constant_value(op.mask) == 0)):
+            return False
+        if not ((op.other is not None)):
+            return False
+        rewriter.replace_op(op, [op.other])
+        return True
+
+
+class MaskedStoreOfTrue(RewritePattern):
+    """`tt.store` rewrite from tt.td:985."""
+
+    ROOT = 'tt.store'
+    BENEFIT = 1
+
+    def match_and_rewrite(self, op: Operation, rewriter) -> bool:
+        if not ((op.mask is not None and constant_value(op.mask) not in (None, 0))):
+            return False
+        new1 = rewriter.insert(_tt.StoreOp.build(
+            ptr=op.ptr,
+            value=op.value,
+            mask=[None][0],
+            boundary_check=op.properties.get('boundaryCheck'),
+            cache=op.properties.get('cache'),
+            evict=op.properties.get('evict'),
+            location=op.location,
+        ))
+        rewriter.replace_op(op, new1.results)
+        return True
+
+
+class MaskedStoreOfFalse(RewritePattern):
+    """`tt.store` rewrite from tt.td:989."""
+
+    ROOT = 'tt.store'
+    BENEFIT = 1
+
+    def match_and_rewrite(self, op: Operation, rewriter) -> bool:
+        if not ((op.mask is not None and constant_value(op.mask) == 0)):
+            return False
+        rewriter.erase_op(op)
+        return True
+
+
+PATTERNS = (BroadcastOfSplat, BroadcastOfBroadcast, ExpandDimsOfSplat, TransOfSplat, ReshapeOfSplat, ReshapeOfReshape, IntToPtrOfPtrToInt, IntToPtrOfPtrToIntCast, MaskedLoadOfTrue, MaskedLoadOfFalse, MaskedStoreOfTrue, MaskedStoreOfFalse, )

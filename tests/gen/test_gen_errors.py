@@ -74,6 +74,23 @@ def T_UseOp : Op<T_Dialect, "use"> {
     assert "uses the unknown name 'is_wibble'" in err
 
 
+COMPREHENSION = """def Positive : Type<CPred<"all(d > 0 for d in shape_of($_self))">, "positive">;
+def T_UseOp : Op<T_Dialect, "use"> {
+  let arguments = (ins Positive:$x);
+}
+"""
+
+
+def test_predicate_may_bind_comprehension_variables(project, capsys):
+    (project / "defs" / "t.td").write_text(HEADER + COMPREHENSION)
+    assert run_gen(project) == 0, capsys.readouterr().err
+
+
+def test_predicate_with_unknown_name_in_a_comprehension(project, capsys):
+    err = gen_error(project, COMPREHENSION.replace("d > 0", "is_wibble(d)"), capsys)
+    assert "uses the unknown name 'is_wibble'" in err
+
+
 def test_two_variadic_operands_need_segments(project, capsys):
     err = gen_error(project, """def T_TwoOp : Op<T_Dialect, "two"> {
   let arguments = (ins Variadic<I32>:$a, Variadic<I32>:$b);

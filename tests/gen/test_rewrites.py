@@ -26,6 +26,9 @@ class OneShotRewriter:
             result.replace_all_uses_with(value)
         op.erase()
 
+    def erase_op(self, op) -> None:
+        op.erase()
+
 
 @pytest.fixture
 def rewrites(project: Path):
@@ -52,7 +55,7 @@ def body(lines: str) -> str:
 
 def test_pattern_registry_and_benefits(rewrites):
     names = [p.__name__ for p in rewrites.PATTERNS]
-    assert names == ["AddZero", "Distribute", "SubSelf", "ExtOfI32"]
+    assert names == ["AddZero", "Distribute", "SubSelf", "ExtOfI32", "Unmask", "DropStore"]
     assert rewrites.Distribute.ROOT == "arith.muli"
     assert rewrites.Distribute.BENEFIT == 4, "two source ops plus addBenefit 2"
 
@@ -91,6 +94,30 @@ def test_type_constraint_in_source_and_result_type_from_root(rewrites):
     assert changed and "arith.extui %0 : i32 to i64" in out and "arith.extsi %1 : i16 to i64" in out
 
 
+def test_optional_operands_matched_and_left_out(rewrites):
+    text = ('module {\n  %p = "test.source"() : () -> !tt.ptr<f32>\n'
+            '  %m = "test.source"() : () -> i1\n  %o = "test.source"() : () -> f32\n'
+            "  %true = arith.constant true\n"
+            "  %r = tt.load %p, %true, %o cacheModifier = ca : !tt.ptr<f32>\n"
+            "  %s = tt.load %p : !tt.ptr<f32>\n"
+            "  %t = tt.load %p, %m : !tt.ptr<f32>\n"
+            '  "test.sink"(%r, %s, %t) : (f32, f32, f32) -> ()\n}\n')
+    changed, out = apply(rewrites.Unmask, text)
+    assert changed
+    assert out.count("tt.load %0 cacheModifier = ca : !tt.ptr<f32>") == 1
+    assert out.count("tt.load %0 : !tt.ptr<f32>") == 1, "a load without a mask stays"
+    assert out.count("tt.load %0, %1 : !tt.ptr<f32>") == 1, "a mask that is no constant stays"
+
+
+def test_pattern_without_results_erases_its_root(rewrites):
+    text = ('module {\n  %p = "test.source"() : () -> !tt.ptr<f32>\n'
+            '  %v = "test.source"() : () -> f32\n'
+            "  tt.store %p, %v evictionPolicy = evict_first : !tt.ptr<f32>\n"
+            "  tt.store %p, %v : !tt.ptr<f32>\n}\n")
+    changed, out = apply(rewrites.DropStore, text)
+    assert changed and "evict_first" not in out and out.count("tt.store %0, %1 : !tt.ptr<f32>") == 1
+
+
 @pytest.mark.parametrize("pattern, message", [
     ("def P : Pat<(Arith_AddIOp $x), (replaceWithValue $x)>;",
      "'arith.addi' takes 2 arguments, the source pattern gives 1"),
@@ -102,6 +129,8 @@ def test_type_constraint_in_source_and_result_type_from_root(rewrites):
      "'(location $nope)' needs an op bound in the source pattern"),
     ("def P : Pat<(I32 $x, $y), (replaceWithValue $x)>;",
      "'I32' in the source pattern is not an op"),
+    ("def P : Pattern<(Arith_AddIOp $x, $y), []>;",
+     "a pattern without result patterns erases its root op, but 'arith.addi' has results"),
 ])
 def test_pattern_errors(project: Path, capsys, pattern: str, message: str):
     (project / "defs" / "bad.td").write_text(
@@ -143,6 +172,9 @@ def test_patterns_are_wired_to_what_applies_them():
     assert names(tt.ExpandDimsOp.get_canonicalization_patterns()) == [
         "ExpandDimsOfSplat", "ExpandDimsOfBroadcast"]
     assert "get_canonicalization_patterns" in tt.BroadcastOp.HOOKS
+    # a pattern of another main file (defs/ttg.td) rooted at a tt op is wired to it too
+    assert names(tt.TransOp.get_canonicalization_patterns()) == [
+        "TransOfSplat", "TransOfTransIsIdentity", "TransOfTransIsConvert", "TransOfTrans"]
     assert names(TritonCombinePassBase.declared_patterns()) == [
         "CombineDotAddI", "CombineDotAddIRev", "CombineDotAddF", "CombineDotAddFRev",
         "CombineDotScaledAddF", "CombineDotScaledAddFRev", "CombineAddPtr"]

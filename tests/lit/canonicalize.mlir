@@ -430,8 +430,9 @@ tt.func @fold_select(%c: i1, %a: i32, %b: i32, %t: tensor<4xf32>, %u: tensor<4xf
 // CHECK-DAG:     %[[AND:.+]] = arith.andi %arg0, %arg1 : i1
 // CHECK-DAG:     %[[EXT:.+]] = arith.extui %arg0 : i1 to i32
 // CHECK-DAG:     %[[SEL:.+]] = arith.select %arg0, %arg2, %arg4 : i32
-// CHECK:         tt.return %[[NOT]], %[[OR]], %[[AND]], %[[EXT]], %[[SEL]]
-tt.func @select_patterns(%c: i1, %d: i1, %a: i32, %b: i32, %e: i32) -> (i1, i1, i1, i32, i32) {
+// CHECK-DAG:     %[[SEL2:.+]] = arith.select %arg0, %arg4, %arg3 : i32
+// CHECK:         tt.return %[[NOT]], %[[OR]], %[[AND]], %[[EXT]], %[[SEL]], %[[SEL2]]
+tt.func @select_patterns(%c: i1, %d: i1, %a: i32, %b: i32, %e: i32) -> (i1, i1, i1, i32, i32, i32) {
   %true = arith.constant true
   %false = arith.constant false
   %one = arith.constant 1 : i32
@@ -442,7 +443,8 @@ tt.func @select_patterns(%c: i1, %d: i1, %a: i32, %b: i32, %e: i32) -> (i1, i1, 
   %3 = arith.select %c, %one, %zero : i32
   %inner = arith.select %c, %a, %b : i32
   %4 = arith.select %c, %inner, %e : i32
-  tt.return %0, %1, %2, %3, %4 : i1, i1, i1, i32, i32
+  %5 = arith.select %c, %e, %inner : i32
+  tt.return %0, %1, %2, %3, %4, %5 : i1, i1, i1, i32, i32, i32
 }
 
 // -----

@@ -30,7 +30,9 @@ def test_wheel_installs_only_under_the_tilecraft_namespace(wheel: Path):
     assert {t for t in top if not t.endswith(".dist-info")} == {"tilecraft"}
     for needed in ("tilecraft/codegen/td/grammar.lark", "tilecraft/codegen/templates/dialect.py.j2",
                    "tilecraft/generated/builtin.py", "tilecraft/generated/arith.py",
-                   "tilecraft/runtime/__init__.py", "tilecraft/ir/parser.py"):
+                   "tilecraft/runtime/__init__.py", "tilecraft/ir/parser.py",
+                   "tilecraft/backends/launchers/module.c",
+                   "tilecraft/backends/launchers/common.h"):
         assert needed in names
 
 

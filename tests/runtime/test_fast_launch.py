@@ -11,6 +11,7 @@ import pytest
 
 import tilecraft as tc
 import tilecraft.language as tl
+from tilecraft.backends import native
 from tilecraft.runtime import fast_launch
 
 
@@ -28,12 +29,28 @@ def flag_kernel(out_ptr, n, negate, *, BLOCK: tl.constexpr = 16):
     tl.store(out_ptr + offsets, value + offsets * 0.0, mask=offsets < n)
 
 
-@pytest.fixture(autouse=True)
-def _cpu(monkeypatch):
+@pytest.fixture(autouse=True, params=["native", "python"])
+def _cpu(monkeypatch, request):
+    """Each test runs with the dispatchers reading the arguments in C (the native launchers'
+    ``Describer``, where they are built) and in generated Python."""
     monkeypatch.delenv("TILECRAFT_INTERPRET", raising=False)
     monkeypatch.setenv("TILECRAFT_BACKEND", "cpu")
+    if request.param == "python":
+        monkeypatch.setenv(native.SWITCH, "0")
+    elif native.launchers(wait=True) is None:
+        pytest.skip(f"no native launchers here: {native.unavailable_reason()}")
     scale_kernel.forget_compiled()
     flag_kernel.forget_compiled()
+    yield
+    scale_kernel.forget_compiled()
+    flag_kernel.forget_compiled()
+
+
+def test_the_dispatcher_reads_the_arguments_natively_where_it_can(request):
+    _launch(_data(16, 0), 16)
+    describer = scale_kernel._dispatch.__globals__["_tc_describer"]
+    native_on = "native" in request.node.callspec.id
+    assert (type(describer).__name__ == "Describer") is native_on
 
 
 @pytest.fixture
@@ -238,3 +255,63 @@ def test_dispatchers_bind_as_the_kernel_does():
 
     assert fast_launch.make_dispatcher(inspect.signature(variadic), "variadic", set(), set(),
                                        {}, lambda grid, bound: grid, frozenset(), slow) is None
+
+
+class _TensorLike:
+    """Stands for torch.Tensor (which is not needed here): a dtype, a device flag and an
+    address."""
+
+    def __init__(self, address: int, dtype: str, is_cuda: bool) -> None:
+        self.address, self.dtype, self.is_cuda = address, dtype, is_cuda
+
+    def data_ptr(self) -> int:
+        return self.address
+
+
+def _keys_of(monkeypatch, native_on: bool, cases: list[tuple]) -> list:
+    """What a dispatcher of ``f(a, b, c, d, K: constexpr)`` (``c`` not specialized) reads
+    from each case, as (its key's parts, its values) or MISS."""
+    if not native_on:
+        monkeypatch.setenv(native.SWITCH, "0")
+    monkeypatch.setattr(fast_launch, "_tensor_type", lambda: _TensorLike)
+
+    def kernel(a, b, c, d, K):
+        pass
+
+    made = fast_launch.make_dispatcher(inspect.signature(kernel), "kernel", {"K"}, {"c"}, {},
+                                       None, frozenset(), None)
+    fast_launch.BACKEND_BY_ENVIRONMENT.setdefault(fast_launch.environment_key(), "cpu")
+    dispatch, key_of = made
+    assert (dispatch.__globals__["_tc_describer"] is not None) is native_on
+    monkeypatch.delenv(native.SWITCH, raising=False)
+    keys = []
+    for case in cases:
+        keyed = key_of((1,), *case)
+        if keyed is fast_launch.MISS:
+            keys.append(keyed)
+            continue
+        key, values = keyed
+        parts = key[2] if native_on else key[2:]
+        keys.append((key[:2], tuple(parts), values))
+    return keys
+
+
+def test_the_native_and_python_readings_agree(monkeypatch, request):
+    """The C ``Describer`` and the generated Python give the same key parts and values for
+    arrays, tensors, integers of every range, floats, bools, None and constexprs."""
+    if "native" not in request.node.callspec.id:
+        pytest.skip("compares both readings once")
+    array = np.zeros(64, np.float32)
+    values = [array, array[1:], array.astype(np.float64), _TensorLike(4096, "f32", True),
+              _TensorLike(4100, "f32", False), _TensorLike(2 ** 63 + 16, "bf16", True), 0, 1, 16,
+              17, -16, -2 ** 31, 2 ** 31 - 1, 2 ** 31, 2 ** 32, -2 ** 40, 2 ** 64, 0.5, True,
+              None, np.int32(5), "text"]
+    constexprs = [4, 4.0, True, None, "s", (1, 2), tl.constexpr(8)]
+    cases = [(a, b, c, d, k) for a, b, c, d, k in zip(
+        values, values[1:] + values[:1], values[2:] + values[:2], values[3:] + values[:3],
+        constexprs * 4)]
+    cases += [(v, v, v, v, 16) for v in values]
+    native_keys = _keys_of(monkeypatch, True, cases)
+    python_keys = _keys_of(monkeypatch, False, cases)
+    assert native_keys == python_keys
+    assert sum(key is not fast_launch.MISS for key in native_keys) > len(cases) // 2

@@ -109,7 +109,7 @@ def test_every_canonicalizer_returns_patterns_for_its_op():
     patterns = canonicalization_patterns()
     names = {type(p).__name__ for p in patterns}
     assert {"TransOfTrans", "SelectSimplify", "IfStaticCondition", "ForTrivialTrips",
-            "MaskedLoadOfConstantMask", "AddIConstantChain"} <= names
+            "MaskedLoadOfTrue", "AddIConstantChain"} <= names
     for name in DIALECTS:
         for cls in get_dialect(name).ops.values():
             if "get_canonicalization_patterns" in cls.HOOKS:

@@ -442,19 +442,6 @@ _CMPI_SWAPPED = {
     _CmpI.sgt: _CmpI.slt, _CmpI.sge: _CmpI.sle, _CmpI.ult: _CmpI.ugt, _CmpI.ule: _CmpI.uge,
     _CmpI.ugt: _CmpI.ult, _CmpI.uge: _CmpI.ule,
 }
-_CMPI_INVERSE = {
-    _CmpI.eq: _CmpI.ne, _CmpI.ne: _CmpI.eq, _CmpI.slt: _CmpI.sge, _CmpI.sge: _CmpI.slt,
-    _CmpI.sle: _CmpI.sgt, _CmpI.sgt: _CmpI.sle, _CmpI.ult: _CmpI.uge, _CmpI.uge: _CmpI.ult,
-    _CmpI.ule: _CmpI.ugt, _CmpI.ugt: _CmpI.ule,
-}
-_CMPF_INVERSE = {
-    _CmpF.AlwaysFalse: _CmpF.AlwaysTrue, _CmpF.OEQ: _CmpF.UNE, _CmpF.OGT: _CmpF.ULE,
-    _CmpF.OGE: _CmpF.ULT, _CmpF.OLT: _CmpF.UGE, _CmpF.OLE: _CmpF.UGT, _CmpF.ONE: _CmpF.UEQ,
-    _CmpF.ORD: _CmpF.UNO,
-}
-_CMPF_INVERSE.update({v: k for k, v in list(_CMPF_INVERSE.items())})
-
-
 def cmpi_holds(predicate, a: int, b: int, width: int) -> bool:
     """Whether ``a predicate b`` holds for two integers of ``width`` bits."""
     name = _CmpI(predicate).name
@@ -737,7 +724,12 @@ class _Reassociate(RewritePattern):
     AddISubConstantRHS/LHS, SubIRHSAddConstant, ..., MulIMulIConstant do.
 
     ``RULES`` maps (inner op, where x is, where the outer constant is) to (new op, where x
-    goes, the constant's fold: (op, first, second) with "c0"/"c1")."""
+    goes, the constant's fold: (op, first, second) with "c0"/"c1").
+
+    Not a `Pat`: the new constant is computed (the two constants folded with the arith folder's
+    wrap-around, for scalars and splats), and the dialect's folding helpers are not reachable from
+    generated patterns.
+    """
 
     RULES: dict = {}
 
@@ -771,6 +763,9 @@ class _Reassociate(RewritePattern):
 
 
 class AddIConstantChain(_Reassociate):
+    """`_Reassociate` rooted at `arith.addi`: ``(x + c0) + c1 -> x + (c0 + c1)`` and the
+    forms with a subtraction inside."""
+
     ROOT = "arith.addi"
     RULES = {
         (gen.AddIOp, "lhs", "rhs"): (gen.AddIOp, "lhs", (gen.AddIOp, "c0", "c1")),
@@ -783,6 +778,9 @@ class AddIConstantChain(_Reassociate):
 
 
 class SubIConstantChain(_Reassociate):
+    """`_Reassociate` rooted at `arith.subi`: a subtraction of a constant from, or to, a sum or
+    difference with a constant."""
+
     ROOT = "arith.subi"
     RULES = {
         # (x + c0) - c1 -> x + (c0 - c1);  c1 - (x + c0) -> (c1 - c0) - x
@@ -798,32 +796,13 @@ class SubIConstantChain(_Reassociate):
 
 
 class MulIConstantChain(_Reassociate):
+    """`_Reassociate` rooted at `arith.muli`: ``(x * c0) * c1 -> x * (c0 * c1)``."""
+
     ROOT = "arith.muli"
     RULES = {
         (gen.MulIOp, "lhs", "rhs"): (gen.MulIOp, "lhs", (gen.MulIOp, "c0", "c1")),
         (gen.MulIOp, "lhs", "lhs"): (gen.MulIOp, "lhs", (gen.MulIOp, "c0", "c1")),
     }
-
-
-class XOrINotCmp(RewritePattern):
-    """``xori(cmpi(p, a, b), true) -> cmpi(!p, a, b)`` (and cmpf with the inverse predicate)."""
-
-    ROOT = "arith.xori"
-
-    def match_and_rewrite(self, op, rewriter) -> bool:
-        if not element_type(op.result_.type).is_integer(1) or \
-                splat_value(const_attr(op.rhs)) != 1:
-            return False
-        cmp = op.lhs.defining_op
-        if isinstance(cmp, gen.CmpIOp):
-            inverse = _CMPI_INVERSE[cmp.predicate]
-        elif isinstance(cmp, gen.CmpFOp):
-            inverse = _CMPF_INVERSE[cmp.predicate]
-        else:
-            return False
-        rewriter.replace_op_with_new_op(op, type(cmp), cmp.lhs, cmp.rhs, inverse,
-                                        op.result_.type)
-        return True
 
 
 class SelectSimplify(RewritePattern):
@@ -833,6 +812,10 @@ class SelectSimplify(RewritePattern):
     - ``select(c, false, true) -> xori(c, true)`` (i1 values of the condition's type);
     - ``select(c, 1, 0) -> extui(c)``, ``select(c, 0, 1) -> extui(xori(c, true))`` (integers
       of the condition's shape).
+
+    Not a `Pat`: the `true` it builds is a computed constant (of the condition's type, scalar or
+    splat), and which case applies depends on the element types and shapes of the condition and the
+    result.
     """
 
     ROOT = "arith.select"
@@ -869,7 +852,6 @@ def _patterns(cls, *pattern_classes):
 _patterns(gen.AddIOp, AddIConstantChain)
 _patterns(gen.SubIOp, SubIConstantChain)
 _patterns(gen.MulIOp, MulIConstantChain)
-_patterns(gen.XOrIOp, XOrINotCmp)
 _patterns(gen.SelectOp, SelectSimplify)
 
 

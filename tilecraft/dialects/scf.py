@@ -377,7 +377,11 @@ def _move_blocks(source: Region, target: Region) -> None:
 
 class IfStaticCondition(RewritePattern):
     """scf.if on a constant condition -> the ops of the region that runs (MLIR's
-    RemoveStaticCondition)."""
+    RemoveStaticCondition).
+
+    Not a `Pat`: it inlines a region into the parent block, and the pattern language matches and
+    builds operands, not regions.
+    """
 
     ROOT = "scf.if"
 
@@ -415,7 +419,11 @@ def remove_if_results(rewriter, op, keep: list[int]):
 
 
 class IfRemoveUnusedResults(RewritePattern):
-    """Drop the results of an scf.if that nothing uses."""
+    """Drop the results of an scf.if that nothing uses.
+
+    Not a `Pat`: the new scf.if has fewer results (variadic) and takes over the regions, whose
+    yields change too.
+    """
 
     ROOT = "scf.if"
 
@@ -434,7 +442,11 @@ def _yields(op) -> tuple:
 class IfYieldsToSelect(RewritePattern):
     """A used result of an scf.if whose branches yield values defined outside it becomes that
     value (when both yield the same) or an `arith.select` on the condition (MLIR's
-    ConvertTrivialIfToSelect); the unused result then goes."""
+    ConvertTrivialIfToSelect); the unused result then goes.
+
+    Not a `Pat`: it reads the values the regions' yields return, which a source pattern (operands
+    and their producers) cannot reach.
+    """
 
     ROOT = "scf.if"
 
@@ -458,7 +470,10 @@ class IfYieldsToSelect(RewritePattern):
 
 class IfYieldsCondition(RewritePattern):
     """An i1 result yielding true/false -> the condition; false/true -> its negation (MLIR's
-    ReplaceIfYieldWithConditionOrValue)."""
+    ReplaceIfYieldWithConditionOrValue).
+
+    Not a `Pat`: it reads the regions' yields and rebuilds an scf.if with fewer (variadic) results.
+    """
 
     ROOT = "scf.if"
 
@@ -485,7 +500,10 @@ class IfYieldsCondition(RewritePattern):
 
 
 class IfRemoveEmptyElse(RewritePattern):
-    """An scf.if without results whose else block holds only its yield loses the else."""
+    """An scf.if without results whose else block holds only its yield loses the else.
+
+    Not a `Pat`: it looks into a region and moves the then region into the new op.
+    """
 
     ROOT = "scf.if"
 
@@ -502,7 +520,11 @@ class IfRemoveEmptyElse(RewritePattern):
 
 
 class IfNegatedCondition(RewritePattern):
-    """scf.if (xori c, true) with an else -> scf.if c with the regions swapped."""
+    """scf.if (xori c, true) with an else -> scf.if c with the regions swapped.
+
+    Not a `Pat`: the new scf.if takes the old one's regions, swapped, which a result pattern cannot
+    give an op.
+    """
 
     ROOT = "scf.if"
 
@@ -529,7 +551,10 @@ class IfNegatedCondition(RewritePattern):
 
 class IfConditionPropagation(RewritePattern):
     """Inside the then region the condition is true, inside the else region false (MLIR's
-    ConditionPropagation)."""
+    ConditionPropagation).
+
+    Not a `Pat`: it rewrites uses inside the op's regions, not the op.
+    """
 
     ROOT = "scf.if"
 
@@ -576,7 +601,10 @@ def trip_count(op) -> int | None:
 class ForTrivialTrips(RewritePattern):
     """An scf.for that runs no iteration becomes its initial values; one that runs once
     becomes its body; one that runs more than once, whose body is only its yield of values
-    defined outside the loop, becomes those values (MLIR's SimplifyTrivialLoops)."""
+    defined outside the loop, becomes those values (MLIR's SimplifyTrivialLoops).
+
+    Not a `Pat`: it computes the trip count from the bounds and inlines the body region.
+    """
 
     ROOT = "scf.for"
 
@@ -640,7 +668,10 @@ class ForRemoveIterArgs(RewritePattern):
     """Loop-carried values that do not vary (the body yields the region argument itself, or
     the initial value) become the initial value; loop-carried values nothing reads (neither
     the body nor the loop's users) go; a loop-carried value with the same initial value and
-    the same yielded value as an earlier one is that one (MLIR's ForOpIterArgsFolder)."""
+    the same yielded value as an earlier one is that one (MLIR's ForOpIterArgsFolder).
+
+    Not a `Pat`: it changes the loop's region arguments, yields and number of (variadic) results.
+    """
 
     ROOT = "scf.for"
 
@@ -671,7 +702,10 @@ class ForRemoveIterArgs(RewritePattern):
 
 class WhileConditionTruth(RewritePattern):
     """An argument of the after region that receives the loop condition is true there (MLIR's
-    WhileConditionTruth)."""
+    WhileConditionTruth).
+
+    Not a `Pat`: it rewrites uses of region arguments inside the loop's regions.
+    """
 
     ROOT = "scf.while"
 

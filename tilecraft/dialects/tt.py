@@ -1229,7 +1229,12 @@ def _defining(value, cls):
 class ExpandDimsOfBroadcast(RewritePattern):
     """expand_dims(broadcast(x)) -> broadcast(expand_dims(x)). With encodings, the new
     expand_dims takes the layout that Triton's inference gives (a slice along ``axis`` expands
-    into its parent); where there is none nothing fires."""
+    into its parent); where there is none nothing fires.
+
+    Not a `Pat`: the inner expand_dims' type is computed (a 1 inserted in the shape and the layout
+    inferred by the encoding's hook), and the pattern language cannot give a nested result op a type
+    it does not infer itself.
+    """
 
     ROOT = "tt.expand_dims"
 
@@ -1264,7 +1269,11 @@ def _expanded_encoding(encoding, axis: int):
 class IntToPtrOfConstantByteOffset(RewritePattern):
     """int_to_ptr(x + c) -> addptr(int_to_ptr(x), c / size) for a scalar or splat constant byte
     offset ``c`` (the add's right operand) that is a multiple of the pointee's size in bytes;
-    int_to_ptr(ptr_to_int(p)) then folds away. The offset keeps the add's integer type."""
+    int_to_ptr(ptr_to_int(p)) then folds away. The offset keeps the add's integer type.
+
+    Not a `Pat`: the element offset is a computed constant (the byte offset divided by the pointee's
+    size), and the inner int_to_ptr's type is not one the pattern language infers.
+    """
 
     ROOT = "tt.int_to_ptr"
 
@@ -1291,90 +1300,6 @@ class IntToPtrOfConstantByteOffset(RewritePattern):
         return True
 
 
-class TransOfTrans(RewritePattern):
-    """The transpose-chain peephole: trans(trans(x)) -> x when the orders compose to the
-    identity (a ``ttg.convert_layout`` of x when only the layouts differ, as Triton's
-    canonicalization gives), else one trans with the composed order."""
-
-    ROOT = "tt.trans"
-
-    def match_and_rewrite(self, op, rewriter) -> bool:
-        inner = _defining(op.src, gen.TransOp)
-        if inner is None:
-            return False
-        inner_order = inner.order
-        composed = tuple(inner_order[i] for i in op.order)
-        if _is_iota(composed) and inner.src.type is op.result_.type:
-            rewriter.replace_op(op, [inner.src])
-            return True
-        if _is_iota(composed) and _same_but_layout(inner.src.type, op.result_.type):
-            from tilecraft.generated.ttg import ConvertLayoutOp
-
-            rewriter.replace_op_with_new_op(op, ConvertLayoutOp, op.result_.type, inner.src)
-            return True
-        rewriter.replace_op_with_new_op(op, gen.TransOp, op.result_.type, inner.src, composed)
-        return True
-
-
-def _same_but_layout(a, b) -> bool:
-    """Tensor types of one shape and element type (their layouts may differ)."""
-    return isinstance(a, RankedTensorType) and isinstance(b, RankedTensorType) and \
-        tuple(a.shape) == tuple(b.shape) and a.element_type is b.element_type
-
-
-def _copy_properties(op, *names) -> dict:
-    return {name: op.properties[name] for name in names if name in op.properties}
-
-
-class MaskedLoadOfConstantMask(RewritePattern):
-    """load(p, true) -> load(p); load(p, false, other) -> other (Triton's
-    CanonicalizeMaskedLoadPattern, for scalar masks too)."""
-
-    ROOT = "tt.load"
-
-    def match_and_rewrite(self, op, rewriter) -> bool:
-        mask = op.mask
-        if mask is None:
-            return False
-        value = splat_value(const_attr(mask))
-        if value is None:
-            return False
-        if value:
-            properties = _copy_properties(op, "boundaryCheck", "padding", "cache", "evict",
-                                          "isVolatile")
-            properties["operandSegmentSizes"] = DenseArrayAttr(i32, (1, 0, 0))
-            rewriter.replace_op_with_new_op(op, gen.LoadOp.OPERATION_NAME, [op.ptr],
-                                            [op.result_.type], properties=properties,
-                                            attributes=dict(op.attributes))
-            return True
-        if op.other is None:
-            return False  # the value is undefined; left alone as Triton does
-        rewriter.replace_op(op, [op.other])
-        return True
-
-
-class MaskedStoreOfConstantMask(RewritePattern):
-    """store(p, v, true) -> store(p, v); store(p, v, false) -> nothing."""
-
-    ROOT = "tt.store"
-
-    def match_and_rewrite(self, op, rewriter) -> bool:
-        mask = op.mask
-        if mask is None:
-            return False
-        value = splat_value(const_attr(mask))
-        if value is None:
-            return False
-        if value:
-            properties = _copy_properties(op, "boundaryCheck", "cache", "evict")
-            rewriter.insert(Operation.create(gen.StoreOp.OPERATION_NAME, [op.ptr, op.value],
-                                             properties=properties,
-                                             attributes=dict(op.attributes),
-                                             location=op.location))
-        rewriter.erase_op(op)
-        return True
-
-
 def _patterns(cls, *pattern_classes):
     @implements(cls)
     @staticmethod
@@ -1384,6 +1309,3 @@ def _patterns(cls, *pattern_classes):
 
 _patterns(gen.ExpandDimsOp, ExpandDimsOfBroadcast)
 _patterns(gen.IntToPtrOp, IntToPtrOfConstantByteOffset)
-_patterns(gen.TransOp, TransOfTrans)
-_patterns(gen.LoadOp, MaskedLoadOfConstantMask)
-_patterns(gen.StoreOp, MaskedStoreOfConstantMask)

@@ -513,89 +513,123 @@ def rule(cls: type) -> Callable:
 # -- ops -----------------------------------------------------------------------------------------
 
 
-def _same_shape_and_element(op, tensor, memdesc, tensor_name: str) -> None:
-    """Triton's check between a tensor and the buffer it is loaded from or stored to."""
-    if tensor.element_type != memdesc.element_type:
-        raise op.emit_error(f"{tensor_name} element type {tensor.element_type} does not match the "
-                            f"buffer element type {memdesc.element_type}")
-    if tuple(tensor.shape) != tuple(memdesc.shape):
-        raise op.emit_error(f"{tensor_name} shape {list(tensor.shape)} does not match the buffer "
-                            f"shape {list(memdesc.shape)}")
+def _memory_op_types(op, src, dst) -> None:
+    """Triton's ``verifyMemoryOpTypes`` between the value copied from (``src``) and the one
+    copied to (``dst``), a tensor and a buffer: their element types and shapes match (Triton
+    writes the whole source type, and the shapes without their brackets)."""
+    if src.element_type != dst.element_type:
+        raise op.emit_error(f"source element type {src} must match destination element type "
+                            f"{dst.element_type}")
+    if tuple(src.shape) != tuple(dst.shape):
+        raise op.emit_error(f"source shape [{', '.join(map(str, src.shape))}] must match "
+                            f"[destination shape {', '.join(map(str, dst.shape))}]")
+
+
+def _shared_memory_rank(op, tensor, memdesc, name: str) -> None:
+    """Triton's ``verifySharedMemoryRank``: the buffer has a layout of the tensor's rank."""
+    if memdesc.encoding is None:
+        raise op.emit_error("expected memdesc to have a shared memory encoding")
+    rank = layout_rank(memdesc.encoding)
+    if rank is not None and rank != tensor.rank:
+        raise op.emit_error(f"{name} has rank {tensor.rank} but memdesc encoding has rank {rank}")
 
 
 @rule(gen.LocalAllocOp)
 def _verify_local_alloc(self) -> None:
-    """A buffer without an initializer must be mutable; an initializer has its shape and
-    element type."""
+    """A buffer in shared memory, of the initializer's rank, viewing its whole allocation;
+    mutable without an initializer, of its element type and shape with one."""
     result = self.result.type
+    if not isinstance(result.memory_space, gen.SharedMemorySpaceAttr):
+        raise self.emit_error("should create a buffer of shared memory")
+    if self.src is not None:
+        _shared_memory_rank(self, self.src.type, result, "source")
+    if tuple(result.shape) != alloc_shape(result):
+        raise self.emit_error("result shape and its alloc shape must match")
     if self.src is None:
         if not result.mutable_memory:
-            raise self.emit_error("Only mutable memory can be allocated without an initializer")
+            raise self.emit_error("uninitialized alloc must have a mutable memdesc type")
         return
-    _same_shape_and_element(self, self.src.type, result, "source")
+    _memory_op_types(self, self.src.type, result)
 
 
 @rule(gen.LocalLoadOp)
 def _verify_local_load(self) -> None:
-    """The result has the buffer's shape and element type."""
-    _same_shape_and_element(self, self.result.type, self.src.type, "result")
+    """The result has the buffer layout's rank, the buffer's element type and shape."""
+    _shared_memory_rank(self, self.result.type, self.src.type, "result")
+    _memory_op_types(self, self.src.type, self.result.type)
 
 
 @rule(gen.LocalStoreOp)
 def _verify_local_store(self) -> None:
-    """The destination is mutable and has the stored tensor's shape and element type."""
+    """The destination is mutable, has a layout of the stored tensor's rank, its element type
+    and shape."""
     if not self.dst.type.mutable_memory:
         raise self.emit_error("Cannot store into immutable memory")
-    _same_shape_and_element(self, self.src.type, self.dst.type, "source")
+    _shared_memory_rank(self, self.src.type, self.dst.type, "source")
+    _memory_op_types(self, self.src.type, self.dst.type)
 
 
 @rule(gen.MemDescIndexOp)
 def _verify_mem_desc_index(self) -> None:
-    """The result is one whole buffer of a whole allocation: its shape is the source's without
-    the leading dimension, and neither views a larger allocation."""
+    """Triton's rules (its messages, without the op's name): the result is one whole buffer of
+    a whole allocation, in the source's layout, its shape the source's without the leading
+    dimension; a tensor-memory buffer is indexed from 3D to 2D only."""
     src, result = self.src.type, self.result.type
     if src.element_type != result.element_type:
-        raise self.emit_error("result element type must match desc element type")
-    if len(result.shape) != len(src.shape) - 1:
-        raise self.emit_error("result rank must be input rank - 1")
-    if tuple(result.shape) != tuple(src.shape[1:]):
-        raise self.emit_error("result shape must equal to srcShape[1:]")
-    if src.alloc_shape or result.alloc_shape:
-        raise self.emit_error("alloc shape must match shape for both result and src")
+        raise plain_error(self, "result element type must match desc element type")
+    if src.encoding != result.encoding:
+        raise plain_error(self, "src and result must have the same encoding")
+    if len(src.shape) != len(result.shape) + 1:
+        raise plain_error(self, "result rank must be input rank - 1")
+    if len(alloc_shape(src)) != len(src.shape):
+        raise plain_error(self, "We don't allow taking memdesc_index of a memdesc_index")
+    if tuple(src.shape[1:]) != tuple(result.shape):
+        raise plain_error(self, "result shape must equal to srcShape[1:]")
+    if alloc_shape(src) != tuple(src.shape):
+        raise plain_error(self, "We don't support memdesc_index of a subview")
+    if alloc_shape(result) != tuple(result.shape):
+        raise plain_error(self, "alloc shape must match shape for both result and src")
+    from tilecraft.generated.ttng import TensorMemoryEncodingAttr
+
+    if (isinstance(src.encoding, TensorMemoryEncodingAttr)
+            and (len(src.shape), len(result.shape)) != (3, 2)):
+        raise plain_error(self, "only 3D -> 2D subviews are supported for "
+                                "TensorMemoryEncodingAttr")
 
 
 @rule(gen.MemDescSubsliceOp)
 def _verify_mem_desc_subslice(self) -> None:
-    """Triton's rules: the result has the source's element type, layout and rank, one offset
-    per dimension; the dimensions that shrink are split at multiples of the result's size,
-    the others not offset; and the split moves along whole tiles of the layout: not along its
-    swizzling pattern nor across CTAs (nor with CTAs that hold copies)."""
+    """Triton's rules (its messages, without the op's name): the result has the source's
+    element type, layout and rank, one offset per dimension; the dimensions that shrink are
+    split at multiples of the result's size, the others not offset; and the split moves along
+    whole tiles of the layout: not along its swizzling pattern nor across CTAs (nor with CTAs
+    that hold copies)."""
     src, result = self.src.type, self.result.type
     offsets = self.offsets
     if src.element_type != result.element_type:
-        raise self.emit_error("result element type must match desc element type")
+        raise plain_error(self, "result element type must match desc element type")
     if src.encoding != result.encoding:
-        raise self.emit_error("src and result must have the same encoding")
+        raise plain_error(self, "src and result must have the same encoding")
     if len(offsets) != len(src.shape):
-        raise self.emit_error("offsets must have the same rank as input")
+        raise plain_error(self, "offsets must have the same rank as input")
     if len(result.shape) != len(src.shape):
-        raise self.emit_error("result rank must equal to input rank")
+        raise plain_error(self, "result rank must equal to input rank")
     split = [d for d, (a, b) in enumerate(zip(src.shape, result.shape)) if a != b]
     if not split:
         return
     for dim, offset in enumerate(offsets):
         if dim not in split:
             if offset != 0:
-                raise self.emit_error("A non zero offset found in a dimension that is not being "
+                raise plain_error(self, "A non zero offset found in a dimension that is not being "
                                       "split")
         elif offset & (result.shape[dim] - 1):
-            raise self.emit_error("The split offset may not touch the tile")
+            raise plain_error(self, "The split offset may not touch the tile")
         elif not 0 <= offset < src.shape[dim]:
-            raise self.emit_error("The split offset may not exceed the source shape")
+            raise plain_error(self, "The split offset may not exceed the source shape")
     encoding = src.encoding
     if (isinstance(encoding, gen.PaddedSharedEncodingAttr)
             and len(encoding.shape) < len(src.shape)):
-        raise self.emit_error("SubSlice of low rank PaddedSharedEncoding from higher rank "
+        raise plain_error(self, "SubSlice of low rank PaddedSharedEncoding from higher rank "
                               "tensors is not supported yet")
     _check_split_along_tiles(self, split)
 
@@ -609,7 +643,7 @@ def _check_split_along_tiles(op, split: Sequence[int]) -> None:
     if layout is None:
         return
     if layout.free_variable_masks().get("block", 0):
-        raise op.emit_error("We don't support splitting with broadcasted CTA outputs")
+        raise plain_error(op, "We don't support splitting with broadcasted CTA outputs")
     if not layout.is_invertible():
         return
     inverse = layout.invert()
@@ -619,9 +653,9 @@ def _check_split_along_tiles(op, split: Sequence[int]) -> None:
         while size < src.shape[dim]:
             owner = dict(zip(in_dims, inverse.apply(**{f"dim{dim}": size})))
             if owner.get("offset", 0) and not is_power_of_two(owner["offset"]):
-                raise op.emit_error("We don't support splitting along the swizzling pattern")
+                raise plain_error(op, "We don't support splitting along the swizzling pattern")
             if owner.get("block", 0):
-                raise op.emit_error("We don't support splitting along CTA dimensions")
+                raise plain_error(op, "We don't support splitting along CTA dimensions")
             size *= 2
 
 
@@ -656,10 +690,15 @@ def print(self, printer) -> None:  # noqa: A001 - the hook's name
 
 @rule(gen.MemDescReshapeOp)
 def _verify_mem_desc_reshape(self) -> None:
-    """The view keeps the number of elements."""
+    """Triton's rules (its messages, without the op's name): the view keeps the number and
+    type of the elements, and reshapes a whole allocation (not a subslice of one)."""
     src, result = self.src.type, self.result.type
     if prod(src.shape) != prod(result.shape):
-        raise self.emit_error("number of src and result elements must match")
+        raise plain_error(self, "number of src and dst elements of reshape must be the same")
+    if src.element_type != result.element_type:
+        raise plain_error(self, "result element type must match src element type")
+    if alloc_shape(src)[-len(src.shape):] != tuple(src.shape):
+        raise plain_error(self, "NYI: memdesc_reshape of memdesc_subslice")
 
 
 @rule(gen.MemDescTransOp)
@@ -949,8 +988,8 @@ def _verify_warp_specialize_partitions(self) -> None:
         for index, (argument, capture) in enumerate(zip(arguments, capture_types)):
             if argument.type is not capture:
                 raise self.emit_error(f"partition region #{number} argument #{index} has type "
-                                      f"'{argument.type}' but corresponding capture has type "
-                                      f"'{capture}'")
+                                      f"{argument.type} but corresponding capture has type "
+                                      f"{capture}")
 
 
 @rule(gen.WarpYieldOp)
@@ -962,13 +1001,17 @@ def _verify_warp_yield(self) -> None:
                               f"{len(expected)}")
     for index, (value, type_) in enumerate(zip(self.operands, expected)):
         if value.type is not type_:
-            raise self.emit_error(f"operand #{index} has type '{value.type}' but parent op "
-                                  f"expected '{type_}'")
+            raise self.emit_error(f"operand #{index} has type {value.type} but parent op "
+                                  f"expected {type_}")
 
 
 class WarpSpecializeUnusedResults(RewritePattern):
     """Drop the results of a `ttg.warp_specialize` that nothing uses (and the values its default
-    region yields for them), as Triton's ``WarpSpecializeOp::canonicalize`` does."""
+    region yields for them), as Triton's ``WarpSpecializeOp::canonicalize`` does.
+
+    Not a `Pat`: the new op has fewer (variadic) results and takes over both regions, whose yields
+    change.
+    """
 
     ROOT = "ttg.warp_specialize"
 
@@ -1001,7 +1044,10 @@ class WarpSpecializeUnusedResults(RewritePattern):
 
 class PartitionsUnusedCaptures(RewritePattern):
     """Drop the captures that no partition region uses, and fold duplicate captures into their
-    first occurrence, as Triton's ``WarpSpecializePartitionsOp::canonicalize`` does."""
+    first occurrence, as Triton's ``WarpSpecializePartitionsOp::canonicalize`` does.
+
+    Not a `Pat`: it erases region arguments and rewrites their uses inside the partition regions.
+    """
 
     ROOT = "ttg.warp_specialize.partitions"
 
@@ -1029,28 +1075,6 @@ class PartitionsUnusedCaptures(RewritePattern):
             op.set_operands([v for i, v in enumerate(op.operands) if i not in drop])
 
         rewriter.modify_op_in_place(op, erase)
-        return True
-
-
-class SubsliceOfSubslice(RewritePattern):
-    """memdesc_subslice(memdesc_subslice(x, a), b) -> memdesc_subslice(x, a + b), as Triton's
-    folder of ``MemDescSubsliceOp`` does."""
-
-    ROOT = "ttg.memdesc_subslice"
-
-    def match_and_rewrite(self, op, rewriter) -> bool:
-        inner = op.src.defining_op
-        if not isinstance(inner, gen.MemDescSubsliceOp):
-            return False
-        offsets = [a + b for a, b in zip(inner.offsets, op.offsets)]
-        properties = dict(op.properties)
-        properties["offsets"] = DenseArrayAttr(i32, offsets)
-        new = Operation.create(op.name, operands=[inner.src], result_types=[op.result_.type],
-                               properties=properties, attributes=dict(op.attributes),
-                               location=op.location)
-        rewriter.set_insertion_point(op)
-        rewriter.insert(new)
-        rewriter.replace_op(op, [new.result_])
         return True
 
 
@@ -1098,11 +1122,6 @@ def _has_dot_operand(type_) -> bool:
     return isinstance(getattr(type_, "encoding", None), gen.DotOperandEncodingAttr)
 
 
-def _convert_of(value) -> Operation | None:
-    op = value.defining_op
-    return op if isinstance(op, gen.ConvertLayoutOp) else None
-
-
 class ConvertFromProducer(RewritePattern):
     """``convert_layout`` of an op that can produce the target layout itself (Triton's
     CanonicalizeConvertFromConvert):
@@ -1119,7 +1138,12 @@ class ConvertFromProducer(RewritePattern):
       layout.
 
     Conversions from an NVIDIA mma layout to a dot operand stay (Triton's fused-attention
-    heuristic)."""
+    heuristic).
+
+    Not a `Pat` (kept as Triton's one CanonicalizeConvertFromConvert): the reshape and cat
+    cases compute layout maps (expensive views, registers per thread) with the ttg hooks, and
+    the local_load case inserts the new load where the old one was, not at the conversion.
+    """
 
     ROOT = "ttg.convert_layout"
 
@@ -1175,7 +1199,12 @@ class _IntoUser(RewritePattern):
     """A conversion folded into the ops that read it as their source: for each user of the
     ``convert_layout`` that is a ``USER`` reading it as ``src``, `rewrite_user` may rebuild
     the user on the conversion's source. (Triton roots these patterns at the users; here they
-    are the conversion's, so that every op's patterns start at it.)"""
+    are the conversion's, so that every op's patterns start at it.)
+
+    Not a `Pat`: rooted at the conversion, it rewrites the conversion's users, and a source pattern
+    only reaches an op's operands and their producers; the conditions compute layouts with the ttg
+    hooks.
+    """
 
     ROOT = "ttg.convert_layout"
     USER: type
@@ -1196,7 +1225,10 @@ class _IntoUser(RewritePattern):
 class ReshapeOfConvert(_IntoUser):
     """``reshape(convert_layout(x))`` -> ``reshape(x)`` when the conversion moves nothing, or
     when the reshape may reorder and is not an expensive view from ``x``'s layout (Triton's
-    CanonicalizeConvertFromReshape); the reshape keeps its flags."""
+    CanonicalizeConvertFromReshape); the reshape keeps its flags.
+
+    Not a `Pat`: see `_IntoUser`.
+    """
 
     USER = _tt.ReshapeOp
 
@@ -1213,7 +1245,10 @@ class ReshapeOfConvert(_IntoUser):
 
 class TransOfConvert(_IntoUser):
     """``trans(convert_layout(x))`` -> ``trans(x)`` when the conversion moves nothing (Triton's
-    CanonicalizeConvertFromTranspose)."""
+    CanonicalizeConvertFromTranspose).
+
+    Not a `Pat`: see `_IntoUser`.
+    """
 
     USER = _tt.TransOp
 
@@ -1228,7 +1263,10 @@ class TransOfConvert(_IntoUser):
 class TMEMStoreOfConvert(_IntoUser):
     """``tmem_store(convert_layout(x), buf)`` -> ``tmem_store(x, buf)`` when a tensor-memory
     store takes ``x``'s layout too (Triton's CanonicalizeConvertFromTMEMStore, with its rule
-    of which layouts TMEM loads and stores accept: `ttng.tmem_access_compatible`)."""
+    of which layouts TMEM loads and stores accept: `ttng.tmem_access_compatible`).
+
+    Not a `Pat`: see `_IntoUser`.
+    """
 
     @property
     def USER(self) -> type:  # noqa: N802 - the attribute `_IntoUser` reads; ttng imports ttg
@@ -1251,7 +1289,10 @@ class TMEMStoreOfConvert(_IntoUser):
 class GatherSourceOfConvert(_IntoUser):
     """``gather(convert_layout(x), i)`` -> ``gather(x, i)``: the source of a gather without
     ``efficient_layout`` goes through shared memory, so its layout does not matter (Triton's
-    CanonicalizeConvertFromGatherSource)."""
+    CanonicalizeConvertFromGatherSource).
+
+    Not a `Pat`: see `_IntoUser`.
+    """
 
     USER = _tt.GatherOp
 
@@ -1266,7 +1307,10 @@ class GatherSourceOfConvert(_IntoUser):
 class HistogramOfConvert(_IntoUser):
     """``histogram(convert_layout(x), m)`` -> ``histogram(x, convert_layout(m))``: the bins do
     not depend on the source's layout; the mask follows the source's (Triton's
-    CanonicalizeConvertFromHistogram)."""
+    CanonicalizeConvertFromHistogram).
+
+    Not a `Pat`: see `_IntoUser`.
+    """
 
     USER = _tt.HistogramOp
 
@@ -1283,7 +1327,10 @@ class HistogramOfConvert(_IntoUser):
 
 class SplitOfConvert(_IntoUser):
     """``split(convert_layout(x))`` -> ``split(x)`` when splitting ``x`` gives the results'
-    layout already (Triton's CanonicalizeConvertFromSplit)."""
+    layout already (Triton's CanonicalizeConvertFromSplit).
+
+    Not a `Pat`: see `_IntoUser`.
+    """
 
     USER = _tt.SplitOp
 
@@ -1298,37 +1345,6 @@ class SplitOfConvert(_IntoUser):
             return False
         rewriter.replace_op_with_new_op(user, _tt.SplitOp, user.out_lhs.type,
                                         user.out_rhs.type, convert.src)
-        return True
-
-
-class LocalAllocOfConvert(RewritePattern):
-    """``local_alloc(convert_layout(x))`` -> ``local_alloc(x)``: storing to shared memory takes
-    any layout (Triton's CanonicalizeConvertFromAlloc; the alignment is kept)."""
-
-    ROOT = "ttg.local_alloc"
-
-    def match_and_rewrite(self, op, rewriter) -> bool:
-        convert = None if op.src is None else _convert_of(op.src)
-        if convert is None:
-            return False
-        rewriter.replace_op_with_new_op(op, gen.LocalAllocOp, op.result_.type, convert.src,
-                                        op.properties.get("alignment"),
-                                        attributes=dict(op.attributes))
-        return True
-
-
-class LocalStoreOfConvert(RewritePattern):
-    """``local_store(convert_layout(x), d)`` -> ``local_store(x, d)`` (Triton's
-    CanonicalizeConvertFromLocalStore)."""
-
-    ROOT = "ttg.local_store"
-
-    def match_and_rewrite(self, op, rewriter) -> bool:
-        convert = _convert_of(op.src)
-        if convert is None:
-            return False
-        rewriter.replace_op_with_new_op(op, gen.LocalStoreOp, convert.src, op.dst,
-                                        attributes=dict(op.attributes))
         return True
 
 
@@ -1355,11 +1371,8 @@ def _patterns(cls, *pattern_classes) -> None:
 
 _patterns(gen.WarpSpecializeOp, WarpSpecializeUnusedResults)
 _patterns(gen.WarpSpecializePartitionsOp, PartitionsUnusedCaptures)
-_patterns(gen.MemDescSubsliceOp, SubsliceOfSubslice)
 _patterns(gen.ConvertLayoutOp, ConvertFromProducer, ReshapeOfConvert, TransOfConvert,
           TMEMStoreOfConvert, GatherSourceOfConvert, HistogramOfConvert, SplitOfConvert)
-_patterns(gen.LocalAllocOp, LocalAllocOfConvert)
-_patterns(gen.LocalStoreOp, LocalStoreOfConvert)
 
 
 def _with_layout_checks(own: Callable[[Operation], None] | None) -> Callable[[Operation], None]:

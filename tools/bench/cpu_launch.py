@@ -85,6 +85,9 @@ def per_launch_us(launch: Callable[[], object], batches: int, per_batch: int
 
 
 def launch_table(batches: int, per_batch: int) -> list[str]:
+    from tilecraft.backends import native
+
+    native.launchers(wait=True)  # built before the kernels load, so that they launch natively
     rng = np.random.default_rng(0)
     arrays = [rng.standard_normal(N).astype(np.float32) for _ in range(8)]
     x, y = arrays[0], arrays[1]
@@ -113,6 +116,7 @@ def launch_table(batches: int, per_batch: int) -> list[str]:
         numpy_us = numpy_us or median
         lines.append(f"{name:34} {median:10.2f} {low:8.2f} {high:8.2f} "
                      f"{median / numpy_us:8.1f} {cpu:14.2f}")
+    lines.append(f"native launcher: {native.unavailable_reason() or 'on'}")
     return lines
 
 

@@ -4,9 +4,10 @@
 1. Launch overhead by argument count: the host time of a launch (back to back, no
    synchronization, median of batches) of kernels of 0, 4 and 16 runtime arguments on tiny data
    (a few programs, so the GPU keeps up), for both compilers; for tilecraft also the layers
-   under ``kernel[grid](...)`` on the 4-argument kernel (`layer_cases`): its launcher called
-   with integer addresses (`CudaFunction.launch_values`), cuda-python's cuLaunchKernel alone on
-   pre-packed arguments, and what a launch reads from torch.
+   under ``kernel[grid](...)`` on the 4-argument kernel (`layer_cases`): the native launcher
+   (`CudaFunction.launch_values`, compiled C) and the Python one over cuda-python, each called
+   with integer addresses, cuda-python's cuLaunchKernel alone on pre-packed arguments, what a
+   launch reads from torch, and the whole launch with ``TILECRAFT_NATIVE_LAUNCHER=0``.
 2. The kernels of tools/bench/gpu.py at sizes where launches are short (vector add 2^20,
    softmax 16384x1024 with 4 warps, layer norm 4096x1024 with 4 warps): host time, the device
    time alone (the kernel captured in a CUDA graph and replayed), and
@@ -167,7 +168,11 @@ def argument_cases(module: ModuleType) -> list[tuple[str, Callable[[], object]]]
 
 def layer_cases(module: ModuleType) -> list[tuple[str, Callable[[], object]]]:
     """Where the time of tilecraft's ``kernel[grid](...)`` of the 4-argument kernel goes: the
-    layers under it, each called alone, and what they read from torch."""
+    layers under it, each called alone, and what they read from torch. Both launchers are
+    measured: the native one (`driver.make_native_launcher`, the default where it builds) and
+    the Python one over cuda-python (`driver.make_launcher`)."""
+    import ctypes
+
     import torch
 
     from tilecraft.backends.cuda import driver
@@ -176,23 +181,66 @@ def layer_cases(module: ModuleType) -> list[tuple[str, Callable[[], object]]]:
     x, y, out = (torch.rand(N_SMALL, device="cuda") for _ in range(3))
     compiled = module.add_kernel[grid](x, y, out, N_SMALL, BLOCK=BLOCK)
     function = compiled.launcher.function
-    launch_values = function.launch_values
     addresses = [x.data_ptr(), y.data_ptr(), out.data_ptr(), N_SMALL]
-    packed = launch_values.__globals__  # the launcher's function handle and parameter array
     launch_kernel = driver._driver().cuLaunchKernel
-    handle, params, block = packed["_function"], packed["_params"], packed["_block"]
+    block = 32 * function.num_warps
+    python_launch = driver.make_launcher(function.name, function.arg_kinds, function.arg_names,
+                                         function.handle, block, function.shared,
+                                         launch_kernel)
+    slots = (ctypes.c_uint64 * 4)(*addresses)
+    params = (ctypes.c_void_p * 4)(*[ctypes.addressof(slots) + 8 * i for i in range(4)])
+    params_address = ctypes.addressof(params)
     grid3 = (grid[0], 1, 1)
-    return [
-        ("4 args: kernel[grid] alone (no call)", lambda: module.add_kernel[grid]),
-        ("4 args: launch_values, ints, current stream",
-         lambda: launch_values(grid3, None, *addresses)),
-        ("4 args: launch_values, ints, stream 0", lambda: launch_values(grid3, 0, *addresses)),
+    cases = [("4 args: kernel[grid] alone (no call)", lambda: module.add_kernel[grid])]
+    if function.native_unavailable is None:
+        native_launch = function.launch_values
+        cases += [("4 args: native launcher, ints, current stream",
+                   lambda: native_launch(grid3, None, *addresses)),
+                  ("4 args: native launcher, ints, stream 0",
+                   lambda: native_launch(grid3, 0, *addresses))]
+    cases += [
+        ("4 args: cuda-python launcher, ints, current stream",
+         lambda: python_launch(grid3, None, *addresses)),
+        ("4 args: cuda-python launcher, ints, stream 0",
+         lambda: python_launch(grid3, 0, *addresses)),
         ("4 args: cuLaunchKernel alone, pre-packed",
-         lambda: launch_kernel(handle, grid[0], 1, 1, block, 1, 1, 0, 0, params, 0)),
+         lambda: launch_kernel(function.handle, grid[0], 1, 1, block, 1, 1, 0, 0,
+                               params_address, 0)),
         ("torch: data_ptr(), dtype, is_cuda of one tensor",
          lambda: (x.data_ptr(), x.dtype, x.is_cuda)),
         ("driver.current_stream()", driver.current_stream),
     ]
+    return cases
+
+
+def without_native_launcher(module: ModuleType) -> Callable[[], object]:
+    """The 4-argument launch of `argument_cases` with the kernel loaded while
+    ``TILECRAFT_NATIVE_LAUNCHER=0``, so that its dispatcher reads the arguments in Python and
+    it launches through cuda-python, as before the native launchers (``forget_compiled`` makes
+    the next launch load it natively again)."""
+    import os
+
+    import torch
+
+    from tilecraft.backends import native
+
+    grid = (N_SMALL // BLOCK,)
+    x, y = torch.rand(N_SMALL, device="cuda"), torch.rand(N_SMALL, device="cuda")
+    out = torch.full((N_SMALL,), float("nan"), device="cuda")
+    saved = os.environ.get(native.SWITCH)
+    os.environ[native.SWITCH] = "0"
+    try:
+        module.add_kernel.forget_compiled()
+        compiled = module.add_kernel[grid](x, y, out, N_SMALL, BLOCK=BLOCK)
+    finally:
+        if saved is None:
+            del os.environ[native.SWITCH]
+        else:
+            os.environ[native.SWITCH] = saved
+    assert compiled.launcher.function.native_unavailable is not None
+    torch.cuda.synchronize()
+    torch.testing.assert_close(out, x + y)
+    return lambda: module.add_kernel[grid](x, y, out, N_SMALL, BLOCK=BLOCK)
 
 
 def main() -> int:
@@ -206,6 +254,10 @@ def main() -> int:
     os.environ["TILECRAFT_BACKEND"] = "cuda"
     from triton.testing import do_bench
 
+    from tilecraft.backends import native
+
+    native.launchers(wait=True)  # built before the kernels load, so that they launch natively
+
     folder = Path(tempfile.mkdtemp())
     argument_modules = gpu.kernel_modules(folder, "launch_kernels", ARGUMENT_KERNELS)
     lines = [f"{'launch overhead':52} {'compiler':9} {'host us/launch':>15}"]
@@ -215,10 +267,15 @@ def main() -> int:
             launch = cases_of_compiler[index][1]
             lines.append(f"{name:52} {compiler:9} "
                          f"{host_us(launch, options.batches, options.per_batch):15.2f}")
-    layers = layer_cases(argument_modules["tilecraft"])
+    tilecraft_module = argument_modules["tilecraft"]
+    layers = layer_cases(tilecraft_module)
+    layers.append(("4 arguments, TILECRAFT_NATIVE_LAUNCHER=0",
+                   without_native_launcher(tilecraft_module)))
     for name, launch in layers:
         lines.append(f"{name:52} {'tilecraft':9} "
                      f"{host_us(launch, options.batches, options.per_batch):15.2f}")
+    tilecraft_module.add_kernel.forget_compiled()  # loaded natively again when next launched
+    lines.append(f"native launcher: {native.unavailable_reason() or 'on'}")
     raw_name, raw_launch = next(case for case in layers if "alone, pre-packed" in case[0])
     lines.append(f"{raw_name + ' (batches of 50)':52} {'tilecraft':9} "
                  f"{host_us(raw_launch, options.batches * 5, 50):15.2f}")

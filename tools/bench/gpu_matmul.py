@@ -2,8 +2,9 @@
 """Matmul on the GPU, tilecraft against Triton and torch (cuBLAS) in one run: TFLOP/s of
 Triton's tutorial matmul kernel (grouped ordering, masked K loop) compiled by both compilers
 with the same blocks, warps and stages, fp16 and bf16 inputs with fp32 accumulation, at
-4096^3 and 8192^3, against ``torch.matmul``, and Triton's mma.sync code (its sm_80 target,
-``triton-sm80``) as the peer of tilecraft's mma.sync path, and the same kernel through tensor
+4096^3 and 8192^3, against ``torch.matmul``; the mma.sync code of both (their sm_80 target,
+launch option ``arch="sm80"``, run on this GPU: ``tilecraft-sm80``, ``triton-sm80``), and the
+same kernel through tensor
 descriptors (examples/07_matmul_descriptors.py: TMA copies on Hopper) compiled by both
 (``tilecraft-tma``, ``triton-tma``). Every output is checked against
 torch before it is timed (``triton.testing.do_bench`` medians).
@@ -83,11 +84,9 @@ def matmul(device: gpu.CudaDevice, modules: dict[str, ModuleType],
             return c
 
         gpu.measure(row, compiler, launch, check, figure, device)
-        if compiler == "triton":
-            # Triton's own mma.sync code (its sm_80 target run on this GPU): the like-for-like
-            # peer of tilecraft's mma.sync path until tilecraft has wgmma
-            gpu.measure(row, "triton-sm80", lambda: launch(arch="sm80"), check, figure,
-                        device)
+        # the mma.sync code of each compiler (its sm_80 target run on this GPU)
+        gpu.measure(row, f"{compiler}-sm80", lambda launch=launch: launch(arch="sm80"), check,
+                    figure, device)
     blocks = (CONFIG["BLOCK_SIZE_M"], CONFIG["BLOCK_SIZE_N"], CONFIG["BLOCK_SIZE_K"])
     for compiler, module in tma_modules.items():
         c = torch.empty((size, size), dtype=dtype, device="cuda")
@@ -127,7 +126,7 @@ def main() -> int:
                f"blocks {CONFIG}, num_warps={NUM_WARPS}, num_stages={args.stages}; "
                f"{time.perf_counter() - start:.0f} s")
     table = gpu.format_table(rows, ["tilecraft", "triton", "tilecraft-tma", "triton-tma",
-                                    "triton-sm80", device.peer], heading)
+                                    "tilecraft-sm80", "triton-sm80", device.peer], heading)
     print(table, end="")
     if args.out is not None:
         args.out.mkdir(parents=True, exist_ok=True)

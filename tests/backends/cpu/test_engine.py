@@ -187,7 +187,7 @@ def test_a_first_launch_times_its_first_program_before_choosing_threads(use_thre
     compiled = engine.compile_module(pid_kernel_ir("probed"), "probed")
     kernel = CPUKernel(engine.JITLibrary(compiled.obj), "probed", ["ptr"] * 3, [], [])
     ran_on = run_pid_kernel(kernel, (9, 1, 1))
-    assert kernel._program_seconds is not None
+    assert kernel.program_seconds is not None
     if cost == "cheap":
         assert len(set(ran_on)) == 1
     else:

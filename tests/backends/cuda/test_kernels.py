@@ -4,6 +4,8 @@ float64 references."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -247,6 +249,59 @@ def test_vector_add_loads_and_stores_128_bits(capability: int) -> None:
     assert ptx.count("ld.global.v4.b32") == 4
     assert ptx.count("st.global.v4.b32") == 2
     assert "ld.global.b32" not in ptx
+
+
+@needs_ptxas
+@pytest.mark.parametrize("capability", [80, 90])
+def test_register_blocks_address_by_constant_offsets(capability: int) -> None:
+    """A softmax row of 16384 floats on 16 warps: each thread's 8 blocks of 4 floats lie 8192
+    bytes apart, so every block's address is the first one's plus a constant (not one 64-bit
+    offset per block kept live from the loads to the stores), and the f32 division is Triton's
+    div.full.f32."""
+    fn, signature, _ = SIGNATURES["softmax"]
+    signature = {**signature, **{name: "i32:16" for name in ("in_stride", "out_stride",
+                                                             "n_cols")}}
+    kernel = tc.compile(tc.ASTSource(fn, signature, {"BLOCK": 16384}),
+                        target=tc.GPUTarget("cuda", capability, 32), options={"num_warps": 16})
+    ptx = kernel.asm["ptx"]
+    assert ptx.count("ld.global.v4.b32") == 8
+    for block in range(1, 8):
+        assert re.search(rf"add\.s64\s+%rd\d+, %rd\d+, {8192 * block};", ptx), block
+    assert ptx.count("div.full.f32") == 32 and "div.rn.f32" not in ptx
+
+
+@tc.jit
+def divisions_kernel(x_ptr, y_ptr, fast_ptr, rounded_ptr, BLOCK: tl.constexpr):
+    offsets = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offsets)
+    y = tl.load(y_ptr + offsets)
+    tl.store(fast_ptr + offsets, x / y)
+    tl.store(rounded_ptr + offsets, tl.div_rn(x, y))
+
+
+@needs_ptxas
+def test_f32_division_is_div_full_and_div_rn_rounds() -> None:
+    kernel = tc.compile(tc.ASTSource(divisions_kernel, {
+        **{name: "*fp32:16" for name in ("x_ptr", "y_ptr", "fast_ptr", "rounded_ptr")},
+        "BLOCK": "constexpr"}, {"BLOCK": 128}), target=tc.GPUTarget("cuda", 90, 32))
+    ptx = kernel.asm["ptx"]
+    assert "div.full.f32" in ptx and "div.rn.f32" in ptx
+
+
+@needs_gpu
+def test_divisions_on_the_gpu() -> None:
+    """x / y within 2 ulp (div.full.f32, as Triton), tl.div_rn correctly rounded."""
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng()
+    x = rng.standard_normal(128).astype(np.float32)
+    y = (rng.standard_normal(128) + np.sign(rng.standard_normal(128)) * 0.5).astype(np.float32)
+    tx, ty = torch.tensor(x, device="cuda"), torch.tensor(y, device="cuda")
+    fast, rounded = (torch.full((128,), float("nan"), device="cuda") for _ in range(2))
+    divisions_kernel[(1,)](tx, ty, fast, rounded, BLOCK=128)
+    exact = x.astype(np.float64) / y.astype(np.float64)
+    np.testing.assert_array_equal(rounded.cpu().numpy(), exact.astype(np.float32))
+    ulp = np.spacing(np.abs(exact.astype(np.float32)))
+    assert np.all(np.abs(fast.cpu().numpy() - exact) <= 2 * ulp)
 
 
 @needs_ptxas

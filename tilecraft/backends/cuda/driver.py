@@ -6,15 +6,17 @@ cuda-python is imported on first use, so this module imports on machines without
 thread has none, the primary context of the device is retained and made current, as torch does,
 so kernels and torch tensors share one context.
 
-Each `CudaFunction` has a launcher generated for its own argument kinds
-(`CudaFunction.launch_values`): it converts what needs converting (device objects to addresses,
-bf16 values to their bits), packs the values with one precompiled `struct.Struct` into a buffer
-of 8-byte slots, and calls cuda-python's ``cuLaunchKernel`` with a pointer array to those slots
-built once, at construction: ANCHORS.md's fast form (4.3 us a launch for a pre-packed pointer
-array; 5-9 us for a (values, types) tuple). On the lent H100 host (2026-11-25), one launch of a
-4-argument kernel took 3.9-4.1 us in cuLaunchKernel alone, whether called through cuda-python or
-through ctypes at the address cuGetProcAddress gives, and 5.2 us through this launcher (5.8 us
-through a ctypes variant of it, which is why cuda-python stays).
+Each `CudaFunction` has a launcher for its own argument kinds (`CudaFunction.launch_values`),
+which converts what needs converting (device objects to addresses, bf16 values to their bits),
+packs the values into 8-byte slots and calls ``cuLaunchKernel``. By default it is native
+(`make_native_launcher`: a ``CudaLauncher`` of `tilecraft.backends.native`, compiled C that
+calls the driver library's ``cuLaunchKernel`` with no Python in between); where that cannot be
+built, or ``TILECRAFT_NATIVE_LAUNCHER=0``, it is generated Python (`make_launcher`) that packs
+with one precompiled `struct.Struct` and calls cuda-python's ``cuLaunchKernel`` with a pointer
+array built once (`CudaFunction.native_unavailable` says why). On the lent H100 host
+(2026-11-25), one launch of a 4-argument kernel took 3.9-4.1 us in cuda-python's
+``cuLaunchKernel`` alone and 5.2 us through the Python launcher (a ctypes call of the driver's
+``cuLaunchKernel`` was slower, 5.8 us); tools/bench/gpu_launch.py measures both launchers.
 
 Loading a cubin (`CudaFunction`): 0.34 ms on the lent H100 host.
 """
@@ -23,11 +25,14 @@ from __future__ import annotations
 
 import ctypes
 import functools
+import os
 import struct
 import sys
 import threading
 from collections.abc import Callable
 from typing import Any, Sequence
+
+from tilecraft.backends import native
 
 # Argument kind -> struct format of its 8-byte slot (little endian, as every CUDA host is).
 # bf16 is packed as the upper 16 bits of the float32, rounded to nearest even (see _bf16_bits).
@@ -385,9 +390,15 @@ class CudaFunction:
                 self._function,
                 driver.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                 shared), "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", name)
-        self.launch_values = make_launcher(
-            name, self.arg_kinds, self.arg_names, int(self._function), 32 * num_warps, shared,
-            driver.cuLaunchKernel)
+        self.handle = int(self._function)
+        native_launch = make_native_launcher(name, self.arg_kinds, self.arg_names, self.handle,
+                                             32 * num_warps, shared)
+        #: Why the launches go through cuda-python (`make_launcher`), or None where they go
+        #: through the native launcher (`make_native_launcher`).
+        self.native_unavailable = native_launch if isinstance(native_launch, str) else None
+        self.launch_values = native_launch if not isinstance(native_launch, str) else \
+            make_launcher(name, self.arg_kinds, self.arg_names, self.handle, 32 * num_warps,
+                          shared, driver.cuLaunchKernel)
 
     def launch(self, grid: tuple[int, int, int], arg_values: Sequence[Any],
                stream: object) -> None:
@@ -399,6 +410,64 @@ class CudaFunction:
             raise TypeError(f"kernel {self.name!r} takes {len(self.arg_kinds)} arguments, "
                             f"got {len(arg_values)}")
         self.launch_values(grid, stream, *arg_values)
+
+
+@functools.cache
+def launch_kernel_address(library: str | None = None) -> int:
+    """The address of ``cuLaunchKernel``: by default the one cuda-python's driver gives
+    (``cuGetProcAddress``, with the default stream's semantics cuda-python's own calls have:
+    per-thread where ``CUDA_PYTHON_CUDA_PER_THREAD_DEFAULT_STREAM`` says so), so that both
+    launchers call the same driver instance; else that of the shared library ``library`` (a
+    stand-in, in tests). OSError where there is none."""
+    if library is not None:
+        try:
+            function = ctypes.CDLL(library).cuLaunchKernel
+        except AttributeError:
+            raise OSError(f"{library} has no cuLaunchKernel") from None
+        return ctypes.cast(function, ctypes.c_void_p).value or 0
+    driver = _driver()
+    flags = driver.CUdriverProcAddress_flags
+    per_thread = os.environ.get("CUDA_PYTHON_CUDA_PER_THREAD_DEFAULT_STREAM", "0") != "0"
+    try:
+        found = _check(driver.cuGetProcAddress(
+            b"cuLaunchKernel", 12000, flags.CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM
+            if per_thread else flags.CU_GET_PROC_ADDRESS_DEFAULT),
+            "cuGetProcAddress(cuLaunchKernel)")
+    except Exception as error:  # noqa: BLE001 - CudaError, or cuda-python's own by version
+        raise OSError(f"cuda-python gives no cuLaunchKernel: {error}") from None
+    address = int(found[0] if isinstance(found, tuple) else found)  # (pfn, status) since 12.5
+    if not address:
+        raise OSError("the driver has no cuLaunchKernel for CUDA 12.0")
+    return address
+
+
+def make_native_launcher(name: str, arg_kinds: Sequence[str], arg_names: Sequence[str],
+                         function: int, block: int, shared: int,
+                         library: str | None = None) -> Callable[..., None] | str:
+    """``launch_values(grid, stream, *values)`` as `make_launcher` makes it, but a native
+    ``CudaLauncher`` (`tilecraft.backends.native`) that packs the values and calls the driver's
+    ``cuLaunchKernel`` (`launch_kernel_address` of ``library``) with no Python in between; or,
+    where there is none (no C compiler, no driver function, ``TILECRAFT_NATIVE_LAUNCHER=0``),
+    the reason."""
+    module = native.launchers()
+    if module is None:
+        return native.unavailable_reason() or "the native launchers are unavailable"
+    try:
+        address = launch_kernel_address(library)
+    except OSError as error:
+        return f"no cuLaunchKernel to call: {error}"
+
+    def launch_error(status: int) -> CudaError:
+        try:
+            error = _driver().CUresult(status)
+        except ValueError:  # a status cuda-python does not know
+            return CudaError(f"cuLaunchKernel of {name!r}: CUresult {status}")
+        return CudaError(f"cuLaunchKernel of {name!r}: {_describe(error)}")
+
+    return module.CudaLauncher(
+        name, tuple(arg_kinds), tuple(arg_names), function, block, shared, address,
+        _TORCH_STREAM_READERS, current_stream, stream_handle, pointer_of, launch_error,
+        _LAST_LAUNCHED)
 
 
 def make_launcher(name: str, arg_kinds: Sequence[str], arg_names: Sequence[str], function: int,

@@ -60,6 +60,12 @@ def _bitcast(fl: GPULowering, op: Operation, a: list) -> ir.Value:
     return cpu_elementwise._bitcast(fl, op, a)
 
 
+def _div_full(fl: GPULowering, op: Operation, a: list) -> ir.Value:
+    """An f32 division as PTX's ``div.full.f32`` (within 2 ulp), as Triton divides."""
+    fn = fl.declare("llvm.nvvm.div.full", ir.FloatType(), [ir.FloatType(), ir.FloatType()])
+    return fl.builder.call(fn, [a[0], a[1]])
+
+
 def _extern_elementwise(fl: GPULowering, op: Operation, a: list) -> ir.Value:
     """A libdevice function by its symbol (``__nv_...``); other names of math functions are
     mapped to them."""
@@ -75,10 +81,10 @@ def _extern_elementwise(fl: GPULowering, op: Operation, a: list) -> ir.Value:
 
 
 # The op hooks of `.td` lowerings on the GPU: the CPU backend's, with pointer casts keeping
-# address spaces and external functions called in libdevice.
+# address spaces, external functions called in libdevice, and f32 divisions as Triton's.
 _OP_HOOKS: dict[str, Emitter] = {
     **OP_HOOKS, "bitcast": _bitcast, "int_to_ptr": _int_to_ptr, "ptr_to_int": _ptr_to_int,
-    "extern_elementwise": _extern_elementwise,
+    "extern_elementwise": _extern_elementwise, "div_full": _div_full,
 }
 
 llvm_lowering.check_hooks("cuda", _OP_HOOKS, mathlib.FUNCTION_HOOKS)

@@ -18,6 +18,8 @@ its writes and its reads. The size is reported in `KernelInfo.shared`.
 
 from __future__ import annotations
 
+import functools
+
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
@@ -293,12 +295,22 @@ class GPULowering:
         return result
 
     def coordinates(self, layout: LinearLayout, register: int) -> list[ir.Value]:
-        """The coordinates of register ``register`` of this thread, one i32 per dim."""
+        """The coordinates of register ``register`` of this thread, one i32 per dim. Where the
+        register's constant has no bit that a lane or warp can set, the xor is an add that
+        cannot wrap (``nuw nsw``): LLVM then folds the constant into the addresses that use it
+        (``[%rd + 8192]``) instead of keeping one 64-bit address per register."""
         offsets = self.thread_offsets(layout)
         constant = layout.apply(register=register)
         b = self.builder
-        return [offset if c == 0 else b.xor(offset, ir.Constant(I32, c))
-                for offset, c in zip(offsets, constant)]
+        out = []
+        for dim, (offset, c) in enumerate(zip(offsets, constant)):
+            if c == 0:
+                out.append(offset)
+            elif c & _thread_bits(layout, dim) == 0:
+                out.append(b.add(offset, ir.Constant(I32, c), flags=("nuw", "nsw")))
+            else:
+                out.append(b.xor(offset, ir.Constant(I32, c)))
+        return out
 
     def is_representative(self, layout: LinearLayout) -> ir.Value | None:
         """Whether this thread is the first of the threads holding the same elements (lanes
@@ -320,3 +332,13 @@ TERMINATORS = frozenset({"scf.yield", "scf.condition", "tt.reduce.return", "tt.s
 
 def _round_up(value: int, multiple: int) -> int:
     return (value + multiple - 1) // multiple * multiple
+
+
+@functools.lru_cache(maxsize=None)
+def _thread_bits(layout: LinearLayout, dim: int) -> int:
+    """The bits that the lanes and warps of ``layout`` can set in coordinate ``dim``."""
+    bits = 0
+    for in_dim in ("lane", "warp"):
+        for bit in range(layout.in_dim_bits(in_dim)):
+            bits |= layout.basis(in_dim, bit)[dim]
+    return bits

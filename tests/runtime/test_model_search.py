@@ -1,0 +1,125 @@
+"""The autotuner's model-guided search (``tc.autotune(space=tc.Space(...), budget=N)``): the
+space and its neighbours, the search on a known cost surface (it must find a point within 5% of
+the best while measuring a quarter of the space), and a kernel tuned on the CPU backend within
+its budget."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import tilecraft as tc
+from tilecraft import testing
+from tilecraft.runtime.autotuner import AutotuneError
+from tilecraft.runtime.model_search import ModelSearch, SearchError, kernel_features
+
+from .autotuned_kernels import accumulate_kernel, exact_inputs, grid
+
+pytest.importorskip("lightgbm")
+
+
+@pytest.fixture(autouse=True)
+def environment(tmp_path, monkeypatch):
+    monkeypatch.setenv("TILECRAFT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("TILECRAFT_BACKEND", "cpu")
+    monkeypatch.delenv("TILECRAFT_PRINT_AUTOTUNING", raising=False)
+
+
+def test_space_points_options_and_neighbours():
+    space = tc.Space(BLOCK=[16, 32, 64], num_warps=[1, 4], where=lambda p: p["BLOCK"] != 32
+                     or p["num_warps"] == 4)
+    assert len(space) == 5
+    position = space.index((1, 1))  # BLOCK=32, num_warps=4
+    assert space.config_parts(position) == ({"BLOCK": 32}, {"num_warps": 4})
+    neighbours = {tuple(space.values(space.points[p]).values()) for p in space.neighbours(position)}
+    assert neighbours == {(16, 4), (64, 4)}  # (32, 1) is not in the space
+    with pytest.raises(ValueError, match="axis 'BLOCK' must be a non-empty list"):
+        tc.Space(BLOCK=[])
+    with pytest.raises(ValueError, match="repeats a value"):
+        tc.Space(BLOCK=[16, 16])
+
+
+def _surface(space: tc.Space, position: int) -> float | None:
+    """A cost with one best region, interactions between axes, and failing corners."""
+    v = space.values(space.points[position])
+    m, n, k = (math.log2(v[name]) for name in ("M", "N", "K"))
+    w, s = math.log2(v["num_warps"]), v["num_stages"]
+    if m + n > 14 and w < 2:
+        return None  # "out of registers"
+    return 1.0 + 0.05 * ((m - 6) ** 2 + 0.7 * (n - 7) ** 2 + 0.5 * (k - 5) ** 2
+                         + 0.3 * (w - 2) ** 2 + 0.2 * (s - 3) ** 2 + 0.2 * (m - 6) * (w - 2))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_search_finds_a_point_within_5_percent_measuring_a_quarter(seed):
+    space = tc.Space(M=[16, 32, 64, 128, 256], N=[16, 32, 64, 128, 256], K=[16, 32, 64, 128],
+                     num_warps=[1, 2, 4, 8], num_stages=[1, 2, 3, 4])
+    costs = [_surface(space, p) for p in range(len(space))]
+    best = min(c for c in costs if c is not None)
+    calls = []
+
+    def measure(position):
+        calls.append(position)
+        return costs[position]
+
+    search = ModelSearch(space, len(space) // 4, seed=seed)
+    times = search.run(measure)
+    assert len(calls) == len(set(calls)) == len(space) // 4
+    assert min(t for t in times.values() if t is not None) <= 1.05 * best
+    assert search.rounds > 2  # the model proposed after the random first round
+
+
+def test_points_that_do_not_compile_are_not_measured():
+    space = tc.Space(X=list(range(40)))
+    measured = []
+
+    def compile_features(positions):
+        return [None if p % 2 else {"instructions": float(p)} for p in positions]
+
+    search = ModelSearch(space, 12, seed=1)
+    search.run(lambda p: measured.append(p) or 1.0 + abs(p - 20), compile_features)
+    assert measured and all(p % 2 == 0 for p in measured)
+    assert len(measured) == 12
+
+
+def test_a_bad_budget_is_an_error():
+    with pytest.raises(SearchError, match="budget must be a number of measurements"):
+        ModelSearch(tc.Space(X=[1, 2]), 0)
+    with pytest.raises(AutotuneError, match="budget=N >= 1"):
+        tc.autotune(key=["n"], space=tc.Space(BLOCK=[16]))(accumulate_kernel)
+    with pytest.raises(AutotuneError, match="configs or a space, not both"):
+        tc.autotune([tc.Config({"BLOCK": 16})], key=["n"], space=tc.Space(BLOCK=[16]),
+                    budget=1)(accumulate_kernel)
+    with pytest.raises(AutotuneError, match="'WIDTH', which is not a parameter"):
+        tc.autotune(key=["n"], space=tc.Space(WIDTH=[16]), budget=1)(accumulate_kernel)
+
+
+def test_a_kernel_tuned_over_a_space_within_its_budget(monkeypatch):
+    measured = []
+    real = testing.do_bench
+
+    def counting(fn, **kwargs):
+        measured.append(fn)
+        return real(fn, **kwargs)
+
+    monkeypatch.setattr(testing, "do_bench", counting)
+    space = tc.Space(BLOCK=[16, 32, 64, 128, 256, 512, 1024], ROUNDS=[1, 4, 16, 64, 256, 1024])
+    kernel = tc.autotune(key=["n"], space=space, budget=12, warmup=1, rep=5,
+                         reset_to_zero=["out_ptr"])(accumulate_kernel)
+    n = 1 << 14
+    x, out = exact_inputs(n, 0)
+    kernel[grid](x, out, n)
+    np.testing.assert_array_equal(out, x)  # reset to zero, then out = 0 + x
+    assert len(measured) == 12
+    timings = kernel.configs_timings
+    assert kernel.best_config in timings
+    assert timings[kernel.best_config][0] == min(t[0] for t in timings.values() if t)
+    assert kernel.best_config.kwargs["ROUNDS"] <= 16  # 1024 rounds are ~100x slower
+
+
+def test_kernel_features_of_a_cpu_kernel():
+    x, out = exact_inputs(256, 0)
+    compiled = accumulate_kernel.warmup(x, out, 256, BLOCK=64, ROUNDS=2)
+    assert kernel_features(compiled)["instructions"] > 10
