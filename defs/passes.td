@@ -84,14 +84,30 @@ def TritonLICM : Pass<"triton-licm"> {
 def Inliner : Pass<"inline"> {
   let summary = "Inline function calls";
   let description = [{
-    Inlines `tt.call`s of functions defined in the module, callees before callers (the call
-    graph's post order); recursive functions are left alone.
+    Inlines calls (`tt.call`, `func.call`) of functions defined in the module (`tt.func`,
+    `func.func`), callees before callers (the call graph's post order); recursive functions,
+    `noinline` functions, `no_inline` calls and indirect calls are left alone.
   }];
   let options = [
     Option<"maxIterations", "max-iterations", "int", "4",
            "how many times to inline calls that inlining exposed">,
   ];
   let implModule = "tilecraft.transforms.inline";
+}
+
+def SCFToControlFlow : Pass<"convert-scf-to-cf"> {
+  let summary = "Lower scf.for, scf.if and scf.while to blocks and cf branches";
+  let description = [{
+    MLIR's SCFToControlFlow: each loop or conditional becomes blocks of the enclosing region
+    joined by `cf.br` and `cf.cond_br`. A `scf.for` gets a condition block taking the
+    induction variable and the loop-carried values (`arith.cmpi slt`, or `ult` with
+    `unsignedCmp`), its body and an `arith.addi` of the step; an `scf.if` branches to its
+    regions, which branch to a block taking its results; an `scf.while` runs its `before`
+    region, whose `scf.condition` branches to `after` or out. Ops in a region that may hold
+    only one block (the combine region of a `tt.reduce`, say) stay, with a remark.
+  }];
+  let dependentDialects = ["cf", "arith"];
+  let implModule = "tilecraft.transforms.scf_to_cf";
 }
 
 def TritonCombine : Pass<"triton-combine", "builtin.module"> {

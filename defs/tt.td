@@ -913,7 +913,7 @@ def TT_FuncOp : TT_Op<"func", [IsolatedFromAbove, Symbol, FunctionLike,
   let hasCustomAssemblyFormat = 1;
 }
 
-def TT_CallOp : TT_Op<"call"> {
+def TT_CallOp : TT_Op<"call", [CallOpInterface]> {
   let summary = "Calls a function of the enclosing module";
   let arguments = (ins FlatSymbolRefAttr:$callee, Variadic<AnyType>:$operands,
                        OptionalAttr<DictArrayAttr>:$arg_attrs,

@@ -4,4 +4,4 @@ Each dialect is a module (`tilecraft.generated.<dialect>`), loaded on first use 
 `tilecraft.ir.registry`; `passes` holds the pass base classes.
 """
 
-DIALECTS = ('arith', 'builtin', 'cf', 'llvm', 'math', 'scf', 'tt', 'ttg', 'ttng', 'ub', )
+DIALECTS = ('arith', 'builtin', 'cf', 'func', 'llvm', 'math', 'scf', 'tt', 'ttg', 'ttng', 'ub', )

@@ -60,6 +60,29 @@ class CanonicalizerPassBase(Pass):
     num_erased: int
 
 
+class SCFToControlFlowPassBase(Pass):
+    """Lower scf.for, scf.if and scf.while to blocks and cf branches
+
+    MLIR's SCFToControlFlow: each loop or conditional becomes blocks of the enclosing region
+    joined by `cf.br` and `cf.cond_br`. A `scf.for` gets a condition block taking the
+    induction variable and the loop-carried values (`arith.cmpi slt`, or `ult` with
+    `unsignedCmp`), its body and an `arith.addi` of the step; an `scf.if` branches to its
+    regions, which branch to a block taking its results; an `scf.while` runs its `before`
+    region, whose `scf.condition` branches to `after` or out. Ops in a region that may hold
+    only one block (the combine region of a `tt.reduce`, say) stay, with a remark.
+    """
+
+    ARGUMENT = 'convert-scf-to-cf'
+    SUMMARY = 'Lower scf.for, scf.if and scf.while to blocks and cf branches'
+    ANCHOR = ''
+    DEPENDENT_DIALECTS = ('cf', 'arith', )
+    IMPL_MODULE = 'tilecraft.transforms.scf_to_cf'
+    OPTIONS = (
+    )
+    STATISTICS = (
+    )
+
+
 class ConvertTritonToTritonGPUPassBase(Pass):
     """Give every tensor a layout: tile IR to GPU IR
 
@@ -137,8 +160,9 @@ class DCEPassBase(Pass):
 class InlinerPassBase(Pass):
     """Inline function calls
 
-    Inlines `tt.call`s of functions defined in the module, callees before callers (the call
-    graph's post order); recursive functions are left alone.
+    Inlines calls (`tt.call`, `func.call`) of functions defined in the module (`tt.func`,
+    `func.func`), callees before callers (the call graph's post order); recursive functions,
+    `noinline` functions, `no_inline` calls and indirect calls are left alone.
     """
 
     ARGUMENT = 'inline'
@@ -582,6 +606,7 @@ class TritonGPUScheduleLoopsPassBase(Pass):
 PASSES: dict[str, type[Pass]] = {
     'allocate-shared-memory': AllocateSharedMemoryPassBase,
     'canonicalize': CanonicalizerPassBase,
+    'convert-scf-to-cf': SCFToControlFlowPassBase,
     'convert-triton-to-tritongpu': ConvertTritonToTritonGPUPassBase,
     'cse': CSEPassBase,
     'dce': DCEPassBase,

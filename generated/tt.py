@@ -5835,7 +5835,7 @@ class CallOp(DefinedOp):
     """Calls a function of the enclosing module"""
 
     OPERATION_NAME = 'tt.call'
-    TRAITS = ()
+    TRAITS = (CallOpInterface, )
     HOOKS = ('custom_verify', )
     PROPERTY_NAMES = ('callee', 'arg_attrs', 'res_attrs', )
     OPERAND_GROUPS = ('variadic', )

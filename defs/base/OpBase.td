@@ -83,6 +83,8 @@ def AttrSizedResultSegments : NativeOpTrait<"AttrSizedResultSegments">;
 def Symbol : NativeOpTrait<"Symbol">;
 def SymbolTable : NativeOpTrait<"SymbolTable">;
 def FunctionLike : NativeOpTrait<"FunctionLike">;
+// A call: by its `callee` symbol, or (without one) through its first operand.
+def CallOpInterface : NativeOpTrait<"CallOpInterface">;
 def ConstantLike : NativeOpTrait<"ConstantLike">;
 // The op names its results in printed IR: its hooks module defines `asm_result_name`.
 def OpAsmOpInterface : NativeOpTrait<"OpAsmOpInterface">;
@@ -101,6 +103,9 @@ def Pure : NativeOpTrait<"Pure">;
 
 // The op must sit directly inside one of the named ops.
 class HasParent<string op> : ParamNativeOpTrait<"HasParent", "\"" # op # "\"">;
+// Ops directly in the op's regions may leave out this dialect's prefix (`return` in func.func).
+class DefaultDialect<string dialect>
+    : ParamNativeOpTrait<"DefaultDialect", "\"" # dialect # "\"">;
 class ParentOneOf<list<string> ops>
     : ParamNativeOpTrait<"HasParent", "\"" # !interleave(ops, "\", \"") # "\"">;
 

@@ -156,3 +156,31 @@ def test_module_without_calls():
     assert graph.reachable_from([a]) == {a}
     assert graph.dead_functions() == [b, c]
     assert list(graph.graph.nodes) == [a, b, c] and not graph.graph.edges
+
+
+def test_func_dialect_calls():
+    """func.func is a function and func.call a call, as tt.func and tt.call; an indirect call
+    goes to the unknown node; `calls_in` lists a function's own calls in order."""
+    module = parse("""
+    module {
+      func.func private @leaf(%x: i32) -> i32 {
+        return %x : i32
+      }
+      func.func @top(%x: i32) -> i32 {
+        %a = call @leaf(%x) : (i32) -> i32 loc("direct")
+        %f = constant @leaf : (i32) -> i32
+        %b = call_indirect %f(%a) : (i32) -> i32 loc("indirect")
+        return %b : i32
+      }
+      tt.func @kernel(%x: i32) -> i32 {
+        %a = func.call @top(%x) : (i32) -> i32 loc("from_tt")
+        tt.return %a : i32
+      }
+    }""")
+    graph = CallGraph(module)
+    leaf, top, kernel = func(module, "leaf"), func(module, "top"), func(module, "kernel")
+    assert graph.functions == [leaf, top, kernel]
+    assert graph.callees(top) == [leaf, UNKNOWN] and graph.callees(kernel) == [top]
+    assert graph.calls_in(top) == [op_named(module, "direct"), op_named(module, "indirect")]
+    assert graph.call_sites(UNKNOWN) == [op_named(module, "indirect")]
+    assert names(graph.post_order()) == ["leaf", "top", "kernel"]

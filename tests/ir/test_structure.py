@@ -80,6 +80,38 @@ def test_block_linked_list():
     assert block.first_op is None and block.last_op is None and len(block) == 0 and block
 
 
+
+def test_order_in_block_follows_insertions_moves_and_parsing():
+    """`is_before_in_block` answers from order indices: they follow insertions anywhere (with
+    and without room between neighbours), erasures, moves to another block and parsed IR."""
+    block = Block()
+    ops = [block.append(make("x.a")) for _ in range(4)]
+    assert ops[0].is_before_in_block(ops[3]) and not ops[3].is_before_in_block(ops[0])
+    first, last = ops[0], ops[-1]
+    for _ in range(40):  # more insertions between two neighbours than the gap holds
+        ops.insert(ops.index(first) + 1, block.insert_after(first, make("x.b")))
+        ops.insert(ops.index(last), block.insert_before(last, make("x.c")))
+        ops.insert(0, block.prepend(make("x.d")))
+        ops.append(block.append(make("x.e")))
+        assert list(block) == ops
+        for a, b in ((ops[0], ops[1]), (ops[1], ops[-2]), (ops[len(ops) // 2], ops[-1])):
+            assert a.is_before_in_block(b) and not b.is_before_in_block(a)
+    middle = ops.pop(len(ops) // 2)
+    middle.erase()
+    assert ops[len(ops) // 2 - 1].is_before_in_block(ops[len(ops) // 2])
+    other = Block()
+    moved = other.append(make("x.f"))
+    ops[-1].detach()
+    other.prepend(ops.pop())
+    assert other.first_op.is_before_in_block(moved)
+    ops[0].move_after(ops[-1])
+    ops.append(ops.pop(0))
+    assert list(block) == ops and ops[-2].is_before_in_block(ops[-1])
+    module = parse_module("module {\n" + "".join(
+        f'  "x.p{n}"() : () -> ()\n' for n in range(5)) + "}", allow_unregistered=True)
+    parsed = list(module.regions[0].blocks[0])
+    assert parsed[1].is_before_in_block(parsed[4]) and not parsed[4].is_before_in_block(parsed[1])
+
 def test_block_arguments_edit():
     block = Block([i32])
     arg = block.insert_argument(0, f32)

@@ -1,5 +1,6 @@
-// inline: tt.calls of tt.funcs of the module, callees first; recursive, noinline and
-// external functions stay called; inlined private functions nothing refers to go.
+// inline: calls (tt.call, func.call) of functions (tt.func, func.func) of the module, callees
+// first; recursive, noinline and external functions stay called; inlined private functions
+// nothing refers to go.
 // RUN: tilecraft-opt %s --split-input-file -inline | filecheck %s
 // RUN: tilecraft-opt %s --split-input-file -inline --mlir-print-debuginfo \
 // RUN:   | filecheck %s --check-prefix=LOC
@@ -233,4 +234,83 @@ tt.func @calls(%a: i32) -> i32 {
   %0 = tt.call @kept(%a) : (i32) -> i32
   %1 = tt.call @external(%0) : (i32) -> i32
   tt.return %1 : i32
+}
+
+// -----
+
+// func.func and func.call inline as tt.func and tt.call do, chains and several blocks
+// included (each func.return becomes a branch to the continuation), and across dialects;
+// a no_inline call, an indirect call and a recursive func.func stay.
+// CHECK-NOT:   @f_inner
+// CHECK-NOT:   @f_middle
+// CHECK-LABEL: func.func @f_outer(%arg0: i32) -> i32 {
+// CHECK-NEXT:    %0 = arith.muli %arg0, %arg0 : i32
+// CHECK-NEXT:    %1 = arith.addi %0, %arg0 : i32
+// CHECK-NEXT:    return %1 : i32
+// CHECK-NOT:   @f_abs(
+// CHECK-LABEL: func.func @f_abs_user(%arg0: i32) -> i32 {
+// CHECK-NEXT:    %c0_i32 = arith.constant 0 : i32
+// CHECK-NEXT:    %0 = arith.cmpi slt, %arg0, %c0_i32 : i32
+// CHECK-NEXT:    cf.cond_br %0, ^bb1, ^bb2
+// CHECK-NEXT:  ^bb1:
+// CHECK-NEXT:    %1 = arith.subi %c0_i32, %arg0 : i32
+// CHECK-NEXT:    cf.br ^bb3(%1 : i32)
+// CHECK-NEXT:  ^bb2:
+// CHECK-NEXT:    cf.br ^bb3(%arg0 : i32)
+// CHECK-NEXT:  ^bb3(%2: i32):
+// CHECK-NEXT:    return %2 : i32
+// CHECK-LABEL: tt.func @f_from_tt(%arg0: i32) -> i32 {
+// CHECK-NEXT:    %0 = arith.muli %arg0, %arg0 : i32
+// CHECK-NEXT:    tt.return %0 : i32
+// CHECK-LABEL: func.func private @f_kept
+// CHECK-LABEL: func.func @f_stays(%arg0: i32) -> i32 {
+// CHECK-NEXT:    %0 = call @f_kept(%arg0) {no_inline} : (i32) -> i32
+// CHECK-NEXT:    %f = constant @f_kept : (i32) -> i32
+// CHECK-NEXT:    %1 = call_indirect %f(%0) : (i32) -> i32
+// CHECK-NEXT:    %2 = call @f_rec(%1) : (i32) -> i32
+// CHECK-NEXT:    return %2 : i32
+func.func private @f_inner(%a: i32) -> i32 {
+  %0 = arith.muli %a, %a : i32
+  return %0 : i32
+}
+func.func private @f_middle(%a: i32) -> i32 {
+  %0 = call @f_inner(%a) : (i32) -> i32
+  %1 = arith.addi %0, %a : i32
+  return %1 : i32
+}
+func.func @f_outer(%a: i32) -> i32 {
+  %0 = call @f_middle(%a) : (i32) -> i32
+  return %0 : i32
+}
+func.func private @f_abs(%a: i32) -> i32 {
+  %c0 = arith.constant 0 : i32
+  %neg = arith.cmpi slt, %a, %c0 : i32
+  cf.cond_br %neg, ^bb1, ^bb2
+^bb1:
+  %n = arith.subi %c0, %a : i32
+  return %n : i32
+^bb2:
+  return %a : i32
+}
+func.func @f_abs_user(%a: i32) -> i32 {
+  %0 = call @f_abs(%a) : (i32) -> i32
+  return %0 : i32
+}
+tt.func @f_from_tt(%a: i32) -> i32 {
+  %0 = func.call @f_inner(%a) : (i32) -> i32
+  tt.return %0 : i32
+}
+func.func private @f_kept(%a: i32) -> i32 {
+  return %a : i32
+}
+func.func private @f_rec(%a: i32) -> i32 {
+  %0 = call @f_rec(%a) : (i32) -> i32
+  return %0 : i32
+}
+func.func @f_stays(%a: i32) -> i32 {
+  %0 = call @f_kept(%a) {no_inline} : (i32) -> i32
+  %f = constant @f_kept : (i32) -> i32
+  %1 = call_indirect %f(%0) : (i32) -> i32
+  %2 = call @f_rec(%1) : (i32) -> i32
+  return %2 : i32
 }

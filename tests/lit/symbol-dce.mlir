@@ -86,3 +86,41 @@ module {
     tt.return
   }
 }
+
+// -----
+
+// func.func alike: a private function reached only through a func.constant (an indirect
+// call) stays, one reached only from dead functions goes, and a tt.func calling a func.func
+// keeps it.
+// CHECK-LABEL: module
+// CHECK-NOT:     @f_dead
+// CHECK:         func.func private @f_by_value
+// CHECK:         func.func private @f_from_tt
+// CHECK:         func.func @f_entry
+// CHECK-NEXT:      %f = constant @f_by_value
+// CHECK:         tt.func @kernel
+// CHECK-NOT:     @f_dead
+module {
+  func.func private @f_dead_leaf() {
+    return
+  }
+  func.func private @f_dead() {
+    call @f_dead_leaf() : () -> ()
+    return
+  }
+  func.func private @f_by_value() {
+    return
+  }
+  func.func private @f_from_tt() {
+    return
+  }
+  func.func @f_entry() {
+    %f = constant @f_by_value : () -> ()
+    call_indirect %f() : () -> ()
+    return
+  }
+  tt.func @kernel() {
+    func.call @f_from_tt() : () -> ()
+    tt.return
+  }
+}

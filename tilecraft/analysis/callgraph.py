@@ -1,12 +1,16 @@
 """The call graph: functions as nodes, an edge from each caller to each callee.
 
-Functions are the ops with the ``FunctionLike`` (or ``Symbol`` with regions) trait, and
-``tt.func`` by name (so that generic, unregistered IR works too). A call is an op with a
-``callee`` symbol reference (``tt.call``, ``func.call``); it is resolved in the nearest
-enclosing symbol table, walking nested references (``@a::@b``). Calls whose callee cannot be
-resolved (unknown symbols, or call ops without a ``callee``: indirect calls) go to the
+Functions are the ops with the ``FunctionLike`` trait (``tt.func``, ``func.func``), or
+another ``Symbol`` with regions that is no symbol table. A call is an op with the
+``CallOpInterface`` trait (``tt.call``, ``func.call``, ``func.call_indirect``) or, for
+unregistered ops, one holding a ``callee`` symbol reference; a direct call is resolved in the
+nearest enclosing symbol table that defines the root name, walking nested references
+(``@a::@b``). Calls whose callee cannot be resolved (unknown symbols, indirect calls) go to the
 `UNKNOWN` node; a declaration (a function without a body, such as a libdevice function) is an
 ordinary node for which `is_external` is True.
+
+Everything is keyed on the ops themselves: symbol tables are read once into dicts (name ->
+op), so building the graph takes one walk of the root and one lookup per call.
 
 Edge ``caller -> callee`` carries ``calls``: the call ops, in program order.
 
@@ -23,7 +27,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from tilecraft.ir import Operation, StringAttr, SymbolRefAttr
-from tilecraft.ir.traits import FunctionLike, Symbol, SymbolTable
+from tilecraft.ir.traits import CallOpInterface, FunctionLike, Symbol, SymbolTable
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -31,27 +35,32 @@ if TYPE_CHECKING:
 #: The node standing for callees that cannot be resolved (unknown symbols, indirect calls).
 UNKNOWN = "<unknown callee>"
 
-#: Op names treated as calls even without a ``callee`` attribute (indirect calls).
-INDIRECT_CALL_OPS: set[str] = {"func.call_indirect"}
-
 #: Op names treated as symbol tables (besides ops with the ``SymbolTable`` trait).
 SYMBOL_TABLE_OPS: set[str] = {"builtin.module"}
 
-#: Op names treated as functions (besides ops with the ``FunctionLike`` trait).
-FUNCTION_OPS: set[str] = {"tt.func", "func.func"}
-
 
 def is_function(op: Operation) -> bool:
-    """Whether ``op`` is a function (FunctionLike, a function op name, or a Symbol with a
-    region)."""
-    return (op.name in FUNCTION_OPS or op.has_trait(FunctionLike)
+    """Whether ``op`` is a function (FunctionLike, or a Symbol with a region that is no symbol
+    table)."""
+    return (op.has_trait(FunctionLike)
             or (op.has_trait(Symbol) and len(op.regions) > 0
                 and op.name not in SYMBOL_TABLE_OPS and not op.has_trait(SymbolTable)))
 
 
 def is_call(op: Operation) -> bool:
-    """Whether ``op`` calls a function (it has a symbol ``callee`` or is an indirect call)."""
-    return isinstance(op.get_attr("callee"), SymbolRefAttr) or op.name in INDIRECT_CALL_OPS
+    """Whether ``op`` calls a function (``CallOpInterface``; for an unregistered op, a symbol
+    ``callee``)."""
+    if op.is_registered:
+        return op.has_trait(CallOpInterface)
+    return isinstance(op.get_attr("callee"), SymbolRefAttr)
+
+
+def call_arguments(call: Operation) -> tuple:
+    """The values ``call`` passes to its callee: its operands, less the callee of an indirect
+    call (the first operand)."""
+    if isinstance(call.get_attr("callee"), SymbolRefAttr):
+        return call.operands
+    return call.operands[1:]
 
 
 def symbol_name(op: Operation) -> str | None:
@@ -72,24 +81,43 @@ def _lookup_in(table: Operation, name: str) -> Operation | None:
     return None
 
 
-def resolve_callee(call: Operation) -> Operation | None:
+def resolve_callee(call: Operation,
+                   tables: dict[Operation, dict[str, Operation]] | None = None
+                   ) -> Operation | None:
     """The function ``call`` refers to, looked up in the nearest enclosing symbol table that
-    defines the root name; None if unresolved."""
+    defines the root name; None if unresolved. ``tables`` caches each table's symbols (name ->
+    op) across calls; without it, tables are scanned."""
     ref = call.get_attr("callee")
     if not isinstance(ref, SymbolRefAttr):
         return None
     table = call.parent_op
     while table is not None:
         if _is_symbol_table(table):
-            found = _lookup_in(table, ref.root)
+            found = _lookup(table, ref.root, tables)
             if found is not None:
                 for name in ref.nested:
-                    found = _lookup_in(found, name)
+                    found = _lookup(found, name, tables)
                     if found is None:
                         return None
                 return found
         table = table.parent_op
     return None
+
+
+def _lookup(table: Operation, name: str,
+            tables: dict[Operation, dict[str, Operation]] | None) -> Operation | None:
+    if tables is None:
+        return _lookup_in(table, name)
+    symbols = tables.get(table)
+    if symbols is None:
+        symbols = tables[table] = {}
+        for region in table.regions:
+            for block in region.blocks:
+                for child in block:
+                    child_name = symbol_name(child)
+                    if child_name is not None:
+                        symbols.setdefault(child_name, child)
+    return symbols.get(name)
 
 
 def is_declaration(func: Operation) -> bool:
@@ -113,27 +141,35 @@ class CallGraph:
         # caller -> callee -> its call ops, and callee -> callers, both in the order found
         self._callees: dict[Operation | str, dict[Operation | str, list[Operation]]] = {}
         self._callers: dict[Operation | str, list[Operation]] = {}
+        self._calls_in: dict[Operation, list[Operation]] = {}
+        found_calls: list[Operation] = []
         for op in root.walk():
-            if op is not root and is_function(op):
+            if op is root:
+                continue
+            if is_function(op):
                 self.functions.append(op)
                 self._callees[op] = {}
                 self._callers[op] = []
-        for func in self.functions:
-            for op in func.walk():
-                if op is func or not is_call(op):
-                    continue
-                if self._enclosing_function(op) is not func:
-                    continue  # counted for the nested function
-                self.calls.append(op)
-                callee = resolve_callee(op)
-                target = callee if callee is not None and callee in self._callers else UNKNOWN
-                sites = self._callees[func].get(target)
-                if sites is None:
-                    self._callees[func][target] = [op]
-                    self._callees.setdefault(target, {})
-                    self._callers.setdefault(target, []).append(func)
-                else:
-                    sites.append(op)
+                self._calls_in[op] = []
+            elif is_call(op):
+                found_calls.append(op)
+        tables: dict[Operation, dict[str, Operation]] = {}
+        for op in found_calls:
+            func = self._enclosing_function(op)
+            if func is None:
+                continue  # a call outside any function (in a global initializer, say)
+            self.calls.append(op)
+            self._calls_in[func].append(op)
+            callee = resolve_callee(op, tables)
+            target = callee if callee is not None and callee in self._callers else UNKNOWN
+            sites = self._callees[func].get(target)
+            if sites is None:
+                self._callees[func][target] = [op]
+                self._callees.setdefault(target, {})
+                self._callers.setdefault(target, []).append(func)
+            else:
+                sites.append(op)
+        self._by_name: dict[str, Operation] | None = None
 
     @cached_property
     def graph(self) -> nx.DiGraph:
@@ -160,10 +196,16 @@ class CallGraph:
 
     def lookup(self, name: str) -> Operation | None:
         """The function named ``name`` (first one found)."""
-        for func in self.functions:
-            if symbol_name(func) == name:
-                return func
-        return None
+        if self._by_name is None:
+            self._by_name = {}
+            for func in self.functions:
+                self._by_name.setdefault(symbol_name(func), func)
+        return self._by_name.get(name)
+
+    def calls_in(self, func: Operation) -> list[Operation]:
+        """The calls ``func`` makes itself (not those of functions nested in it), in program
+        order."""
+        return list(self._calls_in[func])
 
     def callees(self, func: Operation) -> list[Operation | str]:
         """The functions ``func`` calls (`UNKNOWN` among them for unresolved calls)."""
@@ -248,12 +290,12 @@ class CallGraph:
     def reachable_from(self, funcs: Iterable[Operation]) -> set[Operation]:
         """The functions called (transitively) from ``funcs``, ``funcs`` included."""
         result = set(funcs)
-        if not self.calls:
-            return result
-        import networkx as nx
-
-        for func in list(result):
-            result |= {n for n in nx.descendants(self.graph, func) if n != UNKNOWN}
+        work = list(result)
+        while work:  # one traversal from all of them (not one per function)
+            for callee in self._callees.get(work.pop(), ()):
+                if callee != UNKNOWN and callee not in result:
+                    result.add(callee)
+                    work.append(callee)
         return result
 
     def dead_functions(self) -> list[Operation]:
@@ -264,6 +306,7 @@ class CallGraph:
 
 
 __all__ = [
-    "CallGraph", "UNKNOWN", "is_function", "is_call", "resolve_callee", "is_declaration",
+    "CallGraph", "UNKNOWN", "is_function", "is_call", "call_arguments", "resolve_callee",
+    "is_declaration",
     "visibility", "symbol_name",
 ]

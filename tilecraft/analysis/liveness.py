@@ -74,6 +74,7 @@ class Liveness:
                 self._extend_loop(nested)
         self._ranges: dict[Value, LiveRange] = {}
         self._values: list[Value] | None = None
+        self._by_value: dict[Value, tuple[list[Block], list[Block]]] | None = None
 
     # -- construction
 
@@ -186,18 +187,32 @@ class Liveness:
             anc = ancestor_in_region(user, region) if region is not None else None
             end = max(end, self.end_index.get(anc if anc is not None else user, start))
         # blocks of that region where the value is live on entry or on exit
-        if region is not None:
-            for other in region.blocks:
-                if other.first_op is None:
-                    continue
-                if value in self._live_in.get(other, ()):
-                    start = min(start, self.index[other.first_op])
-                    end = max(end, self.index[other.first_op])
-                if value in self._live_out.get(other, ()):
-                    end = max(end, self.end_index[other.last_op])
+        live_in, live_out = self._live_blocks().get(value, ((), ()))
+        for other in live_in:
+            if other.parent is region and other.first_op is not None:
+                start = min(start, self.index[other.first_op])
+                end = max(end, self.index[other.first_op])
+        for other in live_out:
+            if other.parent is region and other.first_op is not None:
+                end = max(end, self.end_index[other.last_op])
         result = LiveRange(start, end)
         self._ranges[value] = result
         return result
+
+    def _live_blocks(self) -> dict[Value, tuple[list[Block], list[Block]]]:
+        """Per value, the blocks it is live into and out of (the live sets inverted once, so
+        that a live range costs the blocks of its value, not every block of its region)."""
+        if self._by_value is None:
+            by_value: dict[Value, tuple[list[Block], list[Block]]] = {}
+            for position, sets in enumerate((self._live_in, self._live_out)):
+                for block, values in sets.items():
+                    for value in values:
+                        entry = by_value.get(value)
+                        if entry is None:
+                            entry = by_value[value] = ([], [])
+                        entry[position].append(block)
+            self._by_value = by_value
+        return self._by_value
 
     def values(self) -> list[Value]:
         """Every value defined in the analysed op (block arguments and results), in order."""

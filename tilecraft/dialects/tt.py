@@ -12,15 +12,17 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from tilecraft.ir import (
-    ArrayAttr, BlockArgument, DenseArrayAttr, DictionaryAttr, FunctionType, IntegerAttr,
-    IntegerType, Operation, RankedTensorType, StringAttr, SymbolTable, Type, TypeAttr, Value,
-    VerificationError, i32, i64,
+    BlockArgument, DenseArrayAttr, IntegerAttr, IntegerType, Operation, RankedTensorType, Type,
+    Value, VerificationError, i32, i64,
 )
 from tilecraft.ir.ods import implements, parse_enum_keyword
 from tilecraft.ir.parser import Parser
 from tilecraft.ir.printer import print_op
 
 from . import generated_module
+from .functions import (
+    parse_function, print_function, verify_direct_call, verify_function_attrs, verify_return,
+)
 
 gen = generated_module(__name__, "tt")
 
@@ -916,191 +918,31 @@ def print(self, printer) -> None:  # noqa: A001,F811 - the hook's name
 
 @rule(gen.FuncOp)
 def _verify_func(op) -> None:
-    ftype = op.function_type
-    for name, count, what in (("arg_attrs", len(ftype.inputs), "argument"),
-                              ("res_attrs", len(ftype.results), "result")):
-        attrs = op.properties.get(name)
-        if attrs is None:
-            continue
-        if len(attrs) != count:
-            raise op.emit_error(f"expects {what} attribute array to have the same number of "
-                                f"elements as the number of function {what}s, got {len(attrs)}, "
-                                f"but expected {count}")
-
-
-def enclosing_function(op):
-    parent = op.parent_op
-    while parent is not None and not isinstance(parent, gen.FuncOp):
-        parent = parent.parent_op
-    return parent
+    verify_function_attrs(op)
 
 
 @rule(gen.ReturnOp)
 def _verify_return(op) -> None:
     function = op.parent_op
-    if not isinstance(function, gen.FuncOp):
-        return  # the HasParent trait reports it
-    results = function.function_type.results
-    if len(op.srcs) != len(results):
-        raise op.emit_error(f"has {len(op.srcs)} operands, but enclosing function "
-                            f"(@{function.sym_name}) returns {len(results)}")
-    for index, (value, expected) in enumerate(zip(op.srcs, results)):
-        if value.type is not expected:
-            raise op.emit_error(f"type of return operand {index} ({value.type}) doesn't match "
-                                f"function result type ({expected}) in function "
-                                f"@{function.sym_name}")
+    if isinstance(function, gen.FuncOp):  # else the HasParent trait reports it
+        verify_return(op, function, op.srcs, op_prefix=True)
 
 
 @rule(gen.CallOp)
 def _verify_call(op) -> None:
-    callee = op.callee
-    function = None
-    scope = op.parent_op
-    while scope is not None:
-        if scope.has_trait(SymbolTable):
-            function = SymbolTable.lookup(scope, callee)
-            if function is not None:
-                break
-        scope = scope.parent_op
-    if not isinstance(function, gen.FuncOp):
-        raise op.emit_error(f"'{callee}' does not reference a valid function")
-    ftype = function.function_type
-    if len(ftype.inputs) != len(op.operands_):
-        raise op.emit_error("incorrect number of operands for callee")
-    for index, (value, expected) in enumerate(zip(op.operands_, ftype.inputs)):
-        if value.type is not expected:
-            raise op.emit_error(f"operand type mismatch: expected operand type {expected}, but "
-                                f"provided {value.type} for operand number {index}")
-    if len(ftype.results) != len(op.results):
-        raise op.emit_error("incorrect number of results for callee")
-    for index, (result, expected) in enumerate(zip(op.results, ftype.results)):
-        if result.type is not expected:
-            raise op.emit_error(f"result type mismatch at index {index}")
-
-
-_VISIBILITIES = ("public", "private", "nested")
-_FUNC_INHERENT = ("sym_name", "function_type", "sym_visibility", "arg_attrs", "res_attrs")
-
-
-def _dict_list(attrs: list[dict]) -> ArrayAttr | None:
-    """The `arg_attrs`/`res_attrs` array, or None when every dictionary is empty."""
-    if not any(attrs):
-        return None
-    return ArrayAttr([DictionaryAttr(a) for a in attrs])
-
-
-def _dicts(array, count: int) -> list[dict]:
-    if array is None:
-        return [{}] * count
-    return [dict(d.items()) for d in array]
+    verify_direct_call(op, gen.FuncOp, op.operands_, op.results)
 
 
 @implements(gen.FuncOp)
 @classmethod
 def parse(cls, parser):
-    """``tt.func [visibility] @name(args) [-> results] [attributes {...}] [{ body }]``, where the
-    arguments are ``%name: type {attrs}`` (or just ``type {attrs}`` for a declaration)."""
-    attrs = {}
-    visibility = parser.parse_optional_keyword(_VISIBILITIES)
-    if visibility is not None:
-        attrs["sym_visibility"] = StringAttr(visibility)
-    attrs["sym_name"] = StringAttr(parser.parse_symbol_name())
-    arguments, inputs, arg_attrs = [], [], []
-    parser.parse_punct("(")
-    if not parser.parse_optional_punct(")"):
-        while True:
-            token = parser.i
-            if parser.toks[token].startswith("%"):
-                if inputs and not arguments:
-                    parser.error("expected type instead of SSA identifier", token)
-                arg = parser.parse_argument(with_type=True, with_attributes=True)
-                arguments.append(arg)
-                inputs.append(arg.type)
-                arg_attrs.append(arg.attributes)
-            else:
-                if arguments:
-                    parser.error("expected SSA identifier", token)
-                inputs.append(parser.parse_type())
-                arg_attrs.append(parser.parse_optional_attr_dict())
-            if not parser.parse_optional_punct(","):
-                break
-        parser.parse_punct(")")
-    results, res_attrs = [], []
-    if parser.parse_optional_punct("->"):
-        if parser.parse_optional_punct("("):
-            if not parser.parse_optional_punct(")"):
-                while True:
-                    results.append(parser.parse_type())
-                    res_attrs.append(parser.parse_optional_attr_dict())
-                    if not parser.parse_optional_punct(","):
-                        break
-                parser.parse_punct(")")
-        else:
-            results.append(parser.parse_type())
-            res_attrs.append({})
-    attrs["function_type"] = TypeAttr(FunctionType(inputs, results))
-    for name, dicts in (("arg_attrs", arg_attrs), ("res_attrs", res_attrs)):
-        array = _dict_list(dicts)
-        if array is not None:
-            attrs[name] = array
-    token = parser.i
-    extra = parser.parse_optional_attr_dict_with_keyword()
-    for key in extra:
-        if key in _FUNC_INHERENT:
-            parser.error(f"'{key}' is part of the function's syntax, not of its attributes",
-                         token)
-    attrs.update(extra)
-    if parser.toks[parser.i] == "{":
-        if inputs and not arguments:
-            parser.error("expected named arguments (%name: type) for a function with a body")
-        region = parser.parse_region(arguments)
-    else:
-        from tilecraft.ir import Region
-
-        region = Region()
-    properties, attributes = cls.split_attributes(attrs)
-    return cls.create(cls.OPERATION_NAME, properties=properties, attributes=attributes,
-                      regions=[region])
+    """``tt.func [visibility] @name(args) [-> results] [attributes {...}] [{ body }]``."""
+    return parse_function(cls, parser)
 
 
 @implements(gen.FuncOp)
 def print(self, printer) -> None:  # noqa: A001 - the hook's name
-    printer.write(" ")
-    if self.sym_visibility is not None:
-        printer.write(self.sym_visibility + " ")
-    printer.print_symbol_name(self.sym_name)
-    ftype = self.function_type
-    arg_attrs = _dicts(self.properties.get("arg_attrs"), len(ftype.inputs))
-    res_attrs = _dicts(self.properties.get("res_attrs"), len(ftype.results))
-    blocks = self.body.blocks
-    printer.write("(")
-    for index, type_ in enumerate(ftype.inputs):
-        if index:
-            printer.write(", ")
-        if blocks:
-            printer.print_argument(blocks[0].arguments[index], arg_attrs[index])
-        else:
-            printer.print_type(type_)
-            printer.print_attr_dict(arg_attrs[index])
-    printer.write(")")
-    if ftype.results:
-        printer.write(" -> ")
-        single = (len(ftype.results) == 1 and not res_attrs[0]
-                  and not isinstance(ftype.results[0], FunctionType))
-        if single:
-            printer.print_type(ftype.results[0])
-        else:
-            printer.write("(")
-            for index, type_ in enumerate(ftype.results):
-                if index:
-                    printer.write(", ")
-                printer.print_type(type_)
-                printer.print_attr_dict(res_attrs[index])
-            printer.write(")")
-    printer.print_attr_dict_with_keyword(self.all_attributes(), _FUNC_INHERENT)
-    if blocks:
-        printer.write(" ")
-        printer.print_region(self.body, print_entry_block_args=False)
+    print_function(self, printer)
 
 
 # -- loads and stores ----------------------------------------------------------------------------

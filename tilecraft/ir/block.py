@@ -17,13 +17,17 @@ if TYPE_CHECKING:
     from tilecraft.ir.types import Type
 
 
+#: The gap between consecutive order indices of a block's ops (room for insertions).
+_ORDER_STRIDE = 8
+
+
 class Block:
     """A list of operations with typed ``arguments``, inside a region (``parent``).
 
     Iterating a block yields its operations; the loop may erase or move the operation it is on.
     """
 
-    __slots__ = ("parent", "arguments", "_first", "_last", "_size")
+    __slots__ = ("parent", "arguments", "_first", "_last", "_size", "_ordered")
 
     def __init__(self, arg_types: Iterable[Type] = (),
                  arg_locations: Iterable[Location] | None = None) -> None:
@@ -31,6 +35,7 @@ class Block:
         self._first: Operation | None = None
         self._last: Operation | None = None
         self._size = 0
+        self._ordered = False  # whether the ops' `_order` indices are valid
         self.arguments: list[BlockArgument] = []
         locations = list(arg_locations) if arg_locations is not None else None
         for position, type_ in enumerate(arg_types):
@@ -120,6 +125,8 @@ class Block:
     def _link(self, op: Operation, prev: Operation | None, following: Operation | None) -> None:
         if op.parent is not None:
             raise ValueError(f"'{op.name}' is already in a block: detach it first")
+        if self._ordered:
+            self._order_inserted(op, prev, following)
         op.parent = self
         op._prev = prev
         op._next = following
@@ -132,6 +139,31 @@ class Block:
         else:
             following._prev = op
         self._size += 1
+
+    def _order_inserted(self, op: Operation, prev: Operation | None,
+                        following: Operation | None) -> None:
+        """Give ``op``, inserted between ``prev`` and ``following``, an order index between
+        theirs, or drop the block's indices when there is no room (MLIR's scheme)."""
+        if prev is None and following is None:
+            op._order = 0
+        elif prev is None:
+            op._order = following._order - _ORDER_STRIDE
+        elif following is None:
+            op._order = prev._order + _ORDER_STRIDE
+        elif following._order - prev._order > 1:
+            op._order = (prev._order + following._order) // 2
+        else:
+            self._ordered = False
+
+    def _renumber(self) -> None:
+        """Number the ops in order (``_order``), ``_ORDER_STRIDE`` apart."""
+        order = 0
+        op = self._first
+        while op is not None:
+            op._order = order
+            order += _ORDER_STRIDE
+            op = op._next
+        self._ordered = True
 
     def _unlink(self, op: Operation) -> None:
         prev, following = op._prev, op._next

@@ -26,12 +26,16 @@ if TYPE_CHECKING:
 _UNKNOWN = UnknownLoc()
 
 
+#: (op class, trait) -> whether the class has the trait; op classes do not change their TRAITS.
+_HAS_TRAIT: dict[tuple[type, type], bool] = {}
+
+
 class Operation:
     """An operation; see the module docstring. Build one with `create` (or a `Builder`)."""
 
     __slots__ = (
         "name", "_operands", "results", "properties", "attributes", "regions", "successors",
-        "location", "parent", "_prev", "_next",
+        "location", "parent", "_prev", "_next", "_order",
     )
     OPERATION_NAME: ClassVar[str] = ""
     TRAITS: ClassVar[tuple[type[Trait], ...]] = ()
@@ -113,8 +117,13 @@ class Operation:
 
     @classmethod
     def has_trait(cls, trait: type[Trait]) -> bool:
-        """Whether the op class has ``trait`` (or a trait derived from it) among its TRAITS."""
-        return any(issubclass(t, trait) for t in cls.TRAITS)
+        """Whether the op class has ``trait`` (or a trait derived from it) among its TRAITS
+        (answered once per class and trait: analyses ask it of every op)."""
+        key = (cls, trait)
+        found = _HAS_TRAIT.get(key)
+        if found is None:
+            found = _HAS_TRAIT[key] = any(issubclass(t, trait) for t in cls.TRAITS)
+        return found
 
     @property
     def is_registered(self) -> bool:
@@ -198,15 +207,14 @@ class Operation:
         return False
 
     def is_before_in_block(self, other: Operation) -> bool:
-        """Whether this op comes before ``other`` in their common block (O(distance))."""
-        if other.parent is not self.parent or self.parent is None:
+        """Whether this op comes before ``other`` in their common block: O(1) through the
+        block's order indices, renumbered (O(block)) after an insertion found no room."""
+        block = self.parent
+        if other.parent is not block or block is None:
             raise ValueError("the operations are not in the same block")
-        op = self._next
-        while op is not None:
-            if op is other:
-                return True
-            op = op._next
-        return False
+        if not block._ordered:
+            block._renumber()
+        return self._order < other._order
 
     def walk(self, post_order: bool = False) -> Iterator[Operation]:
         """This op and every op nested in it, parents before children (after with

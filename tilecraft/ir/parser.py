@@ -27,7 +27,7 @@ from tilecraft.ir.location import FileLineColLoc, Location
 from tilecraft.ir.operation import Operation
 from tilecraft.ir.registry import lookup_op
 from tilecraft.ir.syntax import unquote_string
-from tilecraft.ir.traits import IsolatedFromAbove
+from tilecraft.ir.traits import IsolatedFromAbove, default_dialect
 from tilecraft.ir.types import Type
 from tilecraft.ir.values import OpOperand, OpResult, Value
 
@@ -370,9 +370,13 @@ class Parser(AttrParser):
         if cls is None:
             found = lookup_op(tok) if "." in tok else None
             cls = found or lookup_op("builtin." + tok)
+            if cls is None and "." not in tok and self._op_stack:
+                default = default_dialect(self._op_stack[-1])
+                cls = lookup_op(f"{default}.{tok}") if default else None
+            elif cls is not None:
+                self._classes[tok] = cls  # not a name that depends on the enclosing op
             if cls is None or not hasattr(cls, "parse"):
                 self.error(f"custom op '{tok}' is unknown", token)
-            self._classes[tok] = cls
         self.i += 1
         self._op_stack.append(cls)
         op = cls.parse(self)
@@ -383,6 +387,7 @@ class Parser(AttrParser):
 
     @staticmethod
     def _append(block: Block, op: Operation) -> None:
+        block._ordered = False
         last = block._last
         op.parent = block
         op._prev = last
@@ -439,6 +444,7 @@ class Parser(AttrParser):
         isolated = cls is not Operation and cls.has_trait(IsolatedFromAbove)
         self.i += 1
         regions = []
+        self._op_stack.append(cls)
         while True:
             if self.toks[self.i] != "{":
                 self._expected("'{' to begin a region")
@@ -447,6 +453,7 @@ class Parser(AttrParser):
             regions.append(region)
             if not self.parse_optional_punct(","):
                 break
+        self._op_stack.pop()
         self.parse_punct(")")
         return tuple(regions)
 
@@ -492,6 +499,7 @@ class Parser(AttrParser):
         toks = self.toks
         parse = self._parse_operation
         last = block._last
+        block._ordered = False
         while True:
             tok = toks[self.i]
             if tok == "}" or tok[0] == "^":

@@ -30,7 +30,7 @@ from tilecraft.ir.location import (
 from tilecraft.ir.operation import Operation
 from tilecraft.ir.parametric import alias_classes_exist
 from tilecraft.ir.syntax import keyword_or_string, quote_string
-from tilecraft.ir.traits import IsolatedFromAbove, OpAsmOpInterface, Terminator
+from tilecraft.ir.traits import IsolatedFromAbove, OpAsmOpInterface, Terminator, default_dialect
 from tilecraft.ir.types import FunctionType, Type
 from tilecraft.ir.values import Value
 
@@ -38,6 +38,21 @@ UNKNOWN_VALUE = "<<UNKNOWN SSA VALUE>>"
 _UNIT = UnitAttr()
 _QUOTED_NAMES: dict[str, str] = {}
 _KEY_TEXT: dict[str, str] = {}
+
+
+_DEFAULT_DIALECTS: dict[type, str] = {}
+
+
+def _default_dialect(op: Operation) -> str:
+    """The dialect whose prefix ``op``'s parent lets its ops leave out ("" for none)."""
+    block = op.parent
+    if block is None or block.parent is None or block.parent.parent is None:
+        return ""
+    owner = type(block.parent.parent)
+    default = _DEFAULT_DIALECTS.get(owner)
+    if default is None:
+        default = _DEFAULT_DIALECTS[owner] = default_dialect(owner)
+    return default
 
 
 def print_op(op: Operation, *, generic: bool = False, print_debuginfo: bool = False) -> str:
@@ -402,7 +417,13 @@ class Printer:
         cls = type(op)
         if not self.generic and hasattr(cls, "print"):
             name = op.name
-            out.append(name[8:] if name.startswith("builtin.") else name)
+            if name.startswith("builtin."):
+                name = name[8:]
+            else:
+                default = _default_dialect(op)
+                if default and name.startswith(default + "."):
+                    name = name[len(default) + 1:]
+            out.append(name)
             op.print(self)
         else:
             self._print_generic(op)

@@ -303,6 +303,39 @@ class FunctionLike(Trait):
                     f"the corresponding argument in function signature({expected})")
 
 
+class CallOpInterface(Trait):
+    """The op calls a function (MLIR's ``CallOpInterface``): by the symbol reference in its
+    ``callee`` attribute, or, without one, through its first operand (a value of function type);
+    the other operands are the call's arguments and its results the function's."""
+
+
+class DefaultDialect(Trait):
+    """Ops directly in the op's regions may leave out the prefix of ``DIALECT`` (MLIR's
+    ``OpAsmOpInterface::getDefaultDialect``): in a ``func.func``, ``return`` is ``func.return``,
+    and the printer leaves the prefix out there too; build with `DefaultDialect.of`."""
+
+    DIALECT: str = ""
+    _made: dict[str, type[DefaultDialect]] = {}
+
+    @classmethod
+    def of(cls, dialect: str) -> type[DefaultDialect]:
+        """The trait class making ``dialect`` the default (one class per dialect)."""
+        trait = cls._made.get(dialect)
+        if trait is None:
+            trait = type(f"DefaultDialect_{dialect}", (DefaultDialect,),
+                         {"DIALECT": dialect, "__slots__": ()})
+            cls._made[dialect] = trait
+        return trait
+
+
+def default_dialect(op_class: type) -> str:
+    """The default dialect of the regions of ``op_class``'s ops ("" for none)."""
+    for trait in getattr(op_class, "TRAITS", ()):
+        if issubclass(trait, DefaultDialect):
+            return trait.DIALECT
+    return ""
+
+
 # -- types of operands and results
 
 
@@ -449,7 +482,8 @@ __all__ = [
     "ReturnLike", "OpAsmOpInterface", "RecursiveMemoryEffects", "MemoryEffect", "MemRead", "MemWrite", "MemAlloc",
     "MemFree", "SameVariadicOperandSize", "SameVariadicResultSize", "NoTerminator", "Terminator",
     "SingleBlock", "IsolatedFromAbove", "HasParent", "AttrSizedOperandSegments",
-    "AttrSizedResultSegments", "Symbol", "SymbolTable", "FunctionLike",
+    "AttrSizedResultSegments", "Symbol", "SymbolTable", "FunctionLike", "CallOpInterface",
+    "DefaultDialect", "default_dialect",
     "SameOperandsAndResultType", "SameTypeOperands", "SameOperandsShape",
     "SameOperandsAndResultShape", "SameOperandsElementType", "SameOperandsAndResultElementType",
     "SameOperandsEncoding", "SameOperandsAndResultEncoding", "Elementwise", "has_side_effects",

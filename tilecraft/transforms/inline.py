@@ -1,21 +1,25 @@
-"""`inline`: inline ``tt.call``s of ``tt.func``s defined in the module.
+"""`inline`: inline calls (``tt.call``, ``func.call``: ops with the ``CallOpInterface`` trait)
+of functions defined in the module (``tt.func``, ``func.func``: ``FunctionLike`` ops).
 
 Functions are visited in the call graph's post order (`CallGraph.post_order`: callees before
 callers), so a callee's own calls are already inlined when it is copied into its callers. A
 call is inlined when its callee resolves to a function with a body that is not on a call cycle
 (`CallGraph.recursive_functions`: recursive functions and their calls to each other stay) and
-is not marked ``noinline = true``.
+is not marked ``noinline = true`` (nor the call ``no_inline``). Indirect calls
+(``func.call_indirect``) are not inlined: ``canonicalize`` first turns a call of a
+``func.constant`` into a direct call.
 
 - A single-block callee: its ops are cloned right before the call, with its arguments replaced
-  by the call's operands, and the call's results by the values its ``tt.return`` returns.
-- A callee with several blocks (``cf`` branches, ``tt.return`` in more than one block): the
+  by the call's operands, and the call's results by the values its return (the ``ReturnLike``
+  terminator: ``tt.return``, ``func.return``) returns.
+- A callee with several blocks (``cf`` branches, returns in more than one block): the
   caller's block is split after the call; the entry block's ops are cloned before the call, the
-  other blocks after the caller's block, and every cloned ``tt.return`` becomes a ``cf.br`` to
+  other blocks after the caller's block, and every cloned return becomes a ``cf.br`` to
   the continuation block, whose arguments replace the call's results. That needs a region that
   may hold several blocks (the call directly in a function's body). A call nested in an ``scf``
   region takes a callee whose blocks form a tree from the entry (each other block the target
   of one branch: early returns, ``if``/``else`` that both return) as nested ``scf.if``s that
-  yield what its ``tt.return``s return; other such calls are left alone with a remark.
+  yield what its returns return; other such calls are left alone with a remark.
 
 Inlined ops keep their own locations (those of the callee's ops). Inlining repeats (option
 ``max-iterations``) while it changes something, for calls that inlining exposed. Afterwards,
@@ -25,11 +29,14 @@ more is erased (public functions stay; ``symbol-dce`` removes other dead private
 
 from __future__ import annotations
 
-from tilecraft.analysis.callgraph import CallGraph, is_declaration, resolve_callee, visibility
+from tilecraft.analysis.callgraph import (
+    CallGraph, call_arguments, is_declaration, is_function, resolve_callee, visibility,
+)
 from tilecraft.generated.passes import InlinerPassBase
 from tilecraft.ir import (
-    ArrayAttr, Block, BoolAttr, Builder, DictionaryAttr, Operation, SymbolRefAttr,
+    ArrayAttr, Block, BoolAttr, Builder, DictionaryAttr, Operation, SymbolRefAttr, UnitAttr,
 )
+from tilecraft.ir.traits import CallOpInterface, ReturnLike
 
 from .diagnostics import emit_remark
 from .transform_utils import remap_operands
@@ -37,16 +44,14 @@ from .transform_utils import remap_operands
 __all__ = ["InlinerPass", "inline_call"]
 
 
-def _enclosing_function(op: Operation) -> Operation | None:
-    parent = op.parent_op
-    while parent is not None and parent.name != "tt.func":
-        parent = parent.parent_op
-    return parent
-
-
-def _is_noinline(func: Operation) -> bool:
+def _is_noinline(func: Operation, call: Operation) -> bool:
     attr = func.get_attr("noinline")
-    return isinstance(attr, BoolAttr) and attr.value
+    return (isinstance(attr, BoolAttr) and attr.value) or \
+        isinstance(call.get_attr("no_inline"), UnitAttr)
+
+
+def _is_return(op: Operation) -> bool:
+    return op.has_trait(ReturnLike)
 
 
 def inline_call(call: Operation, callee: Operation) -> None:
@@ -54,22 +59,22 @@ def inline_call(call: Operation, callee: Operation) -> None:
     with several blocks needs ``call`` directly in a function's body."""
     body = callee.regions[0]
     entry = body.blocks[0]
-    mapping: dict = {arg: operand for arg, operand in zip(entry.arguments, call.operands)}
+    mapping: dict = {arg: operand for arg, operand in zip(entry.arguments, call_arguments(call))}
     if len(body.blocks) == 1:
         builder = Builder.before(call)
         clones = []
         for op in entry:
-            if op is entry.last_op and op.name == "tt.return":
+            if op is entry.last_op and _is_return(op):
                 returned = [mapping.get(v, v) for v in op.operands]
                 break
             clones.append(builder.insert(op.clone(mapping)))
         else:  # pragma: no cover - the verifier requires the terminator
-            raise ValueError(f"@{callee.sym_name} has no tt.return")
+            raise ValueError(f"@{callee.sym_name} has no return")
         for result, value in zip(call.results, returned):
             result.replace_all_uses_with(value)
         call.erase()
         return
-    if call.parent_op is not None and call.parent_op.name != "tt.func":
+    if call.parent_op is not None and not is_function(call.parent_op):
         returned = _clone_tree(body.blocks[0], Builder.before(call), mapping,
                                [r.type for r in call.results])
         for result, value in zip(call.results, returned):
@@ -81,11 +86,12 @@ def inline_call(call: Operation, callee: Operation) -> None:
 
 def is_branch_tree(body) -> bool:
     """Whether the blocks of ``body`` form a tree from its entry: every other block is the
-    target of exactly one ``cf.br``/``cf.cond_br`` successor, and leaves end in ``tt.return``."""
+    target of exactly one ``cf.br``/``cf.cond_br`` successor, and leaves end in a return."""
     incoming: dict = {}
     for block in body.blocks:
         terminator = block.last_op
-        if terminator is None or terminator.name not in ("tt.return", "cf.br", "cf.cond_br"):
+        if terminator is None or not (_is_return(terminator)
+                                      or terminator.name in ("cf.br", "cf.cond_br")):
             return False
         for successor in terminator.successors:
             incoming[successor] = incoming.get(successor, 0) + 1
@@ -102,7 +108,7 @@ def _clone_tree(block: Block, builder: Builder, mapping: dict, types: list) -> l
         if op is not block.last_op:
             builder.insert(op.clone(mapping))
     terminator = block.last_op
-    if terminator.name == "tt.return":
+    if _is_return(terminator):
         return [mapping.get(v, v) for v in terminator.operands]
     if terminator.name == "cf.br":
         destinations = [(terminator.successors[0], terminator.operands)]
@@ -156,7 +162,7 @@ def _inline_blocks(call: Operation, body, mapping: dict) -> None:
         clones += [new_block.append(op.clone(mapping)) for op in source]
     remap_operands(clones, mapping)
     for clone in clones:
-        if clone.name == "tt.return":
+        if _is_return(clone):
             branch = BranchOp.build(continuation, list(clone.operands), location=clone.location)
             clone.parent.insert_before(clone, branch)
             clone.erase()
@@ -184,7 +190,7 @@ def referenced_symbols(root: Operation) -> set[str]:
 
 
 class InlinerPass(InlinerPassBase):
-    """MLIR's inliner for ``tt.call``/``tt.func``."""
+    """MLIR's inliner for calls of ``tt.func``s and ``func.func``s."""
 
     def run_on_operation(self, op: Operation) -> None:
         self._inlined: dict[Operation, None] = {}
@@ -201,9 +207,7 @@ class InlinerPass(InlinerPassBase):
         recursive = graph.recursive_functions()
         changed = False
         for func in graph.post_order():
-            calls = [c for c in func.walk() if c.name == "tt.call"
-                     and _enclosing_function(c) is func]
-            for call in calls:
+            for call in graph.calls_in(func):
                 callee = resolve_callee(call)
                 if not self._can_inline(call, callee, recursive):
                     continue
@@ -213,12 +217,14 @@ class InlinerPass(InlinerPassBase):
         return changed
 
     def _can_inline(self, call: Operation, callee: Operation | None, recursive) -> bool:
-        if callee is None or callee.name != "tt.func" or is_declaration(callee):
+        if not call.has_trait(CallOpInterface):
+            return False  # an unregistered op naming a callee
+        if callee is None or not is_function(callee) or is_declaration(callee):
             return False
-        if callee in recursive or _is_noinline(callee):
+        if callee in recursive or _is_noinline(callee, call):
             return False
         body = callee.regions[0]
-        if len(body.blocks) > 1 and call.parent_op.name != "tt.func" and \
+        if len(body.blocks) > 1 and not is_function(call.parent_op) and \
                 not is_branch_tree(body):
             if call not in self._remarked:
                 self._remarked.add(call)
