@@ -101,6 +101,15 @@ class Config:
         return f"Config({{{text}}}, {options})"
 
 
+def space_configs(space: Space) -> list[Config]:
+    """A `Config` per point of ``space``, in its order."""
+    configs = []
+    for position in range(len(space)):
+        kwargs, options = space.config_parts(position)
+        configs.append(Config(kwargs, **options))
+    return configs
+
+
 def _base_jit(fn: Any) -> JITFunction:
     """The `JITFunction` under ``@autotune``/``@heuristics`` wrappers."""
     while not isinstance(fn, JITFunction):
@@ -167,8 +176,7 @@ class Autotuner(_Wrapper):
             if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
                 raise AutotuneError(f"kernel '{name}': a space is searched within a budget of "
                                     f"measurements (budget=N >= 1), got budget={budget!r}")
-            configs = [Config(*space.config_parts(p)[:1], **space.config_parts(p)[1])
-                       for p in range(len(space))]
+            configs = space_configs(space)
         elif budget is not None:
             raise AutotuneError(f"kernel '{name}': budget= goes with space=tc.Space(...)")
         self.configs = list(configs or ()) or [Config({})]

@@ -29,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
 
 import tilecraft as tc  # noqa: E402
 from tilecraft import testing  # noqa: E402
+from tilecraft.runtime.autotuner import space_configs  # noqa: E402
 from tilecraft.runtime.compiler import selected_backend  # noqa: E402
 from tilecraft.runtime.model_search import ModelSearch, kernel_features  # noqa: E402
 
@@ -103,8 +104,7 @@ def main() -> int:
     backend = selected_backend()
     size = args.size or (4096 if backend == "cuda" else 512)
     space = space_for(backend)
-    configs = [tc.Config(*space.config_parts(p)[:1], **space.config_parts(p)[1])
-               for p in range(len(space))]
+    configs = space_configs(space)
     matmul = Matmul(backend, size)
     start = time.perf_counter()
     times = [matmul.measure(config) for config in configs]
@@ -136,7 +136,7 @@ def main() -> int:
     start = time.perf_counter()
     tuner[matmul.grid](*matmul.args)
     live_s = time.perf_counter() - start
-    chosen = tuner.configs.index(tuner.best_config)  # the space's order
+    chosen = tuner.configs.index(tuner.best_config)  # the space's order, as `configs`
     live = times[chosen] / best if times[chosen] is not None else math.inf
     lines.append(f"live tc.autotune search: {len(tuner.configs_timings)} measured in "
                  f"{live_s:.0f} s, chose {tuner.best_config}: its exhaustive time / best "
