@@ -21,6 +21,10 @@ The choice is kept in memory per tuning key and on disk in the compile cache
 choice, with every configuration's time; on a terminal, tuning shows a tqdm progress bar when
 tqdm is installed (``pip install 'tilecraft[progress]'``).
 
+Before benchmarking, the configurations are compiled together (`JITFunction.compile_all`):
+when they take long enough to compile, in worker processes on every core
+(`tilecraft.runtime.compile_workers`; ``TILECRAFT_COMPILE_WORKERS`` sets how many).
+
 The autotuner never names a target: it launches through the kernel and times with
 ``do_bench`` on the device the selected backend runs on.
 """
@@ -294,6 +298,8 @@ class Autotuner(_Wrapper):
             if self.space is not None:
                 self._search(configs, timings, reasons, args, kwargs, grid, named, saved,
                              backend)
+            elif backend != "interpret":
+                self._compile_configs(configs, args, kwargs)
             for config in _progress(configs if self.space is None else [], self.base.__name__):
                 try:
                     timings[config] = self._bench(config, args, kwargs, grid, named, saved,
@@ -340,21 +346,29 @@ class Autotuner(_Wrapper):
             return timings[config][0]
 
         def compile_features(positions: list[int]) -> list[dict[str, float] | None]:
+            chosen = [configs[position] for position in positions]
             out = []
-            for position in positions:
-                try:
-                    compiled = self.fn.warmup(*args, **kwargs, **configs[position].all_kwargs())
-                except Exception as error:  # noqa: BLE001 - it is not measured
-                    reasons.append(f"{configs[position]}: {type(error).__name__}: {error}")
+            for config, compiled in zip(chosen, self._compile_configs(chosen, args, kwargs)):
+                if isinstance(compiled, Exception):  # it is not measured
+                    reasons.append(f"{config}: {type(compiled).__name__}: {compiled}")
                     out.append(None)
-                    continue
-                out.append(kernel_features(compiled))
+                else:
+                    out.append(kernel_features(compiled))
             return out
 
         search.run(measure, compile_features)
         self.search = search
         if hasattr(bar, "close"):
             bar.close()
+
+    def _compile_configs(self, configs: Sequence[Config], args: tuple,
+                         kwargs: dict[str, Any]) -> list[Any]:
+        """The kernel compiled for these arguments with each configuration, at once in worker
+        processes (`JITFunction.compile_all`): per configuration the `CompiledKernel` or the
+        exception its compile raised."""
+        calls = [(args, _base_kwargs(self.fn, args, {**kwargs, **config.all_kwargs()}))
+                 for config in configs]
+        return self.base.compile_all(calls)
 
     def _bench(self, config: Config, args: tuple, kwargs: dict[str, Any], grid: Any,
                named: dict[str, Any], saved: dict[str, Any], backend: str) -> list[float]:
@@ -405,6 +419,16 @@ class Autotuner(_Wrapper):
         for config, times in timings.items():
             measured = "failed" if times is None else f"{times[0]:.4f} ms"
             print(f"  {config}: {measured}")
+
+
+def _base_kwargs(fn: Any, args: tuple, kwargs: dict[str, Any]) -> dict[str, Any]:
+    """The keyword arguments that the ``@jit`` kernel under ``fn`` gets when ``fn`` is
+    launched with these: each ``@heuristics`` wrapper on the way adds its values."""
+    while not isinstance(fn, JITFunction):
+        if isinstance(fn, Heuristics):
+            kwargs = fn._with_values(args, kwargs)
+        fn = fn.fn
+    return kwargs
 
 
 def _progress(configs: Sequence[Any], name: str) -> Iterable[Any]:

@@ -327,6 +327,73 @@ def compile_module(module, backend: Backend, launch_options: dict | None = None,
                    arg_names: list[str] | None = None) -> CompiledKernel:
     """``module`` (the frontend's `tt` module) compiled by ``backend``, from the disk cache
     when it holds an entry that passes the checks of the module docstring."""
+    options, key = _options_and_key(module, backend, launch_options)
+    binary = None if always_compile() else _cached_binary(key, module, backend)
+    if binary is None:
+        binary = backend.compile(module, options)
+        files, metadata = backend.cache_files(binary)
+        cache.put(key, files, metadata)
+    return _compiled_kernel(module, backend, binary, arg_names)
+
+
+def compile_modules(jobs: Sequence[tuple[Any, Backend, dict, list[str]]]
+                    ) -> list[CompiledKernel | Exception]:
+    """Each job's ``compile_module(module, backend, launch_options, arg_names)``, or the
+    exception it raises. The first two jobs the cache does not hold are compiled here, the
+    second timed; when the rest would take long enough to pay for worker processes
+    (`compile_workers.worth_workers`), their backend stages run at once in them. A job that
+    fails in a worker is compiled here again, which raises its error."""
+    import time
+
+    from tilecraft.ir import print_op
+
+    from . import compile_workers
+
+    outcomes: list[CompiledKernel | Exception | None] = [None] * len(jobs)
+    prepared = [_options_and_key(module, backend, options) for module, backend, options, _ in jobs]
+    missing = []
+    for index, ((module, backend, _, arg_names), (_, key)) in enumerate(zip(jobs, prepared)):
+        binary = None if always_compile() else _cached_binary(key, module, backend)
+        if binary is None:
+            missing.append(index)
+        else:
+            outcomes[index] = _compiled_kernel(module, backend, binary, arg_names)
+
+    def compile_here(index: int) -> None:
+        try:
+            outcomes[index] = compile_module(*jobs[index])
+        except Exception as error:  # noqa: BLE001 - each job's own outcome
+            outcomes[index] = error
+
+    if len(missing) > 2:
+        compile_here(missing[0])  # (the process's first compile also pays one-off costs)
+        start = time.perf_counter()
+        compile_here(missing[1])
+        missing = missing[2:]
+        if compile_workers.worth_workers(time.perf_counter() - start, len(missing)):
+            requests = [compile_workers.Request(
+                jobs[i][1].name, getattr(jobs[i][1], "capability", None),
+                print_op(jobs[i][0], print_debuginfo=True), prepared[i][0]) for i in missing]
+            for index, result in zip(missing, compile_workers.compile_all(requests)):
+                if result is None:
+                    continue
+                files, metadata = result
+                module, backend, _, arg_names = jobs[index]
+                try:
+                    binary = _checked_binary(files, metadata, module, backend)
+                except Exception:  # noqa: BLE001 - compiled again below, here
+                    continue
+                cache.put(prepared[index][1], files, metadata)
+                outcomes[index] = _compiled_kernel(module, backend, binary, arg_names)
+    for index in missing:
+        if outcomes[index] is None:
+            compile_here(index)
+    return outcomes
+
+
+def _options_and_key(module, backend: Backend, launch_options: dict | None) -> tuple[Any, str]:
+    """The backend's options for ``launch_options`` and the cache key of ``module`` compiled
+    with them."""
     from tilecraft import __version__
     from tilecraft.ir import print_op
 
@@ -338,11 +405,11 @@ def compile_module(module, backend: Backend, launch_options: dict | None = None,
         raise CompilationError(f"kernel '{_kernel_name(module)}': {error}") from None
     key = cache.cache_key(backend.name, __version__, cache.source_fingerprint(), print_op(module),
                           backend.cache_key_parts(options))
-    binary = None if always_compile() else _cached_binary(key, module, backend)
-    if binary is None:
-        binary = backend.compile(module, options)
-        files, metadata = backend.cache_files(binary)
-        cache.put(key, files, metadata)
+    return options, key
+
+
+def _compiled_kernel(module, backend: Backend, binary: Any,
+                     arg_names: list[str] | None) -> CompiledKernel:
     name, asm, metadata = backend.describe(binary)
     if arg_names is not None:
         metadata["arg_names"] = _launched_names(module, arg_names,
@@ -394,23 +461,28 @@ def _cached_binary(key: str, module, backend: Backend) -> Any:
     if entry is None:
         return None
     try:
-        metadata = entry[cache.METADATA_FILE]
-        binary = backend.from_cache(entry, metadata)
-        name, _, described = backend.describe(binary)
-        kernel = _kernel_func(module)
-        if kernel is None:
-            raise InvalidEntry("the module has no tt.func")
-        expected = [backend.arg_kind(ty) for ty in _launched_types(
-            kernel.function_type.inputs, metadata.get("tensormaps", ()))]
-        expected += ["ptr"] if metadata.get("global_scratch") else []
-        if name != kernel.sym_name or described["name"] != kernel.sym_name:
-            raise InvalidEntry(f"it holds kernel {name!r}")
-        if described["arg_kinds"] != expected:
-            raise InvalidEntry(f"argument kinds {described['arg_kinds']} where the kernel's "
-                               f"signature has {expected}")
+        return _checked_binary(entry, entry[cache.METADATA_FILE], module, backend)
     except Exception:  # noqa: BLE001 - whatever a damaged entry raises, it is compiled again
         cache.discard(key)
         return None
+
+
+def _checked_binary(files: dict, metadata: dict, module, backend: Backend) -> Any:
+    """The binary that cache ``files`` and ``metadata`` hold, checked against ``module``'s
+    kernel (its name and the kind of each argument); raises when it does not match."""
+    binary = backend.from_cache(files, metadata)
+    name, _, described = backend.describe(binary)
+    kernel = _kernel_func(module)
+    if kernel is None:
+        raise InvalidEntry("the module has no tt.func")
+    expected = [backend.arg_kind(ty) for ty in _launched_types(
+        kernel.function_type.inputs, metadata.get("tensormaps", ()))]
+    expected += ["ptr"] if metadata.get("global_scratch") else []
+    if name != kernel.sym_name or described["name"] != kernel.sym_name:
+        raise InvalidEntry(f"it holds kernel {name!r}")
+    if described["arg_kinds"] != expected:
+        raise InvalidEntry(f"argument kinds {described['arg_kinds']} where the kernel's "
+                           f"signature has {expected}")
     return binary
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import inspect
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tilecraft.language import core as tl
@@ -23,8 +24,8 @@ from tilecraft.language import core as tl
 from . import fast_launch
 from .arguments import address_of, element_type_of, is_array_like, scalar_type_of
 from .arguments import reinterpret  # noqa: F401 (tilecraft.runtime.jit.reinterpret, as before)
-from .compiler import (compile_module, get_backend, launch_arguments, scratch_arguments,
-                       selected_backend)
+from .compiler import (compile_module, compile_modules, get_backend, launch_arguments,
+                       scratch_arguments, selected_backend)
 from .tensor_descriptor import TensorDescriptor
 
 LAUNCH_OPTIONS = frozenset({
@@ -131,9 +132,7 @@ class JITFunction:
     def _run_slow(self, args: tuple, kwargs: dict, grid):
         """A launch that the fast path could not take: specializes, compiles (or finds the
         compiled kernel), launches, and makes the fast path's entry for the next launches."""
-        launch_kwargs = dict(kwargs)
-        options = {k: launch_kwargs.pop(k) for k in kwargs
-                   if k in LAUNCH_OPTIONS and k not in self.signature.parameters}
+        launch_kwargs, options = self._split_options(kwargs)
         stream = options.pop("stream", None)
         backend = "interpret" if self.interpret else selected_backend()
         try:
@@ -195,6 +194,39 @@ class JITFunction:
                                       list(spec.arg_types))
             self._binaries[key] = compiled
         return compiled
+
+    def compile_all(self, calls: Sequence[tuple[tuple, dict]]) -> list:
+        """Compiles for each ``(args, kwargs)`` as `warmup` does, the backend stages of those
+        not compiled yet at once in worker processes (`compile_workers`); returns per call the
+        `CompiledKernel`, or the exception its compile raised."""
+        backend = "interpret" if self.interpret else selected_backend()
+        outcomes: list = []
+        jobs, keys, places = [], [], []
+        for args, kwargs in calls:
+            kwargs, options = self._split_options(kwargs)
+            options.pop("stream", None)
+            try:
+                if backend == "interpret":  # launches do not compile: the verified tt module
+                    outcomes.append(self.ir(*args, **kwargs))
+                    continue
+                spec = self.specialize(args, kwargs)
+                key = (spec.key, backend, tuple(sorted(options.items())))
+                compiled = self._binaries.get(key)
+                if compiled is None:
+                    module = self._compile(spec)
+            except Exception as error:  # noqa: BLE001 - each call's own outcome
+                outcomes.append(error)
+                continue
+            outcomes.append(compiled)
+            if compiled is None:
+                places.append(len(outcomes) - 1)
+                keys.append(key)
+                jobs.append((module, get_backend(backend), options, list(spec.arg_types)))
+        for place, key, compiled in zip(places, keys, compile_modules(jobs)):
+            outcomes[place] = compiled
+            if not isinstance(compiled, Exception):
+                self._binaries[key] = compiled
+        return outcomes
 
     def __call__(self, *args, **kwargs):
         if tl.is_interpreting():
@@ -291,8 +323,7 @@ class JITFunction:
         types or signature strings such as ``"*fp32"``; ``grid`` is accepted and unused, as
         Triton's). With the interpreter selected, the launch would not compile: the kernel is
         compiled to verified `tt` IR and the module returned."""
-        options = {k: kwargs.pop(k) for k in list(kwargs)
-                   if k in LAUNCH_OPTIONS and k not in self.signature.parameters}
+        kwargs, options = self._split_options(kwargs)
         options.pop("stream", None)
         backend = "interpret" if self.interpret else selected_backend()
         if backend == "interpret":
@@ -305,6 +336,15 @@ class JITFunction:
             if isinstance(error, CompilationError) and not _debug():
                 raise without_traceback(error) from error.__cause__
             raise
+
+
+    def _split_options(self, kwargs: dict) -> tuple[dict, dict]:
+        """``kwargs`` without the launch options (``num_warps``, ``stream``...), and those
+        options; a parameter of the kernel named like an option stays an argument."""
+        kwargs = dict(kwargs)
+        options = {k: kwargs.pop(k) for k in list(kwargs)
+                   if k in LAUNCH_OPTIONS and k not in self.signature.parameters}
+        return kwargs, options
 
 
 def _is_numpy_scalar(value) -> bool:
