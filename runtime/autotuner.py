@@ -21,7 +21,10 @@ The choice is kept in memory per tuning key and on disk in the compile cache
 choice, with every configuration's time; on a terminal, tuning shows a tqdm progress bar when
 tqdm is installed (``pip install 'tilecraft[progress]'``).
 
-Before benchmarking, the configurations are compiled together (`JITFunction.compile_all`):
+Where several GPUs of one model are visible, configurations are measured on all of them at
+once, with copies of the launch's tensors (`tilecraft.runtime.tuning_devices`;
+``TILECRAFT_AUTOTUNE_DEVICES`` limits how many). Before benchmarking, the configurations are
+compiled together (`JITFunction.compile_all`):
 when they take long enough to compile, in worker processes on every core
 (`tilecraft.runtime.compile_workers`; ``TILECRAFT_COMPILE_WORKERS`` sets how many).
 
@@ -35,9 +38,11 @@ import functools
 import inspect
 import os
 import sys
+import threading
 import time
 import warnings
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from tilecraft.language import core as tl
@@ -47,6 +52,7 @@ from .autotune_cache import choice_key, dtype_name, load_choice, plain, store_ch
 from .compiler import selected_backend
 from .jit import LAUNCH_OPTIONS, JITFunction
 from .model_search import ModelSearch, kernel_features
+from .tuning_devices import copy_to, measuring_devices
 from .tuning_space import Space
 
 _QUANTILES = (0.5, 0.2, 0.8)
@@ -208,6 +214,7 @@ class Autotuner(_Wrapper):
         self.best_config: Config | None = None
         self.configs_timings: dict[Config, list[float] | None] = {}
         self.bench_time = 0.0
+        self.measured_on: list[int] = []  # the GPUs of the last tuning, when several
 
     # -- launching
     def run(self, *args: Any, grid: Any, **kwargs: Any) -> Any:
@@ -298,18 +305,19 @@ class Autotuner(_Wrapper):
             if self.space is not None:
                 self._search(configs, timings, reasons, args, kwargs, grid, named, saved,
                              backend)
-            elif backend != "interpret":
-                self._compile_configs(configs, args, kwargs)
-            for config in _progress(configs if self.space is None else [], self.base.__name__):
-                try:
-                    timings[config] = self._bench(config, args, kwargs, grid, named, saved,
-                                                  backend)
-                except Exception as error:  # noqa: BLE001 - a failing configuration is skipped
-                    timings[config] = None
-                    reason = f"{type(error).__name__}: {error}"
-                    reasons.append(f"{config}: {reason}")
-                    warnings.warn(f"autotuning kernel '{self.base.__name__}': skipping {config}: "
-                                  f"{reason}", AutotuneWarning, stacklevel=4)
+            else:
+                if backend != "interpret":
+                    self._compile_configs(configs, args, kwargs)
+                devices = measuring_devices([*args, *kwargs.values()]) \
+                    if backend == "cuda" else []
+                self.measured_on = devices if len(devices) > 1 else []
+                if self.measured_on:
+                    self._measure_on_devices(devices, configs, timings, reasons, args, kwargs,
+                                             grid)
+                else:
+                    for config in _progress(configs, self.base.__name__):
+                        self._measure(config, timings, reasons, args, kwargs, grid, named,
+                                      saved, backend)
         finally:
             self._reset(named, saved)
         self.bench_time = time.perf_counter() - start
@@ -323,6 +331,55 @@ class Autotuner(_Wrapper):
             store_choice(disk_key, self.base.__name__, key, configs, timings, best)
         self._report(key, best, timings)
         return best
+
+    def _measure(self, config: Config, timings: dict[Config, list[float] | None],
+                 reasons: list[str], args: tuple, kwargs: dict[str, Any], grid: Any,
+                 named: dict[str, Any], saved: dict[str, Any], backend: str) -> None:
+        """``config``'s times into ``timings``; a configuration that fails gets None there,
+        its reason in ``reasons`` and an `AutotuneWarning`."""
+        try:
+            timings[config] = self._bench(config, args, kwargs, grid, named, saved, backend)
+        except Exception as error:  # noqa: BLE001 - a failing configuration is skipped
+            timings[config] = None
+            reason = f"{type(error).__name__}: {error}"
+            reasons.append(f"{config}: {reason}")
+            warnings.warn(f"autotuning kernel '{self.base.__name__}': skipping {config}: "
+                          f"{reason}", AutotuneWarning, stacklevel=5)
+
+    def _measure_on_devices(self, devices: list[int], configs: list[Config],
+                            timings: dict[Config, list[float] | None], reasons: list[str],
+                            args: tuple, kwargs: dict[str, Any], grid: Any) -> None:
+        """Measures ``configs`` on the GPUs ``devices`` at once (`tuning_devices`): a thread
+        per GPU takes the next configuration and measures it with the launch's tensors (on the
+        first GPU) or copies of them."""
+        from tilecraft.backends.cuda import driver
+
+        queue = list(configs)
+        lock = threading.Lock()
+        bar = _progress(configs, self.base.__name__)
+        ticks = iter(bar)
+
+        def work(device: int) -> None:
+            driver.use_device(device)
+            here_args = tuple(copy_to(value, device) for value in args) \
+                if device != devices[0] else args
+            here_kwargs = {name: copy_to(value, device) for name, value in kwargs.items()} \
+                if device != devices[0] else kwargs
+            named = self.named_args(here_args, here_kwargs)
+            saved = {name: _copy(named[name]) for name in self.restore_value}
+            while True:
+                with lock:
+                    if not queue:
+                        return
+                    config = queue.pop(0)
+                    next(ticks, None)
+                self._measure(config, timings, reasons, here_args, here_kwargs, grid, named,
+                              saved, "cuda")
+
+        with ThreadPoolExecutor(max_workers=len(devices)) as threads:
+            list(threads.map(work, devices))
+        if hasattr(bar, "close"):
+            bar.close()
 
     def _search(self, configs: list[Config], timings: dict[Config, list[float] | None],
                 reasons: list[str], args: tuple, kwargs: dict[str, Any], grid: Any,
@@ -414,6 +471,8 @@ class Autotuner(_Wrapper):
             print(f"{head} {best} (from the disk cache)")
             return
         space = "" if self.space is None else f" of a space of {len(self.space)}"
+        if self.measured_on:
+            space += f" on GPUs {', '.join(map(str, self.measured_on))}"
         print(f"{head} benchmarked {len(timings)} configurations{space} in "
               f"{self.bench_time:.2f} s; best {best}")
         for config, times in timings.items():

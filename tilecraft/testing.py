@@ -44,13 +44,13 @@ def do_bench(fn: Callable[[], Any], warmup: float = 25, rep: float = 100,
     clock = _clock(device)
     fn()
     clock.synchronize()
-    estimate = statistics.fmean(clock.time(fn, grad_to_none) for _ in range(5))
+    estimate = clock.estimate(fn, grad_to_none)
     warmup_runs = max(1, math.ceil(warmup / max(estimate, 1e-6)))
     runs = max(1, math.ceil(rep / max(estimate, 1e-6)))
     for _ in range(warmup_runs):
         fn()
     clock.synchronize()
-    times = [clock.time(fn, grad_to_none) for _ in range(runs)]
+    times = clock.time_runs(fn, runs, grad_to_none)
     if quantiles is not None:
         return [_quantile(times, q) for q in quantiles]
     if return_mode == "all":
@@ -79,15 +79,27 @@ class _CPUClock:
     def synchronize(self) -> None:
         """Nothing runs asynchronously on the CPU."""
 
-    def time(self, fn: Callable[[], Any], grad_to_none: Sequence[Any] | None) -> float:
-        _reset_grads(grad_to_none)
-        start = time.perf_counter()
-        fn()
-        return (time.perf_counter() - start) * 1e3
+    def estimate(self, fn: Callable[[], Any], grad_to_none: Sequence[Any] | None) -> float:
+        """The mean ms of five runs."""
+        return statistics.fmean(self.time_runs(fn, 5, grad_to_none))
+
+    def time_runs(self, fn: Callable[[], Any], count: int,
+                  grad_to_none: Sequence[Any] | None) -> list[float]:
+        """The ms of each of ``count`` runs."""
+        times = []
+        for _ in range(count):
+            _reset_grads(grad_to_none)
+            start = time.perf_counter()
+            fn()
+            times.append((time.perf_counter() - start) * 1e3)
+        return times
 
 
 class _CUDAClock:
-    """Times runs with CUDA events on the current stream, the L2 cache cleared before each."""
+    """Times runs with CUDA events on the current stream, the L2 cache cleared before each.
+    As Triton's do_bench, every run is queued before any is read, so that the GPU never waits
+    for the host between the events of a run (the host may lag: another thread holding the
+    GIL, as the autotuner's measuring on several GPUs)."""
 
     def __init__(self) -> None:
         from tilecraft.backends.cuda import driver
@@ -95,18 +107,33 @@ class _CUDAClock:
         self.driver = driver
         self.stream = driver.current_stream()
         self.flush = driver.DeviceBuffer(L2_FLUSH_BYTES)
-        self.start, self.end = driver.Event(), driver.Event()
 
     def synchronize(self) -> None:
         self.driver.synchronize()
 
-    def time(self, fn: Callable[[], Any], grad_to_none: Sequence[Any] | None) -> float:
-        _reset_grads(grad_to_none)
-        self.flush.clear(self.stream)
-        self.start.record(self.stream)
-        fn()
-        self.end.record(self.stream)
-        return self.start.elapsed_ms(self.end)
+    def estimate(self, fn: Callable[[], Any], grad_to_none: Sequence[Any] | None) -> float:
+        """The mean ms of five runs, each with its cache clearing (so that the number of runs
+        in ``rep`` ms counts the clearing too)."""
+        start, end = self.driver.Event(), self.driver.Event()
+        start.record(self.stream)
+        for _ in range(5):
+            _reset_grads(grad_to_none)
+            self.flush.clear(self.stream)
+            fn()
+        end.record(self.stream)
+        return start.elapsed_ms(end) / 5
+
+    def time_runs(self, fn: Callable[[], Any], count: int,
+                  grad_to_none: Sequence[Any] | None) -> list[float]:
+        """The ms of each of ``count`` runs, between events around the run alone."""
+        events = [(self.driver.Event(), self.driver.Event()) for _ in range(count)]
+        for start, end in events:
+            _reset_grads(grad_to_none)
+            self.flush.clear(self.stream)
+            start.record(self.stream)
+            fn()
+            end.record(self.stream)
+        return [start.elapsed_ms(end) for start, end in events]
 
 
 def _clock(device: str | None) -> _CPUClock | _CUDAClock:

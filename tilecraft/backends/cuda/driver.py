@@ -105,6 +105,23 @@ def is_available() -> bool:
     return error == driver.CUresult.CUDA_SUCCESS and count > 0
 
 
+def device_count() -> int:
+    """How many GPUs the driver sees."""
+    _initialize()
+    return int(_check(_driver().cuDeviceGetCount(), "cuDeviceGetCount"))
+
+
+def use_device(device: int) -> None:
+    """Makes the primary context of ``device`` current for the calling thread, and the device
+    torch's current one where torch is imported, so that kernels, torch's streams and events
+    all run on it."""
+    _initialize()
+    _make_primary_current(device)
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        torch.cuda.set_device(device)
+
+
 @functools.cache
 def _initialize() -> None:
     if not is_available():
@@ -130,10 +147,16 @@ def ensure_context(device: int | None = None) -> int:
     if int(context) != 0:
         return int(_check(driver.cuCtxGetDevice(), "cuCtxGetDevice"))
     index = 0 if device is None else device
-    handle = _check(driver.cuDeviceGet(index), "cuDeviceGet")
+    _make_primary_current(index)
+    return index
+
+
+def _make_primary_current(device: int) -> None:
+    """Retains the primary context of ``device`` and makes it the calling thread's current."""
+    driver = _driver()
+    handle = _check(driver.cuDeviceGet(device), "cuDeviceGet")
     primary = _check(driver.cuDevicePrimaryCtxRetain(handle), "cuDevicePrimaryCtxRetain")
     _check(driver.cuCtxSetCurrent(primary), "cuCtxSetCurrent")
-    return index
 
 
 def device_properties(device: int | None = None) -> dict[str, Any]:
@@ -350,8 +373,9 @@ def _bf16_bits(value: float) -> int:
 
 
 class CudaFunction:
-    """A kernel of a cubin, loaded in the current context (see `ensure_context`), launched
-    with ``32 * num_warps`` threads per block and ``shared`` bytes of dynamic shared memory.
+    """A kernel of a cubin, loaded as a context-independent library (`cuLibraryLoadData`):
+    it launches in the calling thread's current context, on any GPU (`ensure_context` makes one
+    current where there is none), with ``32 * num_warps`` threads per block and ``shared`` bytes of dynamic shared memory.
 
     ``arg_kinds`` lists each kernel parameter's kind (`ARGUMENT_KINDS`: ``"ptr"``, ``"i32"``,
     ``"fp16"`` ...), in order; they fix how `launch` packs its values. ``arg_names`` (default
@@ -377,20 +401,25 @@ class CudaFunction:
         driver = _driver()
         self._library = _check(driver.cuLibraryLoadData(cubin, None, None, 0, None, None, 0),
                                "cuLibraryLoadData", name)
-        kernel = _check(driver.cuLibraryGetKernel(self._library, name.encode()),
-                        "cuLibraryGetKernel", name)
-        self._function = _check(driver.cuKernelGetFunction(kernel), "cuKernelGetFunction", name)
+        self._kernel = _check(driver.cuLibraryGetKernel(self._library, name.encode()),
+                              "cuLibraryGetKernel", name)
         if shared > 48 * 1024:
             limit = device_properties(self.device)["max_shared_memory_per_block_optin"]
             if shared > limit:
                 raise CudaError(f"kernel {name!r} needs {shared} bytes of shared memory; "
                                 f"{device_properties(self.device)['name']} allows {limit} per "
                                 f"block")
-            _check(driver.cuFuncSetAttribute(
-                self._function,
-                driver.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                shared), "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", name)
-        self.handle = int(self._function)
+            attribute = driver.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+            for index in range(device_count()):
+                if shared <= device_properties(index)["max_shared_memory_per_block_optin"]:
+                    _check(driver.cuKernelSetAttribute(
+                        attribute, shared, self._kernel,
+                        _check(driver.cuDeviceGet(index), "cuDeviceGet")),
+                        "cuKernelSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", name)
+        # A CUkernel, which cuLaunchKernel takes for a CUfunction: a launch runs in the calling
+        # thread's current context, on whichever GPU that is (the driver loads the code there
+        # on its first launch).
+        self.handle = int(self._kernel)
         native_launch = make_native_launcher(name, self.arg_kinds, self.arg_names, self.handle,
                                              32 * num_warps, shared)
         #: Why the launches go through cuda-python (`make_launcher`), or None where they go
