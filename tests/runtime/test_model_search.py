@@ -12,7 +12,7 @@ import pytest
 
 import tilecraft as tc
 from tilecraft import testing
-from tilecraft.runtime.autotuner import AutotuneError
+from tilecraft.runtime.autotuner import AutotuneError, Autotuner
 from tilecraft.runtime.model_search import ModelSearch, SearchError, kernel_features
 
 from .autotuned_kernels import accumulate_kernel, exact_inputs, grid
@@ -112,11 +112,37 @@ def test_a_kernel_tuned_over_a_space_within_its_budget(monkeypatch):
     x, out = exact_inputs(n, 0)
     kernel[grid](x, out, n)
     np.testing.assert_array_equal(out, x)  # reset to zero, then out = 0 + x
-    assert len(measured) == 12
+    assert len(measured) == 12 + 3  # and the three fastest once more
     timings = kernel.configs_timings
+    assert len(timings) == 12
     assert kernel.best_config in timings
     assert timings[kernel.best_config][0] == min(t[0] for t in timings.values() if t)
     assert kernel.best_config.kwargs["ROUNDS"] <= 16  # 1024 rounds are ~100x slower
+
+
+def test_the_fastest_of_a_search_are_measured_again_and_ranked_by_both(monkeypatch):
+    lucky, steady = {"BLOCK": 1024, "ROUNDS": 1}, {"BLOCK": 512, "ROUNDS": 1}
+    calls: dict[tuple, int] = {}
+
+    def fake_bench(self, config, *args):
+        key = tuple(sorted(config.kwargs.items()))
+        calls[key] = calls.get(key, 0) + 1
+        if config.kwargs == lucky:  # fast once by luck, slow when measured again
+            time = 1.0 if calls[key] == 1 else 3.0
+        elif config.kwargs == steady:
+            time = 1.5
+        else:
+            time = 10.0 + config.kwargs["ROUNDS"] + 1 / config.kwargs["BLOCK"]
+        return [time, time, time]
+
+    monkeypatch.setattr(Autotuner, "_bench", fake_bench)
+    space = tc.Space(BLOCK=[256, 512, 1024], ROUNDS=[1, 4])
+    kernel = tc.autotune(key=["n"], space=space, budget=6)(accumulate_kernel)
+    x, out = exact_inputs(64, 0)
+    kernel[grid](x, out, 64)
+    assert kernel.best_config.kwargs == steady
+    assert kernel.configs_timings[kernel.best_config][0] == 1.5
+    assert sorted(calls.values()) == [1, 1, 1, 2, 2, 2]  # six points, the fastest three twice
 
 
 def test_kernel_features_of_a_cpu_kernel():
