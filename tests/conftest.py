@@ -2,14 +2,17 @@
 never read objects compiled by an older checkout (nor fill the user's cache), and the native
 launchers are built there first (where a C compiler exists), so that every test launches the
 same way whatever it does to the cache or the environment (tests of the Python launchers switch
-them off)."""
+them off). The directory is removed when the session ends."""
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import tempfile
 
 os.environ["TILECRAFT_CACHE_DIR"] = tempfile.mkdtemp(prefix="tilecraft-test-cache-")
+atexit.register(shutil.rmtree, os.environ["TILECRAFT_CACHE_DIR"], ignore_errors=True)
 
 from tilecraft.backends import native  # noqa: E402  (after the cache is chosen)
 

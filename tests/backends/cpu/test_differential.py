@@ -18,10 +18,12 @@ examples (and ``TILECRAFT_DIFFERENTIAL_RANDOM=1`` draws fresh ones) for a longer
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import hashlib
 import importlib.util
 import os
+import shutil
 import tempfile
 import warnings
 
@@ -45,6 +47,7 @@ def _settings(examples: int):
 # -- launching -----------------------------------------------------------------------------------
 
 _SOURCE_DIR = tempfile.mkdtemp(prefix="tilecraft-differential-")
+atexit.register(shutil.rmtree, _SOURCE_DIR, ignore_errors=True)
 _KERNELS: dict = {}
 
 
