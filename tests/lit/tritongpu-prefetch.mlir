@@ -5,9 +5,11 @@
 // RUN: tilecraft-opt %s --split-input-file -tritongpu-prefetch -canonicalize | filecheck %s
 
 // The pipeliner's form: the operands are views of a ring of buffers at a loop-carried slot,
-// loaded after an async_wait. The prologue waits and loads slot 0's first slices; each
-// iteration multiplies the carried slices, loads its second slices from its own views, then
-// waits and loads the first slices of the next slot before its last dot.
+// loaded after an async_wait. The prologue waits and loads slot 0's first slices; the views
+// and the wait (once per operand) are carried into the loop, where each iteration multiplies
+// the carried slices, loads its second slices from the carried views, then makes the next
+// slot's views and waits (again once per operand), loads their first slices before its last
+// dot and yields views, waits and slices.
 // CHECK-LABEL: @ring
 // CHECK-DAG: %[[A0:.+]] = ttg.memdesc_index %[[ABUF:.+]][%c0_i32]
 // CHECK-DAG: %[[B0:.+]] = ttg.memdesc_index %[[BBUF:.+]][%c0_i32]
@@ -16,25 +18,24 @@
 // CHECK-DAG: %[[AH:.+]] = ttg.local_load %[[A0S]] token %[[W0]] : {{.*}} -> tensor<64x16xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
 // CHECK-DAG: %[[B0S:.+]] = ttg.memdesc_subslice %[[B0]][0, 0] : !ttg.memdesc<32x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<16x64xf16, #shared, #smem, mutable, 32x64>
 // CHECK-DAG: %[[BH:.+]] = ttg.local_load %[[B0S]] token %[[W0]]
-// CHECK: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[SLOT:.+]] = %c0_i32, %[[ACC:.+]] = %{{.+}}, %[[AARG:.+]] = %[[AH]], %[[BARG:.+]] = %[[BH]])
-// CHECK: %[[W:.+]] = ttg.async_wait {num = 1 : i32}
-// CHECK-DAG: %[[AV:.+]] = ttg.memdesc_index %[[ABUF]][%[[SLOT]]]
-// CHECK-DAG: %[[BV:.+]] = ttg.memdesc_index %[[BBUF]][%[[SLOT]]]
+// CHECK: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[SLOT:.+]] = %c0_i32, %[[ACC:.+]] = %{{.+}}, %[[AV:.+]] = %[[A0]], %[[BV:.+]] = %[[B0]], %[[AW:.+]] = %[[W0]], %[[BW:.+]] = %[[W0]], %[[AARG:.+]] = %[[AH]], %[[BARG:.+]] = %[[BH]])
+// CHECK: ttg.async_wait {num = 1 : i32}
 // CHECK-DAG: %[[A1S:.+]] = ttg.memdesc_subslice %[[AV]][0, 16]
-// CHECK-DAG: %[[A1:.+]] = ttg.local_load %[[A1S]] token %[[W]]
+// CHECK-DAG: %[[A1:.+]] = ttg.local_load %[[A1S]] token %[[AW]]
 // CHECK-DAG: %[[B1S:.+]] = ttg.memdesc_subslice %[[BV]][16, 0]
-// CHECK-DAG: %[[B1:.+]] = ttg.local_load %[[B1S]] token %[[W]]
+// CHECK-DAG: %[[B1:.+]] = ttg.local_load %[[B1S]] token %[[BW]]
 // CHECK: %[[D0:.+]] = tt.dot %[[AARG]], %[[BARG]], %[[ACC]]
 // CHECK: %[[NEXT:.+]] = arith.select
-// CHECK-DAG: %[[AN:.+]] = ttg.memdesc_index %[[ABUF]][%[[NEXT]]]
-// CHECK-DAG: %[[BN:.+]] = ttg.memdesc_index %[[BBUF]][%[[NEXT]]]
-// CHECK-DAG: %[[WN:.+]] = ttg.async_wait {num = 1 : i32}
+// CHECK-NEXT: %[[AN:.+]] = ttg.memdesc_index %[[ABUF]][%[[NEXT]]]
+// CHECK-NEXT: %[[BN:.+]] = ttg.memdesc_index %[[BBUF]][%[[NEXT]]]
+// CHECK-NEXT: %[[AWN:.+]] = ttg.async_wait {num = 1 : i32}
+// CHECK-NEXT: %[[BWN:.+]] = ttg.async_wait {num = 1 : i32}
 // CHECK-DAG: %[[ANS:.+]] = ttg.memdesc_subslice %[[AN]][0, 0]
-// CHECK-DAG: %[[ANH:.+]] = ttg.local_load %[[ANS]] token %[[WN]]
+// CHECK-DAG: %[[ANH:.+]] = ttg.local_load %[[ANS]] token %[[AWN]]
 // CHECK-DAG: %[[BNS:.+]] = ttg.memdesc_subslice %[[BN]][0, 0]
-// CHECK-DAG: %[[BNH:.+]] = ttg.local_load %[[BNS]] token %[[WN]]
+// CHECK-DAG: %[[BNH:.+]] = ttg.local_load %[[BNS]] token %[[BWN]]
 // CHECK: %[[D1:.+]] = tt.dot %[[A1]], %[[B1]], %[[D0]]
-// CHECK-NEXT: scf.yield %[[NEXT]], %[[D1]], %[[ANH]], %[[BNH]]
+// CHECK-NEXT: scf.yield %[[NEXT]], %[[D1]], %[[AN]], %[[BN]], %[[AWN]], %[[BWN]], %[[ANH]], %[[BNH]]
 #mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
 #shared = #ttg.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>
 #smem = #ttg.shared_memory

@@ -15,7 +15,8 @@ a buffer's bytes, narrowed to a box of elements when the descriptor is a
 - when the op's accesses conflict with the pending ones, a barrier goes right before it and
   the pending set is cleared; an existing local barrier clears it too; a
   ``ttg.async_wait`` is followed by a barrier (the copies it waited for were issued by other
-  threads);
+  threads), one for a run of adjacent waits (the prefetch pass's waits for the next
+  iteration's two operands), where Triton puts one after each;
 - control flow is a graph of *virtual blocks*: a block, or the rest of a block after an op
   with regions (``scf.for``/``scf.if``/``scf.while``/``ttg.warp_specialize``), with edges
   along branches, into the
@@ -289,7 +290,10 @@ class FunctionMembar:
             info.sync()
             return
         if op.name in _WAITS:
-            if not _is_local_barrier(op.next_op):
+            following = op.next_op
+            if following is not None and following.name in _WAITS:
+                return  # the next wait's barrier follows both
+            if not _is_local_barrier(following):
                 self._insert_barrier(None, after=op)
             info.sync()
             return

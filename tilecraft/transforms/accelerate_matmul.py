@@ -33,7 +33,9 @@ Triton's pass chooses it:
 * **Instruction** ``(16, n, 256 / bits)`` per warp: ``n`` the largest of 8, 16, ..., 256 that
   divides N and does not exceed the columns a warp group gets (`wgmma_instr_n`); warps go
   along M in groups of 4 while M has rows for them, then along N (`warps_per_tile_v3`); all
-  along M for chained dots, which then need 16 rows per warp.
+  along M for a dot whose result reaches another dot (`feeds_a_dot`: attention's first
+  product, whose rows then stay in the warps that reduce them; when M has fewer than 16 rows
+  per warp, the warp groups beyond the first hold copies of the first's rows).
 
 On Blackwell (sm_100 to sm_11x; int8 on sm_103 excepted), a dot with 4 or 8 warps, M a
 multiple of 64, N of 16, K of at least one instruction and integers only as i8 into i32
@@ -203,9 +205,30 @@ def _connected_dots(dot: Operation) -> list[Operation]:
                 continue
             seen.add(neighbour)
             stack.append(neighbour)
-            if neighbour.name in ("tt.dot", "tt.dot_scaled", "ttng.warp_group_dot"):
+            if neighbour.name in _DOT_OPS:
                 dots.append(neighbour)
     return dots
+
+
+_DOT_OPS = ("tt.dot", "tt.dot_scaled", "ttng.warp_group_dot")
+
+
+def feeds_a_dot(dot: Operation) -> bool:
+    """Whether another dot is in the forward slice of ``dot``'s result, as MLIR's
+    ``getForwardSlice`` builds it: the users, transitively, and with each user every op nested
+    in its regions."""
+    seen: set[Operation] = set()
+    stack = [use.owner for use in dot.results[0].uses]
+    while stack:
+        op = stack.pop()
+        if op in seen:
+            continue
+        seen.add(op)
+        if op.name in _DOT_OPS:
+            return True
+        stack.extend(nested for nested in op.walk() if nested is not op)
+        stack.extend(use.owner for result in op.results for use in result.uses)
+    return False
 
 
 def warps_per_tile(dot: Operation, shape: tuple[int, ...], num_warps: int) -> tuple[int, ...]:
@@ -359,10 +382,7 @@ def mma_v3_supported(dot: Operation, num_warps: int) -> bool:
     if a in FP8_KINDS and dot.max_num_imprecise_acc < 32:
         return False  # Triton's rule: fp8 accumulates in f32 only when allowed to
     m, n = d_type.shape
-    if m % 64 or n % 16 or a_type.shape[-1] < 256 // _bits(a_type):
-        return False
-    # chained dots put every warp along M: each warp group needs its 64 rows
-    return not _connected_dots(dot) or m >= 16 * num_warps
+    return m % 64 == 0 and n % 16 == 0 and a_type.shape[-1] >= 256 // _bits(a_type)
 
 
 def wgmma_instr_n(shape: tuple[int, ...], num_warps: int, kind: str) -> int:
@@ -378,11 +398,11 @@ def wgmma_instr_n(shape: tuple[int, ...], num_warps: int, kind: str) -> int:
 
 def warps_per_tile_v3(dot: Operation, shape: tuple[int, ...], num_warps: int
                       ) -> tuple[int, int]:
-    """Warps of a version 3 accumulator: all along M when the dot is chained to another (the
-    rows of attention's two products stay in the same warps); else groups of 4 along M,
-    doubled along M while M has more rows than the warps along it take (16 each), else along
-    N."""
-    if _connected_dots(dot):
+    """Warps of a version 3 accumulator: all along M when the dot's result reaches another dot
+    (`feeds_a_dot`: attention's scores stay in the warps that hold their rows); else groups of
+    4 along M, doubled along M while M has more rows than the warps along it take (16 each),
+    else along N."""
+    if feeds_a_dot(dot):
         return (num_warps, 1)
     warps = [4, 1]
     while warps[0] * warps[1] < num_warps:

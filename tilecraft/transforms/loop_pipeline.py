@@ -43,8 +43,15 @@ comes before that point, else ``D + 1`` (also when a ``wgmma`` reads one). Each 
 copy is a commit group of its own, carrying the load's ``other`` and contiguity; the newest
 groups' tokens are carried to the wait, which comes right before the first user of a buffer;
 the slot to fill and the slot to read are two counters (``D - 1`` and ``-1`` before the loop),
-each moved on where it is used. Then the loop's ``wgmma`` ops are made asynchronous as Triton
-does (`wgmma_pipeline.launch_async_dots`), and the schedule attributes are removed.
+each moved on where it is used.
+
+Last, as Triton's pipeliner does for every loop of at least one stage (its own
+``tt.num_stages``, else the pass's), the ``wgmma`` ops of each loop are made asynchronous
+(`wgmma_pipeline.launch_async_dots`): loops pipelined by a schedule, and loops not pipelined at
+all (no loads to pipeline, one stage, outer loops), whose dots are then waited for at once
+unless their shared-memory operands stay put (defined before the loop, or carried by it). The
+loops pipelined without a schedule keep the asynchronous dots of their own form (above). The
+schedule attributes are removed.
 """
 
 from __future__ import annotations
@@ -472,8 +479,9 @@ def _erase_dead(ops) -> None:
 def pipeline_loops(module: Operation, num_stages: int) -> int:
     """Pipelines every innermost ``scf.for`` of ``module`` that has loads to pipeline, on
     targets with ``cp.async`` (sm_80+; a loop with a schedule also when the module names no
-    target), by the loop's schedule when it carries one; returns how many loops were
-    pipelined. The schedule attributes are removed."""
+    target), by the loop's schedule when it carries one, then makes the ``wgmma`` of the
+    loops asynchronous (see the module docstring); returns how many loops were pipelined.
+    The schedule attributes are removed."""
     from tilecraft.analysis.axisinfo import AxisInfoAnalysis
 
     capability = capability_of(module)
@@ -481,6 +489,7 @@ def pipeline_loops(module: Operation, num_stages: int) -> int:
              and not any(inner.name == "scf.for" for inner in op.walk() if inner is not op)]
     axis_info = None
     count = 0
+    own_form: set[Operation] = set()
     for loop in loops:
         schedule = LoopSchedule.read(loop)
         if capability is not None and capability < 80 or capability is None and not schedule:
@@ -489,10 +498,9 @@ def pipeline_loops(module: Operation, num_stages: int) -> int:
         if schedule is not None:
             scheduled = scheduled_plan(loop, schedule, axis_info)
             if scheduled is not None:
-                loop = pipeline_loop(loop, scheduled.plan, scheduled.distance,
-                                     scheduled.num_buffers, scheduled.anchor)
+                pipeline_loop(loop, scheduled.plan, scheduled.distance,
+                              scheduled.num_buffers, scheduled.anchor)
                 count += 1
-            launch_async_dots(loop)
             continue
         stages = stages_of(loop, num_stages)
         if stages < 2:
@@ -501,8 +509,13 @@ def pipeline_loops(module: Operation, num_stages: int) -> int:
         plan = plan_loop(loop, pairs, [alloc.results[0].type.encoding for _, alloc in pairs])
         if plan is None:
             continue
-        pipeline_loop(loop, plan, stages - 1, stages)
+        own_form.add(pipeline_loop(loop, plan, stages - 1, stages))
         count += 1
+    # Triton's pipelineWgmma: every loop of one stage or more, pipelined or not, innermost or
+    # not; the loops pipelined without a schedule have had their own asynchronous dots
+    for loop in [op for op in module.walk(post_order=True) if op.name == "scf.for"]:
+        if loop not in own_form and stages_of(loop, num_stages) >= 1:
+            launch_async_dots(loop)
     strip_schedule(module)
     return count
 

@@ -24,19 +24,20 @@ in B; the leading batch dim stays) loaded into ``#ttg.dot_op`` layouts of ``kWid
 * **Prologue**: before the loop, the tracked values are recomputed for the first iteration
   (the induction variable is the lower bound, loop-carried values their inits) and the first
   slice of each operand is loaded.
-* **Loop**: the two first slices are carried in new loop arguments. The dot becomes a chain of
+* **Loop**: new loop arguments carry, in this order, A's and B's sources and A's and B's tokens
+  where they are not loop-carried already (their prologue values as inits; the same value
+  twice when both loads share a token), then the two first slices. The dot becomes a chain of
   dots, the first on the carried slices, each next one on the next slice (loaded right before
-  it, from the body's own source and token) with the previous result as accumulator. The last
+  it, from the carried source and token) with the previous result as accumulator. The last
   dot sinks below the ops after it that neither use it nor hold regions.
 * **Next iteration**: before the yield (and above the sunk dot), the tracked values are
   recomputed for the next iteration (the induction variable plus the step, loop-carried
-  values as yielded; one copy of each op for both operands) and its first slices are loaded
-  and yielded.
+  values as yielded), sources first, and yielded for the new arguments; its first slices are
+  loaded from them and yielded.
 
-Triton's pass also carries the recomputed sources and tokens in loop arguments where they are
-not loop-carried already, and loads the later slices from those; here the body's own values,
-which are the same, are used, since the CUDA backend does not carry shared memory descriptors
-around loops.
+Each of the four tracked values is recomputed on its own, as Triton's pass does: a token that
+both loads share is waited for twice at the end of the body (the second wait finds the first's
+state), and the two carried tokens stay two loop arguments.
 
 Other loops and dots outside loops are left as they are.
 """
@@ -261,10 +262,23 @@ class _Prefetcher:
             token = self._recompute(operand.token, before, self._first_iteration, cache)
             heads.append(self._slice(before, operand, index, source, token, 0))
 
-        # the two first slices carried in new loop arguments; the body's own tracked values
-        # (defined before the dot) serve its other slices
-        new_loop = loop_with_iter_args(loop, list(loop.operands[3:]) + heads)
+        # A's and B's sources, then their tokens, where not loop-carried, and the two first
+        # slices, carried in new loop arguments
+        values = [o.source for o in self.operands] + [o.token for o in self.operands]
+        tracked = [v for v in values if v is not None and not self._carried(v)]
+        inits = [self._recompute(v, before, self._first_iteration, cache) for v in tracked]
+        new_loop = loop_with_iter_args(loop, list(loop.operands[3:]) + inits + heads)
+        tracked_args = [body.add_argument(v.type, location) for v in inits]
         head_args = [body.add_argument(v.type, location) for v in heads]
+        slots = iter(tracked_args)
+
+        def in_body(value: Value | None) -> Value | None:
+            """A tracked value as the body reads it: its new argument (taken in the order of
+            ``tracked``), or itself where it is loop-carried already or absent."""
+            return value if value is None or self._carried(value) else next(slots)
+
+        sources = [in_body(o.source) for o in self.operands]
+        tokens = [in_body(o.token) for o in self.operands]
 
         # the chain of dots over the slices
         first = Builder.before(dot, dot.location).insert(
@@ -272,7 +286,7 @@ class _Prefetcher:
         last = first
         for offset in range(self.width, dot.operands[0].type.shape[-1], self.width):
             at = Builder.before(last, dot.location)
-            a, b = (self._slice(at, o, i, o.source, o.token, offset)
+            a, b = (self._slice(at, o, i, sources[i], tokens[i], offset)
                     for i, o in enumerate(self.operands))
             last = Builder.after(last, dot.location).insert(
                 dot.clone({dot.operands[0]: a, dot.operands[1]: b,
@@ -295,16 +309,20 @@ class _Prefetcher:
                                                   location=location)).results[0]
             return self._yielded(arg)
 
-        next_cache: dict = {}
-
         def following(value: Value | None) -> Value | None:
+            """``value`` for the next iteration, its ops copied afresh for each tracked value
+            (as Triton's pass does: a token both loads share is waited for twice)."""
             if self._carried(value):
                 return self._yielded(value)
-            return self._recompute(value, at_end, next_iteration, next_cache)
+            return self._recompute(value, at_end, next_iteration, {})
 
-        next_heads = [self._slice(at_end, o, i, following(o.source), following(o.token), 0)
+        following_values = [following(v) for v in values]
+        next_heads = [self._slice(at_end, o, i, following_values[i], following_values[2 + i], 0)
                       for i, o in enumerate(self.operands)]
-        yielded = [*self.yield_op.operands] + next_heads
+        yielded = [*self.yield_op.operands,
+                   *(n for v, n in zip(values, following_values)
+                     if v is not None and not self._carried(v)),
+                   *next_heads]
         Builder.before(self.yield_op, location).insert(YieldOp.build(yielded,
                                                                      location=location))
         self.yield_op.erase()

@@ -232,3 +232,44 @@ tt.func @async_copy_then_load(%p: tensor<16x16x!tt.ptr<f16>, #blk>) {
   tt.return
 }
 }
+
+// -----
+
+// Adjacent async waits (the prefetch pass waits once per operand for the next iteration) are
+// followed by one barrier, after the last of them. Must not fire: waits with an op between
+// them each get their barrier.
+#blk = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#sh = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32} {
+// CHECK-LABEL: @adjacent_waits
+// CHECK:      ttg.async_wait {num = 1 : i32}
+// CHECK-NEXT: ttg.async_wait {num = 1 : i32}
+// CHECK-NEXT: ttg.barrier local
+// CHECK-NEXT: ttg.local_load
+// CHECK-NOT:  ttg.barrier
+// CHECK:      tt.return
+tt.func @adjacent_waits() {
+  %a = ttg.local_alloc : () -> !ttg.memdesc<16x16xf16, #sh, #smem, mutable>
+  %w0 = ttg.async_wait {num = 1 : i32}
+  %w1 = ttg.async_wait {num = 1 : i32}
+  %v = ttg.local_load %a token %w0 : !ttg.memdesc<16x16xf16, #sh, #smem, mutable> -> tensor<16x16xf16, #blk>
+  tt.return
+}
+
+// CHECK-LABEL: @separate_waits
+// CHECK:      ttg.async_wait {num = 1 : i32}
+// CHECK-NEXT: ttg.barrier local
+// CHECK-NEXT: ttg.memdesc_index
+// CHECK-NEXT: ttg.async_wait {num = 1 : i32}
+// CHECK-NEXT: ttg.barrier local
+// CHECK-NEXT: ttg.local_load
+tt.func @separate_waits(%i: i32) {
+  %a = ttg.local_alloc : () -> !ttg.memdesc<2x16x16xf16, #sh, #smem, mutable>
+  %w0 = ttg.async_wait {num = 1 : i32}
+  %v0 = ttg.memdesc_index %a[%i] : !ttg.memdesc<2x16x16xf16, #sh, #smem, mutable> -> !ttg.memdesc<16x16xf16, #sh, #smem, mutable>
+  %w1 = ttg.async_wait {num = 1 : i32}
+  %v = ttg.local_load %v0 token %w1 : !ttg.memdesc<16x16xf16, #sh, #smem, mutable> -> tensor<16x16xf16, #blk>
+  tt.return
+}
+}

@@ -10,8 +10,9 @@ one mask value (axis info), of 4, 8 or 16 bytes, the sizes ``cp.async`` copies. 
 group reads nothing and fills its bytes with zeros (the source size operand is 0), which is
 what a load with no ``other``, or a zero ``other``, gives. Registers that repeat an element of
 an earlier register of the same thread are skipped. Tokens carry no value: the order of the
-groups is the hardware's; the barrier analysis puts a barrier after each wait, since the
-copies a wait waits for were issued by other threads too. Where ``wgmma`` reads shared memory,
+groups is the hardware's; the barrier analysis puts a barrier after each wait (each run of
+adjacent waits), since the copies a wait waits for were issued by other threads too; a wait
+right after one with the same count is the same wait and lowers to nothing. Where ``wgmma`` reads shared memory,
 a proxy fence follows the wait: the copies wrote through the generic proxy.
 """
 
@@ -79,7 +80,13 @@ def _commit_group(fl: GPULowering, op: Operation) -> None:
 
 @lowers("ttg.async_wait")
 def _wait(fl: GPULowering, op: Operation) -> None:
+    """``cp.async.wait_group num``; none for a wait right after one with the same ``num``
+    (nothing was committed between them)."""
     pending = op.num
+    previous = op.prev_op
+    if previous is not None and previous.name == op.name and previous.num == pending:
+        fl.set(op.results[0], _TOKEN)
+        return
     fl.builder.call(fl.declare("llvm.nvvm.cp.async.wait.group", ir.VoidType(), [I32]),
                     [ir.Constant(I32, pending)])
     if fl.async_proxy_reads:

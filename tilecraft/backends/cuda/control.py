@@ -2,19 +2,24 @@
 ``cf.cond_br``) and ``tt.return`` on the GPU.
 
 Values carried around a loop or out of a branch live in stack slots, one per LLVM scalar (a
-tensor has one per register); LLVM's SROA turns them into registers and phis.
+tensor has one per register); LLVM's SROA turns them into registers and phis. A shared memory
+descriptor (`SharedTensor`) carried by a loop keeps only its address in a slot: its layout,
+view corner and buffers are the init's, and a yielded descriptor that differs in them is an
+error.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import llvmlite.ir as ir
 
 from tilecraft.ir import Block, Operation, RankedTensorType, Region, Type, Value
 
 from ..cpu import types as T
-from .lowering import Distributed, GPULowering, lowers, reg_type
+from .lowering import Distributed, GPULowering, error_at, lowers, reg_type
+from .shared_memory import SharedTensor
 
 
 class Carrier:
@@ -31,6 +36,8 @@ class Carrier:
             return [self.fl.alloca(v.type) for v in value.values]
         if isinstance(value, tuple):
             return tuple(self._storage(v) for v in value)
+        if isinstance(value, SharedTensor):
+            return self.fl.alloca(value.base.type)
         return self.fl.alloca(value.type)
 
     def read(self) -> list:
@@ -42,20 +49,28 @@ class Carrier:
             return like.with_values([b.load(s, typ=s.allocated_type) for s in slot])
         if isinstance(like, tuple):
             return tuple(self._read(s, v) for s, v in zip(slot, like))
+        if isinstance(like, SharedTensor):
+            return replace(like, base=b.load(slot, typ=slot.allocated_type))
         return b.load(slot, typ=slot.allocated_type)
 
     def write(self, values: Sequence) -> None:
-        for slot, value in zip(self.slots, values):
-            self._write(slot, value)
+        for slot, value, like in zip(self.slots, values, self.like):
+            self._write(slot, value, like)
 
-    def _write(self, slot, value) -> None:
+    def _write(self, slot, value, like) -> None:
         b = self.fl.builder
-        if isinstance(value, Distributed):
+        if isinstance(value, SharedTensor):
+            if replace(value, base=like.base) != like:
+                raise error_at(self.fl.current_op, "the CUDA backend carries a shared memory "
+                               "descriptor only when every value it takes has the same "
+                               "layout, view corner and buffers")
+            b.store(value.base, slot)
+        elif isinstance(value, Distributed):
             for s, v in zip(slot, value.values):
                 b.store(v, s)
         elif isinstance(value, tuple):
-            for s, v in zip(slot, value):
-                self._write(s, v)
+            for s, v, w in zip(slot, value, like):
+                self._write(s, v, w)
         else:
             b.store(value, slot)
 

@@ -19,7 +19,8 @@ with M or N contiguous are read transposed (``imm-trans`` 1; f16 and bf16 only).
 The sequence for one dot is ``wgmma.fence``, the instructions (K fastest, each adding into the
 accumulator registers of its tile), ``wgmma.commit_group`` and, unless the dot is asynchronous,
 ``wgmma.wait_group 0``; the accumulator registers pass through the wait so that nothing reads
-them before it. An asynchronous dot leaves the wait to ``ttng.warp_group_dot_wait``.
+them before it. An asynchronous dot leaves the wait to ``ttng.warp_group_dot_wait``, except
+into f16 accumulators (packed in pairs around the instructions), which it waits for itself.
 """
 
 from __future__ import annotations
@@ -185,10 +186,9 @@ def lower_wgmma(fl: GPULowering, op: Operation) -> None:
                                len(acc))
         tiles.append((registers, acc))
     _asm(fl, "wgmma.commit_group.sync.aligned;", ir.VoidType(), "~{memory}", [])
-    if op.is_async and accumulate == "f16":
-        raise error_at(op, "the CUDA backend runs wgmma into f16 accumulators synchronously "
-                       "only")
-    if not op.is_async:
+    # f16 accumulators are packed around the instructions, so an asynchronous dot into them
+    # runs synchronously (the pipeliner waits for such a dot right after it anyway)
+    if not op.is_async or accumulate == "f16":
         flat = wait_for(fl, [v for _, acc in tiles for v in acc], 0)
         tiles = [(registers, flat[i * len(acc):(i + 1) * len(acc)])
                  for i, (registers, acc) in enumerate(tiles)]
@@ -289,16 +289,14 @@ def _warp_group_dot(fl: GPULowering, op: Operation) -> None:
 @lowers("ttng.warp_group_dot_wait")
 def _warp_group_dot_wait(fl: GPULowering, op: Operation) -> None:
     """Waits until at most ``pendings`` asynchronous dots are in flight; the f32 and i32
-    accumulators among the inputs pass through the wait, descriptors as they are."""
+    accumulators among the inputs pass through the wait, f16 ones (of dots that ran
+    synchronously) and descriptors as they are."""
     lowered = [fl.get(v) for v in op.operands]
-    tensors = [v for v in lowered if isinstance(v, Distributed)]
-    flat = [value for tensor in tensors for value in tensor.values]
-    if any(value.type not in (F32, I32) for value in flat):
-        raise error_at(op, "the CUDA backend waits for asynchronous wgmma into f32 or i32 "
-                       "accumulators only")
-    flat = wait_for(fl, flat, op.pendings)
+    tensors = [v for v in lowered if isinstance(v, Distributed)
+               and all(value.type in (F32, I32) for value in v.values)]
+    flat = wait_for(fl, [value for tensor in tensors for value in tensor.values], op.pendings)
     for source, result in zip(lowered, op.results):
-        if isinstance(source, Distributed):
+        if any(source is tensor for tensor in tensors):
             count = len(source.values)
             source, flat = source.with_values(flat[:count]), flat[count:]
         fl.set(result, source)
