@@ -13,8 +13,10 @@ from tilecraft.generated import DIALECTS
 from tilecraft.ir import Operation, get_dialect, parse_module, print_op
 from tilecraft.ir.patterns import RewritePattern
 from tilecraft.transforms import PassManager, RewriteConvergenceError, create_pass
-from tilecraft.transforms.canonicalize import canonicalization_patterns, canonicalize
+from tilecraft.transforms.canonicalize import (CanonicalizationPatternSet,
+                                               canonicalization_patterns, canonicalize)
 from tilecraft.transforms.cse import cse, equivalent_ops
+from tilecraft.transforms.patterns import PatternSet
 from tilecraft.transforms.dce import dce
 from tilecraft.transforms.effects import is_trivially_dead, memory_effects
 from tilecraft.transforms.sccp import sccp
@@ -118,6 +120,14 @@ def test_every_canonicalizer_returns_patterns_for_its_op():
                     assert pattern.ROOT == cls.OPERATION_NAME
             if "fold" in cls.HOOKS:
                 assert callable(cls.fold)
+
+
+def test_patterns_collected_per_op_are_those_of_all_dialects():
+    everything, per_op = PatternSet(canonicalization_patterns()), CanonicalizationPatternSet()
+    for name in DIALECTS:
+        for op_name in get_dialect(name).ops:
+            assert [type(p) for p in per_op.for_op(op_name)] == \
+                [type(p) for p in everything.for_op(op_name)]
 
 
 def test_fold_hooks_leave_unfoldable_ops_alone():

@@ -43,9 +43,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Literal
-
-import networkx as nx
+from typing import TYPE_CHECKING, Literal
 
 from tilecraft.analysis.callgraph import CallGraph, is_call, resolve_callee
 from tilecraft.analysis.cfg import ancestor_in_region, successor_operands
@@ -59,6 +57,9 @@ from tilecraft.ir import (Block, BlockArgument, IntegerAttr, Operation, RankedTe
                           Type, Value)
 from tilecraft.layouts.conversion import conversion_plan, contiguous_registers
 from tilecraft.layouts.linear import LinearLayout
+
+if TYPE_CHECKING:  # networkx is imported once there are buffers to place (not for most kernels)
+    import networkx as nx
 
 __all__ = ["Buffer", "Interval", "FunctionAllocation", "ModuleAllocation", "ScratchSizeFn",
            "scratch_size", "explicit_size", "padded_elements", "partition_sizes",
@@ -492,6 +493,8 @@ class _Builder:
         self.result.aliases = alias_sets(func)
 
     def _resolve_liveness(self) -> None:
+        if not self.result.buffers:
+            return  # no live range to find (nor liveness to solve)
         func = self.result.func
         ids = _post_order_ids(func)
         liveness = Liveness(func)
@@ -565,6 +568,8 @@ class _Builder:
     def _allocate(self, buffers: list[Buffer], graph: nx.Graph) -> None:
         """First-fit coloring in size order; buffers of color ``c > 0`` move past the buffers
         they interfere with (to the next physical partition after a partition neighbor)."""
+        import networkx as nx
+
         colors = nx.greedy_color(graph, strategy=lambda g, c: iter(buffers))
         partition = self.result.partition_size
         size = 0
@@ -598,6 +603,8 @@ def _interference_graph(buffers: list[Buffer], ranges: dict[Buffer, Interval],
     """Buffers as nodes, an edge between two buffers whose bytes overlap and that are live at
     the same time or owned in regions of one ``ttg.warp_specialize`` that run concurrently, and
     (with a ``partition_size``) between neighbors that start in the same physical partition."""
+    import networkx as nx
+
     graph = nx.Graph()
     graph.add_nodes_from(buffers)
     for i, x in enumerate(buffers):

@@ -37,6 +37,7 @@ import math
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -46,8 +47,9 @@ from tilecraft.analysis.defuse import def_use_order, external_operands
 from tilecraft.ir import (ArrayAttr, Attribute, BoolAttr, DenseArrayAttr,
                           DenseElementsAttr, DictionaryAttr, IntegerAttr, Operation, Type, Value)
 from tilecraft.ir.types import element_type_of, shape_of
-from tilecraft.layouts.conversion import contiguous_registers
-from tilecraft.layouts.linear import LinearLayout
+
+if TYPE_CHECKING:  # the layouts are loaded by the GPU lowering, which asks for layout widths
+    from tilecraft.layouts.linear import LinearLayout
 
 #: The divisibility of 0 (and the optimistic top value of every field).
 MAX_DIVISOR = 1 << 62
@@ -900,6 +902,8 @@ class AxisInfoAnalysis:
         """`vector_width` along the best dim for a thread of the distributed ``layout`` (a
         `LinearLayout` of ``ptr``'s type): at most the registers it holds consecutively along
         that dim (`contiguous_registers`); 1 when none does."""
+        from tilecraft.layouts.conversion import contiguous_registers
+
         best = 1
         for dim in range(len(layout.out_dim_names)):
             registers = contiguous_registers(layout, dim)

@@ -1,6 +1,9 @@
-"""The tile-IR stage shared by the compiled backends: Triton's ``make_ttir`` pass list."""
+"""The tile-IR stage shared by the compiled backends (Triton's ``make_ttir`` pass list), and how
+the backends run their pipelines: verified once, again pass by pass only to report an error."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from tilecraft.ir import BoolAttr, Operation
 
@@ -11,22 +14,27 @@ TTIR_PIPELINE = ("builtin.module(inline, {descriptors}triton-combine, canonicali
 def make_ttir(module: Operation, *, rewrite_descriptors: bool = True) -> Operation:
     """A copy of ``module`` (the frontend's `tt` module) after the tile passes; with
     ``rewrite_descriptors`` (targets without a tensor memory accelerator) tensor descriptors
-    become pointer arithmetic first. The result is verified once, after the last pass; if
-    anything fails, the passes run again on a new copy verifying after each, so that the error
-    names the pass that broke the IR (verifying after each pass cost most of the stage).
+    become pointer arithmetic first. Verified as `run_verified` says.
 
     ``noinline`` functions are inlined too: neither compiled backend lowers ``tt.call`` yet,
     and inlining changes nothing a kernel computes (Triton keeps them as calls)."""
+    descriptors = "triton-rewrite-tensor-descriptor-to-pointer, " if rewrite_descriptors else ""
+    return run_verified(TTIR_PIPELINE.format(descriptors=descriptors),
+                        lambda: _inlinable(module.clone()))
+
+
+def run_verified(pipeline: str, copy: Callable[[], Operation]) -> Operation:
+    """``copy()`` after the passes of ``pipeline``, verified once, after the last pass; if
+    anything fails, the passes run again on a new ``copy()`` verifying after each, so that the
+    error names the pass that broke the IR (verifying after each pass cost most of a stage)."""
     from tilecraft.transforms.pass_manager import PassManager
 
-    descriptors = "triton-rewrite-tensor-descriptor-to-pointer, " if rewrite_descriptors else ""
-    pipeline = TTIR_PIPELINE.format(descriptors=descriptors)
-    optimized = _inlinable(module.clone())
+    optimized = copy()
     try:
         PassManager.parse(pipeline, verify_each=False).run(optimized)
         optimized.verify()
     except Exception:  # noqa: BLE001 - the verifying run raises the error to report
-        optimized = _inlinable(module.clone())
+        optimized = copy()
         PassManager.parse(pipeline).run(optimized)
     return optimized
 

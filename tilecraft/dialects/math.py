@@ -10,13 +10,16 @@ the op alone.
 from __future__ import annotations
 
 import math
-from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from tilecraft.ir import FloatType
 from tilecraft.ir.ods import implements
 
 from . import generated_module
 from .foldutils import element_type, fold_elementwise, int_width, to_signed, to_unsigned
+
+if TYPE_CHECKING:  # fractions (and decimal, which it loads) only when an fma is folded
+    from fractions import Fraction
 
 gen = generated_module(__name__, "math")
 
@@ -36,6 +39,8 @@ def _attach(cls, fold) -> None:
 
 def round_fraction(value: Fraction, type_: FloatType) -> float:
     """The exact rational ``value`` rounded to nearest-even in ``type_``'s format."""
+    from fractions import Fraction
+
     fmt = type_.format
     if value == 0:
         return 0.0
@@ -177,6 +182,8 @@ _attach(gen.FPowIOp, _fold_fpowi)
 
 
 def _fold_fma(self, operand_constants):
+    from fractions import Fraction
+
     type_ = element_type(self.result_.type)
 
     def fma(a, b, c):

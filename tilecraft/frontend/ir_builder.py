@@ -7,7 +7,7 @@ import importlib
 from contextlib import contextmanager
 
 from tilecraft.frontend.errors import UnsupportedOpError
-from tilecraft.generated import arith, llvm, math as math_d, tt, ttg
+from tilecraft.generated import arith, math as math_d, tt
 from tilecraft.generated.language import OPS, LanguageOp
 from tilecraft.ir import (
     Block, DenseElementsAttr, FloatAttr, IntegerAttr, Operation, RankedTensorType, UnknownLoc,
@@ -352,9 +352,13 @@ class IRBuilder(Builder):
             return
         if not ty.is_bool():
             raise ValueError(f"tl.assume needs a boolean condition, got {ty}")
+        from tilecraft.generated import llvm
+
         self._op(llvm.AssumeOp, cond=cond)
 
     def barrier(self):
         # Triton emits gpu.barrier: every thread of the program waits, and its shared and
         # global memory accesses before are seen by the others after
+        from tilecraft.generated import ttg
+
         self._op(ttg.BarrierOp, addr_space=BARRIER_ALL)

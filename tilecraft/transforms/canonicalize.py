@@ -31,7 +31,7 @@ from .greedy import GreedyRewriteConfig, RewriteConvergenceError, _GreedyDriver
 from .patterns import PatternSet
 from .region_simplify import simplify_regions
 
-__all__ = ["Canonicalizer", "canonicalization_patterns", "canonicalize"]
+__all__ = ["Canonicalizer", "CanonicalizationPatternSet", "canonicalization_patterns", "canonicalize"]
 
 
 def canonicalization_patterns(dialects=None) -> list[RewritePattern]:
@@ -46,6 +46,41 @@ def canonicalization_patterns(dialects=None) -> list[RewritePattern]:
             if "get_canonicalization_patterns" in cls.HOOKS:
                 patterns.extend(cls.get_canonicalization_patterns())
     return patterns
+
+
+class CanonicalizationPatternSet(PatternSet):
+    """The canonicalization patterns of every generated dialect, as
+    ``PatternSet(canonicalization_patterns())`` gives them, but collected an op at a time: an
+    op's patterns when an op of its name is first looked up, so that canonicalizing IR of a few
+    ops loads no other dialect (``tt.trans``'s patterns, declared in ``ttg.td``, load
+    ``ttg``). The lookups are the same since each op's patterns are rooted at that op (checked
+    as they are collected)."""
+
+    __slots__ = ("_collected",)
+
+    def __init__(self) -> None:
+        super().__init__(())
+        self._collected: set[str] = set()
+
+    def for_op(self, name: str) -> tuple[RewritePattern, ...]:
+        if name not in self._collected:
+            self._collected.add(name)
+            self._collect(name)
+        return super().for_op(name)
+
+    def _collect(self, name: str) -> None:
+        dialect_name = name.partition(".")[0]
+        dialect = get_dialect(dialect_name) if dialect_name in DIALECTS else None
+        cls = dialect.ops.get(name) if dialect is not None else None
+        if cls is None or "get_canonicalization_patterns" not in cls.HOOKS:
+            return
+        patterns = cls.get_canonicalization_patterns()
+        for pattern in patterns:
+            if pattern.ROOT != name:
+                raise ValueError(f"canonicalization pattern {pattern!r} of '{name}' is not "
+                                 f"rooted at '{name}'")
+        self._by_root.setdefault(name, []).extend(patterns)
+        self.patterns += tuple(patterns)
 
 
 class CanonicalizeDriver(_GreedyDriver):
@@ -131,7 +166,7 @@ def canonicalize(op: Operation, *, top_down: bool = True, max_iterations: int = 
     """Canonicalize the ops nested in ``op``; returns the driver (its counters say what
     happened). Each iteration is a sweep of the greedy driver followed by the simplification
     of the regions, as in MLIR; ``max_iterations`` bounds them."""
-    pattern_set = PatternSet(canonicalization_patterns() if patterns is None else patterns)
+    pattern_set = CanonicalizationPatternSet() if patterns is None else PatternSet(patterns)
     driver = CanonicalizeDriver(op, pattern_set, top_down=top_down,
                                 max_num_rewrites=max_num_rewrites)
     for _ in range(max(max_iterations, 1)):

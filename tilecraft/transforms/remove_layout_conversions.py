@@ -20,7 +20,7 @@ conversions from and to them.
 
 from __future__ import annotations
 
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from tilecraft.generated import scf as scf_ops
 from tilecraft.generated import ttg as ttg_ops
@@ -33,6 +33,9 @@ from .layout_propagation import propagate_layouts
 from .layout_hoisting import hoist_conversions
 from .layout_rematerialization import backward_rematerialization
 from .effects import is_memory_effect_free
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 __all__ = ["TritonGPURemoveLayoutConversionsPass", "remove_layout_conversions"]
 
@@ -52,6 +55,8 @@ def _liveness_graph(module: Operation) -> nx.DiGraph:
     """Edges ``a -> b``: if ``a`` is live, so is ``b``; the node ``_ROOT`` reaches what ops
     with effects, terminators that return and control flow need (MLIR's liveness analysis,
     conservative about branch conditions and loop bounds)."""
+    import networkx as nx
+
     graph = nx.DiGraph()
     for op in module.walk():
         name = op.name
@@ -93,9 +98,15 @@ def _liveness_graph(module: Operation) -> nx.DiGraph:
 
 def _eliminate_dead_iter_args(module: Operation) -> None:
     """Gives the uses of loop-carried values that nothing live needs the initial value (the
-    cleanup then drops them), as Triton's runDeadIterArgElimination."""
+    cleanup then drops them), as Triton's runDeadIterArgElimination. Without such loops there is
+    nothing to do, and no graph (nor networkx) is needed."""
+    loops = [op for op in module.walk() if op.name == "scf.for" and op.init_args]
+    if not loops:
+        return
+    import networkx as nx
+
     live = nx.descendants(_liveness_graph(module), _ROOT)
-    for loop in [op for op in module.walk() if op.name == "scf.for"]:
+    for loop in loops:
         body = loop.region.blocks[0]
         for k, init in enumerate(loop.init_args):
             if body.arguments[k + 1] not in live:

@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass, field
 
 from tilecraft.ir import Operation, print_op
 
-from ..ttir import make_ttir
+from ..ttir import make_ttir, run_verified
 from . import toolchain
 
 STAGES = ("ttir", "ttgir", "llir", "ptx", "cubin")
@@ -57,12 +57,8 @@ def ttgir_pipeline(options: CUDAOptions) -> str:
 
 
 def make_ttgir(ttir: Operation, options: CUDAOptions) -> Operation:
-    """A copy of ``ttir`` with layouts."""
-    from tilecraft.transforms.pass_manager import PassManager
-
-    module = ttir.clone()
-    PassManager.parse(ttgir_pipeline(options)).run(module)
-    return module
+    """A copy of ``ttir`` with layouts, verified as `run_verified` says."""
+    return run_verified(ttgir_pipeline(options), ttir.clone)
 
 
 def make_llir(ttgir: Operation, options: CUDAOptions, metadata: dict) -> str:
