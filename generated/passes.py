@@ -44,6 +44,8 @@ class CanonicalizerPassBase(Pass):
         PassOption('top_down', 'top-down', bool, True, 'seed the worklist in pre-order', is_list=False),
         PassOption('max_iterations', 'max-iterations', int, 10, 'how many times the driver may sweep the IR before giving up', is_list=False),
         PassOption('max_num_rewrites', 'max-num-rewrites', int, -1, 'stop after this many rewrites (-1: no limit)', is_list=False),
+        PassOption('region_simplify', 'region-simplify', str, 'normal', '`normal`: simplify the regions after each sweep; `disabled`: do not', is_list=False),
+        PassOption('test_convergence', 'test-convergence', bool, False, 'fail when the rewriting has not converged within max-iterations', is_list=False),
     )
     STATISTICS = (
         PassStatistic('num_folded', 'num-folded', 'ops folded'),
@@ -54,6 +56,8 @@ class CanonicalizerPassBase(Pass):
     top_down: bool
     max_iterations: int
     max_num_rewrites: int
+    region_simplify: str
+    test_convergence: bool
 
     num_folded: int
     num_rewrites: int
