@@ -22,6 +22,10 @@ def Canonicalizer : Pass<"canonicalize"> {
            "how many times the driver may sweep the IR before giving up">,
     Option<"maxNumRewrites", "max-num-rewrites", "int", "-1",
            "stop after this many rewrites (-1: no limit)">,
+    Option<"regionSimplify", "region-simplify", "string", "normal",
+           "`normal`: simplify the regions after each sweep; `disabled`: do not">,
+    Option<"testConvergence", "test-convergence", "bool", "false",
+           "fail when the rewriting has not converged within max-iterations">,
   ];
   let statistics = [
     Statistic<"numFolded", "num-folded", "ops folded">,

@@ -62,6 +62,31 @@ def TritonGPURemoveLayoutConversions
   let implModule = "tilecraft.transforms.remove_layout_conversions";
 }
 
+def TritonGPUOptimizeThreadLocality
+    : Pass<"tritongpu-optimize-thread-locality", "builtin.module"> {
+  let summary = "Keep reductions, reshapes and gathers within threads or warps";
+  let description = [{
+    Three rewrites that cut the traffic between threads:
+    - A `tt.reduce` of a loaded `#ttg.blocked` tensor along its last axis, whose result only
+      updates a loop-carried accumulator (`acc = acc op reduce(x)` with the reduction's own
+      `arith.addf`, `arith.mulf`, `arith.maximumf`, `arith.maxnumf`, `arith.minimumf` or
+      `arith.minnumf`; the accumulator starting from a constant) and with more than one
+      element per thread along that axis: inside the loop, each thread only combines its own
+      elements (a `tt.reshape` splits the axis into the threads' part and a new last dim of
+      the elements one thread holds, reduced along that new dim) into a new accumulator that
+      starts from the operation's neutral element; the reduction across threads happens once,
+      after the loop, and its result is combined with the old accumulator's start value.
+    - A `tt.reshape` with `allow_reorder` whose results reductions read, all along one axis,
+      gets a blocked layout with that axis held within threads (`efficient_layout`), and a
+      `ttg.convert_layout` back to its old layout for its users.
+    - A `tt.gather` of rank 2 or more gets a layout in which each warp covers whole columns
+      along the gather axis (the gather stays within warps), with conversions of its operands
+      and its result, and is marked `efficient_layout`.
+  }];
+  let dependentDialects = ["ttg"];
+  let implModule = "tilecraft.transforms.optimize_thread_locality";
+}
+
 def TritonGPUReduceDataDuplication
     : Pass<"tritongpu-reduce-data-duplication", "builtin.module"> {
   let summary = "Convert to dot operand layouts through swizzled shared memory";

@@ -44,6 +44,8 @@ class CanonicalizerPassBase(Pass):
         PassOption('top_down', 'top-down', bool, True, 'seed the worklist in pre-order', is_list=False),
         PassOption('max_iterations', 'max-iterations', int, 10, 'how many times the driver may sweep the IR before giving up', is_list=False),
         PassOption('max_num_rewrites', 'max-num-rewrites', int, -1, 'stop after this many rewrites (-1: no limit)', is_list=False),
+        PassOption('region_simplify', 'region-simplify', str, 'normal', '`normal`: simplify the regions after each sweep; `disabled`: do not', is_list=False),
+        PassOption('test_convergence', 'test-convergence', bool, False, 'fail when the rewriting has not converged within max-iterations', is_list=False),
     )
     STATISTICS = (
         PassStatistic('num_folded', 'num-folded', 'ops folded'),
@@ -54,6 +56,8 @@ class CanonicalizerPassBase(Pass):
     top_down: bool
     max_iterations: int
     max_num_rewrites: int
+    region_simplify: str
+    test_convergence: bool
 
     num_folded: int
     num_rewrites: int
@@ -476,6 +480,38 @@ class TritonGPUOptimizeDotOperandsPassBase(Pass):
     )
 
 
+class TritonGPUOptimizeThreadLocalityPassBase(Pass):
+    """Keep reductions, reshapes and gathers within threads or warps
+
+    Three rewrites that cut the traffic between threads:
+    - A `tt.reduce` of a loaded `#ttg.blocked` tensor along its last axis, whose result only
+      updates a loop-carried accumulator (`acc = acc op reduce(x)` with the reduction's own
+      `arith.addf`, `arith.mulf`, `arith.maximumf`, `arith.maxnumf`, `arith.minimumf` or
+      `arith.minnumf`; the accumulator starting from a constant) and with more than one
+      element per thread along that axis: inside the loop, each thread only combines its own
+      elements (a `tt.reshape` splits the axis into the threads' part and a new last dim of
+      the elements one thread holds, reduced along that new dim) into a new accumulator that
+      starts from the operation's neutral element; the reduction across threads happens once,
+      after the loop, and its result is combined with the old accumulator's start value.
+    - A `tt.reshape` with `allow_reorder` whose results reductions read, all along one axis,
+      gets a blocked layout with that axis held within threads (`efficient_layout`), and a
+      `ttg.convert_layout` back to its old layout for its users.
+    - A `tt.gather` of rank 2 or more gets a layout in which each warp covers whole columns
+      along the gather axis (the gather stays within warps), with conversions of its operands
+      and its result, and is marked `efficient_layout`.
+    """
+
+    ARGUMENT = 'tritongpu-optimize-thread-locality'
+    SUMMARY = 'Keep reductions, reshapes and gathers within threads or warps'
+    ANCHOR = 'builtin.module'
+    DEPENDENT_DIALECTS = ('ttg', )
+    IMPL_MODULE = 'tilecraft.transforms.optimize_thread_locality'
+    OPTIONS = (
+    )
+    STATISTICS = (
+    )
+
+
 class TritonGPUPipelinePassBase(Pass):
     """Software-pipeline the loads that feed shared memory in scf.for loops
 
@@ -626,6 +662,7 @@ PASSES: dict[str, type[Pass]] = {
     'tritongpu-assign-latencies': TritonGPUAssignLatenciesPassBase,
     'tritongpu-coalesce': TritonGPUCoalescePassBase,
     'tritongpu-optimize-dot-operands': TritonGPUOptimizeDotOperandsPassBase,
+    'tritongpu-optimize-thread-locality': TritonGPUOptimizeThreadLocalityPassBase,
     'tritongpu-pipeline': TritonGPUPipelinePassBase,
     'tritongpu-prefetch': TritonGPUPrefetchPassBase,
     'tritongpu-reduce-data-duplication': TritonGPUReduceDataDuplicationPassBase,

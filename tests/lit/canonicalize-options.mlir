@@ -5,6 +5,14 @@
 // RUN: tilecraft-opt %s '-canonicalize{max-num-rewrites=1}' | filecheck %s --check-prefix=LIMIT
 // RUN: tilecraft-opt %s -canonicalize --mlir-pass-statistics 2>&1 >/dev/null \
 // RUN:   | filecheck %s --check-prefix=STATS
+// RUN: tilecraft-opt %s '-canonicalize{region-simplify=disabled}' | filecheck %s --check-prefix=KEEP
+// RUN: tilecraft-opt %s '-canonicalize{test-convergence=true}' | filecheck %s
+// RUN: not tilecraft-opt %s '-canonicalize{max-iterations=1 test-convergence=true}' 2>&1 \
+// RUN:   | filecheck %s --check-prefix=CONVERGE
+// RUN: not tilecraft-opt %s '-canonicalize{region-simplify=aggressive}' 2>&1 \
+// RUN:   | filecheck %s --check-prefix=AGGRESSIVE
+// CONVERGE: error: 'builtin.module' op canonicalize did not converge within max-iterations=1
+// AGGRESSIVE: error: 'builtin.module' op canonicalize: region-simplify=aggressive is not supported
 
 // Folding the condition lets the region simplification merge the blocks; the merged block
 // folds in the next iteration. One iteration stops after the merge, quietly.
@@ -15,6 +23,13 @@
 // ONE-NOT:       cf.cond_br
 // ONE:           %[[S:.+]] = arith.addi %{{.+}}, %{{.+}} : i32
 // ONE-NEXT:      tt.return %[[S]] : i32
+// Without the region simplification the branch still folds and the blocks merge (the cf ops'
+// patterns do that), but the block no branch reaches any more stays.
+// KEEP-LABEL:  tt.func @two_iterations
+// KEEP-NEXT:     %[[C:.+]] = arith.constant 3 : i32
+// KEEP-NEXT:     tt.return %[[C]] : i32
+// KEEP-NEXT:   ^bb1(%[[Z:.+]]: i32):
+// KEEP-NEXT:     tt.return %[[Z]] : i32
 tt.func @two_iterations(%a: i32) -> i32 {
   %c1 = arith.constant 1 : i32
   %c2 = arith.constant 2 : i32

@@ -29,7 +29,7 @@ module {
 // CHECK:      Pass Manager with 2 passes:
 // CHECK-NEXT: builtin.module(
 // CHECK-NEXT:   any(
-// CHECK-NEXT:     canonicalize{max-iterations=10 max-num-rewrites=-1 top-down=false},
+// CHECK-NEXT:     canonicalize{max-iterations=10 max-num-rewrites=-1 region-simplify=normal test-convergence=false top-down=false},
 // CHECK-NEXT:     cse
 // CHECK-NEXT:   ),
 // CHECK-NEXT:   symbol-dce

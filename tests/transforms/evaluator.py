@@ -5,8 +5,9 @@
 value normalized to its width's signed range (two's complement, wrapping at the width, so
 ``i1`` true is -1 as ``255 : i8`` is -1); floats are float16/32/64 arrays computed in their
 own precision. It covers arith (integer and float ops, comparisons, select, casts), the
-tile-shape ops of tt (splat, broadcast, expand_dims, reshape, trans, make_range), scf
-(for, if, while), calls, returns and cf branches. Undefined behaviour (division by zero,
+tile-shape ops of tt (splat, broadcast, expand_dims, reshape, trans, make_range), reductions
+(``tt.reduce`` folds its combine region along the axis, first element to last), scf (for, if,
+while), calls, returns and cf branches. Undefined behaviour (division by zero,
 signed MIN / -1, shifts by the width or more, out-of-range float-to-int) raises `Undefined`.
 
 GPU IR: layouts are ignored (``ttg.convert_layout`` is the identity); a shared memory
@@ -373,6 +374,8 @@ class _Machine:
             return [to_value(result_type, np.arange(op.start, op.end))]
         if name == "tt.call":
             return self.call(op.callee, operands)
+        if name == "tt.reduce":
+            return self.reduce(op, env, operands)
         if name == "tt.addptr":
             return [(operands[0] + operands[1]).astype(np.int64)]
         if name == "tt.load":
@@ -397,6 +400,15 @@ class _Machine:
                     return out[1:]
                 values = self.run_region(op.regions[1], env, out[1:])[1]
         raise NotImplementedError(f"the evaluator does not know '{name}'")
+
+    def reduce(self, op, env, operands) -> list[np.ndarray]:
+        """``tt.reduce``: the combine region folds the elements along the axis in order."""
+        axis = op.axis
+        totals = [np.take(x, 0, axis=axis) for x in operands]
+        for index in range(1, operands[0].shape[axis]):
+            following = [np.take(x, index, axis=axis) for x in operands]
+            totals = self.run_region(op.regions[0], env, totals + following)[1]
+        return [np.asarray(total) for total in totals]
 
     def gpu(self, op, operands) -> list[np.ndarray]:
         """The GPU-IR ops of the module docstring."""

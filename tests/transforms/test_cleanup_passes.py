@@ -63,6 +63,9 @@ def test_canonicalize_options_parse():
     assert (pass_.top_down, pass_.max_iterations, pass_.max_num_rewrites) == (False, 3, 5)
     default = create_pass("canonicalize")
     assert (default.top_down, default.max_iterations, default.max_num_rewrites) == (True, 10, -1)
+    assert (default.region_simplify, default.test_convergence) == ("normal", False)
+    checked = create_pass("canonicalize", "region-simplify=disabled test-convergence=true")
+    assert (checked.region_simplify, checked.test_convergence) == ("disabled", True)
 
 
 @pytest.mark.parametrize("top_down", [True, False])

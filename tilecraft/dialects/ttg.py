@@ -1104,7 +1104,7 @@ def _registers(type_: RankedTensorType) -> int | None:
     return None if layout is None else layout.in_dim_size("register")
 
 
-def _is_expensive_view(src: RankedTensorType, dst: RankedTensorType) -> bool:
+def is_expensive_view(src: RankedTensorType, dst: RankedTensorType) -> bool:
     """Triton's ``isExpensiveView``: a reshape from ``src`` to ``dst`` must move data across
     threads when the layouts replicate differently (other free bits of the register, lane and
     warp inputs) or hold a different number of elements per thread. Layouts without a map
@@ -1158,7 +1158,7 @@ class ConvertFromProducer(RewritePattern):
         arg = op.src.defining_op
         if isinstance(arg, _tt.ReshapeOp):
             if not arg.allow_reorder or arg.efficient_layout or \
-                    _is_expensive_view(arg.src.type, dst_type) or \
+                    is_expensive_view(arg.src.type, dst_type) or \
                     _has_dot_operand(src_type) or _has_dot_operand(dst_type):
                 return False
             rewriter.replace_op_with_new_op(op, _tt.ReshapeOp, dst_type, arg.src, True)
@@ -1234,7 +1234,7 @@ class ReshapeOfConvert(_IntoUser):
 
     def rewrite_user(self, convert, user, rewriter) -> bool:
         if not _same_layout(convert.src.type, convert.result_.type) and (
-                _is_expensive_view(convert.src.type, user.result_.type)
+                is_expensive_view(convert.src.type, user.result_.type)
                 or not user.allow_reorder):
             return False
         rewriter.replace_op_with_new_op(user, _tt.ReshapeOp, user.result_.type, convert.src,

@@ -10,8 +10,12 @@ something the rewriting runs again.
 
 Options (MLIR's): ``top-down`` seeds the worklist in pre-order (defs before uses) rather than
 in reverse post-order; ``max-iterations`` bounds the sweeps over the IR, and, as in MLIR, the
-pass stops quietly when the bound is reached; ``max-num-rewrites`` stops after that many
-pattern applications (-1: no limit). A cycle of patterns undoing each other within one sweep
+pass stops quietly when the bound is reached, unless ``test-convergence`` is set: then it
+fails; ``max-num-rewrites`` stops after that many pattern applications (-1: no limit);
+``region-simplify`` is ``normal`` (the simplification above) or ``disabled`` (unreachable
+blocks and dead block arguments stay; constant branches still fold and blocks still merge, as
+the cf ops' patterns do that in MLIR; MLIR's ``aggressive``, which also merges identical
+blocks, is refused). A cycle of patterns undoing each other within one sweep
 is still an error (`RewriteConvergenceError`). Statistics: ops folded, patterns applied, dead
 ops erased.
 """
@@ -87,7 +91,8 @@ class CanonicalizeDriver(_GreedyDriver):
     """The greedy driver with MLIR's canonicalizer behaviour: the worklist order of
     ``top_down``, dead ops that only read memory erased, a rewrite limit, and statistics."""
 
-    __slots__ = ("top_down", "limit", "num_folded", "num_rewrites", "num_erased", "stopped")
+    __slots__ = ("top_down", "limit", "num_folded", "num_rewrites", "num_erased", "stopped",
+                 "converged")
 
     def __init__(self, root: Operation, patterns: PatternSet, *, top_down: bool = True,
                  max_num_rewrites: int = -1, config: GreedyRewriteConfig | None = None) -> None:
@@ -98,6 +103,8 @@ class CanonicalizeDriver(_GreedyDriver):
         self.num_rewrites = 0
         self.num_erased = 0
         self.stopped = False
+        # whether an iteration changed nothing (`canonicalize` sets it)
+        self.converged = False
 
     def run(self, max_iterations: int) -> bool:
         """Sweep until nothing changes, the iteration bound, or the rewrite limit; returns
@@ -162,10 +169,13 @@ class CanonicalizeDriver(_GreedyDriver):
 
 
 def canonicalize(op: Operation, *, top_down: bool = True, max_iterations: int = 10,
-                 max_num_rewrites: int = -1, patterns=None) -> CanonicalizeDriver:
+                 max_num_rewrites: int = -1, patterns=None,
+                 region_simplify: bool = True) -> CanonicalizeDriver:
     """Canonicalize the ops nested in ``op``; returns the driver (its counters say what
-    happened). Each iteration is a sweep of the greedy driver followed by the simplification
-    of the regions, as in MLIR; ``max_iterations`` bounds them."""
+    happened, ``converged`` whether the last iteration changed nothing). Each iteration is a
+    sweep of the greedy driver followed by the simplification of the regions (without
+    erasing dead blocks and arguments unless ``region_simplify``), as in MLIR;
+    ``max_iterations`` bounds them."""
     pattern_set = CanonicalizationPatternSet() if patterns is None else PatternSet(patterns)
     driver = CanonicalizeDriver(op, pattern_set, top_down=top_down,
                                 max_num_rewrites=max_num_rewrites)
@@ -173,7 +183,8 @@ def canonicalize(op: Operation, *, top_down: bool = True, max_iterations: int = 
         changed = driver.run(1)
         if driver.stopped:
             break
-        if not simplify_regions(op) and not changed:
+        if not simplify_regions(op, erase_dead=region_simplify) and not changed:
+            driver.converged = True
             break
     return driver
 
@@ -182,8 +193,15 @@ class Canonicalizer(CanonicalizerPassBase):
     """The ``canonicalize`` pass (see the module docstring)."""
 
     def run_on_operation(self, op: Operation) -> None:
+        if self.region_simplify not in ("normal", "disabled"):
+            raise op.emit_error(f"canonicalize: region-simplify={self.region_simplify} is not "
+                                "supported (normal or disabled)")
         driver = canonicalize(op, top_down=self.top_down, max_iterations=self.max_iterations,
-                              max_num_rewrites=self.max_num_rewrites)
+                              max_num_rewrites=self.max_num_rewrites,
+                              region_simplify=self.region_simplify == "normal")
+        if self.test_convergence and not driver.converged:
+            raise op.emit_error(f"canonicalize did not converge within max-iterations="
+                                f"{self.max_iterations}")
         self.num_folded += driver.num_folded
         self.num_rewrites += driver.num_rewrites
         self.num_erased += driver.num_erased

@@ -154,8 +154,10 @@ def erase_dead_block_arguments(region: Region) -> bool:
     return changed
 
 
-def simplify_regions(root: Operation) -> bool:
-    """All of the above on every region nested in ``root``, until nothing changes."""
+def simplify_regions(root: Operation, *, erase_dead: bool = True) -> bool:
+    """All of the above on every region nested in ``root``, until nothing changes; without
+    ``erase_dead``, only what MLIR does with the cf ops' patterns (constant branches, merged
+    blocks), not its ``simplifyRegions`` (unreachable blocks, dead arguments)."""
     changed_any = False
     while True:
         changed = False
@@ -163,9 +165,11 @@ def simplify_regions(root: Operation) -> bool:
             if len(region.blocks) < 2:
                 continue
             changed |= fold_constant_branches(region)
-            changed |= erase_unreachable_blocks(region)
+            if erase_dead:
+                changed |= erase_unreachable_blocks(region)
             changed |= merge_blocks(region)
-            changed |= erase_dead_block_arguments(region)
+            if erase_dead:
+                changed |= erase_dead_block_arguments(region)
         if not changed:
             return changed_any
         changed_any = True

@@ -50,7 +50,8 @@ def ttgir_pipeline(options: CUDAOptions) -> str:
                f"threads-per-warp={options.threads_per_warp} num-ctas={options.num_ctas} "
                f"target=cuda:{options.capability}}}")
     return (f"builtin.module({convert}, tritongpu-coalesce, "
-            "tritongpu-remove-layout-conversions, tritongpu-accelerate-matmul, "
+            "tritongpu-remove-layout-conversions, tritongpu-optimize-thread-locality, "
+            "tritongpu-accelerate-matmul, "
             "tritongpu-remove-layout-conversions, canonicalize, cse, "
             f"tritongpu-reduce-data-duplication, tritongpu-pipeline{{num-stages={options.num_stages}}}, "
             "tritongpu-prefetch, triton-nvidia-tma-lowering, canonicalize)")

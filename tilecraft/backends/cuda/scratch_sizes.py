@@ -12,10 +12,10 @@ from tilecraft.ir import Operation, RankedTensorType
 from .layouts import layout_of
 from .reductions import axis_bits
 from .scratch import Storage, packed
-from .shapes import PROJECTIONS, register_selection
+from .shapes import PROJECTIONS, register_selection, reshape_keeps_registers
 from .shuffles import shuffle_plan
 
-# the ops that always move their elements through shared memory, with their buffer's numel
+# the ops that move their elements through shared memory, with their buffer's numel
 _THROUGH_SHARED = {
     "tt.reshape": lambda op: _numel(op.operands[0].type),
     "tt.join": lambda op: 2 * _numel(op.operands[0].type),
@@ -43,6 +43,8 @@ def scratch_bytes(op: Operation) -> int:
         if name == "ttg.convert_layout" and shuffle_plan(src_layout, dst_layout) is not None:
             return 0
         return _numel(source if name == "tt.broadcast" else result) * Storage.of(result).size
+    if name == "tt.reshape" and reshape_keeps_registers(op):
+        return 0
     if name in _THROUGH_SHARED:
         return _THROUGH_SHARED[name](op) * Storage.of(op.results[0].type).size
     if name == "tt.reduce":

@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 
 import llvmlite.ir as ir
 
+from tilecraft.dialects.ttg import is_expensive_view
 from tilecraft.ir import DenseElementsAttr, Operation, RankedTensorType
 from tilecraft.layouts.conversion import contiguous_registers, registers_by_coordinate
 from tilecraft.layouts.distributed import swizzled_shared_layout
@@ -124,14 +125,26 @@ for _name in PROJECTIONS:
     lowers(_name)(_move)
 
 
+def reshape_keeps_registers(op: Operation) -> bool:
+    """Whether a ``tt.reshape`` is lowered by each thread keeping its registers as they are:
+    with ``allow_reorder``, when both layouts hold as many elements per thread and replicate
+    alike (not an expensive view), as Triton lowers every reshape. The elements then land in
+    some order, which ``allow_reorder`` permits."""
+    return bool(op.allow_reorder) and not is_expensive_view(op.operands[0].type,
+                                                            op.results[0].type)
+
+
 @lowers("tt.reshape")
 def _reshape(fl: GPULowering, op: Operation) -> None:
-    """Elements keep their row-major position."""
+    """Elements keep their row-major position, unless `reshape_keeps_registers`."""
     src_shape = op.operands[0].type.shape
     dst_shape = op.results[0].type.shape
 
     source = fl.dist(op.operands[0])
     result = op.results[0]
+    if reshape_keeps_registers(op):
+        fl.set(result, fl.new_dist(result.type, list(source.values)))
+        return
     fl.set(result, through_shared(fl, [(source, lambda c: c)], src_shape, result.type,
                                   lambda c: c, read_shape=dst_shape))
 
@@ -353,4 +366,4 @@ def _apply(fl: GPULowering, coordinates: list[ir.Value], place: Projection) -> l
             for value, constant in zip(result, offset)]
 
 
-__all__ = ["move", "register_selection", "through_shared"]
+__all__ = ["move", "register_selection", "reshape_keeps_registers", "through_shared"]
