@@ -397,7 +397,11 @@ class _TreeBuilder(Transformer):
         op = token[1:]
         if op not in BANG_OPERATORS:
             raise TdError(f"unknown bang operator '!{op}'", loc)
-        args = [a for a in items[2:] if a is not None]
+        args = [a for a in items[2:] if a is not None and not isinstance(a, Token)]
+        trailing = items[-1]
+        if isinstance(trailing, Token) and op != "cond":
+            raise TdError("unexpected ',' before ')': only '!cond' takes a trailing comma",
+                          self._loc(trailing))
         for arg in args:
             if isinstance(arg, ast.CondArg) != (op == "cond"):
                 where = arg.loc if isinstance(arg, ast.CondArg) else loc
