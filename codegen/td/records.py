@@ -182,7 +182,7 @@ class Evaluator:
             depth, self.class_depth = self.class_depth, 0
             try:
                 self.add_subclass(record, cls, self.complete_args(cls, given, loc), loc)
-                self.finalize(record)
+                self.finalize(record, concrete=False)
             finally:
                 self.class_depth = depth
             self.records.defs[record.name] = record
@@ -638,15 +638,18 @@ class Evaluator:
                               f"enclosing defset", record.loc, notes=[(loc, "defset here")])
             collected.append(record)
 
-    def finalize(self, record: Record) -> None:
+    def finalize(self, record: Record, concrete: bool = True) -> None:
         """Resolve the fields of a complete def against their final values, check their types,
-        then check the def's assertions."""
+        then check the def's assertions. A ``concrete`` record (any def but the anonymous
+        record of a ``Class<args>`` value) may keep unresolved values only in ``field``
+        fields; TableGen leaves those of ``Class<args>`` as they are (``[1][5]``, an index out
+        of range, prints as written)."""
         resolver = RecordResolver(record, self)
         try:
             fields: dict[str, Field] = {}
             for name, field in record.fields.items():
                 value = resolver.lookup(name)
-                if isinstance(value, Term) and not field.keyword_field:
+                if isinstance(value, Term) and concrete and not field.keyword_field:
                     raise TdError(f"field '{name}' of '{record.name}' could not be fully "
                                   f"resolved: {value}", field.loc)
                 converted = convert(value, field.type, self.class_isa)
