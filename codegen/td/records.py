@@ -46,10 +46,12 @@ class Scope:
         self.record = record
         self.template_args = template_args
 
-    def lookup(self, name: str) -> Any:
-        """The value of ``name`` (a `Ref` for a field or class template argument) or _MISSING."""
+    def lookup(self, name: str, globals_visible: bool = True) -> Any:
+        """The value of ``name`` (a `Ref` for a field or class template argument) or _MISSING.
+        Without ``globals_visible``, the outermost scope (top-level ``defvar``s) is not
+        searched."""
         scope: Scope | None = self
-        while scope is not None:
+        while scope is not None and (globals_visible or scope.parent is not None):
             value = scope.vars.get(name, _MISSING)
             if value is not _MISSING:
                 return value
@@ -682,11 +684,12 @@ class Evaluator:
 
     def eval(self, expr: ast.Expr, scope: Scope, name_mode: bool = False) -> Any:
         """The value (or `Term`) of ``expr``. In ``name_mode`` (def names and the right side of
-        ``#``) an undefined identifier stands for its own text."""
+        ``#``) an undefined identifier stands for its own text, and so does the name of a
+        top-level ``defvar``, as in TableGen (``def x # g`` is ``xg``)."""
         return _EXPRESSIONS[type(expr)](self, expr, scope, name_mode)
 
     def _id(self, expr: ast.Id, scope: Scope, name_mode: bool) -> Any:
-        value = scope.lookup(expr.name)
+        value = scope.lookup(expr.name, globals_visible=not name_mode)
         if value is not _MISSING:
             return value
         if name_mode:
