@@ -15,7 +15,7 @@ def test_syntax_error_unexpected_token_lists_what_was_expected() -> None:
 
 def test_syntax_error_unexpected_identifier() -> None:
     assert_error("def X { int a = 1; } def Y int", "unexpected token 'int'; expected one of "
-                 "'#', '.', ':', ';', '[', '{'", 1, 28)
+                 "'#', '.', ':', ';', '<', '[', '{'", 1, 28)
 
 
 def test_trailing_comma_only_in_cond() -> None:
