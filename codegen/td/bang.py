@@ -510,7 +510,7 @@ def _cast(op: Op, ctx: FoldContext) -> Any:
     if isinstance(target, RecordType) and isinstance(value, str):
         record = ctx.lookup_def(value)
         if record is None:
-            if not ctx.final:
+            if not ctx.final or ctx.being_built(value):
                 return None
             raise TdError(f"!cast: there is no def named '{value}'", op.locs[0])
         value = record
@@ -543,7 +543,7 @@ def _exists(op: Op, ctx: FoldContext) -> Any:
         return None
     record = ctx.lookup_def(name)
     if record is None:
-        return 0 if ctx.final else None
+        return 0 if ctx.final and not ctx.being_built(name) else None
     return int(convert(record, op.param, ctx.class_isa) is not INCOMPATIBLE)
 
 

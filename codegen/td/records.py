@@ -144,6 +144,8 @@ class Evaluator:
         self.defsets: list[tuple[TdType, list[Record], SourceLoc]] = []
         self.class_depth = 0
         self.statement_loc: SourceLoc | None = None
+        self.building: list[Record] = []
+        self.finalizing: Record | None = None
 
     # --- FoldContext -------------------------------------------------------------------------
 
@@ -153,8 +155,17 @@ class Evaluator:
         return self.class_depth == 0
 
     def lookup_def(self, name: str) -> Record | None:
-        """The def called ``name``, if it is defined yet."""
-        return self.records.defs.get(name)
+        """The def called ``name``, if it is defined yet, or being finalized (a def may name
+        itself: ``!cast<C>(NAME)``)."""
+        record = self.records.defs.get(name)
+        if record is None and self.finalizing is not None and self.finalizing.name == name:
+            return self.finalizing
+        return record
+
+    def being_built(self, name: str) -> bool:
+        """Whether the def called ``name`` is being built: a reference to it waits for its
+        final resolution."""
+        return any(record.name == name for record in self.building)
 
     def lookup_class(self, name: str) -> Record | None:
         """The class called ``name``, if any."""
@@ -183,7 +194,8 @@ class Evaluator:
                      for k, value in zip(keys, args)}
             depth, self.class_depth = self.class_depth, 0
             try:
-                self.add_subclass(record, cls, self.complete_args(cls, given, loc), loc)
+                self.add_subclass(record, cls, self.complete_args(cls, given, loc), loc,
+                                  bind_name=False)
                 self.finalize(record, concrete=False)
             finally:
                 self.class_depth = depth
@@ -293,8 +305,12 @@ class Evaluator:
 
     def _def(self, stmt: ast.DefStmt, env: Env) -> None:
         record = self._new_def(stmt.name, stmt.loc, env)
-        self._build(record, stmt.parents, stmt.body, env, Scope(env.scope, record=record))
-        self._complete(record, env)
+        self.building.append(record)
+        try:
+            self._build(record, stmt.parents, stmt.body, env, Scope(env.scope, record=record))
+            self._complete(record, env)
+        finally:
+            self.building.pop()
 
     def _new_def(self, name_expr: ast.Expr | None, loc: SourceLoc, env: Env) -> Record:
         if name_expr is None:
@@ -509,11 +525,15 @@ class Evaluator:
         return bound
 
     def add_subclass(self, record: Record, cls: Record, bound: dict[str, Any],
-                     loc: SourceLoc) -> None:
-        """Derive ``record`` from ``cls``: copy its fields with its template arguments bound."""
+                     loc: SourceLoc, bind_name: bool = True) -> None:
+        """Derive ``record`` from ``cls``: copy its fields with its template arguments bound,
+        and ``NAME`` unless not ``bind_name`` (the record of a ``Class<args>`` value keeps
+        ``Class:NAME`` unresolved, as in TableGen)."""
         values = dict(bound)
-        values[f"{cls.name}:NAME"] = (Ref(f"{record.name}:NAME", f"{record.name}:NAME", STRING)
-                                      if record.is_class else record.name)
+        if bind_name:
+            values[f"{cls.name}:NAME"] = (
+                Ref(f"{record.name}:NAME", f"{record.name}:NAME", STRING) if record.is_class
+                else record.name)
         resolver = MapResolver(values, self)
         for field in cls.fields.values():
             value = resolve(field.value, resolver)
@@ -647,6 +667,7 @@ class Evaluator:
         fields; TableGen leaves those of ``Class<args>`` as they are (``[1][5]``, an index out
         of range, prints as written)."""
         resolver = RecordResolver(record, self)
+        finalizing, self.finalizing = self.finalizing, record
         try:
             fields: dict[str, Field] = {}
             for name, field in record.fields.items():
@@ -669,6 +690,8 @@ class Evaluator:
             if error.loc != record.loc:
                 error.notes.append((record.loc, f"in record '{record.name}'"))
             raise
+        finally:
+            self.finalizing = finalizing
 
     @staticmethod
     def check_assert(condition: Any, message: Any, loc: SourceLoc) -> None:
