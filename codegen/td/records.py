@@ -421,10 +421,12 @@ class Evaluator:
         collected: list[Record] = []
         self.defsets.append((type_.element, collected, stmt.loc))
         try:
-            self._block(stmt.body, env)
+            # As in TableGen, the body is no scope of its own, and the list is a global
+            # variable even when the defset is nested in another.
+            self.run(stmt.body, env)
         finally:
             self.defsets.pop()
-        self._define_var(env.scope, stmt.name, stmt.loc, TdList(collected))
+        self._define_var(self.global_scope, stmt.name, stmt.loc, TdList(collected))
 
     def _if(self, stmt: ast.IfStmt, env: Env) -> None:
         condition = self._eval_int(stmt.condition, env.scope, "an 'if' condition")
