@@ -311,7 +311,13 @@ class _TreeBuilder(Transformer):
         return None, items[0], items[1]
 
     def multiclass(self, items: list[Any]) -> ast.Multiclass:
-        return ast.Multiclass(str(items[0]), items[1] or [], items[2:], self._loc(items[0]))
+        """A multiclass; its parent multiclasses become ``defm NAME : Parents;`` at the start of
+        its body, which is what TableGen's multiclass inheritance does."""
+        name, template_args, parents, *body = items
+        loc = self._loc(name)
+        if parents:
+            body.insert(0, ast.Defm(ast.Id("NAME", loc), parents, loc))
+        return ast.Multiclass(str(name), template_args or [], body, loc)
 
     def assert_stmt(self, items: list[Any]) -> ast.AssertStmt:
         return ast.AssertStmt(items[1], items[2], self._loc(items[0]))
