@@ -322,7 +322,7 @@ def TT_LoadOp : TT_Op<"load", [
     AttrSizedOperandSegments, MemRead,
     TypesMatchWith<"result matches ptr type", "ptr", "result", PointeeOf>,
     OptionalTypesMatchWith<"mask type matches ptr type", "ptr", "mask",
-                           "i1_like(" # PointeeOf # ")">,
+                           !strconcat("i1_like(", PointeeOf, ")")>,
     OptionalTypesMatchWith<"other matches ptr type", "ptr", "other", PointeeOf>]> {
   let summary = "Loads through a pointer, a tensor of pointers or a tensor pointer";
   let description = [{
@@ -354,7 +354,7 @@ def TT_StoreOp : TT_Op<"store", [
     MemWrite,
     TypesMatchWith<"value type matches ptr type", "ptr", "value", PointeeOf>,
     OptionalTypesMatchWith<"mask type matches ptr type", "ptr", "mask",
-                           "i1_like(" # PointeeOf # ")">]> {
+                           !strconcat("i1_like(", PointeeOf, ")")>]> {
   let summary = "Stores through a pointer, a tensor of pointers or a tensor pointer";
   let description = [{
     ```mlir

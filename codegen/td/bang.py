@@ -16,7 +16,7 @@ from .operands import (MASK64, WHAT, Check, Fold, anything, as_int, bad_operand,
 from .terms import (INCOMPATIBLE, FoldContext, MapResolver, Op, OpSpec, Resolver, Term,
                     convert, describe, format_value, make_op, resolve, type_of)
 from .tdtypes import (ANY, BIT, DAG, INT, STRING, ListType, RecordType, TdType, common_type,
-                    is_integral)
+                    is_compatible, is_integral)
 from .values import Code, DagValue, Record, TdList, Unset
 
 
@@ -97,7 +97,9 @@ _arith("srl", 2, _shift(lambda a, b: (a & MASK64) >> b))
 _arith("and", 2, _bitwise(lambda a, b: a & b), variadic=True, result=_logic_type)
 _arith("or", 2, _bitwise(lambda a, b: a | b), variadic=True, result=_logic_type)
 _arith("xor", 2, _bitwise(lambda a, b: a ^ b), variadic=True, result=_logic_type)
-_arith("not", 1, lambda op, v: int(v[0] == 0), result=BIT)
+# !not, !empty, !isa and !exists are ints in TableGen: a bit field holding one that is not
+# resolved yet prints it as !cast<bit>(...).
+_arith("not", 1, lambda op, v: int(v[0] == 0), result=INT)
 _arith("logtwo", 1, _logtwo)
 
 
@@ -323,7 +325,7 @@ _bang("listremove", typed([list_like, list_like], lambda op: type_of(op.args[0])
 _bang("head", typed([list_like], lambda op: element_type(type_of(op.args[0]))), _head_tail(True))
 _bang("tail", typed([list_like], lambda op: type_of(op.args[0])), _head_tail(False))
 _bang("size", typed([_sized], INT), _size)
-_bang("empty", typed([_sized], BIT), _empty)
+_bang("empty", typed([_sized], INT), _empty)
 _bang("range", _range_check, _range)
 
 
@@ -508,7 +510,7 @@ def _cast(op: Op, ctx: FoldContext) -> Any:
     if isinstance(target, RecordType) and isinstance(value, str):
         record = ctx.lookup_def(value)
         if record is None:
-            if not ctx.final:
+            if not ctx.final or ctx.being_built(value):
                 return None
             raise TdError(f"!cast: there is no def named '{value}'", op.locs[0])
         value = record
@@ -519,10 +521,20 @@ def _cast(op: Op, ctx: FoldContext) -> Any:
 
 
 def _isa(op: Op, ctx: FoldContext) -> Any:
-    value = op.args[0]
-    if value is Unset:
+    """``!isa<T>(value)`` decided by the static type of ``value``, as TableGen does: true when
+    that type converts to ``T``; false when ``T`` is no class type, when ``value`` is a def, or
+    when no subclass of the value's type is a ``T``; unknown otherwise."""
+    value, target = op.args[0], op.param
+    source = type_of(value)
+    if value is Unset or source is ANY or (isinstance(source, RecordType)
+                                           and not source.classes):
         return None
-    return int(convert(value, op.param, ctx.class_isa) is not INCOMPATIBLE)
+    if is_compatible(source, target, ctx.class_isa):
+        return 1
+    if (not isinstance(target, RecordType) or isinstance(value, Record)
+            or not is_compatible(target, source, ctx.class_isa)):
+        return 0
+    return None
 
 
 def _exists(op: Op, ctx: FoldContext) -> Any:
@@ -531,13 +543,13 @@ def _exists(op: Op, ctx: FoldContext) -> Any:
         return None
     record = ctx.lookup_def(name)
     if record is None:
-        return 0 if ctx.final else None
+        return 0 if ctx.final and not ctx.being_built(name) else None
     return int(convert(record, op.param, ctx.class_isa) is not INCOMPATIBLE)
 
 
 _bang("cast", _cast_check, _cast, lazy=True)
-_bang("isa", typed([anything], BIT, type_param="required"), _isa)
-_bang("exists", typed([string_like], BIT, type_param="required"), _exists)
+_bang("isa", typed([anything], INT, type_param="required"), _isa, lazy=True)
+_bang("exists", typed([string_like], INT, type_param="required"), _exists)
 _bang("initialized", typed([anything], BIT),
       lambda op, ctx: int(op.args[0] is not Unset))
 

@@ -1,7 +1,9 @@
 """Compares ``--print-records`` of the `.td` front end with ``llvm-tblgen --print-records``.
 
 A `FileSet` names an ``llvm-tblgen`` binary, the `.td` files to try and the include directories
-both tools get. Files that ``llvm-tblgen`` rejects are left out (they are not valid TableGen for
+both tools get; each file's own directory comes first, as MLIR's and Triton's builds pass it
+(``mlir_tablegen`` adds ``-I`` of the current source folder, and files such as
+``ArmSMEOps.td`` include their siblings by bare name). Files that ``llvm-tblgen`` rejects are left out (they are not valid TableGen for
 that version); every other file must print the same records, byte for byte. `compare_set`
 returns one `Outcome` per file; `discover_sets` finds the MLIR versions installed on this machine
 (Debian's ``/usr/lib/llvm-N`` layout, or trees extracted with ``dpkg -x`` named in
@@ -61,12 +63,14 @@ def ours(file: str, include_dirs: tuple[str, ...], version: int) -> str:
 
 
 def compare_file(file_set: FileSet, file: str, context_lines: int = 12) -> Outcome:
-    """Compare one file of ``file_set``."""
-    expected = run_tblgen(file_set.tblgen, file, file_set.include_dirs)
+    """Compare one file of ``file_set``, with its own directory first among the include
+    directories."""
+    include_dirs = (os.path.dirname(os.path.abspath(file)), *file_set.include_dirs)
+    expected = run_tblgen(file_set.tblgen, file, include_dirs)
     if expected is None:
         return Outcome(file, "skipped")
     try:
-        actual = ours(file, file_set.include_dirs, file_set.version)
+        actual = ours(file, include_dirs, file_set.version)
     except TdError as error:
         return Outcome(file, "error", str(error).splitlines()[0])
     if actual == expected:

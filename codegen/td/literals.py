@@ -139,12 +139,12 @@ FIELD = OpSpec("field", _field_check, _field_fold,
 
 
 def _index_fold(op: Op, ctx: FoldContext) -> Any:
+    """``list[index]``; an index out of range stays unresolved, as in TableGen (it may sit in
+    the branch of an ``!if`` that is not taken), and is an error only where a def must be
+    fully resolved."""
     items, index = op.args[0], as_int(op.args[1])
-    if not isinstance(items, TdList) or index is None:
+    if not isinstance(items, TdList) or index is None or not 0 <= index < len(items):
         return None
-    if not 0 <= index < len(items):
-        raise TdError(f"index {index} is out of range for a list of {len(items)} elements",
-                      op.locs[1])
     return items[index]
 
 

@@ -311,7 +311,13 @@ class _TreeBuilder(Transformer):
         return None, items[0], items[1]
 
     def multiclass(self, items: list[Any]) -> ast.Multiclass:
-        return ast.Multiclass(str(items[0]), items[1] or [], items[2:], self._loc(items[0]))
+        """A multiclass; its parent multiclasses become ``defm NAME : Parents;`` at the start of
+        its body, which is what TableGen's multiclass inheritance does."""
+        name, template_args, parents, *body = items
+        loc = self._loc(name)
+        if parents:
+            body.insert(0, ast.Defm(ast.Id("NAME", loc), parents, loc))
+        return ast.Multiclass(str(name), template_args or [], body, loc)
 
     def assert_stmt(self, items: list[Any]) -> ast.AssertStmt:
         return ast.AssertStmt(items[1], items[2], self._loc(items[0]))
@@ -397,7 +403,11 @@ class _TreeBuilder(Transformer):
         op = token[1:]
         if op not in BANG_OPERATORS:
             raise TdError(f"unknown bang operator '!{op}'", loc)
-        args = [a for a in items[2:] if a is not None]
+        args = [a for a in items[2:] if a is not None and not isinstance(a, Token)]
+        trailing = items[-1]
+        if isinstance(trailing, Token) and op != "cond":
+            raise TdError("unexpected ',' before ')': only '!cond' takes a trailing comma",
+                          self._loc(trailing))
         for arg in args:
             if isinstance(arg, ast.CondArg) != (op == "cond"):
                 where = arg.loc if isinstance(arg, ast.CondArg) else loc

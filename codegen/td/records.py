@@ -46,10 +46,12 @@ class Scope:
         self.record = record
         self.template_args = template_args
 
-    def lookup(self, name: str) -> Any:
-        """The value of ``name`` (a `Ref` for a field or class template argument) or _MISSING."""
+    def lookup(self, name: str, globals_visible: bool = True) -> Any:
+        """The value of ``name`` (a `Ref` for a field or class template argument) or _MISSING.
+        Without ``globals_visible``, the outermost scope (top-level ``defvar``s) is not
+        searched."""
         scope: Scope | None = self
-        while scope is not None:
+        while scope is not None and (globals_visible or scope.parent is not None):
             value = scope.vars.get(name, _MISSING)
             if value is not _MISSING:
                 return value
@@ -142,6 +144,8 @@ class Evaluator:
         self.defsets: list[tuple[TdType, list[Record], SourceLoc]] = []
         self.class_depth = 0
         self.statement_loc: SourceLoc | None = None
+        self.building: list[Record] = []
+        self.finalizing: Record | None = None
 
     # --- FoldContext -------------------------------------------------------------------------
 
@@ -151,8 +155,17 @@ class Evaluator:
         return self.class_depth == 0
 
     def lookup_def(self, name: str) -> Record | None:
-        """The def called ``name``, if it is defined yet."""
-        return self.records.defs.get(name)
+        """The def called ``name``, if it is defined yet, or being finalized (a def may name
+        itself: ``!cast<C>(NAME)``)."""
+        record = self.records.defs.get(name)
+        if record is None and self.finalizing is not None and self.finalizing.name == name:
+            return self.finalizing
+        return record
+
+    def being_built(self, name: str) -> bool:
+        """Whether the def called ``name`` is being built: a reference to it waits for its
+        final resolution."""
+        return any(record.name == name for record in self.building)
 
     def lookup_class(self, name: str) -> Record | None:
         """The class called ``name``, if any."""
@@ -181,8 +194,9 @@ class Evaluator:
                      for k, value in zip(keys, args)}
             depth, self.class_depth = self.class_depth, 0
             try:
-                self.add_subclass(record, cls, self.complete_args(cls, given, loc), loc)
-                self.finalize(record)
+                self.add_subclass(record, cls, self.complete_args(cls, given, loc), loc,
+                                  bind_name=False)
+                self.finalize(record, concrete=False)
             finally:
                 self.class_depth = depth
             self.records.defs[record.name] = record
@@ -291,8 +305,12 @@ class Evaluator:
 
     def _def(self, stmt: ast.DefStmt, env: Env) -> None:
         record = self._new_def(stmt.name, stmt.loc, env)
-        self._build(record, stmt.parents, stmt.body, env, Scope(env.scope, record=record))
-        self._complete(record, env)
+        self.building.append(record)
+        try:
+            self._build(record, stmt.parents, stmt.body, env, Scope(env.scope, record=record))
+            self._complete(record, env)
+        finally:
+            self.building.pop()
 
     def _new_def(self, name_expr: ast.Expr | None, loc: SourceLoc, env: Env) -> Record:
         if name_expr is None:
@@ -403,10 +421,12 @@ class Evaluator:
         collected: list[Record] = []
         self.defsets.append((type_.element, collected, stmt.loc))
         try:
-            self._block(stmt.body, env)
+            # As in TableGen, the body is no scope of its own, and the list is a global
+            # variable even when the defset is nested in another.
+            self.run(stmt.body, env)
         finally:
             self.defsets.pop()
-        self._define_var(env.scope, stmt.name, stmt.loc, TdList(collected))
+        self._define_var(self.global_scope, stmt.name, stmt.loc, TdList(collected))
 
     def _if(self, stmt: ast.IfStmt, env: Env) -> None:
         condition = self._eval_int(stmt.condition, env.scope, "an 'if' condition")
@@ -507,11 +527,15 @@ class Evaluator:
         return bound
 
     def add_subclass(self, record: Record, cls: Record, bound: dict[str, Any],
-                     loc: SourceLoc) -> None:
-        """Derive ``record`` from ``cls``: copy its fields with its template arguments bound."""
+                     loc: SourceLoc, bind_name: bool = True) -> None:
+        """Derive ``record`` from ``cls``: copy its fields with its template arguments bound,
+        and ``NAME`` unless not ``bind_name`` (the record of a ``Class<args>`` value keeps
+        ``Class:NAME`` unresolved, as in TableGen)."""
         values = dict(bound)
-        values[f"{cls.name}:NAME"] = (Ref(f"{record.name}:NAME", f"{record.name}:NAME", STRING)
-                                      if record.is_class else record.name)
+        if bind_name:
+            values[f"{cls.name}:NAME"] = (
+                Ref(f"{record.name}:NAME", f"{record.name}:NAME", STRING) if record.is_class
+                else record.name)
         resolver = MapResolver(values, self)
         for field in cls.fields.values():
             value = resolve(field.value, resolver)
@@ -638,15 +662,19 @@ class Evaluator:
                               f"enclosing defset", record.loc, notes=[(loc, "defset here")])
             collected.append(record)
 
-    def finalize(self, record: Record) -> None:
+    def finalize(self, record: Record, concrete: bool = True) -> None:
         """Resolve the fields of a complete def against their final values, check their types,
-        then check the def's assertions."""
+        then check the def's assertions. A ``concrete`` record (any def but the anonymous
+        record of a ``Class<args>`` value) may keep unresolved values only in ``field``
+        fields; TableGen leaves those of ``Class<args>`` as they are (``[1][5]``, an index out
+        of range, prints as written)."""
         resolver = RecordResolver(record, self)
+        finalizing, self.finalizing = self.finalizing, record
         try:
             fields: dict[str, Field] = {}
             for name, field in record.fields.items():
                 value = resolver.lookup(name)
-                if isinstance(value, Term) and not field.keyword_field:
+                if isinstance(value, Term) and concrete and not field.keyword_field:
                     raise TdError(f"field '{name}' of '{record.name}' could not be fully "
                                   f"resolved: {value}", field.loc)
                 converted = convert(value, field.type, self.class_isa)
@@ -664,6 +692,8 @@ class Evaluator:
             if error.loc != record.loc:
                 error.notes.append((record.loc, f"in record '{record.name}'"))
             raise
+        finally:
+            self.finalizing = finalizing
 
     @staticmethod
     def check_assert(condition: Any, message: Any, loc: SourceLoc) -> None:
@@ -679,11 +709,12 @@ class Evaluator:
 
     def eval(self, expr: ast.Expr, scope: Scope, name_mode: bool = False) -> Any:
         """The value (or `Term`) of ``expr``. In ``name_mode`` (def names and the right side of
-        ``#``) an undefined identifier stands for its own text."""
+        ``#``) an undefined identifier stands for its own text, and so does the name of a
+        top-level ``defvar``, as in TableGen (``def x # g`` is ``xg``)."""
         return _EXPRESSIONS[type(expr)](self, expr, scope, name_mode)
 
     def _id(self, expr: ast.Id, scope: Scope, name_mode: bool) -> Any:
-        value = scope.lookup(expr.name)
+        value = scope.lookup(expr.name, globals_visible=not name_mode)
         if value is not _MISSING:
             return value
         if name_mode:

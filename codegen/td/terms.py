@@ -32,6 +32,10 @@ class FoldContext(Protocol):
     def lookup_def(self, name: str) -> Record | None:
         """The def called ``name``, if it is defined (yet)."""
 
+    def being_built(self, name: str) -> bool:
+        """Whether the def called ``name`` is being built (a reference to it waits for the
+        def's final resolution)."""
+
     def lookup_class(self, name: str) -> Record | None:
         """The class called ``name``, if any."""
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tilecraft.codegen.td import load_records, print_records
-from tilecraft.codegen.td.conformance import FileSet, compare_set, discover_sets
+from tilecraft.codegen.td.conformance import FileSet, compare_file, compare_set, discover_sets
 
 CORPUS = Path(__file__).parent / "data" / "conformance"
 EXPECTED = sorted(CORPUS.glob("*.*.txt"))
@@ -49,3 +49,15 @@ def test_installed_mlir_prints_like_llvm_tblgen(file_set: FileSet | None) -> Non
                 if o.status in ("differ", "error")]
     assert not failures, (f"{len(failures)} of {len(outcomes) - counts['skipped']} files differ; "
                           f"first:\n" + "\n".join(failures[:3]))
+
+
+def test_a_file_sees_its_own_folder_as_an_include_directory() -> None:
+    """Both tools get the compared file's folder first among the include directories, as
+    MLIR's build passes it, so a file that includes a sibling by bare name is compared, not
+    skipped as rejected."""
+    installed = discover_sets()
+    if not installed:
+        pytest.skip("no llvm-tblgen installed (see TD_CONFORMANCE_ROOTS)")
+    main = str(CORPUS / "siblings" / "Main.td")
+    file_set = FileSet("siblings", installed[-1].tblgen, installed[-1].version, (main,), ())
+    assert compare_file(file_set, main).status == "match"

@@ -15,7 +15,31 @@ def test_syntax_error_unexpected_token_lists_what_was_expected() -> None:
 
 def test_syntax_error_unexpected_identifier() -> None:
     assert_error("def X { int a = 1; } def Y int", "unexpected token 'int'; expected one of "
-                 "'#', ':', ';', '{'", 1, 28)
+                 "'#', '.', ':', ';', '<', '[', '{'", 1, 28)
+
+
+def test_trailing_comma_only_in_cond() -> None:
+    assert_error("def X {\n  int a = !add(1, 2,);\n}",
+                 "unexpected ',' before ')': only '!cond' takes a trailing comma", 2, 20)
+    assert_error("def X { int a = !cond(true : 1,,); }", "unexpected token ','; expected one of "
+                 "'(', ')', '?', '[', '{', bang operator, code block '[{...}]', identifier, "
+                 "integer, string", 1, 32)
+
+
+def test_trailing_comma_only_in_cond() -> None:
+    assert_error("def X {\n  int a = !add(1, 2,);\n}",
+                 "unexpected ',' before ')': only '!cond' takes a trailing comma", 2, 20)
+    assert_error("def X { int a = !cond(true : 1,,); }", "unexpected token ','; expected one of "
+                 "'(', ')', '?', '[', '{', bang operator, code block '[{...}]', identifier, "
+                 "integer, string", 1, 32)
+
+
+def test_trailing_comma_only_in_cond() -> None:
+    assert_error("def X {\n  int a = !add(1, 2,);\n}",
+                 "unexpected ',' before ')': only '!cond' takes a trailing comma", 2, 20)
+    assert_error("def X { int a = !cond(true : 1,,); }", "unexpected token ','; expected one of "
+                 "'(', ')', '?', '[', '{', bang operator, code block '[{...}]', identifier, "
+                 "integer, string", 1, 32)
 
 
 def test_syntax_error_unexpected_character() -> None:

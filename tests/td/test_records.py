@@ -220,14 +220,18 @@ let w = 5 in defm X : Outer<10>;
 
 
 def test_paste_builds_names_and_strings() -> None:
+    """Right of ``#`` and in def names, a name is its own text unless a local variable holds
+    it: a top-level ``defvar`` is not seen there, as in TableGen."""
     rk = load("""
 def ins;
 defvar suffix = "Op";
 def Arith#suffix { string s = "n" # 4 # suffix # ins; list<int> l = [1] # [2]; }
 def Plain#Name;
+foreach _ = [1] in { defvar local = "Op"; def Sub#local { string s = "n" # local; } }
 """)
-    assert rk.defs["ArithOp"]["s"] == "n4Opins" and rk.defs["ArithOp"]["l"] == [1, 2]
+    assert rk.defs["Arithsuffix"]["s"] == "n4suffixins" and rk.defs["Arithsuffix"]["l"] == [1, 2]
     assert "PlainName" in rk.defs
+    assert rk.defs["SubOp"]["s"] == "nOp"
 
 
 def test_cond_selects_the_first_true_value() -> None:
