@@ -20,6 +20,7 @@ from tilecraft.ir.parser import Parser
 from tilecraft.ir.printer import print_op
 
 from . import generated_module
+from .encoding_errors import EncodingInferenceError
 from .functions import (
     parse_function, print_function, verify_direct_call, verify_function_attrs, verify_return,
 )
@@ -62,15 +63,6 @@ def bit_width(type_) -> int:
 
 def _shape_text(shape) -> str:
     return ", ".join(str(d) for d in shape)
-
-
-class EncodingInferenceError(Exception):
-    """A layout that an encoding's inference hook refuses (Triton's DialectInferLayoutInterface,
-    which ttg implements for its attributes); ``message`` is the inference's diagnostic."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
 
 
 def inference_failure(op, *messages: str) -> VerificationError:

@@ -25,7 +25,7 @@ from tilecraft.ir import Attribute
 from tilecraft.layouts.distributed import standard_out_dims, unjoin_registers
 from tilecraft.layouts.linear import LinearLayout
 
-from .tt import EncodingInferenceError
+from .encoding_errors import EncodingInferenceError
 from .ttg_syntax import cga_layout_from_split_params
 
 __all__ = ["EncodingInferenceError", "layout_map", "linear_attr", "layout_with_bases",
