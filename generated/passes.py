@@ -501,7 +501,8 @@ class TritonGPUPipelinePassBase(Pass):
     `tt.descriptor_store` (`_reduce`, `_scatter`) becomes `ttng.async_tma_store_wait
     {pendings = 0}`, a `ttg.local_store` into one buffer allocated before the loop (per shape
     and element type), `ttng.fence_async_shared` and `ttng.async_tma_copy_local_to_global`
-    (`ttng.async_tma_reduce`, `ttng.async_tma_scatter`); a wait follows the loop.
+    (`ttng.async_tma_reduce`, `ttng.async_tma_scatter`); a wait follows the loop. Loops that
+    make descriptors (`tt.make_tensor_descriptor`) keep their stores.
     """
 
     ARGUMENT = 'tritongpu-pipeline'

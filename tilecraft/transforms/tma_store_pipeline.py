@@ -17,7 +17,12 @@ element type (each waits for all the copies before writing). After the loop, a w
 copy, then the buffers are freed.
 
 Modules for targets below sm_90 (no TMA) are left alone, and so are stores whose descriptor has
-no shared layout TMA can use.
+no shared layout TMA can use. Unlike Triton, so are loops that make descriptors
+(``tt.make_tensor_descriptor``): Triton then also gives each such descriptor two slots of global
+scratch memory used in turn (``ttg.global_scratch_alloc``, ``ttng.tensormap_create``), so that a
+map is not rewritten while the TMA store of the iteration before may still read it; tilecraft
+builds each made descriptor in one slot of its own (`backends.cuda.tma`), so its stores stay
+synchronous.
 """
 
 from __future__ import annotations
@@ -82,7 +87,7 @@ def _pipeline_loop(loop: Operation) -> bool:
     any."""
     stores = [(store, layout) for store in _stores_of(loop)
               if (layout := _shared_layout(store)) is not None]
-    if not stores:
+    if not stores or any(op.name == "tt.make_tensor_descriptor" for op in loop.walk()):
         return False
     before = Builder.before(loop, loop.location)
     buffers: dict[tuple, Value] = {}
