@@ -201,7 +201,12 @@ def TritonGPUPipeline : Pass<"tritongpu-pipeline", "builtin.module"> {
     them, into that many buffers (one more when a buffer is read after them or by a wgmma),
     one commit group per copy, insert and extract slot counters, and the loop's wgmma made
     asynchronous with `ttng.warp_group_dot_wait`s as Triton does; the schedule attributes
-    are removed.
+    are removed. Last, on sm_90 (or no target), in every loop of more than one stage, each
+    `tt.descriptor_store` (`_reduce`, `_scatter`) becomes `ttng.async_tma_store_wait
+    {pendings = 0}`, a `ttg.local_store` into one buffer allocated before the loop (per shape
+    and element type), `ttng.fence_async_shared` and `ttng.async_tma_copy_local_to_global`
+    (`ttng.async_tma_reduce`, `ttng.async_tma_scatter`); a wait follows the loop. Loops that
+    make descriptors (`tt.make_tensor_descriptor`) keep their stores.
   }];
   let dependentDialects = ["ttg"];
   let options = [

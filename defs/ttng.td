@@ -158,6 +158,38 @@ def TTNG_AsyncTMACopyLocalToGlobalOp : TTNG_Op<"async_tma_copy_local_to_global",
   }];
 }
 
+def TTNG_AsyncTMAReduceOp : TTNG_Op<"async_tma_reduce", [MemRead, MemWrite]> {
+  let summary = "Reduces a shared-memory buffer into the box of a tensor descriptor with TMA";
+  let description = [{
+    Like `ttng.async_tma_copy_local_to_global`, but each element of the box becomes the
+    reduction `kind` of its value and the buffer's (atomically per element, relaxed).
+    ```mlir
+    ttng.async_tma_reduce add, %desc[%x, %y] %buf : !tt.tensordesc<64x64xf32>, !ttg.memdesc<64x64xf32, #shared, #smem>
+    ```
+  }];
+  let arguments = (ins TT_DescriptorReduceKindAttr:$kind, TT_TensorDesc:$desc,
+                       Variadic<I32>:$coord, TTG_MemDesc:$src);
+  let assemblyFormat = [{
+    $kind `,` $desc `[` $coord `]` $src attr-dict `:` qualified(type($desc)) `,` qualified(type($src))
+  }];
+}
+
+def TTNG_AsyncTMAScatterOp : TTNG_Op<"async_tma_scatter", [MemRead, MemWrite]> {
+  let summary = "Copies the rows of a shared-memory buffer to separately indexed rows with TMA";
+  let description = [{
+    Row `i` of `src` goes to row `x_offsets[i]` of the descriptor's tensor, from column
+    `y_offset` (the asynchronous form of `tt.descriptor_scatter`).
+    ```mlir
+    ttng.async_tma_scatter %desc[%rows, %col] %buf : !tt.tensordesc<1x128xf32, #shared>, tensor<8xi32, #blocked>, i32, !ttg.memdesc<8x128xf32, #shared, #smem, mutable>
+    ```
+  }];
+  let arguments = (ins TT_TensorDesc:$desc, TT_I32Tensor:$x_offsets, I32:$y_offset,
+                       TTG_MemDesc:$src);
+  let assemblyFormat = [{
+    $desc `[` $x_offsets `,` $y_offset `]` $src attr-dict `:` type(operands)
+  }];
+}
+
 def TTNG_ReinterpretTensorDescOp : TTNG_Op<"reinterpret_tensor_descriptor", [Pure]> {
   let summary = "Views a pointer to a TMA descriptor in memory as a tensor descriptor";
   let description = [{

@@ -90,6 +90,33 @@ _EvictionPolicy_KEYWORDS = {EvictionPolicy.NORMAL: 'evict_normal', EvictionPolic
 _EvictionPolicy_CASES = {keyword: case for case, keyword in _EvictionPolicy_KEYWORDS.items()}
 
 
+class DescriptorReduceKind(enum.IntEnum):
+    """reduction of a descriptor store"""
+
+    ADD = 1
+    MIN = 2
+    MAX = 3
+    INC = 4
+    DEC = 5
+    AND = 6
+    OR = 7
+    XOR = 8
+
+    @property
+    def keyword(self) -> str:
+        """The case's spelling in the assembly format."""
+        return _DescriptorReduceKind_KEYWORDS[self]
+
+    @classmethod
+    def parse(cls, parser: Parser) -> DescriptorReduceKind:
+        """Parse the keyword of a case."""
+        return parse_enum_keyword(parser, _DescriptorReduceKind_CASES, 'DescriptorReduceKind')
+
+
+_DescriptorReduceKind_KEYWORDS = {DescriptorReduceKind.ADD: 'add', DescriptorReduceKind.MIN: 'min', DescriptorReduceKind.MAX: 'max', DescriptorReduceKind.INC: 'inc', DescriptorReduceKind.DEC: 'dec', DescriptorReduceKind.AND: 'and', DescriptorReduceKind.OR: 'or', DescriptorReduceKind.XOR: 'xor'}
+_DescriptorReduceKind_CASES = {keyword: case for case, keyword in _DescriptorReduceKind_KEYWORDS.items()}
+
+
 class ScaleDotElemType(enum.IntEnum):
     """element type of a scaled dot"""
 
@@ -262,19 +289,27 @@ def _type_constraint_12(type_) -> bool:
     return bool((type_.is_signless_integer(16)))
 
 
-def _type_constraint_13(type_) -> bool:
-    return bool((isinstance(type_, PointerType)))
+def _attr_constraint_13(attr) -> bool:
+    return bool((isinstance(attr, IntegerAttr) and attr.type == IntegerType(32) and attr.value in DescriptorReduceKind._value2member_map_))
 
 
 def _type_constraint_14(type_) -> bool:
-    return bool(((((isinstance(type_, RankedTensorType)) and ((type_.element_type.is_float() and type_.element_type.kind != 'tf32'))) or ((isinstance(type_, RankedTensorType)) and (((type_.element_type.is_signless_integer(1)) or (type_.element_type.is_signless_integer(8)) or (type_.element_type.is_signless_integer(16)) or (type_.element_type.is_signless_integer(32)) or (type_.element_type.is_signless_integer(64)))))) or ((isinstance(type_, RankedTensorType)) and ((isinstance(type_.element_type, PointerType))))))
+    return bool(((isinstance(type_, RankedTensorType)) and ((type_.element_type.is_signless_integer(32)))))
 
 
 def _type_constraint_15(type_) -> bool:
+    return bool((isinstance(type_, PointerType)))
+
+
+def _type_constraint_16(type_) -> bool:
+    return bool(((((isinstance(type_, RankedTensorType)) and ((type_.element_type.is_float() and type_.element_type.kind != 'tf32'))) or ((isinstance(type_, RankedTensorType)) and (((type_.element_type.is_signless_integer(1)) or (type_.element_type.is_signless_integer(8)) or (type_.element_type.is_signless_integer(16)) or (type_.element_type.is_signless_integer(32)) or (type_.element_type.is_signless_integer(64)))))) or ((isinstance(type_, RankedTensorType)) and ((isinstance(type_.element_type, PointerType))))))
+
+
+def _type_constraint_17(type_) -> bool:
     return bool((isinstance(type_, AsyncTokenType)))
 
 
-def _attr_constraint_16(attr) -> bool:
+def _attr_constraint_18(attr) -> bool:
     return bool((isinstance(attr, IntegerAttr) and attr.type == IntegerType(32) and attr.value in ScaleDotElemType._value2member_map_))
 
 
@@ -790,6 +825,248 @@ class AsyncTMACopyLocalToGlobalOp(DefinedOp):
 
 
 @DIALECT.op
+class AsyncTMAReduceOp(DefinedOp):
+    """Reduces a shared-memory buffer into the box of a tensor descriptor with TMA
+
+    Like `ttng.async_tma_copy_local_to_global`, but each element of the box becomes the
+    reduction `kind` of its value and the buffer's (atomically per element, relaxed).
+    ```mlir
+    ttng.async_tma_reduce add, %desc[%x, %y] %buf : !tt.tensordesc<64x64xf32>, !ttg.memdesc<64x64xf32, #shared, #smem>
+    ```
+    """
+
+    OPERATION_NAME = 'ttng.async_tma_reduce'
+    TRAITS = (MemRead, MemWrite, )
+    HOOKS = ()
+    PROPERTY_NAMES = ('kind', )
+    OPERAND_GROUPS = ('single', 'variadic', 'single', )
+    RESULT_GROUPS = ()
+    __slots__ = ()
+
+    @property
+    def desc(self) -> Value:
+        return self.get_operand(0)
+
+    @property
+    def coord(self) -> list[Value]:
+        return self.operand_group(1)
+
+    @property
+    def src(self) -> Value:
+        return self.operand_group(2)[0]
+
+    @property
+    def kind(self) -> DescriptorReduceKind:
+        attr = self.properties.get('kind')
+        return None if attr is None else DescriptorReduceKind(attr.value)
+
+    @property
+    def kind_attr(self) -> Attribute | None:
+        return self.properties.get('kind')
+
+    @classmethod
+    def build(
+        cls,
+        desc: Value,
+        src: Value,
+        kind: DescriptorReduceKind | Attribute,
+        coord: Sequence[Value] = (),
+        *,
+        attributes: dict[str, Attribute] | None = None,
+        location: Location | None = None,
+    ) -> AsyncTMAReduceOp:
+        """Create a `ttng.async_tma_reduce` op; results whose types the traits determine may be omitted."""
+        operands = [desc] + list(coord) + [src]
+        properties: dict[str, Attribute] = {}
+        properties['kind'] = (kind if isinstance(kind, Attribute) else IntegerAttr(int(kind), IntegerType(32)))
+        result_types = []
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0, successors=(), location=location,
+        )
+
+    def verify_invariants(self) -> None:
+        self.verify_groups()
+        attr = self.properties.get('kind')
+        if attr is None:
+            raise self.emit_error("requires attribute 'kind'")
+        if attr is not None and not _attr_constraint_13(attr):
+            raise self.attribute_error('kind', 'reduction of a descriptor store')
+        value = self.get_operand(0)
+        if not _type_constraint_10(value.type):
+            raise self.type_error('operand', value, 'tensor descriptor type')
+        for value in self.operand_group(1):
+            if not _type_constraint_11(value.type):
+                raise self.type_error('operand', value, '32-bit signless integer')
+        for value in self.operand_group(2):
+            if not _type_constraint_4(value.type):
+                raise self.type_error('operand', value, 'memory descriptor type')
+
+    def print(self, printer: Printer) -> None:
+        printer.write(" ")
+        attr = self.properties.get('kind')
+        if attr is not None:
+            printer.write(DescriptorReduceKind(attr.value).keyword)
+        printer.write(', ')
+        printer.print_operand(self.desc)
+        printer.write('[')
+        printer.print_operands(self.coord)
+        printer.write('] ')
+        printer.print_operand(self.src)
+        printer.print_attr_dict(self.all_attributes(), ('kind',))
+        printer.write(' : ')
+        printer.print_type(self.desc.type)
+        printer.write(', ')
+        printer.print_type(self.src.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Operation:
+        u_desc: list = []
+        u_coord: list = []
+        u_src: list = []
+        types: dict[str, list] = {}
+        attrs: dict[str, Attribute] = {}
+        attrs['kind'] = IntegerAttr(DescriptorReduceKind.parse(parser), IntegerType(32))
+        parser.parse_punct(',')
+        u_desc.append(parser.parse_operand())
+        parser.parse_punct('[')
+        u_coord.extend(parser.parse_operand_list())
+        parser.parse_punct(']')
+        u_src.append(parser.parse_operand())
+        attrs.update(parser.parse_optional_attr_dict())
+        parser.parse_punct(':')
+        types['desc'] = parse_type_group(parser, True)
+        parser.parse_punct(',')
+        types['src'] = parse_type_group(parser, True)
+        types['coord'] = [IntegerType(32)] * len(u_coord)
+        operands = parser.resolve_operands(u_desc + u_coord + u_src, types['desc'] + types.get('coord', []) + types['src'])
+        result_types = []
+        properties, attributes = cls.split_attributes(attrs)
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0,
+            successors=(),
+        )
+
+
+@DIALECT.op
+class AsyncTMAScatterOp(DefinedOp):
+    """Copies the rows of a shared-memory buffer to separately indexed rows with TMA
+
+    Row `i` of `src` goes to row `x_offsets[i]` of the descriptor's tensor, from column
+    `y_offset` (the asynchronous form of `tt.descriptor_scatter`).
+    ```mlir
+    ttng.async_tma_scatter %desc[%rows, %col] %buf : !tt.tensordesc<1x128xf32, #shared>, tensor<8xi32, #blocked>, i32, !ttg.memdesc<8x128xf32, #shared, #smem, mutable>
+    ```
+    """
+
+    OPERATION_NAME = 'ttng.async_tma_scatter'
+    TRAITS = (MemRead, MemWrite, )
+    HOOKS = ()
+    PROPERTY_NAMES = ()
+    OPERAND_GROUPS = ('single', 'single', 'single', 'single', )
+    RESULT_GROUPS = ()
+    __slots__ = ()
+
+    @property
+    def desc(self) -> Value:
+        return self.get_operand(0)
+
+    @property
+    def x_offsets(self) -> Value:
+        return self.get_operand(1)
+
+    @property
+    def y_offset(self) -> Value:
+        return self.get_operand(2)
+
+    @property
+    def src(self) -> Value:
+        return self.get_operand(3)
+
+    @classmethod
+    def build(
+        cls,
+        desc: Value,
+        x_offsets: Value,
+        y_offset: Value,
+        src: Value,
+        *,
+        attributes: dict[str, Attribute] | None = None,
+        location: Location | None = None,
+    ) -> AsyncTMAScatterOp:
+        """Create a `ttng.async_tma_scatter` op; results whose types the traits determine may be omitted."""
+        operands = [desc] + [x_offsets] + [y_offset] + [src]
+        properties: dict[str, Attribute] = {}
+        result_types = []
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0, successors=(), location=location,
+        )
+
+    def verify_invariants(self) -> None:
+        if self.num_operands != 4 or self.num_results != 0:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_10(value.type):
+            raise self.type_error('operand', value, 'tensor descriptor type')
+        value = self.get_operand(1)
+        if not _type_constraint_14(value.type):
+            raise self.type_error('operand', value, 'tensor of 32-bit signless integer values')
+        value = self.get_operand(2)
+        if not _type_constraint_11(value.type):
+            raise self.type_error('operand', value, '32-bit signless integer')
+        value = self.get_operand(3)
+        if not _type_constraint_4(value.type):
+            raise self.type_error('operand', value, 'memory descriptor type')
+
+    def print(self, printer: Printer) -> None:
+        printer.write(" ")
+        printer.print_operand(self.desc)
+        printer.write('[')
+        printer.print_operand(self.x_offsets)
+        printer.write(', ')
+        printer.print_operand(self.y_offset)
+        printer.write('] ')
+        printer.print_operand(self.src)
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_types([v.type for v in self.operands])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Operation:
+        u_desc: list = []
+        u_x_offsets: list = []
+        u_y_offset: list = []
+        u_src: list = []
+        types: dict[str, list] = {}
+        attrs: dict[str, Attribute] = {}
+        u_desc.append(parser.parse_operand())
+        parser.parse_punct('[')
+        u_x_offsets.append(parser.parse_operand())
+        parser.parse_punct(',')
+        u_y_offset.append(parser.parse_operand())
+        parser.parse_punct(']')
+        u_src.append(parser.parse_operand())
+        attrs.update(parser.parse_optional_attr_dict())
+        parser.parse_punct(':')
+        types['*operands'] = parse_type_group(parser, False)
+        types.update(zip(('desc', 'x_offsets', 'y_offset', 'src',), split_counts(types.pop('*operands'), (len(u_desc), len(u_x_offsets), len(u_y_offset), len(u_src),))))
+        operands = parser.resolve_operands(u_desc + u_x_offsets + u_y_offset + u_src, types['desc'] + types['x_offsets'] + types['y_offset'] + types['src'])
+        result_types = []
+        properties, attributes = cls.split_attributes(attrs)
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0,
+            successors=(),
+        )
+
+
+@DIALECT.op
 class ReinterpretTensorDescOp(DefinedOp):
     """Views a pointer to a TMA descriptor in memory as a tensor descriptor
 
@@ -837,7 +1114,7 @@ class ReinterpretTensorDescOp(DefinedOp):
         if self.num_operands != 1 or self.num_results != 1:
             self.verify_groups()
         value = self.get_operand(0)
-        if not _type_constraint_13(value.type):
+        if not _type_constraint_15(value.type):
             raise self.type_error('operand', value, 'ptr')
         value = self.results[0]
         if not _type_constraint_10(value.type):
@@ -1465,13 +1742,13 @@ class TMEMAllocOp(DefinedOp):
     def verify_invariants(self) -> None:
         self.verify_groups()
         for value in self.operand_group(0):
-            if not _type_constraint_14(value.type):
+            if not _type_constraint_16(value.type):
                 raise self.type_error('operand', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
         value = self.results[0]
         if not _type_constraint_4(value.type):
             raise self.type_error('result', value, 'memory descriptor type')
         for value in self.result_group(1):
-            if not _type_constraint_15(value.type):
+            if not _type_constraint_17(value.type):
                 raise self.type_error('result', value, 'async token type')
 
     def print(self, printer: Printer) -> None:
@@ -1572,13 +1849,13 @@ class TMEMLoadOp(DefinedOp):
         if not _type_constraint_4(value.type):
             raise self.type_error('operand', value, 'memory descriptor type')
         for value in self.operand_group(1):
-            if not _type_constraint_15(value.type):
+            if not _type_constraint_17(value.type):
                 raise self.type_error('operand', value, 'async token type')
         value = self.results[0]
-        if not _type_constraint_14(value.type):
+        if not _type_constraint_16(value.type):
             raise self.type_error('result', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
         for value in self.result_group(1):
-            if not _type_constraint_15(value.type):
+            if not _type_constraint_17(value.type):
                 raise self.type_error('result', value, 'async token type')
 
 
@@ -1648,16 +1925,16 @@ class TMEMStoreOp(DefinedOp):
         if not _type_constraint_4(value.type):
             raise self.type_error('operand', value, 'memory descriptor type')
         for value in self.operand_group(1):
-            if not _type_constraint_15(value.type):
+            if not _type_constraint_17(value.type):
                 raise self.type_error('operand', value, 'async token type')
         for value in self.operand_group(2):
-            if not _type_constraint_14(value.type):
+            if not _type_constraint_16(value.type):
                 raise self.type_error('operand', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
         for value in self.operand_group(3):
             if not _type_constraint_6(value.type):
                 raise self.type_error('operand', value, '1-bit signless integer')
         for value in self.result_group(0):
-            if not _type_constraint_15(value.type):
+            if not _type_constraint_17(value.type):
                 raise self.type_error('result', value, 'async token type')
 
 
@@ -1823,7 +2100,7 @@ class TCGen5MMAOp(DefinedOp):
         if not _type_constraint_4(value.type):
             raise self.type_error('operand', value, 'memory descriptor type')
         for value in self.operand_group(3):
-            if not _type_constraint_15(value.type):
+            if not _type_constraint_17(value.type):
                 raise self.type_error('operand', value, 'async token type')
         for value in self.operand_group(4):
             if not _type_constraint_6(value.type):
@@ -1838,7 +2115,7 @@ class TCGen5MMAOp(DefinedOp):
             if not _type_constraint_6(value.type):
                 raise self.type_error('operand', value, '1-bit signless integer')
         for value in self.result_group(0):
-            if not _type_constraint_15(value.type):
+            if not _type_constraint_17(value.type):
                 raise self.type_error('result', value, 'async token type')
 
 
@@ -2001,12 +2278,12 @@ class TCGen5MMAScaledOp(DefinedOp):
         attr = self.properties.get('a_type')
         if attr is None:
             raise self.emit_error("requires attribute 'a_type'")
-        if attr is not None and not _attr_constraint_16(attr):
+        if attr is not None and not _attr_constraint_18(attr):
             raise self.attribute_error('a_type', 'element type of a scaled dot')
         attr = self.properties.get('b_type')
         if attr is None:
             raise self.emit_error("requires attribute 'b_type'")
-        if attr is not None and not _attr_constraint_16(attr):
+        if attr is not None and not _attr_constraint_18(attr):
             raise self.attribute_error('b_type', 'element type of a scaled dot')
         attr = self.properties.get('two_ctas')
         if attr is not None and not _attr_constraint_7(attr):
@@ -2027,7 +2304,7 @@ class TCGen5MMAScaledOp(DefinedOp):
         if not _type_constraint_4(value.type):
             raise self.type_error('operand', value, 'memory descriptor type')
         for value in self.operand_group(3):
-            if not _type_constraint_15(value.type):
+            if not _type_constraint_17(value.type):
                 raise self.type_error('operand', value, 'async token type')
         for value in self.operand_group(4):
             if not _type_constraint_4(value.type):
@@ -2048,7 +2325,7 @@ class TCGen5MMAScaledOp(DefinedOp):
             if not _type_constraint_6(value.type):
                 raise self.type_error('operand', value, '1-bit signless integer')
         for value in self.result_group(0):
-            if not _type_constraint_15(value.type):
+            if not _type_constraint_17(value.type):
                 raise self.type_error('result', value, 'async token type')
 
 

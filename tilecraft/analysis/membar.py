@@ -14,8 +14,10 @@ a buffer's bytes, narrowed to a box of elements when the descriptor is a
   lowering synchronizes inside, so everything pending before it is done afterwards;
 - when the op's accesses conflict with the pending ones, a barrier goes right before it and
   the pending set is cleared; an existing local barrier clears it too; a
-  ``ttg.async_wait`` is followed by a barrier (the copies it waited for were issued by other
-  threads), one for a run of adjacent waits (the prefetch pass's waits for the next
+  ``ttg.async_wait`` or ``ttng.async_tma_store_wait`` (Triton's ``MemWaitOpTrait`` ops) is
+  followed by a barrier (the copies it waited for were issued by other threads: one thread
+  issues the TMA stores, and the others may only write their buffers once it has waited), one
+  for a run of adjacent waits (the prefetch pass's waits for the next
   iteration's two operands), where Triton puts one after each;
 - control flow is a graph of *virtual blocks*: a block, or the rest of a block after an op
   with regions (``scf.for``/``scf.if``/``scf.while``/``ttg.warp_specialize``), with edges
@@ -62,7 +64,7 @@ __all__ = ["BlockInfo", "FunctionMembar", "MembarFilter", "ModuleMembar", "Slice
 LOCAL = 1
 _REGION_BRANCH = ("scf.for", "scf.if", "scf.while", "ttg.warp_specialize",
                   "ttg.warp_specialize.partitions")
-_WAITS = ("ttg.async_wait",)
+_WAITS = ("ttg.async_wait", "ttng.async_tma_store_wait")
 
 
 
@@ -350,7 +352,7 @@ class ModuleMembar:
 
 #: The attribute `annotate_synced_via_async_wait` puts on each ``ttg.local_load`` (Triton's name).
 SYNCED_VIA_ASYNC_WAIT = "ttg.amdg.syncedViaAsyncWait"
-_ASYNC_WAITS = ("ttg.async_wait",)
+_ASYNC_WAITS = ("ttg.async_wait", "ttng.async_tma_store_wait")
 _ASYNC_LOADS = ("ttg.async_copy_global_to_local",)
 _TMA_LOAD = "ttng.async_tma_copy_global_to_local"
 

@@ -52,6 +52,9 @@ all (no loads to pipeline, one stage, outer loops), whose dots are then waited f
 unless their shared-memory operands stay put (defined before the loop, or carried by it). The
 loops pipelined without a schedule keep the asynchronous dots of their own form (above). The
 schedule attributes are removed.
+
+Then the descriptor stores of every loop of more than one stage are made asynchronous
+(`tma_store_pipeline`, Triton's ``pipelineTMAStores``).
 """
 
 from __future__ import annotations
@@ -74,6 +77,7 @@ from tilecraft.transforms.loop_schedule import LoopSchedule, ancestor_in_block, 
 from tilecraft.transforms.pipeline_plan import (Plan, candidates, is_tma, plan_loop,
                                                 scheduled_plan, stages_of, users_in)
 from tilecraft.transforms.tma_lowering import barrier_type, block_bytes
+from tilecraft.transforms.tma_store_pipeline import pipeline_tma_stores
 from tilecraft.transforms.transform_utils import constant_op, loop_with_iter_args
 from tilecraft.transforms.wgmma_pipeline import launch_async_dots
 
@@ -480,8 +484,8 @@ def pipeline_loops(module: Operation, num_stages: int) -> int:
     """Pipelines every innermost ``scf.for`` of ``module`` that has loads to pipeline, on
     targets with ``cp.async`` (sm_80+; a loop with a schedule also when the module names no
     target), by the loop's schedule when it carries one, then makes the ``wgmma`` of the
-    loops asynchronous (see the module docstring); returns how many loops were pipelined.
-    The schedule attributes are removed."""
+    loops asynchronous and their descriptor stores (see the module docstring); returns how
+    many loops had loads pipelined. The schedule attributes are removed."""
     from tilecraft.analysis.axisinfo import AxisInfoAnalysis
 
     capability = capability_of(module)
@@ -517,6 +521,7 @@ def pipeline_loops(module: Operation, num_stages: int) -> int:
         if loop not in own_form and stages_of(loop, num_stages) >= 1:
             launch_async_dots(loop)
     strip_schedule(module)
+    pipeline_tma_stores(module, num_stages)
     return count
 
 

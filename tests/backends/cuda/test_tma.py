@@ -91,6 +91,38 @@ def test_descriptors_made_in_the_kernel_are_built_in_global_scratch():
     assert "cp.async.bulk.tensor.2d.global.shared::cta" in ptx  # the store through it
 
 
+@tc.jit
+def scale_rows_kernel(in_desc, out_desc, M, BM: tl.constexpr):
+    for m in range(0, M, BM):
+        out_desc.store([m, 0], in_desc.load([m, 0]) * 2)
+
+
+@needs_ptxas
+@pytest.mark.parametrize("stages", [3, 1])
+def test_descriptor_store_in_a_loop_is_asynchronous(stages):
+    """With more than one stage, a descriptor store in a loop writes one buffer allocated before
+    the loop and leaves its TMA store in flight: the next iteration waits for it before writing
+    the buffer again (every thread after thread 0 has waited), and the loop is followed by a
+    last wait. With one stage the store waits for itself in the loop."""
+    signature = {"in_desc": "tensordesc<fp16[64, 64]>", "out_desc": "tensordesc<fp16[64, 64]>",
+                 "M": "i32", "BM": "constexpr"}
+    kernel = compiled(scale_rows_kernel, signature, {"BM": 64}, 90, stages)
+    ttgir = kernel.asm["ttgir"]
+    before_loop = ttgir[:ttgir.index("scf.for")]
+    asynchronous = stages > 1
+    assert ("ttg.local_alloc : () -> !ttg.memdesc<64x64xf16" in before_loop) == asynchronous
+    assert ttgir.count("ttng.async_tma_store_wait {pendings = 0 : i32}") == 1 + asynchronous
+    ptx = kernel.asm["ptx"]
+    stores = re.findall(r"cp\.async\.bulk\.tensor\.2d\.global\.shared::cta\.bulk_group", ptx)
+    assert len(stores) == 1
+    waits = re.findall(r"cp\.async\.bulk\.wait_group\.read 0;(?:\s*//[^\n]*)*\s*bar\.sync", ptx)
+    assert len(waits) == 1 + asynchronous
+    # in the loop, the wait comes before the buffer is written, the store after
+    loop = ptx[ptx.index("cp.async.bulk.tensor.2d.shared::cluster"):]
+    wait, write = loop.index("cp.async.bulk.wait_group.read"), loop.index("st.shared")
+    assert (wait < write < loop.index("cp.async.bulk.tensor.2d.global")) == asynchronous
+
+
 @needs_ptxas
 def test_pointer_fallback_on_sm80():
     """sm_80 has no TMA: descriptors take the pointer rewrite, a host descriptor is passed as

@@ -1,17 +1,19 @@
 // ttng ops as Triton prints them: wgmma with operands in shared memory and in registers, its
-// wait, TMA copies with their mbarriers, a descriptor read from memory, and tensor memory with
-// and without tokens.
+// wait, TMA copies with their mbarriers, TMA reductions and scatters, a descriptor read from
+// memory, and tensor memory with and without tokens.
 #shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
 #shared1 = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
 #smem = #ttg.shared_memory
 #mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
 #blocked = #ttg.blocked<{sizePerThread = [1, 64], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [0, 1]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 #tmem = #ttng.tensor_memory_encoding<blockM = 128, blockN = 64, colStride = 1>
 module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:100"} {
   tt.func @ttng_ops(%a: !ttg.memdesc<128x64xf16, #shared, #smem>, %b: !ttg.memdesc<64x64xf16, #shared, #smem>,
                     %ar: tensor<128x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>,
                     %c: tensor<128x64xf32, #mma>, %d: !tt.tensordesc<64x64xf16, #shared>, %x: i32, %p: i1,
-                    %t: tensor<128x64xf32, #blocked>, %raw: !tt.ptr<i8>) {
+                    %t: tensor<128x64xf32, #blocked>, %raw: !tt.ptr<i8>,
+                    %d1: !tt.tensordesc<1x64xf16, #shared>, %rows: tensor<64xi32, #blocked1>) {
     %rd = ttng.reinterpret_tensor_descriptor %raw : !tt.ptr<i8> to !tt.tensordesc<64x64xf16, #shared>
     %r = ttng.warp_group_dot %a, %b, %c {inputPrecision = 0 : i32, isAsync = true} : !ttg.memdesc<128x64xf16, #shared, #smem> * !ttg.memdesc<64x64xf16, #shared, #smem> -> tensor<128x64xf32, #mma>
     %r2 = ttng.warp_group_dot %ar, %b, %r, %p : tensor<128x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * !ttg.memdesc<64x64xf16, #shared, #smem> -> tensor<128x64xf32, #mma>
@@ -26,6 +28,8 @@ module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:100"} {
     ttng.inval_barrier %bar : !ttg.memdesc<1xi64, #shared1, #smem, mutable>
     ttng.fence_async_shared {bCluster = false}
     ttng.async_tma_copy_local_to_global %d[%x, %x] %buf : !tt.tensordesc<64x64xf16, #shared>, !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+    ttng.async_tma_reduce add, %d[%x, %x] %buf : !tt.tensordesc<64x64xf16, #shared>, !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+    ttng.async_tma_scatter %d1[%rows, %x] %buf : !tt.tensordesc<1x64xf16, #shared>, tensor<64xi32, #blocked1>, i32, !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
     ttng.async_tma_store_wait {pendings = 0 : i32}
     %m, %tok = ttng.tmem_alloc : () -> (!ttg.memdesc<128x64xf32, #tmem, #ttng.tensor_memory, mutable>, !ttg.async.token)
     %tok2 = ttng.tmem_store %t, %m[%tok], %p : tensor<128x64xf32, #blocked> -> !ttg.memdesc<128x64xf32, #tmem, #ttng.tensor_memory, mutable>
