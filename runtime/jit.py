@@ -301,7 +301,9 @@ class JITFunction:
         return module
 
     def ir(self, *args, **kwargs):
-        """The verified `tt` module (a `builtin.module` op) for these arguments."""
+        """The verified `tt` module (a `builtin.module` op) for these arguments (launch
+        options such as ``num_warps`` are accepted and do not change it)."""
+        kwargs, _ = self._split_options(kwargs)
         try:
             return self._compile(self.specialize(args, kwargs, for_ir=True))
         except Exception as error:

@@ -4,7 +4,8 @@ kernel (tools/bench/gpu_matmul.py) compiled by tilecraft with cp.async pipelinin
 stages; 4 warps, and 8 warps in two warp groups), the same through tensor descriptors (TMA
 copies and mbarriers on sm_90), and the attention kernel of
 ``examples/05_fused_attention.py`` (tools/bench/gpu_attention.py's blocks, causal and not), fp16,
-at square and ragged shapes (not multiples of the blocks), each checked against torch. On an
+at square and ragged shapes (not multiples of the blocks), each checked against torch, and
+descriptor stores in a loop (asynchronous TMA stores on sm_90). On an
 sm_90 GPU both run on wgmma. Run it under the sanitizer; it also runs alone (then it only
 checks results):
 
@@ -108,6 +109,36 @@ def check_attention(folder: Path) -> int:
     return failures
 
 
+STORE_LOOP = """
+@jit
+def scale_rows_kernel(in_desc, out_desc, M, BM: tl.constexpr):
+    for m in range(0, M, BM):
+        out_desc.store([m, 0], in_desc.load([m, 0]) * 2)
+"""
+
+
+def check_store_loop(folder: Path) -> int:
+    """Wrong results of a program storing block after block through a tensor descriptor: on
+    sm_90 with more than one stage, each TMA store stays in flight while the next block is
+    loaded into the same shared buffer's neighbourhood (the pipeliner's store waits)."""
+    import torch
+
+    import tilecraft as tc
+
+    module = gpu.kernel_modules(folder, "store_loop", STORE_LOOP, ("tilecraft",))["tilecraft"]
+    failures = 0
+    for stages in (1, 3):
+        for m in (256, 200):
+            x = torch.randn((m, 64), device="cuda", dtype=torch.float16)
+            out = torch.full_like(x, math.nan)
+            descs = [tc.TensorDescriptor.from_tensor(t, [32, 64]) for t in (x, out)]
+            module.scale_rows_kernel[(1,)](*descs, m, BM=32, num_stages=stages)
+            torch.cuda.synchronize()
+            failures += not _report(f"descriptor stores in a loop, stages={stages}, {m} rows",
+                                    out, 2 * x, 0.0)
+    return failures
+
+
 def _attention_reference(q, k, v, causal: bool):
     """Attention in float32 with plain torch ops (torch's fused SDPA kernels would run under
     the sanitizer too, and it reports their own shared-memory use)."""
@@ -124,7 +155,8 @@ def _attention_reference(q, k, v, causal: bool):
 def main() -> int:
     os.environ["TILECRAFT_BACKEND"] = "cuda"
     with tempfile.TemporaryDirectory(prefix="racecheck-") as folder_name:
-        failures = check_matmuls(Path(folder_name)) + check_attention(Path(folder_name))
+        folder = Path(folder_name)
+        failures = check_matmuls(folder) + check_attention(folder) + check_store_loop(folder)
     print("all results match torch" if not failures else f"{failures} results differ")
     return 1 if failures else 0
 

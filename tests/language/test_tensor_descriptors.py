@@ -138,3 +138,21 @@ def test_host_descriptor_facts_are_constants_in_the_pointer_form(padding):
     other = load.operands[2].owner
     assert other.name == "arith.constant"
     assert ("0x7FC00000" in str(other.get_attr("value"))) == (padding == "nan")
+
+
+@tc.jit
+def scale_rows_kernel(in_desc, out_desc, M, BM: tl.constexpr):
+    for m in range(0, M, BM):
+        out_desc.store([m, 0], in_desc.load([m, 0]) * 2)
+
+
+@pytest.mark.parametrize("stages", [1, 3])
+def test_stores_in_a_loop(run, rng, stages):
+    """One program stores block after block (on sm_90 with more than one stage, each TMA store
+    stays in flight while the next block is loaded; the last block is ragged)."""
+    m, n = 200, 64
+    x = rng.standard_normal((m, n)).astype(np.float16)
+    out = np.full((m, n), np.nan, np.float16)
+    descs = [tc.TensorDescriptor.from_tensor(a, [32, n]) for a in (x, out)]
+    run(scale_rows_kernel, (1,), *descs, m, BM=32, num_stages=stages)
+    np.testing.assert_array_equal(out, 2 * x)
