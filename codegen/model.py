@@ -7,13 +7,15 @@ mistakes as `TdError`s at the record or field that caused them. Backends only se
 from __future__ import annotations
 
 import ast
+import keyword
 import re
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .diagnostics import SourceLoc
-from .predicates import PredicateChecker
+from .predicates import PredicateChecker, comment_in
 from .td import Record, RecordKeeper, TdError, Unset
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
@@ -63,10 +65,15 @@ def class_name(record: Record) -> str:
     return name.split("_", 1)[1] if "_" in name and not name.startswith("anonymous") else name
 
 
+def _is_identifier(name: str) -> bool:
+    """Whether generated Python may use ``name`` as a name (an identifier, not a keyword)."""
+    return name.isidentifier() and not keyword.iskeyword(name)
+
+
 def checked_class_name(record: Record, name: str) -> str:
     """`name`, the Python class generated for `record`; a TdError when it is not an identifier
     (a def named `Math_` or `UB_0xPoisonOp`)."""
-    if not name.isidentifier() or name in _PY_KEYWORDS:
+    if not _is_identifier(name):
         raise TdError(f"the def '{record.name}' gives the class name '{name}', which is not a "
                       "Python identifier", record.loc)
     return name
@@ -630,6 +637,9 @@ class ModelBuilder:
             except SyntaxError as err:
                 raise TdError(f"interpreterImpl of '{rec.name}' is not a Python expression: "
                               f"{err.msg}", rec.field_loc("interpreterImpl")) from None
+            if comment_in(impl) or "\n" in impl:
+                raise TdError(f"interpreterImpl of '{rec.name}' must be a one-line Python "
+                              "expression without a '#' comment", rec.field_loc("interpreterImpl"))
         if tl_name or signature:
             if not re.fullmatch(r"[a-z_][a-z0-9_]*", tl_name):
                 raise TdError(f"op '{rec.name}' sets 'tlSignature' but no valid 'tlName'",
@@ -717,8 +727,26 @@ class ModelBuilder:
         return found
 
     def _enum(self, rec: Record) -> EnumModel:
-        cases = [EnumCase(c["symbol"], c["value"], c["str"]) for c in rec["enumerants"]]
-        return EnumModel(rec["className"], rec.get("summary", ""), cases)
+        """The enum of the `IntEnumAttr` ``rec``: its class name and cases, whose symbols are
+        Python identifiers, each used once (a TdError at the case otherwise)."""
+        name = rec["className"]
+        if not _is_identifier(name):
+            raise TdError(f"the enum class name '{name}' of '{rec.name}' is not a Python "
+                          "identifier", rec.loc)
+        cases: list[EnumCase] = []
+        seen: dict[str, Record] = {}
+        for case in rec["enumerants"]:
+            symbol = case["symbol"]
+            if not _is_identifier(symbol):
+                raise TdError(f"the case '{symbol}' of the enum '{name}' is not a Python "
+                              "identifier", case.loc)
+            key = unicodedata.normalize("NFKC", symbol)
+            if key in seen:
+                raise TdError(f"the enum '{name}' has the case '{symbol}' twice", case.loc,
+                              notes=[(seen[key].loc, "the first is here")])
+            seen[key] = case
+            cases.append(EnumCase(symbol, case["value"], case["str"]))
+        return EnumModel(name, rec.get("summary", ""), cases)
 
     def _traits(self, rec: Record, traits: list) -> list[OpTrait]:
         out: list[OpTrait] = []

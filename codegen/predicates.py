@@ -12,7 +12,9 @@ from __future__ import annotations
 import ast
 import builtins
 import importlib
+import io
 import re
+import tokenize
 
 from .td import Record, TdError
 
@@ -61,6 +63,16 @@ def _ir_exports() -> frozenset[str] | None:
     return frozenset(names)
 
 
+def comment_in(expr: str) -> bool:
+    """Whether the Python expression ``expr`` holds a ``#`` comment, which would swallow the
+    generated code after it on its line."""
+    try:
+        return any(token.type == tokenize.COMMENT
+                   for token in tokenize.generate_tokens(io.StringIO(expr).readline))
+    except (tokenize.TokenError, SyntaxError):  # unbalanced: `ast.parse` says what is wrong
+        return False
+
+
 class PredicateChecker:
     """Checks embedded expressions; `extra_names` are names the generated module defines."""
 
@@ -82,11 +94,15 @@ class PredicateChecker:
         loc, notes = use_loc, []
         if origin is not None and origin is not rec and not origin.is_anonymous:
             loc, notes = origin.loc, [(use_loc, f"used by '{rec.name}' here")]
+        mode = "exec" if statement else "eval"
         try:
-            tree = ast.parse(probe.strip(), mode="exec" if statement else "eval")
+            tree = ast.parse(probe.strip(), mode=mode)
+            compile(tree, "<td>", mode)  # what only the compiler checks: repeated keywords, ...
         except SyntaxError as err:
             raise TdError(f"cannot evaluate the expression '{expr}': {err.msg}", loc,
                           notes=notes) from None
+        if comment_in(probe):
+            raise TdError(f"the expression '{expr}' holds a '#' comment", loc, notes=notes)
         if self.known is not None:
             # the names the expression binds itself (comprehension variables)
             bound = {node.id for node in ast.walk(tree)

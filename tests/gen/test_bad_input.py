@@ -56,14 +56,30 @@ def test_mutated_defs_get_output_or_a_located_error() -> None:
     ("ub.td", 6671, "the def 'UB_0xPoisonOp' gives the class name '0xPoisonOp', which is not a "
                     "Python identifier"),
     ("cf.td", 7729, "has the trait 'AttrSizedOperandSegments' but no operands"),
+    # Mutants of arith.td that `tools/td_fuzz.py --cases 720 --seed 100000` found reaching
+    # generated Python that does not compile, reported as an internal error without a .td
+    # location: an enum case or class that is no identifier, an enum case named twice ...
+    ("arith.td", ('"OEQ", 1', '"O]EQ", 1'),
+     "the case 'O]EQ' of the enum 'CmpFPredicate' is not a Python identifier"),
+    ("arith.td", ('"UNE", 13', '"\ufeffUNE", 13'),
+     "the case '\\ufeffUNE' of the enum 'CmpFPredicate' is not a Python identifier"),
+    ("arith.td", ('"OGT", 2', '"OEQ", 2'), "the enum 'CmpFPredicate' has the case 'OEQ' twice"),
+    ("arith.td", ('<"CmpFPredicate"', '<"_Cmp.FPredicate"'),
+     "the enum class name '_Cmp.FPredicate' of 'Arith_CmpFPredicate' is not a Python "
+     "identifier"),
+    # ... an interpreterImpl whose '#' comments out the rest of its generated line ...
+    ("arith.td", ('"divsi";', '"divs#i";'),
+     "interpreterImpl of 'Arith_DivSIOp' must be a one-line Python expression without a '#'"),
+    # ... and a NativeCodeCall expression that does not compile (which was not checked).
+    ("arith.td", ("\"UGT='OLE'", "\"\x01UGT='OLE'"), "cannot evaluate the expression"),
+    ("arith.td", ("\"UGT='OLE', ONE", "\"UGE='OLE', ONE"), "keyword argument repeated: UGE"),
 ])
 def test_fuzz_regressions(tmp_path: Path, file: str, damage: int | tuple[str, str],
                           message: str) -> None:
-    """Mutants `tools/td_fuzz.py --file math.td --file ub.td --file cf.td --cases 3400
-    --seed 5000` found escaping as a KeyError (an unknown `$_x` placeholder) or as generated
-    Python that does not parse (an empty class name, a digit-led one, an empty segment tuple):
-    each is a located .td error now. ``damage`` is the fuzzer's seed or the mutation itself (a
-    text replaced once)."""
+    """Mutants `tools/td_fuzz.py` found escaping as a KeyError (an unknown `$_x` placeholder)
+    or as generated Python that does not compile (an empty class name, a digit-led one, an
+    empty segment tuple, the cases above): each is a located .td error now. ``damage`` is the
+    fuzzer's seed or the mutation itself (a text replaced once)."""
     shutil.copytree(ROOT / "defs", tmp_path / "defs")
     original = (ROOT / "defs" / file).read_bytes()
     if isinstance(damage, int):
