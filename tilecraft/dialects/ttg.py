@@ -50,18 +50,20 @@ TARGET = "ttg.target"
 
 
 def _module_int(module: Operation, name: str, default: int | None) -> int:
+    """The module's integer attribute ``name``, ``default`` when it has none; an error at the
+    module when it has none and there is no default, or when it is not an integer."""
     attr = module.attributes.get(name)
     if attr is None:
         if default is None:
-            raise KeyError(f"the module has no '{name}' attribute")
+            raise module.emit_error(f"has no '{name}' attribute")
         return default
     if not isinstance(attr, IntegerAttr):
-        raise TypeError(f"the module's '{name}' attribute is {attr}, not an integer")
+        raise module.emit_error(f"has the '{name}' attribute {attr}, which is not an integer")
     return attr.value
 
 
 def num_warps(module: Operation) -> int:
-    """The module's ``ttg.num-warps`` (KeyError when it has none)."""
+    """The module's ``ttg.num-warps`` (an error at the module when it has none)."""
     return _module_int(module, NUM_WARPS, None)
 
 
