@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import keyword
+import math
 import re
 import unicodedata
 from collections.abc import Callable
@@ -867,11 +868,16 @@ class ModelBuilder:
                 raise TdError(f"option '{opt['argument']}' of pass '{argument}' has the "
                               f"unsupported type '{opt['type']}' (one of "
                               f"{', '.join(sorted(PASS_OPTION_TYPES))})", rec.field_loc("options"))
+            default = opt.get("defaultValue", "")
+            if not opt.isa("ListOption") and option_default(py_type, default) is None:
+                raise TdError(f"option '{opt['argument']}' of pass '{argument}' has the default "
+                              f"'{default}', which is not a valid {opt['type']} value", opt.loc)
             options.append(OptionModel(
-                name=accessor_name(opt["cppName"]), argument=opt["argument"], type=py_type,
-                default=opt.get("defaultValue", ""), description=opt.get("description", ""),
+                name=_member_name(opt, "option", argument), argument=opt["argument"],
+                type=py_type, default=default, description=opt.get("description", ""),
                 is_list=opt.isa("ListOption")))
-        stats = [StatisticModel(accessor_name(s["cppName"]), s["name"], s.get("description", ""))
+        stats = [StatisticModel(_member_name(s, "statistic", argument), s["name"],
+                                s.get("description", ""))
                  for s in rec.get("statistics", [])]
         anchor = rec.get("opName", "") if rec.isa("Pass") else ""
         return PassModel(
@@ -882,6 +888,35 @@ class ModelBuilder:
             options=options, statistics=stats,
             impl_module=rec.get("implModule", "") or "tilecraft.transforms",
         )
+
+
+def _member_name(rec: Record, what: str, pass_argument: str) -> str:
+    """The Python attribute of a pass's option or statistic ``rec``: its `cppName` in snake case,
+    which must be an identifier (a TdError at ``rec`` otherwise)."""
+    name = rec["cppName"]
+    if not _is_identifier(name):
+        raise TdError(f"the {what} name '{name}' of pass '{pass_argument}' is not an "
+                      "identifier", rec.loc)
+    return accessor_name(name)
+
+
+def option_default(py_type: str, text: str) -> bool | int | float | str | None:
+    """The Python value of a pass option's `defaultValue` ``text`` (of the Python type
+    ``py_type``; an empty text is the type's zero), None when it is not one."""
+    text = text.strip()
+    if py_type == "str":
+        return text.strip('"')
+    if not text:
+        return {"bool": False, "int": 0, "float": 0.0}[py_type]
+    if not text.isascii():
+        return None
+    if py_type == "bool":
+        return {"true": True, "1": True, "false": False, "0": False}.get(text.lower())
+    try:
+        value = int(text, 0) if py_type == "int" else float(text)
+    except ValueError:
+        return None
+    return value if py_type == "int" or math.isfinite(value) else None
 
 
 _CPP_PARAMETERS = {

@@ -73,6 +73,20 @@ def test_mutated_defs_get_output_or_a_located_error() -> None:
     # ... and a NativeCodeCall expression that does not compile (which was not checked).
     ("arith.td", ("\"UGT='OLE'", "\"\x01UGT='OLE'"), "cannot evaluate the expression"),
     ("arith.td", ("\"UGT='OLE', ONE", "\"UGE='OLE', ONE"), "keyword argument repeated: UGE"),
+    # Pass options and statistics (passes.td, tritongpu_passes.td, same run): a name that is no
+    # identifier became a broken annotation; a default that is no value of its type was
+    # written into the generated Python as it was.
+    ("passes.td", ('Statistic<"numFolded"', 'Statistic<"num<Folded"'),
+     "the statistic name 'num<Folded' of pass 'canonicalize' is not an identifier"),
+    ("passes.td", ('Option<"maxIterations", "max-iterations", "int", "10"',
+                   'Option<"max Iterations", "max-iterations", "int", "10"'),
+     "the option name 'max Iterations' of pass 'canonicalize' is not an identifier"),
+    ("tritongpu_passes.td", ('"num-warps", "int", "4"', '"num-warps", "int", "4#"'),
+     "option 'num-warps' of pass 'convert-triton-to-tritongpu' has the default '4#', which is "
+     "not a valid int value"),
+    ("tritongpu_passes.td", ('"enable-source-remat", "bool", "false"',
+                             '"enable-source-remat", "bool", "fals"'),
+     "has the default 'fals', which is not a valid bool value"),
 ])
 def test_fuzz_regressions(tmp_path: Path, file: str, damage: int | tuple[str, str],
                           message: str) -> None:
