@@ -72,6 +72,16 @@ def test_mutants_are_seeded() -> None:
                  "invalid kind of attribute specified", 2, 23, id="constant-type"),
     pytest.param("tt.func @f() {\n  %0 = arith.constant @f\n  tt.return\n}",
                  "invalid kind of attribute specified", 2, 23, id="constant-symbol"),
+    # A padded layout's offset basis that is not a power of two went into a LinearLayout
+    # before it was checked (a ValueError: coordinate -1 is outside output dim 'dim0').
+    pytest.param("#s = #ttg.padded_shared<[4:+4] {offset = [[1, 0], [-1, 0]], block = []}>\n"
+                 "tt.func @f() {\n  tt.return\n}",
+                 "Each offset basis must be 0 or a power of two", 1, 25, id="padded-offset"),
+    # A partition's num_warps that no i32 holds (a ValueError from DenseArrayAttr).
+    pytest.param("tt.func @f(%a: i32) {\n  ttg.warp_specialize(%a)\n  default {\n"
+                 "    ttg.warp_yield\n  }\n  partition0(%x: i32) num_warps(4294967296) {\n"
+                 "    ttg.warp_return\n  } : (i32) -> ()\n  tt.return\n}",
+                 "integer value too large", 6, 33, id="num-warps-i32"),
 ])
 def test_bad_input_is_a_located_error(text: str, message: str, line: int, col: int) -> None:
     with pytest.raises(ParseError) as info:

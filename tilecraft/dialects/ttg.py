@@ -899,7 +899,7 @@ def parse(cls, parser):  # noqa: F811 - one hook per class
             parser.parse_punct(")")
         parser.parse_keyword("num_warps")
         parser.parse_punct("(")
-        num_warps_list.append(parser.parse_integer())
+        num_warps_list.append(parser.parse_integer(32))
         parser.parse_punct(")")
         # The partition regions belong to the isolated partitions op: parse them isolated.
         parser._op_stack.append(gen.WarpSpecializePartitionsOp)

@@ -113,10 +113,14 @@ class AttrParser:
         self.i += 1
         return tok
 
-    def parse_integer(self) -> int:
+    def parse_integer(self, bits: int | None = None) -> int:
+        """An integer literal; with ``bits``, one that a signed integer of that width holds."""
+        token = self.i
         value = self.parse_optional_integer()
         if value is None:
             self._expected("integer value")
+        if bits is not None and not -(1 << bits - 1) <= value < 1 << bits - 1:
+            self.error("integer value too large", token)
         return value
 
     def parse_optional_integer(self) -> int | None:
