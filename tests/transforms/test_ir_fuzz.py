@@ -130,7 +130,7 @@ def test_nesting_within_the_limit_runs_through_the_passes(tmp_path: Path) -> Non
                  '[1, 0]}>\n#smem = #ttg.shared_memory\nmodule attributes {"ttg.num-warps" = 4 '
                  ": i32} {\n  tt.func @f() {\n    %0 = ttg.local_alloc : () -> !ttg.memdesc<"
                  "1073741824x4xf32, #shared, #smem, mutable>\n    tt.return\n  }\n}",
-                 ("-allocate-shared-memory",), "needs 4294967296 bytes of shared memory",
+                 ("-allocate-shared-memory",), "needs 17179869184 bytes of shared memory",
                  id="huge-shared-memory"),
 ])
 def test_pass_input_errors_are_located(tmp_path: Path, text: str, passes: tuple[str, ...],

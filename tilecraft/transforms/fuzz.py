@@ -44,11 +44,10 @@ _DROPPED_FLAGS = ("--split-input-file", "-split-input-file", "--load-pass-plugin
                   "-load-pass-plugin", "--mlir-pass-pipeline-crash-reproducer",
                   "-mlir-pass-pipeline-crash-reproducer", "--mlir-timing", "-mlir-timing",
                   "--run-reproducer", "-run-reproducer", "--list-passes", "-list-passes")
-#: ``file:line:col: severity: message``, then the source line and a caret under the column;
-#: or ``file:0:0: ...``, where MLIR (and tilecraft) place the implicit top-level module, which
-#: has no line to show.
-_LOCATED = re.compile(r"^.+:\d+:\d+: (?:error|warning|note|remark): (?s:.*?)\n *\^$"
-                      r"|^.+:0:0: (?:error|warning|note|remark): ", re.MULTILINE)
+#: The first line of a diagnostic: ``file:line:col: severity: message``.
+_HEAD = re.compile(r"^(.+):(\d+):(\d+): (?:error|warning|note|remark): ", re.MULTILINE)
+#: The caret line under it (after the message, which may span lines, and the source line).
+_CARET = re.compile(r"\n *\^$", re.MULTILINE)
 _TOKEN = re.compile(
     r'"(?:[^"\\\n]|\\.)*"'                      # a string
     r"|[%@#!^][\w$.\-]*"                        # a value, symbol, alias, type or block name
@@ -346,7 +345,7 @@ def check_mutant(path: Path, args: Sequence[str], timeout_s: float = 20.0) -> tu
     if "internal error" in stderr or "Traceback" in stderr or status not in (0, 1):
         return "problem", f"status {status}:\n{stderr}"
     if status == 1:
-        if _LOCATED.search(stderr) is None:
+        if not _located(stderr, path):
             return "problem", f"no file:line:col and caret:\n{stderr}"
         return "diagnostic", stderr
     if stdout.strip() and "--verify-diagnostics" not in args and "-verify-diagnostics" not in args:
@@ -360,6 +359,19 @@ def check_mutant(path: Path, args: Sequence[str], timeout_s: float = 20.0) -> tu
             return "problem", ("parsing the output failed:\n" + traceback.format_exc(limit=-8)
                                + f"--- output:\n{stdout}")
     return "output", ""
+
+
+def _located(stderr: str, path: Path) -> bool:
+    """Whether ``stderr`` holds a diagnostic with ``file:line:col`` and, where it points into
+    the input ``path``, a caret under the column. A diagnostic at ``path:0:0`` (where MLIR and
+    tilecraft place the implicit top-level module) or in another file (a ``loc("f.py":3:1)``
+    that the input gave an op) has no line here to show."""
+    head = _HEAD.search(stderr)
+    if head is None:
+        return False
+    if head.group(1) != str(path) or head.group(2) == "0":
+        return True
+    return _CARET.search(stderr, head.end()) is not None
 
 
 @dataclass
