@@ -141,3 +141,14 @@ def test_pass_input_errors_are_located(tmp_path: Path, text: str, passes: tuple[
     kind, detail = check_mutant(path, passes)
     assert kind == "diagnostic", detail
     assert message in detail
+
+
+def test_empty_tensors_get_a_layout(tmp_path: Path) -> None:
+    """A tensor with an empty dimension gets the default layout of a dimension of size 1 (the
+    layout's arithmetic divided by zero); as in Triton, a distributed layout then needs a
+    power-of-two shape, which the verifier after the pass reports at the op."""
+    path = tmp_path / "empty.mlir"
+    path.write_text("tt.func @f() -> tensor<0x4xf32> {\n  %0 = arith.constant dense<1.0> : "
+                    "tensor<0x4xf32>\n  tt.return %0 : tensor<0x4xf32>\n}\n", encoding="utf-8")
+    kind, detail = check_mutant(path, ("-convert-triton-to-tritongpu=target=cuda:80",))
+    assert kind == "diagnostic" and "which is not a power of two" in detail
