@@ -679,8 +679,15 @@ class ModelBuilder:
         pred = self.predicates.expression(base["predicate"]["predExpr"], rec, field_name,
                                           origin=base)
         builder = base.get("builderCall", "") if base.isa("Type") else ""
-        return TypeConstraintModel(pred, base.get("summary", ""), builder or None,
-                                   base.get("pyTypeName", "Type"))
+        if builder:
+            self._code(builder, rec, field_name, base)
+        py_type = self._code(base.get("pyTypeName", "Type"), rec, field_name, base)
+        return TypeConstraintModel(pred, base.get("summary", ""), builder or None, py_type)
+
+    def _code(self, expr: str, rec: Record, field_name: str, origin: Record) -> str:
+        """``expr``, Python code of ``origin`` (a type annotation, a default, a parameter's
+        printer) that ``rec`` uses, after checking that it compiles and holds no comment."""
+        return self.predicates.expression(expr, rec, field_name, origin=origin, names=False)
 
     def _operand(self, rec: Record, value: Record, name: str,
                  field_name: str = "arguments") -> Operand:
@@ -705,8 +712,11 @@ class ModelBuilder:
             fields = dict(pyTypeName="Attribute", returnValue="$_self", buildValue="$_value",
                           valueType="", asmPrinter="", asmParser="")
         for key in ("returnValue", "buildValue", "valueType", "asmPrinter", "asmParser"):
-            if fields[key]:
+            if fields[key] or key in ("returnValue", "buildValue"):
                 self.predicates.expression(fields[key], rec, "arguments", statement=False)
+        self._code(fields["pyTypeName"], rec, "arguments", value)
+        if default is not Unset:
+            self._code(_python_literal(default), rec, "arguments", value)
         return AttributeModel(
             name=name, accessor=accessor_name(name), pred=pred, summary=value.get("summary", ""),
             py_type=fields["pyTypeName"], return_value=fields["returnValue"],
@@ -827,6 +837,9 @@ class ModelBuilder:
             raise TdError(f"parameter '${name}' of '{rec.name}' must be an AttrOrTypeParameter "
                           "or a type name string", rec.field_loc("parameters"))
         default = param.get("defaultValue", Unset)
+        for code in (param["pyTypeName"], param["printer"], param["parser"], param["converter"],
+                     *([] if default is Unset else [_python_literal(default)])):
+            self._code(code, rec, "parameters", param)
         return ParameterModel(
             name=name, accessor=accessor_name(name, PARAMETER_RESERVED),
             py_type=param["pyTypeName"],

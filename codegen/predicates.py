@@ -81,11 +81,13 @@ class PredicateChecker:
         self.extra_names: set[str] = set()
 
     def expression(self, expr: str, rec: Record, field_name: str, statement: bool = False,
-                   origin: Record | None = None) -> str:
-        """Return `expr` after checking that it compiles and uses known names.
+                   origin: Record | None = None, names: bool = True) -> str:
+        """Return `expr` after checking that it compiles and (with `names`) uses known names.
 
         `rec.field_name` is where the expression is used; `origin`, when given, is the
-        constraint that defines it: errors point there, with a note at the use.
+        constraint that defines it: errors point there, with a note at the use. Without
+        `names` (type annotations, defaults and parameter code, which name what the generated
+        module imports), only the syntax is checked.
         """
         # Parenthesized, as what replaces a placeholder is an expression: `$_selfé` must not
         # pass as the name `_ph_selfé`.
@@ -96,14 +98,16 @@ class PredicateChecker:
             loc, notes = origin.loc, [(use_loc, f"used by '{rec.name}' here")]
         mode = "exec" if statement else "eval"
         try:
-            tree = ast.parse(probe.strip(), mode=mode)
+            # ASCII whitespace only: str.strip would also take U+2028 and the like, which the
+            # generated line keeps and Python rejects.
+            tree = ast.parse(probe.strip(" \t\r\n\f\v"), mode=mode)
             compile(tree, "<td>", mode)  # what only the compiler checks: repeated keywords, ...
         except SyntaxError as err:
             raise TdError(f"cannot evaluate the expression '{expr}': {err.msg}", loc,
                           notes=notes) from None
         if comment_in(probe):
             raise TdError(f"the expression '{expr}' holds a '#' comment", loc, notes=notes)
-        if self.known is not None:
+        if names and self.known is not None:
             # the names the expression binds itself (comprehension variables)
             bound = {node.id for node in ast.walk(tree)
                      if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)}

@@ -87,6 +87,18 @@ def test_mutated_defs_get_output_or_a_located_error() -> None:
     ("tritongpu_passes.td", ('"enable-source-remat", "bool", "false"',
                              '"enable-source-remat", "bool", "fals"'),
      "has the default 'fals', which is not a valid bool value"),
+    # Python code of attributes and parameters that was not checked (func.td, llvm.td): an
+    # empty returnValue, a pyTypeName, a parameter's default (a SyntaxError traceback from the
+    # generator's import scan) and a U+2028 that the check stripped but the generated line kept.
+    ("func.td", ('let returnValue = "$_self.value";', 'let returnValue = "";'),
+     "cannot evaluate the expression ''"),
+    ("func.td", ('"type attribute of function type", "FunctionType">',
+                 '"type attribute of function type", "Function Type">'),
+     "cannot evaluate the expression 'Function Type'"),
+    ("llvm.td", ('<IntParameter, "0">', '<IntParameter, "0 0">'),
+     "cannot evaluate the expression '0 0'"),
+    ("func.td", ('let returnValue = "$_self.value";', 'let returnValue = "\u2028$_self.value";'),
+     "invalid non-printable character U+2028"),
 ])
 def test_fuzz_regressions(tmp_path: Path, file: str, damage: int | tuple[str, str],
                           message: str) -> None:
