@@ -93,6 +93,8 @@ class PredicateChecker:
         # pass as the name `_ph_selfé`.
         probe = _PLACEHOLDER.sub(lambda m: "(_ph_" + m.group(1).lstrip("_") + ")", expr)
         use_loc = rec.field_loc(field_name) if field_name in rec.fields else rec.loc
+        if use_loc.file != rec.loc.file:  # set in a class of another file: point at the def
+            use_loc = rec.loc
         loc, notes = use_loc, []
         if origin is not None and origin is not rec and not origin.is_anonymous:
             loc, notes = origin.loc, [(use_loc, f"used by '{rec.name}' here")]

@@ -475,15 +475,13 @@ class FormatGenerator:
         op = self.op
         # Types given by `type(operands)`/`type(results)` are split per group by count.
         if "*operands" in self._type_keys():
-            counts = ", ".join(f"len(u_{o.name})" for o in op.operands)
-            names = ", ".join(repr(o.name) for o in op.operands)
-            emit(f"types.update(zip(({names},), split_counts(types.pop('*operands'), "
-                 f"({counts},))))")
+            counts = _tuple([f"len(u_{o.name})" for o in op.operands])
+            names = _tuple([repr(o.name) for o in op.operands])
+            emit(f"types.update(zip({names}, split_counts(types.pop('*operands'), {counts})))")
         if "*results" in self._type_keys():
-            kinds = ", ".join(repr(r.kind) for r in op.results)
-            names = ", ".join(repr(r.name) for r in op.results)
-            emit(f"types.update(zip(({names},), split_groups(types.pop('*results'), "
-                 f"({kinds},))))")
+            kinds = _tuple([repr(r.kind) for r in op.results])
+            names = _tuple([repr(r.name) for r in op.results])
+            emit(f"types.update(zip({names}, split_groups(types.pop('*results'), {kinds})))")
         if self.derived:
             # A trait's type transform may not apply to a wrongly typed input: say so at the op.
             emit("try:")
@@ -553,6 +551,11 @@ class FormatGenerator:
                 elif isinstance(arg, Results):
                     keys.add("*results")
         return keys
+
+
+def _tuple(items: list[str]) -> str:
+    """The Python tuple of the expressions ``items``: ``(a,)``, ``(a, b,)``, or ``()``."""
+    return f"({', '.join(items)},)" if items else "()"
 
 
 def _attr_parse_expr(attr: AttributeModel, optional: bool = False, typed: bool = False) -> str:

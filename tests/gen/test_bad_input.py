@@ -120,3 +120,18 @@ def test_fuzz_regressions(tmp_path: Path, file: str, damage: int | tuple[str, st
         generate(Layout(tmp_path))
     assert message in info.value.message
     assert info.value.loc is not None and info.value.loc.file.endswith(file)
+
+
+def test_format_of_all_results_without_results(tmp_path: Path) -> None:
+    """`functional-type(operands, results)` in the format of an op left without results wrote
+    the tuple `(,)` (`tools/td_fuzz.py --file tt.td --seed 100474`): an op without results
+    parses its empty list of result types."""
+    shutil.copytree(ROOT / "defs", tmp_path / "defs")
+    path = tmp_path / "defs" / "tt.td"
+    text = path.read_text(encoding="utf-8")
+    old = ("  let results = (outs TT_Tensor:$result);\n  let assemblyFormat = \"$src `[` $indices "
+           "`]` attr-dict `:` functional-type(operands, results)\";")
+    assert text.count(old) == 1
+    path.write_text(text.replace(old, old.replace("(outs TT_Tensor:$result)", "?")),
+                    encoding="utf-8")
+    generate(Layout(tmp_path))
