@@ -782,7 +782,7 @@ class ModelBuilder:
                 expr = trait.get("pyTrait", "")
                 if not expr:
                     raise TdError(f"trait '{trait.name}' has no 'pyTrait'", rec.loc)
-                out.append(OpTrait(expr, expr.split(".")[0]))
+                out.append(OpTrait(self._code(expr, rec, "traits", trait), expr.split(".")[0]))
         return out
 
     def _check_names(self, rec: Record, *groups: list) -> None:

@@ -99,6 +99,10 @@ def test_mutated_defs_get_output_or_a_located_error() -> None:
      "cannot evaluate the expression '0 0'"),
     ("func.td", ('let returnValue = "$_self.value";', 'let returnValue = "\u2028$_self.value";'),
      "invalid non-printable character U+2028"),
+    # A trait's pyTrait is Python code too (ttg.td, a CR in HasParent's op name).
+    ("ttg.td", ('HasParent<"ttg.warp_specialize.partitions">',
+                'HasParent<"\rttg.warp_specialize.partitions">'),
+     "unterminated string literal"),
 ])
 def test_fuzz_regressions(tmp_path: Path, file: str, damage: int | tuple[str, str],
                           message: str) -> None:

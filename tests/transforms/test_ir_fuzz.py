@@ -152,3 +152,12 @@ def test_empty_tensors_get_a_layout(tmp_path: Path) -> None:
                     "tensor<0x4xf32>\n  tt.return %0 : tensor<0x4xf32>\n}\n", encoding="utf-8")
     kind, detail = check_mutant(path, ("-convert-triton-to-tritongpu=target=cuda:80",))
     assert kind == "diagnostic" and "which is not a power of two" in detail
+
+
+def test_default_layout_of_empty_dimensions() -> None:
+    """Empty dimensions and the zero elements per thread a dot derives from them are laid out
+    as size 1 (a ZeroDivisionError in the CTA split)."""
+    from tilecraft.dialects.ttg_inference import default_blocked  # after tilecraft.ir
+
+    layout = default_blocked([0, 16], 4, 32, 2, size_per_thread=[0, 1])
+    assert list(layout.size_per_thread) == [1, 1]

@@ -219,8 +219,9 @@ def default_blocked(shape: Sequence[int], num_warps: int, threads_per_warp: int 
     dims first; then, from the fastest dim, threads of a warp and then warps cover the dim as
     far as its size allows, and the slowest dim takes the lanes and warps that remain."""
     rank = len(shape)
-    shape = [max(size, 1) for size in shape]  # an empty dim is laid out as one of size 1
-    size_per_thread = tuple(size_per_thread or (1,) * rank)
+    # an empty dim is laid out as one of size 1 (and so are the elements per thread it gives)
+    shape = [max(size, 1) for size in shape]
+    size_per_thread = tuple(max(size, 1) for size in size_per_thread or (1,) * rank)
     order = tuple(order) if order is not None else tuple(range(rank - 1, -1, -1))
     ctas_per_cga, split_num = _cta_split(shape, size_per_thread, order, num_ctas)
     shape_per_cta = [size // min(size, split) for size, split in zip(shape, split_num)]
