@@ -161,3 +161,16 @@ def test_default_layout_of_empty_dimensions() -> None:
 
     layout = default_blocked([0, 16], 4, 32, 2, size_per_thread=[0, 1])
     assert list(layout.size_per_thread) == [1, 1]
+
+
+def test_unrolled_bounds_wrap_to_the_type(tmp_path: Path) -> None:
+    """A step of 2^31 (i32's -2^31) unrolled 4 times: the constants the unroller computes wrap
+    to i32, as arith's arithmetic does (a ValueError from IntegerAttr)."""
+    path = tmp_path / "unroll.mlir"
+    path.write_text(
+        "tt.func @f() -> i32 {\n  %c0 = arith.constant 0 : i32\n"
+        "  %c10 = arith.constant 10 : i32\n  %c1 = arith.constant 2147483648 : i32\n"
+        "  %r = scf.for %i = %c0 to %c10 step %c1 iter_args(%acc = %c0) -> (i32) : i32 {\n"
+        "    %a = arith.addi %acc, %i : i32\n    scf.yield %a : i32\n"
+        "  } {tt.loop_unroll_factor = 4 : i32}\n  tt.return %r : i32\n}\n", encoding="utf-8")
+    assert check_mutant(path, ("-triton-loop-unroll",)) == ("output", "")
