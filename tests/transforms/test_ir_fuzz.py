@@ -77,6 +77,10 @@ def test_mutants_are_seeded() -> None:
     pytest.param("#s = #ttg.padded_shared<[4:+4] {offset = [[1, 0], [-1, 0]], block = []}>\n"
                  "tt.func @f() {\n  tt.return\n}",
                  "Each offset basis must be 0 or a power of two", 1, 25, id="padded-offset"),
+    # A swizzle of vec = 0 (a ValueError from the shared layout in tritongpu-assign-latencies).
+    pytest.param("#s = #ttg.swizzled_shared<{vec = 0, perPhase = 1, maxPhase = 1, order = [0]}>"
+                 "\ntt.func @f() {\n  tt.return\n}", "vec must be a power of two, not 0", 1, 26,
+                 id="swizzle-vec"),
     # A partition's num_warps that no i32 holds (a ValueError from DenseArrayAttr).
     pytest.param("tt.func @f(%a: i32) {\n  ttg.warp_specialize(%a)\n  default {\n"
                  "    ttg.warp_yield\n  }\n  partition0(%x: i32) num_warps(4294967296) {\n"

@@ -253,7 +253,13 @@ def verify(self) -> str | None:  # noqa: F811 - one hook per class
 
 @implements(gen.SwizzledSharedEncodingAttr)
 def verify(self) -> str | None:  # noqa: F811 - one hook per class
-    """The CGA layout has the order's rank, and the order is a permutation."""
+    """vec, perPhase and maxPhase are powers of two (the swizzle's arithmetic needs them; a 0
+    escaped as a ValueError from the passes that lay buffers out), the CGA layout has the
+    order's rank, and the order is a permutation."""
+    for name, value in (("vec", self.vec), ("perPhase", self.per_phase),
+                        ("maxPhase", self.max_phase)):
+        if not is_power_of_two(value):
+            return f"{name} must be a power of two, not {value}"
     rank = bases_rank(self.cga_layout, len(self.order))
     if rank != len(self.order):
         return f"order size ({len(self.order)}) must match CGALayout rank ({rank})"
