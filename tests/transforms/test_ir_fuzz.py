@@ -158,13 +158,16 @@ def test_empty_tensors_get_a_layout(tmp_path: Path) -> None:
     assert kind == "diagnostic" and "which is not a power of two" in detail
 
 
-def test_default_layout_of_empty_dimensions() -> None:
+def test_default_layout_of_odd_dimensions() -> None:
     """Empty dimensions and the zero elements per thread a dot derives from them are laid out
-    as size 1 (a ZeroDivisionError in the CTA split)."""
+    as size 1 (a ZeroDivisionError in the CTA split), others as the next power of two."""
     from tilecraft.dialects.ttg_inference import default_blocked  # after tilecraft.ir
 
     layout = default_blocked([0, 16], 4, 32, 2, size_per_thread=[0, 1])
     assert list(layout.size_per_thread) == [1, 1]
+    # A dimension of 31 gave 31 lanes, a layout whose printed form does not parse back.
+    layout = default_blocked([16, 31], 4, 32, 2)
+    assert list(layout.threads_per_warp) == [1, 32]
 
 
 def test_unrolled_bounds_wrap_to_the_type(tmp_path: Path) -> None:
