@@ -9,6 +9,7 @@ core can use it without pulling in the `.td` machinery.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypeVar
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,3 +77,19 @@ class Diagnostic(Exception):
         parts = [render_diagnostic(self.loc, self.message, self.source)]
         parts += [render_diagnostic(loc, text, None, "note") for loc, text in self.notes]
         return "\n".join(parts)
+
+
+_D = TypeVar("_D", bound=Diagnostic)
+
+
+def decode_utf8(data: bytes, file: str, error_type: type[_D] = Diagnostic) -> str:
+    """``data`` (the contents of ``file``) as text; raises ``error_type`` at the line and column
+    of the first byte that is not UTF-8, with the line shown (bad bytes replaced) and a caret."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        before = data[:error.start].decode("utf-8")
+        line_start = before.rfind("\n") + 1
+        loc = SourceLoc(file, before.count("\n") + 1, len(before) - line_start + 1)
+        raise error_type(f"this file is not UTF-8 text: byte 0x{data[error.start]:02x} "
+                         f"({error.reason})", loc, data.decode("utf-8", "replace")) from None

@@ -7,13 +7,16 @@ mistakes as `TdError`s at the record or field that caused them. Backends only se
 from __future__ import annotations
 
 import ast
+import keyword
+import math
 import re
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .diagnostics import SourceLoc
-from .predicates import PredicateChecker
+from .predicates import PredicateChecker, comment_in
 from .td import Record, RecordKeeper, TdError, Unset
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
@@ -63,10 +66,15 @@ def class_name(record: Record) -> str:
     return name.split("_", 1)[1] if "_" in name and not name.startswith("anonymous") else name
 
 
+def _is_identifier(name: str) -> bool:
+    """Whether generated Python may use ``name`` as a name (an identifier, not a keyword)."""
+    return name.isidentifier() and not keyword.iskeyword(name)
+
+
 def checked_class_name(record: Record, name: str) -> str:
     """`name`, the Python class generated for `record`; a TdError when it is not an identifier
     (a def named `Math_` or `UB_0xPoisonOp`)."""
-    if not name.isidentifier() or name in _PY_KEYWORDS:
+    if not _is_identifier(name):
         raise TdError(f"the def '{record.name}' gives the class name '{name}', which is not a "
                       "Python identifier", record.loc)
     return name
@@ -630,6 +638,9 @@ class ModelBuilder:
             except SyntaxError as err:
                 raise TdError(f"interpreterImpl of '{rec.name}' is not a Python expression: "
                               f"{err.msg}", rec.field_loc("interpreterImpl")) from None
+            if comment_in(impl) or "\n" in impl:
+                raise TdError(f"interpreterImpl of '{rec.name}' must be a one-line Python "
+                              "expression without a '#' comment", rec.field_loc("interpreterImpl"))
         if tl_name or signature:
             if not re.fullmatch(r"[a-z_][a-z0-9_]*", tl_name):
                 raise TdError(f"op '{rec.name}' sets 'tlSignature' but no valid 'tlName'",
@@ -668,8 +679,15 @@ class ModelBuilder:
         pred = self.predicates.expression(base["predicate"]["predExpr"], rec, field_name,
                                           origin=base)
         builder = base.get("builderCall", "") if base.isa("Type") else ""
-        return TypeConstraintModel(pred, base.get("summary", ""), builder or None,
-                                   base.get("pyTypeName", "Type"))
+        if builder:
+            self._code(builder, rec, field_name, base)
+        py_type = self._code(base.get("pyTypeName", "Type"), rec, field_name, base)
+        return TypeConstraintModel(pred, base.get("summary", ""), builder or None, py_type)
+
+    def _code(self, expr: str, rec: Record, field_name: str, origin: Record) -> str:
+        """``expr``, Python code of ``origin`` (a type annotation, a default, a parameter's
+        printer) that ``rec`` uses, after checking that it compiles and holds no comment."""
+        return self.predicates.expression(expr, rec, field_name, origin=origin, names=False)
 
     def _operand(self, rec: Record, value: Record, name: str,
                  field_name: str = "arguments") -> Operand:
@@ -694,8 +712,11 @@ class ModelBuilder:
             fields = dict(pyTypeName="Attribute", returnValue="$_self", buildValue="$_value",
                           valueType="", asmPrinter="", asmParser="")
         for key in ("returnValue", "buildValue", "valueType", "asmPrinter", "asmParser"):
-            if fields[key]:
+            if fields[key] or key in ("returnValue", "buildValue"):
                 self.predicates.expression(fields[key], rec, "arguments", statement=False)
+        self._code(fields["pyTypeName"], rec, "arguments", value)
+        if default is not Unset:
+            self._code(_python_literal(default), rec, "arguments", value)
         return AttributeModel(
             name=name, accessor=accessor_name(name), pred=pred, summary=value.get("summary", ""),
             py_type=fields["pyTypeName"], return_value=fields["returnValue"],
@@ -717,8 +738,26 @@ class ModelBuilder:
         return found
 
     def _enum(self, rec: Record) -> EnumModel:
-        cases = [EnumCase(c["symbol"], c["value"], c["str"]) for c in rec["enumerants"]]
-        return EnumModel(rec["className"], rec.get("summary", ""), cases)
+        """The enum of the `IntEnumAttr` ``rec``: its class name and cases, whose symbols are
+        Python identifiers, each used once (a TdError at the case otherwise)."""
+        name = rec["className"]
+        if not _is_identifier(name):
+            raise TdError(f"the enum class name '{name}' of '{rec.name}' is not a Python "
+                          "identifier", rec.loc)
+        cases: list[EnumCase] = []
+        seen: dict[str, Record] = {}
+        for case in rec["enumerants"]:
+            symbol = case["symbol"]
+            if not _is_identifier(symbol):
+                raise TdError(f"the case '{symbol}' of the enum '{name}' is not a Python "
+                              "identifier", case.loc)
+            key = unicodedata.normalize("NFKC", symbol)
+            if key in seen:
+                raise TdError(f"the enum '{name}' has the case '{symbol}' twice", case.loc,
+                              notes=[(seen[key].loc, "the first is here")])
+            seen[key] = case
+            cases.append(EnumCase(symbol, case["value"], case["str"]))
+        return EnumModel(name, rec.get("summary", ""), cases)
 
     def _traits(self, rec: Record, traits: list) -> list[OpTrait]:
         out: list[OpTrait] = []
@@ -743,7 +782,7 @@ class ModelBuilder:
                 expr = trait.get("pyTrait", "")
                 if not expr:
                     raise TdError(f"trait '{trait.name}' has no 'pyTrait'", rec.loc)
-                out.append(OpTrait(expr, expr.split(".")[0]))
+                out.append(OpTrait(self._code(expr, rec, "traits", trait), expr.split(".")[0]))
         return out
 
     def _check_names(self, rec: Record, *groups: list) -> None:
@@ -798,6 +837,9 @@ class ModelBuilder:
             raise TdError(f"parameter '${name}' of '{rec.name}' must be an AttrOrTypeParameter "
                           "or a type name string", rec.field_loc("parameters"))
         default = param.get("defaultValue", Unset)
+        for code in (param["pyTypeName"], param["printer"], param["parser"], param["converter"],
+                     *([] if default is Unset else [_python_literal(default)])):
+            self._code(code, rec, "parameters", param)
         return ParameterModel(
             name=name, accessor=accessor_name(name, PARAMETER_RESERVED),
             py_type=param["pyTypeName"],
@@ -839,11 +881,16 @@ class ModelBuilder:
                 raise TdError(f"option '{opt['argument']}' of pass '{argument}' has the "
                               f"unsupported type '{opt['type']}' (one of "
                               f"{', '.join(sorted(PASS_OPTION_TYPES))})", rec.field_loc("options"))
+            default = opt.get("defaultValue", "")
+            if not opt.isa("ListOption") and option_default(py_type, default) is None:
+                raise TdError(f"option '{opt['argument']}' of pass '{argument}' has the default "
+                              f"'{default}', which is not a valid {opt['type']} value", opt.loc)
             options.append(OptionModel(
-                name=accessor_name(opt["cppName"]), argument=opt["argument"], type=py_type,
-                default=opt.get("defaultValue", ""), description=opt.get("description", ""),
+                name=_member_name(opt, "option", argument), argument=opt["argument"],
+                type=py_type, default=default, description=opt.get("description", ""),
                 is_list=opt.isa("ListOption")))
-        stats = [StatisticModel(accessor_name(s["cppName"]), s["name"], s.get("description", ""))
+        stats = [StatisticModel(_member_name(s, "statistic", argument), s["name"],
+                                s.get("description", ""))
                  for s in rec.get("statistics", [])]
         anchor = rec.get("opName", "") if rec.isa("Pass") else ""
         return PassModel(
@@ -854,6 +901,35 @@ class ModelBuilder:
             options=options, statistics=stats,
             impl_module=rec.get("implModule", "") or "tilecraft.transforms",
         )
+
+
+def _member_name(rec: Record, what: str, pass_argument: str) -> str:
+    """The Python attribute of a pass's option or statistic ``rec``: its `cppName` in snake case,
+    which must be an identifier (a TdError at ``rec`` otherwise)."""
+    name = rec["cppName"]
+    if not _is_identifier(name):
+        raise TdError(f"the {what} name '{name}' of pass '{pass_argument}' is not an "
+                      "identifier", rec.loc)
+    return accessor_name(name)
+
+
+def option_default(py_type: str, text: str) -> bool | int | float | str | None:
+    """The Python value of a pass option's `defaultValue` ``text`` (of the Python type
+    ``py_type``; an empty text is the type's zero), None when it is not one."""
+    text = text.strip()
+    if py_type == "str":
+        return text.strip('"')
+    if not text:
+        return {"bool": False, "int": 0, "float": 0.0}[py_type]
+    if not text.isascii():
+        return None
+    if py_type == "bool":
+        return {"true": True, "1": True, "false": False, "0": False}.get(text.lower())
+    try:
+        value = int(text, 0) if py_type == "int" else float(text)
+    except ValueError:
+        return None
+    return value if py_type == "int" or math.isfinite(value) else None
 
 
 _CPP_PARAMETERS = {

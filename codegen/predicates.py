@@ -12,7 +12,9 @@ from __future__ import annotations
 import ast
 import builtins
 import importlib
+import io
 import re
+import tokenize
 
 from .td import Record, TdError
 
@@ -61,6 +63,16 @@ def _ir_exports() -> frozenset[str] | None:
     return frozenset(names)
 
 
+def comment_in(expr: str) -> bool:
+    """Whether the Python expression ``expr`` holds a ``#`` comment, which would swallow the
+    generated code after it on its line."""
+    try:
+        return any(token.type == tokenize.COMMENT
+                   for token in tokenize.generate_tokens(io.StringIO(expr).readline))
+    except (tokenize.TokenError, SyntaxError):  # unbalanced: `ast.parse` says what is wrong
+        return False
+
+
 class PredicateChecker:
     """Checks embedded expressions; `extra_names` are names the generated module defines."""
 
@@ -69,25 +81,35 @@ class PredicateChecker:
         self.extra_names: set[str] = set()
 
     def expression(self, expr: str, rec: Record, field_name: str, statement: bool = False,
-                   origin: Record | None = None) -> str:
-        """Return `expr` after checking that it compiles and uses known names.
+                   origin: Record | None = None, names: bool = True) -> str:
+        """Return `expr` after checking that it compiles and (with `names`) uses known names.
 
         `rec.field_name` is where the expression is used; `origin`, when given, is the
-        constraint that defines it: errors point there, with a note at the use.
+        constraint that defines it: errors point there, with a note at the use. Without
+        `names` (type annotations, defaults and parameter code, which name what the generated
+        module imports), only the syntax is checked.
         """
         # Parenthesized, as what replaces a placeholder is an expression: `$_selfé` must not
         # pass as the name `_ph_selfé`.
         probe = _PLACEHOLDER.sub(lambda m: "(_ph_" + m.group(1).lstrip("_") + ")", expr)
         use_loc = rec.field_loc(field_name) if field_name in rec.fields else rec.loc
+        if use_loc.file != rec.loc.file:  # set in a class of another file: point at the def
+            use_loc = rec.loc
         loc, notes = use_loc, []
         if origin is not None and origin is not rec and not origin.is_anonymous:
             loc, notes = origin.loc, [(use_loc, f"used by '{rec.name}' here")]
+        mode = "exec" if statement else "eval"
         try:
-            tree = ast.parse(probe.strip(), mode="exec" if statement else "eval")
+            # ASCII whitespace only: str.strip would also take U+2028 and the like, which the
+            # generated line keeps and Python rejects.
+            tree = ast.parse(probe.strip(" \t\r\n\f\v"), mode=mode)
+            compile(tree, "<td>", mode)  # what only the compiler checks: repeated keywords, ...
         except SyntaxError as err:
             raise TdError(f"cannot evaluate the expression '{expr}': {err.msg}", loc,
                           notes=notes) from None
-        if self.known is not None:
+        if comment_in(probe):
+            raise TdError(f"the expression '{expr}' holds a '#' comment", loc, notes=notes)
+        if names and self.known is not None:
             # the names the expression binds itself (comprehension variables)
             bound = {node.id for node in ast.walk(tree)
                      if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)}

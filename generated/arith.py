@@ -176,7 +176,7 @@ class ConstantOp(DefinedOp):
         types: dict[str, list] = {}
         attrs: dict[str, Attribute] = {}
         attrs.update(parser.parse_optional_attr_dict())
-        attrs['value'] = parser.parse_attribute()
+        attrs['value'] = parser.parse_typed_attribute()
         types['result'] = [attrs['value'].type]
         operands = []
         result_types = types['result']

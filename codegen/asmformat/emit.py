@@ -89,6 +89,11 @@ class FormatGenerator:
                 raise self.error(f"the result '${var.name}' can only appear in 'type(...)'")
         self.type_sources = self._type_sources()
         self.inferred = self._infer()
+        # Attributes whose type gives an operand's or result's (arith.constant's `$value`):
+        # they are parsed as attributes with a type.
+        self.typed_attributes = {
+            var.name for var in self._value_vars(self.elements) if var.kind == "attribute"
+            and any(f"attrs[{var.name!r}].type" in expr for expr in self.inferred.values())}
         transformed = {rhs for _, rhs, transformer in inference_rules(self.op).derived
                        if transformer.strip() != "$_self"}
         self.derived = [name for name in self.inferred if name in transformed]
@@ -395,7 +400,8 @@ class FormatGenerator:
             if attr.py_type == "bool" and attr.return_value == "True":
                 emit(f"attrs[{var.name!r}] = UnitAttr()")
             else:
-                emit(f"attrs[{var.name!r}] = {_attr_parse_expr(attr)}")
+                typed = var.name in self.typed_attributes
+                emit(f"attrs[{var.name!r}] = {_attr_parse_expr(attr, typed=typed)}")
         elif var.kind == "region":
             emit(f"regions[{var.name!r}] = [{self._region_expr('parser.parse_region()')}]")
         else:
@@ -469,15 +475,13 @@ class FormatGenerator:
         op = self.op
         # Types given by `type(operands)`/`type(results)` are split per group by count.
         if "*operands" in self._type_keys():
-            counts = ", ".join(f"len(u_{o.name})" for o in op.operands)
-            names = ", ".join(repr(o.name) for o in op.operands)
-            emit(f"types.update(zip(({names},), split_counts(types.pop('*operands'), "
-                 f"({counts},))))")
+            counts = _tuple([f"len(u_{o.name})" for o in op.operands])
+            names = _tuple([repr(o.name) for o in op.operands])
+            emit(f"types.update(zip({names}, split_counts(types.pop('*operands'), {counts})))")
         if "*results" in self._type_keys():
-            kinds = ", ".join(repr(r.kind) for r in op.results)
-            names = ", ".join(repr(r.name) for r in op.results)
-            emit(f"types.update(zip(({names},), split_groups(types.pop('*results'), "
-                 f"({kinds},))))")
+            kinds = _tuple([repr(r.kind) for r in op.results])
+            names = _tuple([repr(r.name) for r in op.results])
+            emit(f"types.update(zip({names}, split_groups(types.pop('*results'), {kinds})))")
         if self.derived:
             # A trait's type transform may not apply to a wrongly typed input: say so at the op.
             emit("try:")
@@ -549,11 +553,19 @@ class FormatGenerator:
         return keys
 
 
-def _attr_parse_expr(attr: AttributeModel, optional: bool = False) -> str:
+def _tuple(items: list[str]) -> str:
+    """The Python tuple of the expressions ``items``: ``(a,)``, ``(a, b,)``, or ``()``."""
+    return f"({', '.join(items)},)" if items else "()"
+
+
+def _attr_parse_expr(attr: AttributeModel, optional: bool = False, typed: bool = False) -> str:
+    """The expression that parses ``attr`` (None when ``optional`` and absent); ``typed``: it
+    must be an attribute with a type, which the parser checks."""
     if attr.asm_parser:
         expr = substitute(attr.asm_parser, {"_parser": "parser"})
         return f"parse_optional(parser, lambda: {expr})" if optional else expr
-    method = "parse_optional_attribute" if optional else "parse_attribute"
+    method = ("parse_optional_attribute" if optional else
+              "parse_typed_attribute" if typed else "parse_attribute")
     if attr.value_type:
         return f"parser.{method}(type={attr.value_type})"
     return f"parser.{method}()"

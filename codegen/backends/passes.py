@@ -2,21 +2,13 @@
 
 from __future__ import annotations
 
-from ..model import PassModel
+from ..model import OptionModel, PassModel, option_default
 from .ops import _docstring
 
 
-def _default(option) -> str:
-    if option.is_list:
-        return "()"
-    text = option.default.strip()
-    if option.type == "bool":
-        return "True" if text in ("true", "1", "True") else "False"
-    if option.type == "str":
-        return repr(text.strip('"'))
-    if option.type in ("int", "float"):
-        return text or "0"
-    return text
+def _default(option: OptionModel) -> str:
+    """The Python literal of ``option``'s default (checked by the model)."""
+    return "()" if option.is_list else repr(option_default(option.type, option.default))
 
 
 def pass_class(model: PassModel) -> list[str]:

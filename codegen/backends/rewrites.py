@@ -214,6 +214,8 @@ class PatternEmitter:
     def _native(self, dag: DagValue) -> str:
         args = [self._value(name) if value is Unset else f"{self.build(value, None)}[0]"
                 for value, name in dag.args]
+        self.checker.expression(_ARG.sub(lambda m: f"_arg{m.group(1)}", dag.op["expression"]),
+                                self.rec, "resultPatterns", origin=dag.op)
         expr = substitute(dag.op["expression"],
                           {"_rewriter": "rewriter", "_loc": "op.location"})
         return _ARG.sub(lambda m: self._nth(args, int(m.group(1))), expr)

@@ -16,7 +16,7 @@ import os
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Hashable
 
-from ..diagnostics import SourceLoc
+from ..diagnostics import SourceLoc, decode_utf8
 from . import ast
 from .bang import OPERATORS
 from .literals import ANON, BITS, DAG_LITERAL, FIELD, INDEX, make_list, split_bits
@@ -212,11 +212,7 @@ class Evaluator:
                 data = handle.read()
         except OSError as error:
             raise TdError(f"cannot read '{path}': {error.strerror}", loc) from None
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError as error:
-            raise _not_utf8(path, data, error) from None
-        self.run_text(text, path, env)
+        self.run_text(decode_utf8(data, path, TdError), path, env)
 
     def run_text(self, text: str, filename: str, env: Env) -> None:
         """Parse and run ``text``, the contents of ``filename``."""
@@ -864,15 +860,6 @@ _EXPRESSIONS: dict[type, Callable[[Evaluator, Any, Scope, bool], Any]] = {
     ast.FieldAccess: Evaluator._field_access, ast.Index: Evaluator._index,
     ast.Paste: Evaluator._paste, ast.Bang: Evaluator._bang,
 }
-
-
-def _not_utf8(path: str, data: bytes, error: UnicodeDecodeError) -> TdError:
-    """The error for a file that is not UTF-8, at the line and column of the first bad byte."""
-    before = data[:error.start].decode("utf-8")
-    line_start = before.rfind("\n") + 1
-    loc = SourceLoc(path, before.count("\n") + 1, len(before) - line_start + 1)
-    return TdError(f"this file is not UTF-8 text: byte 0x{data[error.start]:02x} "
-                   f"({error.reason})", loc, data.decode("utf-8", "replace"))
 
 
 def _run(evaluator: Evaluator, action: Callable[[], None]) -> RecordKeeper:

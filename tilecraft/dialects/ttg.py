@@ -50,18 +50,20 @@ TARGET = "ttg.target"
 
 
 def _module_int(module: Operation, name: str, default: int | None) -> int:
+    """The module's integer attribute ``name``, ``default`` when it has none; an error at the
+    module when it has none and there is no default, or when it is not an integer."""
     attr = module.attributes.get(name)
     if attr is None:
         if default is None:
-            raise KeyError(f"the module has no '{name}' attribute")
+            raise module.emit_error(f"has no '{name}' attribute")
         return default
     if not isinstance(attr, IntegerAttr):
-        raise TypeError(f"the module's '{name}' attribute is {attr}, not an integer")
+        raise module.emit_error(f"has the '{name}' attribute {attr}, which is not an integer")
     return attr.value
 
 
 def num_warps(module: Operation) -> int:
-    """The module's ``ttg.num-warps`` (KeyError when it has none)."""
+    """The module's ``ttg.num-warps`` (an error at the module when it has none)."""
     return _module_int(module, NUM_WARPS, None)
 
 
@@ -251,7 +253,13 @@ def verify(self) -> str | None:  # noqa: F811 - one hook per class
 
 @implements(gen.SwizzledSharedEncodingAttr)
 def verify(self) -> str | None:  # noqa: F811 - one hook per class
-    """The CGA layout has the order's rank, and the order is a permutation."""
+    """vec, perPhase and maxPhase are powers of two (the swizzle's arithmetic needs them; a 0
+    escaped as a ValueError from the passes that lay buffers out), the CGA layout has the
+    order's rank, and the order is a permutation."""
+    for name, value in (("vec", self.vec), ("perPhase", self.per_phase),
+                        ("maxPhase", self.max_phase)):
+        if not is_power_of_two(value):
+            return f"{name} must be a power of two, not {value}"
     rank = bases_rank(self.cga_layout, len(self.order))
     if rank != len(self.order):
         return f"order size ({len(self.order)}) must match CGALayout rank ({rank})"
@@ -897,7 +905,7 @@ def parse(cls, parser):  # noqa: F811 - one hook per class
             parser.parse_punct(")")
         parser.parse_keyword("num_warps")
         parser.parse_punct("(")
-        num_warps_list.append(parser.parse_integer())
+        num_warps_list.append(parser.parse_integer(32))
         parser.parse_punct(")")
         # The partition regions belong to the isolated partitions op: parse them isolated.
         parser._op_stack.append(gen.WarpSpecializePartitionsOp)

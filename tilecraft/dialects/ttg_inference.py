@@ -219,7 +219,12 @@ def default_blocked(shape: Sequence[int], num_warps: int, threads_per_warp: int 
     dims first; then, from the fastest dim, threads of a warp and then warps cover the dim as
     far as its size allows, and the slowest dim takes the lanes and warps that remain."""
     rank = len(shape)
-    size_per_thread = tuple(size_per_thread or (1,) * rank)
+    # A dim that is not a power of two (Triton's are) is laid out as the next one, an empty dim
+    # as one of size 1, and so are the elements per thread such dims give: the layout's lanes,
+    # warps and CTAs stay powers of two (the verifier then reports the tensor's shape).
+    shape = [_power_of_two_at_least(size) for size in shape]
+    size_per_thread = tuple(_power_of_two_at_least(size)
+                            for size in size_per_thread or (1,) * rank)
     order = tuple(order) if order is not None else tuple(range(rank - 1, -1, -1))
     ctas_per_cga, split_num = _cta_split(shape, size_per_thread, order, num_ctas)
     shape_per_cta = [size // min(size, split) for size, split in zip(shape, split_num)]
@@ -241,6 +246,11 @@ def default_blocked(shape: Sequence[int], num_warps: int, threads_per_warp: int 
     warps[order[-1]] = num_warps // used_warps
     return BlockedEncodingAttr(size_per_thread, lanes, warps, order,
                                cga_layout_from_split_params(ctas_per_cga, split_num, order))
+
+
+def _power_of_two_at_least(size: int) -> int:
+    """The smallest power of two not below ``size`` (1 for an empty or negative size)."""
+    return 1 << max(size - 1, 0).bit_length()
 
 
 def _cta_split(shape: Sequence[int], size_per_thread: Sequence[int], order: Sequence[int],

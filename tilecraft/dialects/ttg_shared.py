@@ -124,15 +124,16 @@ def verify(self) -> str | None:
     rank = len(self.shape)
     if any(len(basis) != rank for basis in (*self.offset, *self.block)):
         return "Expected all bases to have the same rank"
-    if self.offset and not LinearLayout(
-            {"offset": self.offset},
-            dict(zip(standard_out_dims(rank), bases_shape(self.offset)))).is_injective():
-        return "Broadcasting in offset dimension is not supported."
     for basis in (*self.offset, *self.block):
         if sum(1 for c in basis if c) > 1:
             return "Each offset basis must move in at most one dimension."
         if not all(c == 0 or is_power_of_two(c) for c in basis):
             return "Each offset basis must be 0 or a power of two."
+    # (after the checks above: a layout of bases that are not powers of two cannot be built)
+    if self.offset and not LinearLayout(
+            {"offset": self.offset},
+            dict(zip(standard_out_dims(rank), bases_shape(self.offset)))).is_injective():
+        return "Broadcasting in offset dimension is not supported."
     return None
 
 

@@ -19,8 +19,8 @@ from tilecraft.ir.location import (
 from tilecraft.ir.registry import get_dialect
 from tilecraft.ir.syntax import unquote_string
 from tilecraft.ir.types import (
-    DYNAMIC, FLOAT_KINDS, FloatType, FunctionType, IndexType, IntegerType, NoneType, OpaqueType,
-    RankedTensorType, SIGNED, SIGNLESS, Type, UNSIGNED, f64, i1, i64,
+    DYNAMIC, FLOAT_KINDS, MAX_INTEGER_WIDTH, FloatType, FunctionType, IndexType, IntegerType,
+    NoneType, OpaqueType, RankedTensorType, SIGNED, SIGNLESS, Type, UNSIGNED, f64, i1, i64,
 )
 
 _INTEGER_TYPE = re.compile(r"(si|ui|i)([1-9]\d*)")
@@ -57,6 +57,9 @@ class AttrParser:
         self.source = Source(text, filename)
         self.toks = self.source.tokenize()
         self.i = 0
+        problem = Source.check(self.toks)
+        if problem is not None:
+            self.error(problem[1], problem[0])
         self.allow_unregistered = allow_unregistered
         self._attr_aliases: dict[str, Attribute] = {}
         self._type_aliases: dict[str, Type] = {}
@@ -110,21 +113,28 @@ class AttrParser:
         self.i += 1
         return tok
 
-    def parse_integer(self) -> int:
+    def parse_integer(self, bits: int | None = None) -> int:
+        """An integer literal; with ``bits``, one that a signed integer of that width holds."""
+        token = self.i
         value = self.parse_optional_integer()
         if value is None:
             self._expected("integer value")
+        if bits is not None and not -(1 << bits - 1) <= value < 1 << bits - 1:
+            self.error("integer value too large", token)
         return value
 
     def parse_optional_integer(self) -> int | None:
         """A decimal or hexadecimal integer literal, or None."""
         tok = self.toks[self.i]
-        if tok.startswith("0x"):
-            value = int(tok, 16)
-        elif (tok[0].isdigit() or tok[0] == "-" and tok[1:2].isdigit()) and "." not in tok:
-            value = int(tok)
-        else:
-            return None
+        try:
+            if tok.startswith("0x"):
+                value = int(tok, 16)
+            elif (tok[0].isdigit() or tok[0] == "-" and tok[1:2].isdigit()) and "." not in tok:
+                value = int(tok)
+            else:
+                return None
+        except ValueError:  # more digits than Python converts
+            self.error("integer value too large")
         self.i += 1
         return value
 
@@ -159,8 +169,10 @@ class AttrParser:
         return name
 
     def parse_optional_symbol_name(self) -> str | None:
+        """``@name`` (or ``@"quoted"``) if next: the name without ``@``; else None (also for a
+        bare ``@``, which names nothing)."""
         tok = self.toks[self.i]
-        if tok[0] != "@":
+        if tok[0] != "@" or tok == "@":
             return None
         self.i += 1
         return unquote_string(tok[1:]) if tok[1] == '"' else tok[1:]
@@ -218,7 +230,10 @@ class AttrParser:
             return FunctionType(inputs, results)
         match = _INTEGER_TYPE.fullmatch(tok)
         if match is not None:
-            t = IntegerType(int(match.group(2)), _SIGNEDNESS[match.group(1)])
+            digits = match.group(2)
+            if len(digits) > 8 or int(digits) > MAX_INTEGER_WIDTH:
+                self.error(f"integer bitwidth is limited to {MAX_INTEGER_WIDTH} bits")
+            t = IntegerType(int(digits), _SIGNEDNESS[match.group(1)])
             _SIMPLE_TYPES[tok] = t
             self.i += 1
             return t
@@ -270,6 +285,8 @@ class AttrParser:
             if tok == "?":
                 dims.append(DYNAMIC)
             elif tok.isdigit():
+                if len(tok) > 19 or int(tok) >= 1 << 63:
+                    self.error("invalid dimension")
                 dims.append(int(tok))
             elif tok.startswith("0x"):
                 self._split_zero_dimension()
@@ -331,6 +348,16 @@ class AttrParser:
         attr = self.parse_optional_attribute(type)
         if attr is None:
             self._expected("attribute value")
+        return attr
+
+    def parse_typed_attribute(self, type: Type | None = None) -> Attribute:
+        """An attribute with a type (an integer, float or dense elements attribute), where an
+        op takes a result's type from its attribute (``arith.constant``)."""
+        start = self.i
+        attr = self.parse_attribute(type)
+        if not isinstance(getattr(attr, "type", None), Type):
+            self.error("invalid kind of attribute specified: expected an attribute with a type",
+                       start)
         return attr
 
     def parse_optional_attribute(self, type: Type | None = None) -> Attribute | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import bisect
 import re
 from array import array
+from itertools import accumulate, repeat
 
 from tilecraft.codegen.diagnostics import SourceLoc
 from tilecraft.ir.location import FileLineColLoc
@@ -32,6 +33,13 @@ _TOKEN = "|".join([
 # The empty match at the end (`\Z`) lets the text end in comments; `tokenize` drops it.
 TOKEN_RE = re.compile(r"\s*+(?://[^\n]*+\s*+)*+(" + _TOKEN + r"|\Z)")
 EOF = "\0"  # the token after the last one
+
+
+#: How deeply brackets (``( [ { <``: regions, types, attributes) may nest: far more than real IR
+#: needs (Triton's tests reach 11), and little enough that the recursive parser, verifier,
+#: printer and passes stay well within Python's recursion limit.
+MAX_NESTING = 64
+_NESTING = {"(": 1, "[": 1, "{": 1, "<": 1, ")": -1, "]": -1, "}": -1, ">": -1}
 
 
 def describe(token: str) -> str:
@@ -61,6 +69,30 @@ class Source:
             tokens.pop()
         tokens.append(EOF)
         return tokens
+
+    @staticmethod
+    def check(tokens: list[str]) -> tuple[int, str] | None:
+        """The first of ``tokens`` (as `tokenize` gives them) that the text may not hold, and
+        why: a character that is not ASCII outside a string (as in MLIR; a digit such as ``²``
+        would pass for a number), a NUL character (it would read as the end of the text), or a
+        bracket nested more than `MAX_NESTING` deep; None when there is none."""
+        found: list[tuple[int, str]] = []
+        nul = tokens.index(EOF)
+        if nul < len(tokens) - 1:
+            found.append((nul, "unexpected NUL character"))
+        for index, token in enumerate(() if all(map(str.isascii, tokens)) else tokens):
+            if not token.isascii() and '"' not in token[:2]:
+                char = next(c for c in token if not c.isascii())
+                found.append((index, f"unexpected character {char!r} (U+{ord(char):04X})"))
+                break
+        if max(accumulate(map(_NESTING.get, tokens, repeat(0))), default=0) > MAX_NESTING:
+            depth = 0
+            for index, token in enumerate(tokens):
+                depth += _NESTING.get(token, 0)
+                if depth > MAX_NESTING:
+                    found.append((index, f"brackets nested more than {MAX_NESTING} deep"))
+                    break
+        return min(found, default=None)
 
     def offset(self, index: int) -> int:
         """The character offset where token ``index`` starts."""

@@ -68,8 +68,13 @@ class Type(Uniqued):
         return ()
 
 
+#: The widest integer type, as in MLIR (``IntegerType::kMaxWidth``).
+MAX_INTEGER_WIDTH = (1 << 24) - 1
+
+
 class IntegerType(Type):
-    """``iN`` (signless), ``siN`` (signed) or ``uiN`` (unsigned) of ``width`` bits."""
+    """``iN`` (signless), ``siN`` (signed) or ``uiN`` (unsigned) of ``width`` bits (at most
+    `MAX_INTEGER_WIDTH`)."""
 
     __slots__ = ("width", "signedness")
 
@@ -79,7 +84,7 @@ class IntegerType(Type):
         if obj is None:
             if signedness not in (SIGNLESS, SIGNED, UNSIGNED):
                 raise ValueError(f"invalid signedness {signedness!r}")
-            if not isinstance(width, int) or not 0 < width <= 1 << 24:
+            if not isinstance(width, int) or not 0 < width <= MAX_INTEGER_WIDTH:
                 raise ValueError(f"invalid integer width {width!r}")
             obj = intern(key, cls, width=width, signedness=signedness)
         return obj

@@ -27,6 +27,9 @@ class AllocateSharedMemoryPass(AllocateSharedMemoryPassBase):
 
     def run_on_operation(self, op: Operation) -> None:
         allocation = ModuleAllocation(op)
+        if allocation.shared_memory_size >= 1 << 31:
+            raise op.emit_error(f"needs {allocation.shared_memory_size} bytes of shared memory, "
+                                "more than the i32 'ttg.shared' attribute holds")
         for func, data in allocation.functions.items():
             for inner in func.walk():
                 buffer = data.op_scratch(inner)

@@ -25,7 +25,7 @@ from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tilecraft.codegen.diagnostics import Diagnostic
+from tilecraft.codegen.diagnostics import Diagnostic, decode_utf8
 from tilecraft.ir import parse_module, print_op
 
 from . import test_passes  # noqa: F401 - links the test passes in, as triton-opt does
@@ -265,6 +265,14 @@ def list_passes() -> str:
     return "\n".join(lines) + "\n"
 
 
+def _read_stdin() -> bytes:
+    """Standard input's bytes (a text stream standing in for it, as tests use, is encoded)."""
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is not None:
+        return stream.read()
+    return sys.stdin.read().encode("utf-8", "surrogateescape")
+
+
 def _run(argv: list[str]) -> int:
     parser = _parser()
     options = {s for action in parser._actions for s in action.option_strings}
@@ -289,9 +297,10 @@ def _run(argv: list[str]) -> int:
                        args.pass_pipeline, Timer() if args.mlir_timing else None)
     session.pass_manager()
     try:
-        text = sys.stdin.read() if args.input == "-" else Path(args.input).read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as err:
+        data = _read_stdin() if args.input == "-" else Path(args.input).read_bytes()
+    except OSError as err:
         raise UsageError(f"cannot read '{args.input}': {err}") from None
+    text = decode_utf8(data, session.filename)
     if args.run_reproducer:
         text, pipeline = read_reproducer(text)
         if pipeline is None:

@@ -71,7 +71,9 @@ def splat_scalar_attr(value: Value) -> Attribute | None:
 
 def constant_op(value: object, type_: Type, location=None) -> Operation:
     """A detached ``arith.constant`` of ``type_`` holding ``value`` (an `Attribute` of the
-    element type or a Python number), splatted when ``type_`` is a tensor."""
+    element type or a Python number), splatted when ``type_`` is a tensor. An integer out of
+    the type's range wraps to its width, as arith's arithmetic does (a pass computing bounds
+    near the limits, such as the loop unroller's step times factor, overflowed the attribute)."""
     from tilecraft.generated.arith import ConstantOp
 
     element = type_.element_type if isinstance(type_, RankedTensorType) else type_
@@ -80,7 +82,11 @@ def constant_op(value: object, type_: Type, location=None) -> Operation:
     elif element.is_float():
         scalar = FloatAttr(float(value), element)
     else:
-        scalar = IntegerAttr(int(value), element)
+        number = int(value)
+        width = 64 if element.is_index() else element.width
+        if not -(1 << width - 1) <= number < 1 << width:
+            number = (number + (1 << width - 1)) % (1 << width) - (1 << width - 1)
+        scalar = IntegerAttr(number, element)
     if isinstance(type_, RankedTensorType):
         attr = DenseElementsAttr(type_, scalar.value)
     else:
