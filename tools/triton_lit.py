@@ -45,11 +45,11 @@ from tilecraft.ir import parse_module  # noqa: E402
 from tilecraft.transforms import filecheck  # noqa: E402
 from tilecraft.transforms.opt import main as opt_main  # noqa: E402
 from tilecraft.transforms.opt import split_input  # noqa: E402
+from tilecraft.transforms.lit_files import run_lines  # noqa: E402
 
 __all__ = ["Stage", "RunLine", "PieceResult", "run_lines", "parse_run_line", "pieces",
            "run_piece", "main"]
 
-_RUN = re.compile(r"RUN:\s?(.*)$")
 _OPT_TOOLS = ("triton-opt", "tilecraft-opt")
 _CHECK_TOOLS = ("FileCheck", "filecheck")
 #: FileCheck options the ``filecheck`` package has (value options take the next word).
@@ -93,22 +93,6 @@ class PieceResult:
     reason: str | None = None
     details: str = ""
     seconds: float = 0.0
-
-
-def run_lines(text: str) -> list[str]:
-    """The commands of the RUN lines of ``text``, ``\\`` continuations joined."""
-    commands, current = [], ""
-    for line in text.splitlines():
-        match = _RUN.search(line)
-        if match is None:
-            continue
-        part = match.group(1).rstrip()
-        if part.endswith("\\"):
-            current += part[:-1] + " "
-            continue
-        commands.append(current + part)
-        current = ""
-    return commands
 
 
 def parse_run_line(command: str) -> RunLine:

@@ -14,27 +14,12 @@ from pathlib import Path
 
 import pytest
 
+from tilecraft.transforms.lit_files import run_lines
+
 from .litsupport import HERE, tool_substitutions
 
 FILES = sorted(p for p in HERE.rglob("*.mlir") if "Inputs" not in p.parts)
-_RUN = re.compile(r"RUN:\s?(.*)$")  # anywhere in a line, as lit reads them
 _PRELUDE = "set -eo pipefail\nnot() { ! \"$@\"; }\n"
-
-
-def run_lines(path: Path) -> list[str]:
-    """The commands of the file's RUN lines, continuation lines joined."""
-    commands, current = [], ""
-    for line in path.read_text(encoding="utf-8").splitlines():
-        match = _RUN.search(line)
-        if match is None:
-            continue
-        part = match.group(1).rstrip()
-        if part.endswith("\\"):
-            current += part[:-1] + " "
-            continue
-        commands.append(current + part)
-        current = ""
-    return commands
 
 
 def substitute(command: str, path: Path, tmp: Path) -> str:
@@ -47,7 +32,7 @@ def substitute(command: str, path: Path, tmp: Path) -> str:
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(HERE)))
 def test_lit_file(path: Path, tmp_path: Path):
-    commands = run_lines(path)
+    commands = run_lines(path.read_text(encoding="utf-8"))
     assert commands, f"{path} has no RUN line"
     script = _PRELUDE + "\n".join(substitute(c, path, tmp_path / "t") for c in commands)
     env = {k: v for k, v in os.environ.items()

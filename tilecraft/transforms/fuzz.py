@@ -33,10 +33,10 @@ from tilecraft.ir import parse_module
 
 from .opt import main as opt_main
 from .opt import split_input
+from .lit_files import run_lines
 
 __all__ = ["Target", "Result", "targets", "mutate", "check_mutant", "run"]
 
-_RUN = re.compile(r"RUN:\s?(.*)$")
 _OPT_TOOLS = ("triton-opt", "tilecraft-opt")
 #: Arguments of a RUN line's ``tilecraft-opt`` that name files or the split, which the fuzzer
 #: handles itself (each piece is its own input; nothing is written besides it).
@@ -128,22 +128,6 @@ def _opt_args(command: str) -> tuple[str, ...] | None:
     return None
 
 
-def _run_commands(text: str) -> list[str]:
-    """The RUN commands of ``text``, ``\\`` continuations joined."""
-    commands, current = [], ""
-    for line in text.splitlines():
-        match = _RUN.search(line)
-        if match is None:
-            continue
-        part = match.group(1).rstrip()
-        if part.endswith("\\"):
-            current += part[:-1] + " "
-            continue
-        commands.append(current + part)
-        current = ""
-    return commands
-
-
 def targets(paths: Sequence[Path]) -> list[Target]:
     """The pieces of the ``*.mlir`` files under ``paths`` (files or folders), one target per
     piece and distinct ``tilecraft-opt`` argument list of its file's RUN lines (a file without
@@ -157,7 +141,7 @@ def targets(paths: Sequence[Path]) -> list[Target]:
             text = file.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             continue
-        commands = _run_commands(text)
+        commands = run_lines(text)
         arg_lists = list(dict.fromkeys(
             args for args in map(_opt_args, commands) if args is not None)) or [()]
         pieces = (split_input(text) if any("split-input-file" in cmd for cmd in commands)
