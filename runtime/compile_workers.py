@@ -32,6 +32,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
+from .environment import count_variable
+
 _HEADER = struct.Struct("<Q")
 _ENVIRONMENT_VARIABLE = "TILECRAFT_COMPILE_WORKERS"
 _START_SECONDS = 1.0  # a worker's start (python, tilecraft, the backend), on a quiet core
@@ -60,19 +62,13 @@ Result = tuple[dict, dict] | None  # (files, metadata) of a cache entry, or None
 
 def worker_count() -> int:
     """How many workers `compile_all` uses (see the module docstring)."""
-    text = os.environ.get(_ENVIRONMENT_VARIABLE, "").strip()
-    if not text:
-        try:
-            return max(1, len(os.sched_getaffinity(0)))
-        except AttributeError:  # not on Linux
-            return os.cpu_count() or 1
+    count = count_variable(_ENVIRONMENT_VARIABLE, "processes")
+    if count is not None:
+        return count
     try:
-        count = int(text)
-    except ValueError:
-        count = 0
-    if count < 1:
-        raise ValueError(f"{_ENVIRONMENT_VARIABLE}={text!r}: give a number of processes >= 1")
-    return count
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
 
 
 def worth_workers(seconds_per_compile: float, count: int) -> bool:

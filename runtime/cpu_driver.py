@@ -48,6 +48,8 @@ from typing import TYPE_CHECKING, Any
 
 from tilecraft.backends import native
 
+from .environment import count_variable
+
 if TYPE_CHECKING:
     from tilecraft.backends.cpu.engine import JITLibrary
 
@@ -270,12 +272,8 @@ def plan_threads(programs: int, threads: int, program_seconds: float | None) -> 
 def thread_count() -> int:
     """How many threads launches use: ``TILECRAFT_CPU_THREADS``, or one per CPU (read at the
     first launch; ``thread_count.cache_clear()`` reads it again)."""
-    text = os.environ.get("TILECRAFT_CPU_THREADS", "")
-    if not text:
-        return os.cpu_count() or 1
-    if not text.isdigit() or int(text) < 1:
-        raise ValueError(f"TILECRAFT_CPU_THREADS must be a positive integer, got {text!r}")
-    return int(text)
+    count = count_variable("TILECRAFT_CPU_THREADS", "threads")
+    return (os.cpu_count() or 1) if count is None else count
 
 
 # -- launch contexts and the callbacks ----------------------------------------------------------

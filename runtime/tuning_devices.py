@@ -10,11 +10,11 @@ several devices) is measured on that one device. ``TILECRAFT_AUTOTUNE_DEVICES=N`
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Sequence
 from typing import Any
 
+from .environment import count_variable
 from .tensor_descriptor import TensorDescriptor
 
 _ENVIRONMENT_VARIABLE = "TILECRAFT_AUTOTUNE_DEVICES"
@@ -22,16 +22,7 @@ _ENVIRONMENT_VARIABLE = "TILECRAFT_AUTOTUNE_DEVICES"
 
 def device_limit() -> int | None:
     """``TILECRAFT_AUTOTUNE_DEVICES`` as a count, or None when unset."""
-    text = os.environ.get(_ENVIRONMENT_VARIABLE, "").strip()
-    if not text:
-        return None
-    try:
-        count = int(text)
-    except ValueError:
-        count = 0
-    if count < 1:
-        raise ValueError(f"{_ENVIRONMENT_VARIABLE}={text!r}: give a number of GPUs >= 1")
-    return count
+    return count_variable(_ENVIRONMENT_VARIABLE, "GPUs")
 
 
 def measuring_devices(values: Sequence[Any]) -> list[int]:
