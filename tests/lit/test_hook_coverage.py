@@ -35,10 +35,11 @@ from tilecraft.codegen.hooks import ATTR_HOOK_FIELDS, OP_HOOK_FIELDS
 from tilecraft.generated import DIALECTS
 from tilecraft.ir import get_dialect
 from tilecraft.transforms import folding
+from tilecraft.transforms.lit_files import run_lines
 from tilecraft.transforms.opt import main as opt_main
 
 from .litsupport import HERE
-from .test_lit import FILES, run_lines
+from .test_lit import FILES
 
 HOOK_FIELDS = {**OP_HOOK_FIELDS, **ATTR_HOOK_FIELDS}
 VERIFIERS = {"custom_verify", "custom_verify_regions", "verify"}
@@ -201,7 +202,7 @@ def exercised(tmp_path_factory) -> set[str]:
     try:
         tmp = tmp_path_factory.mktemp("hooks")
         for path in FILES:
-            for command in run_lines(path):
+            for command in run_lines(path.read_text(encoding="utf-8")):
                 _run_line(command, path, tmp)
     finally:
         for cls, hook, original in reversed(originals):

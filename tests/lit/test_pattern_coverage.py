@@ -26,9 +26,10 @@ from tilecraft.generated import DIALECTS
 from tilecraft.generated import patterns as generated_patterns
 from tilecraft.generated.passes import PASSES
 from tilecraft.ir import get_dialect
+from tilecraft.transforms.lit_files import run_lines
 from tilecraft.transforms.opt import main as opt_main
 
-from .test_lit import FILES, run_lines
+from .test_lit import FILES
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,7 @@ class OptRun:
 def opt_runs(path: Path) -> list[OptRun]:
     """The file's RUN lines of the plain `tilecraft-opt %s ... | filecheck %s ...` form."""
     runs = []
-    for command in run_lines(path):
+    for command in run_lines(path.read_text(encoding="utf-8")):
         words = shlex.split(command)
         if "|" not in words or words.count("|") != 1:
             continue
