@@ -26,22 +26,6 @@ def test_trailing_comma_only_in_cond() -> None:
                  "integer, string", 1, 32)
 
 
-def test_trailing_comma_only_in_cond() -> None:
-    assert_error("def X {\n  int a = !add(1, 2,);\n}",
-                 "unexpected ',' before ')': only '!cond' takes a trailing comma", 2, 20)
-    assert_error("def X { int a = !cond(true : 1,,); }", "unexpected token ','; expected one of "
-                 "'(', ')', '?', '[', '{', bang operator, code block '[{...}]', identifier, "
-                 "integer, string", 1, 32)
-
-
-def test_trailing_comma_only_in_cond() -> None:
-    assert_error("def X {\n  int a = !add(1, 2,);\n}",
-                 "unexpected ',' before ')': only '!cond' takes a trailing comma", 2, 20)
-    assert_error("def X { int a = !cond(true : 1,,); }", "unexpected token ','; expected one of "
-                 "'(', ')', '?', '[', '{', bang operator, code block '[{...}]', identifier, "
-                 "integer, string", 1, 32)
-
-
 def test_syntax_error_unexpected_character() -> None:
     assert_error("def X {\n  int a = 1 @ 2;\n}", "unexpected character '@'", 2, 13)
     assert_error("class A<int x @", "unexpected character '@'; expected one of ',', '=', '>'",
