@@ -330,10 +330,16 @@ def compile_module(module, backend: Backend, launch_options: dict | None = None,
     options, key = _options_and_key(module, backend, launch_options)
     binary = None if always_compile() else _cached_binary(key, module, backend)
     if binary is None:
-        binary = backend.compile(module, options)
-        files, metadata = backend.cache_files(binary)
-        cache.put(key, files, metadata)
+        binary = _compile_and_store(module, backend, options, key)
     return _compiled_kernel(module, backend, binary, arg_names)
+
+
+def _compile_and_store(module, backend: Backend, options: Any, key: str) -> Any:
+    """``module`` compiled by ``backend`` with ``options``, put in the cache under ``key``."""
+    binary = backend.compile(module, options)
+    files, metadata = backend.cache_files(binary)
+    cache.put(key, files, metadata)
+    return binary
 
 
 def compile_modules(jobs: Sequence[tuple[Any, Backend, dict, list[str]]]
@@ -359,9 +365,11 @@ def compile_modules(jobs: Sequence[tuple[Any, Backend, dict, list[str]]]
         else:
             outcomes[index] = _compiled_kernel(module, backend, binary, arg_names)
 
-    def compile_here(index: int) -> None:
+    def compile_here(index: int) -> None:  # (the cache was read above)
+        module, backend, _, arg_names = jobs[index]
         try:
-            outcomes[index] = compile_module(*jobs[index])
+            binary = _compile_and_store(module, backend, *prepared[index])
+            outcomes[index] = _compiled_kernel(module, backend, binary, arg_names)
         except Exception as error:  # noqa: BLE001 - each job's own outcome
             outcomes[index] = error
 
