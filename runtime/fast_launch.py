@@ -21,7 +21,9 @@ packs:
 
 Where the native launchers are built (`tilecraft.backends.native`) when the dispatcher is made,
 one call of their ``Describer`` reads every parameter so, in C, instead of the generated
-Python (the key then holds the parts as one tuple).
+Python (the key then holds the parts as one tuple), and their ``Dispatcher`` does the whole
+fast path in C (binding, backend, options, key, grid, launch), handing whatever it does not
+take to the generated dispatcher, which then does everything again.
 
 The tuple of those parts, with the backend the environment selects and the launch options, keys
 an `Entry` made by the first launch that went the slow way (and only one that succeeded, so a
@@ -58,13 +60,19 @@ _PLAIN_CONSTEXPRS = frozenset({int, float, bool, str, type(None)})
 _INT32 = (-2**31, 2**31)
 
 
+def _environment_data() -> dict | None:
+    """The dictionary behind ``os.environ`` (encoded keys and values), where it has one."""
+    data = getattr(os.environ, "_data", None)
+    return data if isinstance(data, dict) and callable(getattr(os.environ, "encodekey",
+                                                                None)) else None
+
+
 def _environment_reader() -> tuple[Callable[[Any], Any], tuple]:
     """(a getter, the keys it takes) for `_BACKEND_VARIABLES`: the dictionary behind
     ``os.environ`` where it has one (one dictionary lookup), else ``os.environ.get``."""
-    data = getattr(os.environ, "_data", None)
-    encode = getattr(os.environ, "encodekey", None)
-    if isinstance(data, dict) and callable(encode):
-        return data.get, tuple(encode(name) for name in _BACKEND_VARIABLES)
+    data = _environment_data()
+    if data is not None:
+        return data.get, tuple(os.environ.encodekey(name) for name in _BACKEND_VARIABLES)
     return os.environ.get, _BACKEND_VARIABLES
 
 
@@ -345,7 +353,31 @@ def make_dispatcher(signature: inspect.Signature, name: str, constexpr_names: se
     if located is not None:
         namespace["_tc_ndarray"], namespace["_tc_offset"] = located
     exec(compile(source, f"<launch dispatcher of {name}>", "exec"), namespace)  # noqa: S102
-    return namespace[function_name], namespace["_tc_key_of"]
+    dispatch = namespace[function_name]
+    if describer is not None and _environment_data() is not None:
+        dispatch = _native_dispatcher(params, defaults, describer, entries, resolve_grid,
+                                      launch_options, dispatch)
+    return dispatch, namespace["_tc_key_of"]
+
+
+def _native_dispatcher(params: list[inspect.Parameter], defaults: dict[str, Any],
+                       describer: Any, entries: dict, resolve_grid: Callable,
+                       launch_options: frozenset[str], fallback: Callable) -> Any:
+    """The native module's ``Dispatcher``: the generated dispatcher ``fallback``'s fast path in
+    C, which hands every launch it does not take to ``fallback``."""
+    from tilecraft.backends import native
+
+    kinds = [p.kind for p in params]
+    positional = sum(kind in (inspect.Parameter.POSITIONAL_ONLY,
+                              inspect.Parameter.POSITIONAL_OR_KEYWORD) for kind in kinds)
+    positional_only = sum(kind is inspect.Parameter.POSITIONAL_ONLY for kind in kinds)
+    return native.launchers().Dispatcher(
+        names=tuple(sys.intern(p.name) for p in params), positional=positional,
+        positional_only=positional_only,
+        defaults=tuple(defaults.get(p.name, MISS) for p in params), required=MISS,
+        describer=describer, environ=_environment_data(), environ_keys=_ENVIRONMENT_KEYS,
+        backends=BACKEND_BY_ENVIRONMENT, launch_options=launch_options,
+        plain=_PLAIN_CONSTEXPRS, entries=entries, resolve=resolve_grid, fallback=fallback)
 
 
 def same_values(read: list, launched: list) -> bool:

@@ -46,10 +46,13 @@ def _cpu(monkeypatch, request):
     flag_kernel.forget_compiled()
 
 
-def test_the_dispatcher_reads_the_arguments_natively_where_it_can(request):
+def test_the_dispatcher_and_its_reading_of_the_arguments_are_native_where_they_can(request):
     _launch(_data(16, 0), 16)
-    describer = scale_kernel._dispatch.__globals__["_tc_describer"]
+    dispatch = scale_kernel._dispatch
     native_on = "native" in request.node.callspec.id
+    assert (type(dispatch).__name__ == "Dispatcher") is native_on
+    generated = dispatch.fallback if native_on else dispatch
+    describer = generated.__globals__["_tc_describer"]
     assert (type(describer).__name__ == "Describer") is native_on
 
 
@@ -282,7 +285,7 @@ def _keys_of(monkeypatch, native_on: bool, cases: list[tuple]) -> list:
                                        None, frozenset(), None)
     fast_launch.BACKEND_BY_ENVIRONMENT.setdefault(fast_launch.environment_key(), "cpu")
     dispatch, key_of = made
-    assert (dispatch.__globals__["_tc_describer"] is not None) is native_on
+    assert (key_of.__globals__["_tc_describer"] is not None) is native_on
     monkeypatch.delenv(native.SWITCH, raising=False)
     keys = []
     for case in cases:

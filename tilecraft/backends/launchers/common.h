@@ -1,6 +1,6 @@
 /* What the native launchers share: argument kinds, packing a value into its 8-byte slot as
  * Python's struct module would (common.c), reading a grid, the slots of one launch, and the
- * module's types (cuda.c, cpu.c, describer.c). */
+ * module's types (cuda.c, cpu.c, describer.c, dispatcher.c). */
 #ifndef TILECRAFT_LAUNCHERS_COMMON_H
 #define TILECRAFT_LAUNCHERS_COMMON_H
 
@@ -46,5 +46,6 @@ void tc_frame_close(Frame *frame);
 extern PyTypeObject CudaLauncherType;
 extern PyTypeObject CpuLauncherType;
 extern PyTypeObject DescriberType;
+extern PyTypeObject DispatcherType;
 
 #endif
