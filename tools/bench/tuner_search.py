@@ -3,8 +3,9 @@
 to the best configuration of a matmul space while measuring a quarter of it.
 
 The matmul of ``examples/04_matmul.py`` (Triton's tutorial kernel) is first measured at every
-point of the space (``tilecraft.testing.do_bench`` medians; points that do not compile or launch
-are left out), which gives the exhaustive best. Then the search runs ``--seeds`` times with a
+point of the space, twice, the second time in reverse order (the smaller of the two
+``tilecraft.testing.do_bench`` medians; points that do not compile or launch are left out),
+which gives the exhaustive best. Then the search runs ``--seeds`` times with a
 budget of a quarter of the space against those measured times (so that measurement noise does
 not decide), with the compiled kernels' features, and once live, as ``tc.autotune`` runs it,
 measuring anew. Each line gives the best time the search found over the exhaustive best
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import statistics
 import sys
 import time
@@ -95,6 +97,23 @@ class Matmul:
             return None
 
 
+def _load() -> str:
+    """The 1-minute load average, where the system tells it."""
+    try:
+        return f"{os.getloadavg()[0]:.2f}"
+    except OSError:
+        return "unknown"
+
+
+def exhaustive_times(matmul: Matmul, configs: list[tc.Config]) -> list[float | None]:
+    """Each configuration's time: the smaller of two medians, measured in two passes over the
+    space, the second in reverse order, so that a passing disturbance (another process, the
+    machine's clocks) does not decide which configuration is best."""
+    first = [matmul.measure(config) for config in configs]
+    second = [matmul.measure(config) for config in reversed(configs)][::-1]
+    return [None if a is None or b is None else min(a, b) for a, b in zip(first, second)]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=None, help="cube size (CPU 512, GPU 4096)")
@@ -106,8 +125,9 @@ def main() -> int:
     space = space_for(backend)
     configs = space_configs(space)
     matmul = Matmul(backend, size)
+    load_before = _load()
     start = time.perf_counter()
-    times = [matmul.measure(config) for config in configs]
+    times = exhaustive_times(matmul, configs)
     exhaustive_s = time.perf_counter() - start
     best = min(t for t in times if t is not None)
     best_config = configs[times.index(best)]
@@ -121,8 +141,8 @@ def main() -> int:
             features[position] = None
     lines = [f"model-guided search on the {backend} backend, matmul {size}^3: a space of "
              f"{len(space)} points ({sum(t is not None for t in times)} run), budget {budget} "
-             f"(a quarter); exhaustive best {best:.4f} ms ({best_config}), measured in "
-             f"{exhaustive_s:.0f} s", ""]
+             f"(a quarter); exhaustive best {best:.4f} ms ({best_config}), measured twice in "
+             f"{exhaustive_s:.0f} s; load average before: {load_before}", ""]
     ratios = []
     for seed in range(args.seeds):
         search = ModelSearch(space, budget, seed=seed)
