@@ -89,6 +89,9 @@ class JITFunction:
         self._binaries: dict = {}
         self._fast: dict = {}  # launch fast path: key -> fast_launch.Entry
         self._dispatch = None  # made at the first launch (fast_launch.make_dispatcher)
+        # the last kernel[grid]: the same grid object (a tuple or a function made once and
+        # launched often) gets it back (the grid is resolved at each launch, not here)
+        self._bound: functools.partial | None = None
         self._key_of = None
         self._interpreted = None
 
@@ -106,10 +109,14 @@ class JITFunction:
     def __getitem__(self, grid):
         """``kernel[grid]``: calling it launches the kernel over ``grid``, through the launch
         fast path (`fast_launch`) when an earlier launch's arguments specialized alike."""
+        bound = self._bound
+        if bound is not None and bound.args[0] is grid:  # a grid made once and launched often
+            return bound
         dispatch = self._dispatch
         if dispatch is None:
             dispatch = self._make_dispatcher()
-        return functools.partial(dispatch, grid)
+        self._bound = bound = functools.partial(dispatch, grid)
+        return bound
 
     def run(self, *args, grid, **kwargs):
         """Launches the kernel over ``grid``, as ``kernel[grid](*args, **kwargs)``."""
@@ -163,7 +170,7 @@ class JITFunction:
         new process would start."""
         self._binaries.clear()
         self._fast.clear()
-        self._dispatch = self._key_of = None
+        self._dispatch = self._key_of = self._bound = None
 
     def _fast_store(self, grid, args: tuple, kwargs: dict, backend: str, spec: Specialization,
                     compiled, launched: list) -> None:

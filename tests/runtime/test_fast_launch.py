@@ -340,3 +340,16 @@ def test_parameters_named_like_builtins_take_the_fast_path(slow_launches, monkey
         shadowing_kernel[(1,)](out, value, 10, 100, 1000)
         np.testing.assert_array_equal(out, np.full(16, value + 1110, np.int32))
     assert slow_launches[0] == 1
+
+
+def test_a_grid_launched_again_reuses_its_binding_and_is_resolved_at_each_launch():
+    grid = [1]  # a mutable grid: the launch must read it then, not when it was bound
+    x = _data(64, 7)
+    out = np.full_like(x, np.nan)
+    bound = scale_kernel[grid]
+    assert scale_kernel[grid] is bound and scale_kernel[[1]] is not bound
+    bound(x, out, 64, 2.0, BLOCK=32)
+    assert np.isnan(out[32:]).all()
+    grid[0] = 2
+    scale_kernel[grid](x, out, 64, 2.0, BLOCK=32)
+    np.testing.assert_array_equal(out, x * np.float32(2.0))
