@@ -1,0 +1,140 @@
+"""PTX assembled in the process through nvJitLink (`jitlink`): `ptx_to_cubin` uses it once it is
+loaded and it reports what ``ptxas -v`` would, and falls back to the ptxas subprocess (for
+good) where it refuses the PTX or gives no report."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from tilecraft.backends.cuda import jitlink, toolchain
+from tilecraft.backends.cuda.toolchain import ToolchainError
+
+try:
+    toolchain.find_ptxas()
+    HAVE_PTXAS = True
+except ToolchainError:
+    HAVE_PTXAS = False
+
+needs_ptxas = pytest.mark.skipif(not HAVE_PTXAS, reason="no ptxas")
+
+# One thread stores its index through shared memory (1 KiB of it, static).
+PTX = textwrap.dedent("""
+    .version 8.0
+    .target sm_90a
+    .address_size 64
+    .visible .entry relay(.param .u64 p)
+    {
+      .shared .align 4 .b8 buffer[1024];
+      .reg .b32 %r<3>;
+      .reg .b64 %rd<3>;
+      mov.u32 %r1, %tid.x;
+      mov.u32 %r2, buffer;
+      st.shared.u32 [%r2], %r1;
+      bar.sync 0;
+      ld.shared.u32 %r1, [%r2+4];
+      ld.param.u64 %rd1, [p];
+      cvta.to.global.u64 %rd2, %rd1;
+      st.global.u32 [%rd2], %r1;
+      ret;
+    }
+""")
+
+REPORT = ("ptxas info    : Compiling entry function 'relay' for 'sm_90a'\n"
+          "ptxas info    : Function properties for relay\n"
+          "ptxas         .     0 bytes stack frame, 8 bytes spill stores, 8 bytes spill loads\n"
+          "ptxas info    : Used 12 registers, used 1 barriers, 1024 bytes smem\n")
+
+
+@pytest.fixture(autouse=True)
+def _fresh_state(monkeypatch):
+    """Each test starts with no assembler loaded, and leaves none behind."""
+    monkeypatch.setattr(jitlink, "_LOADED", [])
+    monkeypatch.setattr(jitlink, "_LOADING", [])
+    monkeypatch.delenv(jitlink.SWITCH, raising=False)
+    monkeypatch.delenv("TILECRAFT_PTXAS", raising=False)
+
+
+class FakeAssembler:
+    """Answers every assembly with ``outcome`` (a (cubin, log) pair or an exception)."""
+
+    def __init__(self, outcome) -> None:
+        self.outcome = outcome
+        self.calls: list[tuple[str, str]] = []
+
+    def assemble(self, ptx: str, arch: str, name: str) -> tuple[bytes, str]:
+        self.calls.append((arch, name))
+        if isinstance(self.outcome, Exception):
+            raise self.outcome
+        return self.outcome
+
+
+def test_a_loaded_assembler_is_used_and_its_report_read(monkeypatch):
+    fake = FakeAssembler((b"\x7fELF-in-process", REPORT))
+    jitlink._LOADED.append(fake)
+
+    def no_subprocess(*args):
+        raise AssertionError("the ptxas subprocess ran")
+
+    monkeypatch.setattr(toolchain, "_ptxas", no_subprocess)
+    result = toolchain.ptx_to_cubin(PTX, 90, name="relay")
+    assert fake.calls == [("sm_90a", "relay")]
+    assert (result.cubin, result.registers, result.spills, result.shared) == \
+        (b"\x7fELF-in-process", 12, 8, 1024)
+
+
+@needs_ptxas
+@pytest.mark.parametrize("outcome", [jitlink.JitLinkError("refused", "its log"),
+                                     (b"\x7fELF", "info    : 0 bytes gmem")],
+                         ids=["refused", "no report"])
+def test_ptxas_takes_what_the_assembler_refuses_or_does_not_report_on_from_then_on(outcome):
+    fake = FakeAssembler(outcome)
+    jitlink._LOADED.append(fake)
+    result = toolchain.ptx_to_cubin(PTX, 90, name="relay")
+    assert result.cubin[:4] == b"\x7fELF" and result.shared == 1024
+    assert "Compiling entry function 'relay'" in result.log  # ptxas's own report
+    assert jitlink.ready() is None
+    toolchain.ptx_to_cubin(PTX, 90, name="relay")
+    assert len(fake.calls) == 1
+
+
+@needs_ptxas
+def test_bad_ptx_is_reported_by_ptxas_and_keeps_the_assembler():
+    fake = FakeAssembler(jitlink.JitLinkError("refused"))
+    jitlink._LOADED.append(fake)
+    with pytest.raises(toolchain.PTXASError, match="bogus"):
+        toolchain.ptx_to_cubin(PTX.replace("ret;", "bogus;"), 90, name="relay")
+    assert jitlink.ready() is fake
+
+
+@pytest.mark.parametrize("variable", [(jitlink.SWITCH, "0"), ("TILECRAFT_PTXAS", "/x/ptxas")])
+def test_the_subprocess_can_be_chosen(monkeypatch, variable):
+    jitlink._LOADED.append(FakeAssembler((b"", REPORT)))
+    monkeypatch.setenv(*variable)
+    assert jitlink.ready() is None
+
+
+def test_the_first_call_starts_the_load_in_the_background(monkeypatch):
+    started = []
+    monkeypatch.setattr(jitlink, "_load", lambda: started.append(1) or None)
+    assert jitlink.ready() is None
+    assert jitlink.wait() is None and started == [1]
+    assert jitlink.ready() is None and started == [1]  # loaded (as nothing) once
+
+
+@needs_ptxas
+def test_nvjitlink_agrees_with_ptxas_where_it_is_installed():
+    assembler = jitlink.wait()
+    if assembler is None:
+        pytest.skip("no nvJitLink library here")
+    cubin, log = assembler.assemble(PTX, "sm_90a", "relay")
+    subprocess_result = toolchain._ptxas(PTX, 90, "relay")
+    in_process = toolchain.ptx_to_cubin(PTX, 90, name="relay")
+    assert cubin[:4] == b"\x7fELF" and "Used" in log
+    assert (in_process.registers, in_process.spills, in_process.shared) == \
+        (subprocess_result.registers, subprocess_result.spills, subprocess_result.shared)
+    assert toolchain.cubin_arch(in_process.cubin) == 90
+    with pytest.raises(jitlink.JitLinkError) as refused:
+        assembler.assemble(PTX.replace("ret;", "bogus;"), "sm_90a", "relay")
+    assert "bogus" in refused.value.log
