@@ -4,8 +4,8 @@
 // ttng.tensormap_create and fenced, a counter carried by the loop saying which; the TMA store
 // of one iteration may still read its map while the next iteration writes the other. Must not
 // fire: a descriptor made before the loop (its map is written once), a loop that makes a
-// descriptor and stores only through a kernel argument, a descriptor made under an scf.if
-// (its stores stay synchronous), an sm_80 module.
+// descriptor and stores only through a kernel argument, a descriptor made under an scf.if or
+// carried to the next iteration (the loop's stores stay synchronous), an sm_80 module.
 // RUN: tilecraft-opt %s --split-input-file -tritongpu-pipeline=num-stages=3 -canonicalize | filecheck %s
 
 // The map of iteration i goes to slot i % 2 (the counter), innermost dimension first, strides
@@ -164,6 +164,32 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
         %d = tt.make_tensor_descriptor %p, [%n, %c64], [%c64_i64, %c1_i64] : <f16>, <64x64xf16>
         tt.descriptor_store %d[%i, %c0], %v : !tt.tensordesc<64x64xf16>, tensor<64x64xf16, #blocked>
       }
+    }
+    tt.return
+  }
+}
+
+// -----
+
+// Must not fire: the descriptor made in the loop is carried to the next iteration, whose store
+// reads it (its map could be written again while that store runs); the loop keeps its stores.
+// CHECK-LABEL: @carried
+// CHECK-NOT: ttng.
+// CHECK: tt.descriptor_store
+// CHECK-NEXT: tt.make_tensor_descriptor
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @carried(%v: tensor<64x64xf16, #blocked>, %p: !tt.ptr<f16>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c64 = arith.constant 64 : i32
+    %c1_i64 = arith.constant 1 : i64
+    %c64_i64 = arith.constant 64 : i64
+    %first = tt.make_tensor_descriptor %p, [%n, %c64], [%c64_i64, %c1_i64] : <f16>, <64x64xf16>
+    %last = scf.for %i = %c0 to %n step %c1 iter_args(%d = %first) -> (!tt.tensordesc<64x64xf16>) : i32 {
+      tt.descriptor_store %d[%i, %c0], %v : !tt.tensordesc<64x64xf16>, tensor<64x64xf16, #blocked>
+      %next = tt.make_tensor_descriptor %p, [%i, %c64], [%c64_i64, %c1_i64] : <f16>, <64x64xf16>
+      scf.yield %next : !tt.tensordesc<64x64xf16>
     }
     tt.return
   }

@@ -15,8 +15,8 @@ reading its map when the next iteration writes the next one, so each made descri
       yield ..., (%slot + 1) % slots
 
 The loop is replaced by one with the counters carried last. Only descriptors made in the loop's
-own body (not under an ``scf.if`` or in a nested loop) with a TMA layout are handled;
-`can_multi_buffer` says whether a loop has no others.
+own body (not under an ``scf.if`` or in a nested loop) with a TMA layout and not yielded are
+handled; `can_multi_buffer` says whether a loop has no others.
 """
 
 from __future__ import annotations
@@ -42,11 +42,14 @@ def _made_in_body(loop: Operation) -> list[Operation]:
 
 
 def can_multi_buffer(loop: Operation) -> bool:
-    """Whether every descriptor made in ``loop`` is made by its own body and has a TMA
-    layout (`tma_lowering.tma_shared_encoding`)."""
+    """Whether every descriptor made in ``loop`` is made by its own body, has a TMA layout
+    (`tma_lowering.tma_shared_encoding`) and is used in its iteration only (yielded, a store
+    of the next iteration could read the map while it is written again)."""
     made = [op for op in loop.walk() if op.name == _MAKE]
     return (len(made) == len(_made_in_body(loop))
-            and all(tma_shared_encoding(op.results[0].type) is not None for op in made))
+            and all(tma_shared_encoding(op.results[0].type) is not None
+                    and all(use.owner.name != "scf.yield" for use in op.results[0].uses)
+                    for op in made))
 
 
 def _i32(builder: Builder, value: int, location) -> Value:

@@ -173,6 +173,14 @@ def _element_code(element: Type) -> int:
     return _FLOAT_CODES[kind] if kind in _FLOAT_CODES else _BITS_CODES[element.width]
 
 
+def _in_bytes(builder: Builder, stride: Value, element_bytes: int, location: Location) -> Value:
+    """``stride`` (in elements) in bytes."""
+    if element_bytes == 1:
+        return stride
+    factor = _constant(builder, element_bytes, _I64, location)
+    return builder.insert(MulIOp.build(stride, factor, location=location)).results[0]
+
+
 def write_tensormap(builder: Builder, make: Operation, slot: Value) -> Value:
     """Writes the map of the descriptor ``make`` (a ``tt.make_tensor_descriptor`` whose blocks
     have a TMA layout) to the global memory at ``slot`` with ``builder`` and fences it; returns
@@ -180,8 +188,7 @@ def write_tensormap(builder: Builder, make: Operation, slot: Value) -> Value:
     location = make.location
     desc_type: TensorDescType = make.results[0].type
     rows, columns = tma_box(desc_type)
-    element_bytes = _constant(builder, _element_bits(desc_type) // 8, _I64, location)
-    strides = [builder.insert(MulIOp.build(stride, element_bytes, location=location)).results[0]
+    strides = [_in_bytes(builder, stride, _element_bits(desc_type) // 8, location)
                for stride in reversed(make.strides[:-1])]
     one = _constant(builder, 1, _I32, location)
     swizzle = tma_shared_encoding(desc_type).swizzling_byte_width

@@ -24,8 +24,8 @@ loop's made descriptors.
 
 Modules for targets below sm_90 (no TMA) are left alone, and so are stores whose descriptor has
 no shared layout TMA can use, and loops with stores through made descriptors whose made
-descriptors cannot all be multi-buffered (one made under an ``scf.if`` or in a nested loop, or
-without a TMA layout).
+descriptors cannot all be multi-buffered (one made under an ``scf.if`` or in a nested loop,
+one without a TMA layout, or one yielded).
 """
 
 from __future__ import annotations

@@ -175,26 +175,44 @@ def test_descriptors_made_in_a_loop_take_turns_in_two_maps(stages):
     assert "tensormap.replace.tile.global_stride.shared::cta.b1024.b64 [%r" in ptx
 
 
+PLANES_SHAPE = dict(m=200, n=96, planes=7, bm=64, bn=64)
+
+
+def _planes(x: np.ndarray, planes: int) -> np.ndarray:
+    """What `planes_kernel` writes into ``planes`` planes of NaN."""
+    m = x.shape[0]
+    expected = np.full((planes, *x.shape), np.nan, np.float32)
+    for i in range(planes):
+        expected[i, :m - i] = x[:m - i] * np.float32(i + 1)
+    return expected
+
+
+def test_planes_kernel_on_the_cpu(monkeypatch):
+    """What the GPU test below expects, from the CPU backend (descriptors as pointers)."""
+    monkeypatch.setenv("TILECRAFT_BACKEND", "cpu")
+    m, n, planes, bm, bn = PLANES_SHAPE.values()
+    x = np.random.default_rng(14).standard_normal((m, n)).astype(np.float32)
+    out = np.full((planes, m, n), np.nan, np.float32)
+    planes_kernel[(tc.cdiv(m, bm), tc.cdiv(n, bn))](x, out, m, n, planes, BM=bm, BN=bn)
+    np.testing.assert_array_equal(out, _planes(x, planes))
+
+
 @needs_gpu
 @pytest.mark.parametrize("stages", [3, 1])
 def test_descriptors_made_in_a_loop_store_every_plane_on_the_gpu(stages):
-    """Seven planes (the two maps are each written several times, the last one odd), through
-    a 4 x 2 grid of 64 x 64 blocks over 200 x 96 planes: ragged in both dimensions, and plane
-    ``i`` cut after ``200 - i`` rows. Every element is compared with numpy's, the elements no
-    store may write included (they keep their NaN)."""
+    """Seven planes (each of the two maps is written several times), through a 4 x 2 grid of
+    64 x 64 blocks over 200 x 96 planes: ragged in both dimensions, and plane ``i`` cut after
+    ``200 - i`` rows. Every element is compared with numpy's, the elements no store may write
+    included (they keep their NaN)."""
     torch = pytest.importorskip("torch")
-    m, n, planes, bm, bn = 200, 96, 7, 64, 64
-    rng = np.random.default_rng(14)
-    x = rng.standard_normal((m, n)).astype(np.float32)
+    m, n, planes, bm, bn = PLANES_SHAPE.values()
+    x = np.random.default_rng(14).standard_normal((m, n)).astype(np.float32)
     out = torch.full((planes, m, n), float("nan"), dtype=torch.float32, device="cuda")
     grid = (tc.cdiv(m, bm), tc.cdiv(n, bn))
     kernel = planes_kernel[grid](torch.from_numpy(x).cuda(), out, m, n, planes, BM=bm, BN=bn,
                                  num_stages=stages)
     torch.cuda.synchronize()
-    expected = np.full((planes, m, n), np.nan, np.float32)
-    for i in range(planes):
-        expected[i, :m - i] = x[:m - i] * np.float32(i + 1)
-    np.testing.assert_array_equal(out.cpu().numpy(), expected)
+    np.testing.assert_array_equal(out.cpu().numpy(), _planes(x, planes))
     maps = 2 if stages > 1 else 1
     assert f"nbytes = {128 * maps} : i32" in kernel.asm["ttgir"]
     assert kernel.metadata["global_scratch"] == 128 * maps
