@@ -25,12 +25,11 @@ the pipeliner gives the ones of loops with asynchronous stores several
 
 from __future__ import annotations
 
-from tilecraft.generated.arith import ConstantOp
+from tilecraft.generated.arith import ConstantOp, MulIOp
 from tilecraft.generated.passes import TritonNvidiaGPUTMALoweringPassBase
-from tilecraft.generated.arith import MulIOp
 from tilecraft.generated.tt import PaddingOption, PointerType, TensorDescType
-from tilecraft.generated.ttg import (GlobalScratchAllocOp, LocalAllocOp, LocalLoadOp, MemDescType,
-                                     NVMMASharedEncodingAttr, SharedMemorySpaceAttr,
+from tilecraft.generated.ttg import (GlobalScratchAllocOp, LocalAllocOp, LocalLoadOp,
+                                     MemDescType, NVMMASharedEncodingAttr, SharedMemorySpaceAttr,
                                      SwizzledSharedEncodingAttr)
 from tilecraft.generated.ttng import (AsyncTMACopyGlobalToLocalOp, AsyncTMACopyLocalToGlobalOp,
                                       BarrierExpectOp, FenceAsyncSharedOp, InitBarrierOp,
