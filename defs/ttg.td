@@ -439,6 +439,20 @@ def TTG_LocalStoreOp : TTG_Op<"local_store", [MemWrite]> {
   let hasVerifier = 1;
 }
 
+def TTG_GlobalScratchAllocOp : TTG_Op<"global_scratch_alloc", [MemAlloc]> {
+  let summary = "Allocates a buffer of global memory that belongs to the program";
+  let description = [{
+    `%p = ttg.global_scratch_alloc {alignment = 128 : i32, nbytes = 256 : i32} : !tt.ptr<i8>`:
+    `nbytes` bytes at a multiple of `alignment`, in the kernel's global scratch memory (the
+    launcher passes it; each program has its own part, and each allocation its own offset in
+    it, fixed when the kernel is lowered).
+  }];
+  let arguments = (ins ConfinedAttr<I32Attr, [IntPositive]>:$nbytes,
+                       ConfinedAttr<I32Attr, [IntPositive]>:$alignment);
+  let results = (outs TT_Ptr:$result);
+  let assemblyFormat = "attr-dict `:` qualified(type($result))";
+}
+
 def TTG_BarrierOp : TTG_Op<"barrier"> {
   let summary = "Synchronizes the CTA's threads and the selected address spaces";
   let description = [{

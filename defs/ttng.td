@@ -204,6 +204,46 @@ def TTNG_ReinterpretTensorDescOp : TTNG_Op<"reinterpret_tensor_descriptor", [Pur
   }];
 }
 
+def TTNG_TensormapCreateOp : TTNG_Op<"tensormap_create", [
+    AttrSizedOperandSegments, MemRead, MemWrite]> {
+  let summary = "Writes a TMA descriptor (a 128-byte CUtensorMap) to global memory";
+  let description = [{
+    The map of the tensor at `global_address` is written to `desc_ptr`. The lists go innermost
+    dimension first: `box_dim` the box a copy moves, `global_dim` the tensor's sizes,
+    `global_stride` the byte strides of the dimensions after the innermost, `element_stride`
+    the steps between the elements a box takes; the attributes are the map's element type,
+    interleave, swizzle (0 none, 1 32 bytes, 2 64, 3 128) and out-of-bounds fill (1: NaN) codes.
+    The map must be fenced (`ttng.tensormap_fenceproxy_acquire`) before a copy reads it.
+    ```mlir
+    ttng.tensormap_create %slot, %base, [%c32_i32, %c64_i32], [%n, %m], [%row_bytes], [%c1_i32, %c1_i32] {elem_type = 7 : i32, fill_mode = 0 : i32, interleave_layout = 0 : i32, swizzle_mode = 3 : i32} : (!tt.ptr<i8>, !tt.ptr<f32>, i32, i32, i32, i32, i64, i32, i32) -> ()
+    ```
+  }];
+  let arguments = (ins
+    TT_Ptr:$desc_ptr, TT_Ptr:$global_address, Variadic<I32>:$box_dim, Variadic<I32>:$global_dim,
+    Variadic<I64>:$global_stride, Variadic<I32>:$element_stride,
+    ConfinedAttr<I32Attr, [IntNonNegative, IntMaxValue<15>]>:$elem_type,
+    ConfinedAttr<I32Attr, [IntNonNegative, IntMaxValue<2>]>:$interleave_layout,
+    ConfinedAttr<I32Attr, [IntNonNegative, IntMaxValue<3>]>:$swizzle_mode,
+    ConfinedAttr<I32Attr, [IntNonNegative, IntMaxValue<1>]>:$fill_mode
+  );
+  let assemblyFormat = [{
+    $desc_ptr `,` $global_address `,` `[` $box_dim `]` `,` `[` $global_dim `]` `,`
+    `[` $global_stride `]` `,` `[` $element_stride `]` attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def TTNG_TensormapFenceproxyAcquireOp : TTNG_Op<"tensormap_fenceproxy_acquire", [MemWrite]> {
+  let summary = "Makes a TMA descriptor written in global memory visible to the TMA unit";
+  let description = [{
+    `ttng.tensormap_fenceproxy_acquire %slot : !tt.ptr<i8>`: the copies that follow read the
+    map `ttng.tensormap_create` wrote at `%slot`, not a stale one (an acquire fence of the
+    tensormap proxy).
+  }];
+  let arguments = (ins TT_Ptr:$desc_ptr);
+  let assemblyFormat = "$desc_ptr attr-dict `:` qualified(type($desc_ptr))";
+}
+
 def TTNG_TMAStoreWaitOp : TTNG_Op<"async_tma_store_wait"> {
   let summary = "Waits until at most pendings TMA stores still read their shared buffers";
   let description = [{

@@ -308,7 +308,10 @@ class TritonNvidiaGPUTMALoweringPassBase(Pass):
     `ttng.barrier_expect` of the block's bytes, `ttng.async_tma_copy_global_to_local`,
     `ttng.wait_barrier` of phase 0, `ttng.inval_barrier`) and read with `ttg.local_load`; each
     `tt.descriptor_store` becomes a `ttg.local_alloc` of the value, `ttng.fence_async_shared`,
-    `ttng.async_tma_copy_local_to_global` and `ttng.async_tma_store_wait {pendings = 0}`.
+    `ttng.async_tma_copy_local_to_global` and `ttng.async_tma_store_wait {pendings = 0}`;
+    each `tt.make_tensor_descriptor` becomes the map of the descriptor written to 128 bytes
+    of global scratch memory of its own (`ttg.global_scratch_alloc`, `ttng.tensormap_create`,
+    `ttng.tensormap_fenceproxy_acquire`) and read back (`ttng.reinterpret_tensor_descriptor`).
     Descriptors whose blocks TMA cannot move in one shared layout (`tma_shared_encoding`) are
     left alone.
     """
@@ -537,8 +540,14 @@ class TritonGPUPipelinePassBase(Pass):
     `tt.descriptor_store` (`_reduce`, `_scatter`) becomes `ttng.async_tma_store_wait
     {pendings = 0}`, a `ttg.local_store` into one buffer allocated before the loop (per shape
     and element type), `ttng.fence_async_shared` and `ttng.async_tma_copy_local_to_global`
-    (`ttng.async_tma_reduce`, `ttng.async_tma_scatter`); a wait follows the loop. Loops that
-    make descriptors (`tt.make_tensor_descriptor`) keep their stores.
+    (`ttng.async_tma_reduce`, `ttng.async_tma_scatter`); a wait follows the loop. When such a
+    store goes through a descriptor the kernel makes, each `tt.make_tensor_descriptor` of the
+    loop's body gets two maps (three with a `ttng.warp_group_dot` in the loop) in one
+    `ttg.global_scratch_alloc` before the loop, written in turn (`ttng.tensormap_create`,
+    `ttng.tensormap_fenceproxy_acquire`, `ttng.reinterpret_tensor_descriptor`; the slot is
+    carried by the loop), since the store of the iteration before may still read its map; a
+    loop making a descriptor under an `scf.if` or in a nested loop keeps its stores. TMA loads
+    through a descriptor made or carried in the loop are not pipelined.
     """
 
     ARGUMENT = 'tritongpu-pipeline'

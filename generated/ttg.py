@@ -907,11 +907,19 @@ def _attr_constraint_13(attr) -> bool:
     return bool((isinstance(attr, DenseArrayAttr) and attr.element_type == IntegerType(32)))
 
 
-def _region_constraint_14(region) -> bool:
+def _attr_constraint_14(attr) -> bool:
+    return bool(((isinstance(attr, IntegerAttr) and attr.type == IntegerType(32, 'signless')) and (attr.value > 0)))
+
+
+def _type_constraint_15(type_) -> bool:
+    return bool((isinstance(type_, PointerType)))
+
+
+def _region_constraint_16(region) -> bool:
     return bool((len(region.blocks) >= 1))
 
 
-def _region_constraint_15(region) -> bool:
+def _region_constraint_17(region) -> bool:
     return bool((len(region.blocks) == 1))
 
 
@@ -2214,6 +2222,108 @@ class LocalStoreOp(DefinedOp):
 
 
 @DIALECT.op
+class GlobalScratchAllocOp(DefinedOp):
+    """Allocates a buffer of global memory that belongs to the program
+
+    `%p = ttg.global_scratch_alloc {alignment = 128 : i32, nbytes = 256 : i32} : !tt.ptr<i8>`:
+    `nbytes` bytes at a multiple of `alignment`, in the kernel's global scratch memory (the
+    launcher passes it; each program has its own part, and each allocation its own offset in
+    it, fixed when the kernel is lowered).
+    """
+
+    OPERATION_NAME = 'ttg.global_scratch_alloc'
+    TRAITS = (MemAlloc, )
+    HOOKS = ()
+    PROPERTY_NAMES = ('nbytes', 'alignment', )
+    OPERAND_GROUPS = ()
+    RESULT_GROUPS = ('single', )
+    __slots__ = ()
+
+    @property
+    def result_(self) -> Value:
+        return self.results[0]
+
+    @property
+    def nbytes(self) -> int:
+        attr = self.properties.get('nbytes')
+        return None if attr is None else attr.value
+
+    @property
+    def nbytes_attr(self) -> Attribute | None:
+        return self.properties.get('nbytes')
+
+    @property
+    def alignment(self) -> int:
+        attr = self.properties.get('alignment')
+        return None if attr is None else attr.value
+
+    @property
+    def alignment_attr(self) -> Attribute | None:
+        return self.properties.get('alignment')
+
+    @classmethod
+    def build(
+        cls,
+        result_type: Type,
+        nbytes: int | Attribute,
+        alignment: int | Attribute,
+        *,
+        attributes: dict[str, Attribute] | None = None,
+        location: Location | None = None,
+    ) -> GlobalScratchAllocOp:
+        """Create a `ttg.global_scratch_alloc` op; results whose types the traits determine may be omitted."""
+        operands = []
+        properties: dict[str, Attribute] = {}
+        properties['nbytes'] = (nbytes if isinstance(nbytes, Attribute) else IntegerAttr(nbytes, IntegerType(32, 'signless')))
+        properties['alignment'] = (alignment if isinstance(alignment, Attribute) else IntegerAttr(alignment, IntegerType(32, 'signless')))
+        result_types = [result_type]
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0, successors=(), location=location,
+        )
+
+    def verify_invariants(self) -> None:
+        if self.num_operands != 0 or self.num_results != 1:
+            self.verify_groups()
+        attr = self.properties.get('nbytes')
+        if attr is None:
+            raise self.emit_error("requires attribute 'nbytes'")
+        if attr is not None and not _attr_constraint_14(attr):
+            raise self.attribute_error('nbytes', '32-bit signless integer attribute whose value is positive')
+        attr = self.properties.get('alignment')
+        if attr is None:
+            raise self.emit_error("requires attribute 'alignment'")
+        if attr is not None and not _attr_constraint_14(attr):
+            raise self.attribute_error('alignment', '32-bit signless integer attribute whose value is positive')
+        value = self.results[0]
+        if not _type_constraint_15(value.type):
+            raise self.type_error('result', value, 'ptr')
+
+    def print(self, printer: Printer) -> None:
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.result_.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Operation:
+        types: dict[str, list] = {}
+        attrs: dict[str, Attribute] = {}
+        attrs.update(parser.parse_optional_attr_dict())
+        parser.parse_punct(':')
+        types['result'] = parse_type_group(parser, True)
+        operands = []
+        result_types = types['result']
+        properties, attributes = cls.split_attributes(attrs)
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0,
+            successors=(),
+        )
+
+
+@DIALECT.op
 class BarrierOp(DefinedOp):
     """Synchronizes the CTA's threads and the selected address spaces
 
@@ -2393,10 +2503,10 @@ class WarpSpecializeOp(DefinedOp):
         if attr is not None and not _attr_constraint_13(attr):
             raise self.attribute_error('actualRegisters', 'optional i32 dense array attribute')
         for region in [self.regions[0]]:
-            if not _region_constraint_14(region):
+            if not _region_constraint_16(region):
                 raise self.region_error(region, 'defaultRegion', 'region with at least 1 blocks')
         for region in [self.regions[1]]:
-            if not _region_constraint_15(region):
+            if not _region_constraint_17(region):
                 raise self.region_error(region, 'partitionOpHolder', 'region with 1 blocks')
 
     @classmethod
@@ -2451,7 +2561,7 @@ class WarpSpecializePartitionsOp(DefinedOp):
     def verify_invariants(self) -> None:
         self.verify_groups()
         for region in self.regions[0:]:
-            if not _region_constraint_14(region):
+            if not _region_constraint_16(region):
                 raise self.region_error(region, 'partitionRegions', 'region with at least 1 blocks')
 
     @classmethod

@@ -301,15 +301,35 @@ def _type_constraint_15(type_) -> bool:
     return bool((isinstance(type_, PointerType)))
 
 
-def _type_constraint_16(type_) -> bool:
-    return bool(((((isinstance(type_, RankedTensorType)) and ((type_.element_type.is_float() and type_.element_type.kind != 'tf32'))) or ((isinstance(type_, RankedTensorType)) and (((type_.element_type.is_signless_integer(1)) or (type_.element_type.is_signless_integer(8)) or (type_.element_type.is_signless_integer(16)) or (type_.element_type.is_signless_integer(32)) or (type_.element_type.is_signless_integer(64)))))) or ((isinstance(type_, RankedTensorType)) and ((isinstance(type_.element_type, PointerType))))))
+def _attr_constraint_16(attr) -> bool:
+    return bool(((isinstance(attr, IntegerAttr) and attr.type == IntegerType(32, 'signless')) and (attr.value >= 0) and (attr.value <= 15)))
 
 
-def _type_constraint_17(type_) -> bool:
-    return bool((isinstance(type_, AsyncTokenType)))
+def _attr_constraint_17(attr) -> bool:
+    return bool(((isinstance(attr, IntegerAttr) and attr.type == IntegerType(32, 'signless')) and (attr.value >= 0) and (attr.value <= 2)))
 
 
 def _attr_constraint_18(attr) -> bool:
+    return bool(((isinstance(attr, IntegerAttr) and attr.type == IntegerType(32, 'signless')) and (attr.value >= 0) and (attr.value <= 3)))
+
+
+def _attr_constraint_19(attr) -> bool:
+    return bool(((isinstance(attr, IntegerAttr) and attr.type == IntegerType(32, 'signless')) and (attr.value >= 0) and (attr.value <= 1)))
+
+
+def _type_constraint_20(type_) -> bool:
+    return bool((type_.is_signless_integer(64)))
+
+
+def _type_constraint_21(type_) -> bool:
+    return bool(((((isinstance(type_, RankedTensorType)) and ((type_.element_type.is_float() and type_.element_type.kind != 'tf32'))) or ((isinstance(type_, RankedTensorType)) and (((type_.element_type.is_signless_integer(1)) or (type_.element_type.is_signless_integer(8)) or (type_.element_type.is_signless_integer(16)) or (type_.element_type.is_signless_integer(32)) or (type_.element_type.is_signless_integer(64)))))) or ((isinstance(type_, RankedTensorType)) and ((isinstance(type_.element_type, PointerType))))))
+
+
+def _type_constraint_22(type_) -> bool:
+    return bool((isinstance(type_, AsyncTokenType)))
+
+
+def _attr_constraint_23(attr) -> bool:
     return bool((isinstance(attr, IntegerAttr) and attr.type == IntegerType(32) and attr.value in ScaleDotElemType._value2member_map_))
 
 
@@ -1152,6 +1172,301 @@ class ReinterpretTensorDescOp(DefinedOp):
 
 
 @DIALECT.op
+class TensormapCreateOp(DefinedOp):
+    """Writes a TMA descriptor (a 128-byte CUtensorMap) to global memory
+
+    The map of the tensor at `global_address` is written to `desc_ptr`. The lists go innermost
+    dimension first: `box_dim` the box a copy moves, `global_dim` the tensor's sizes,
+    `global_stride` the byte strides of the dimensions after the innermost, `element_stride`
+    the steps between the elements a box takes; the attributes are the map's element type,
+    interleave, swizzle (0 none, 1 32 bytes, 2 64, 3 128) and out-of-bounds fill (1: NaN) codes.
+    The map must be fenced (`ttng.tensormap_fenceproxy_acquire`) before a copy reads it.
+    ```mlir
+    ttng.tensormap_create %slot, %base, [%c32_i32, %c64_i32], [%n, %m], [%row_bytes], [%c1_i32, %c1_i32] {elem_type = 7 : i32, fill_mode = 0 : i32, interleave_layout = 0 : i32, swizzle_mode = 3 : i32} : (!tt.ptr<i8>, !tt.ptr<f32>, i32, i32, i32, i32, i64, i32, i32) -> ()
+    ```
+    """
+
+    OPERATION_NAME = 'ttng.tensormap_create'
+    TRAITS = (AttrSizedOperandSegments, MemRead, MemWrite, )
+    HOOKS = ('custom_verify', )
+    PROPERTY_NAMES = ('elem_type', 'interleave_layout', 'swizzle_mode', 'fill_mode', 'operandSegmentSizes', )
+    OPERAND_GROUPS = ('single', 'single', 'variadic', 'variadic', 'variadic', 'variadic', )
+    RESULT_GROUPS = ()
+    __slots__ = ()
+
+    @property
+    def desc_ptr(self) -> Value:
+        return self.get_operand(0)
+
+    @property
+    def global_address(self) -> Value:
+        return self.get_operand(1)
+
+    @property
+    def box_dim(self) -> list[Value]:
+        return self.operand_group(2)
+
+    @property
+    def global_dim(self) -> list[Value]:
+        return self.operand_group(3)
+
+    @property
+    def global_stride(self) -> list[Value]:
+        return self.operand_group(4)
+
+    @property
+    def element_stride(self) -> list[Value]:
+        return self.operand_group(5)
+
+    @property
+    def elem_type(self) -> int:
+        attr = self.properties.get('elem_type')
+        return None if attr is None else attr.value
+
+    @property
+    def elem_type_attr(self) -> Attribute | None:
+        return self.properties.get('elem_type')
+
+    @property
+    def interleave_layout(self) -> int:
+        attr = self.properties.get('interleave_layout')
+        return None if attr is None else attr.value
+
+    @property
+    def interleave_layout_attr(self) -> Attribute | None:
+        return self.properties.get('interleave_layout')
+
+    @property
+    def swizzle_mode(self) -> int:
+        attr = self.properties.get('swizzle_mode')
+        return None if attr is None else attr.value
+
+    @property
+    def swizzle_mode_attr(self) -> Attribute | None:
+        return self.properties.get('swizzle_mode')
+
+    @property
+    def fill_mode(self) -> int:
+        attr = self.properties.get('fill_mode')
+        return None if attr is None else attr.value
+
+    @property
+    def fill_mode_attr(self) -> Attribute | None:
+        return self.properties.get('fill_mode')
+
+    @classmethod
+    def build(
+        cls,
+        desc_ptr: Value,
+        global_address: Value,
+        elem_type: int | Attribute,
+        interleave_layout: int | Attribute,
+        swizzle_mode: int | Attribute,
+        fill_mode: int | Attribute,
+        box_dim: Sequence[Value] = (),
+        global_dim: Sequence[Value] = (),
+        global_stride: Sequence[Value] = (),
+        element_stride: Sequence[Value] = (),
+        *,
+        attributes: dict[str, Attribute] | None = None,
+        location: Location | None = None,
+    ) -> TensormapCreateOp:
+        """Create a `ttng.tensormap_create` op; results whose types the traits determine may be omitted."""
+        operands = [desc_ptr] + [global_address] + list(box_dim) + list(global_dim) + list(global_stride) + list(element_stride)
+        properties: dict[str, Attribute] = {}
+        properties['elem_type'] = (elem_type if isinstance(elem_type, Attribute) else IntegerAttr(elem_type, IntegerType(32, 'signless')))
+        properties['interleave_layout'] = (interleave_layout if isinstance(interleave_layout, Attribute) else IntegerAttr(interleave_layout, IntegerType(32, 'signless')))
+        properties['swizzle_mode'] = (swizzle_mode if isinstance(swizzle_mode, Attribute) else IntegerAttr(swizzle_mode, IntegerType(32, 'signless')))
+        properties['fill_mode'] = (fill_mode if isinstance(fill_mode, Attribute) else IntegerAttr(fill_mode, IntegerType(32, 'signless')))
+        result_types = []
+        properties['operandSegmentSizes'] = DenseArrayAttr(i32, (len([desc_ptr]), len([global_address]), len(list(box_dim)), len(list(global_dim)), len(list(global_stride)), len(list(element_stride)),))
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0, successors=(), location=location,
+        )
+
+    def verify_invariants(self) -> None:
+        self.verify_groups()
+        attr = self.properties.get('elem_type')
+        if attr is None:
+            raise self.emit_error("requires attribute 'elem_type'")
+        if attr is not None and not _attr_constraint_16(attr):
+            raise self.attribute_error('elem_type', '32-bit signless integer attribute whose value is non-negative whose value is at most 15')
+        attr = self.properties.get('interleave_layout')
+        if attr is None:
+            raise self.emit_error("requires attribute 'interleave_layout'")
+        if attr is not None and not _attr_constraint_17(attr):
+            raise self.attribute_error('interleave_layout', '32-bit signless integer attribute whose value is non-negative whose value is at most 2')
+        attr = self.properties.get('swizzle_mode')
+        if attr is None:
+            raise self.emit_error("requires attribute 'swizzle_mode'")
+        if attr is not None and not _attr_constraint_18(attr):
+            raise self.attribute_error('swizzle_mode', '32-bit signless integer attribute whose value is non-negative whose value is at most 3')
+        attr = self.properties.get('fill_mode')
+        if attr is None:
+            raise self.emit_error("requires attribute 'fill_mode'")
+        if attr is not None and not _attr_constraint_19(attr):
+            raise self.attribute_error('fill_mode', '32-bit signless integer attribute whose value is non-negative whose value is at most 1')
+        value = self.get_operand(0)
+        if not _type_constraint_15(value.type):
+            raise self.type_error('operand', value, 'ptr')
+        value = self.get_operand(1)
+        if not _type_constraint_15(value.type):
+            raise self.type_error('operand', value, 'ptr')
+        for value in self.operand_group(2):
+            if not _type_constraint_11(value.type):
+                raise self.type_error('operand', value, '32-bit signless integer')
+        for value in self.operand_group(3):
+            if not _type_constraint_11(value.type):
+                raise self.type_error('operand', value, '32-bit signless integer')
+        for value in self.operand_group(4):
+            if not _type_constraint_20(value.type):
+                raise self.type_error('operand', value, '64-bit signless integer')
+        for value in self.operand_group(5):
+            if not _type_constraint_11(value.type):
+                raise self.type_error('operand', value, '32-bit signless integer')
+
+    def print(self, printer: Printer) -> None:
+        printer.write(" ")
+        printer.print_operand(self.desc_ptr)
+        printer.write(', ')
+        printer.print_operand(self.global_address)
+        printer.write(', [')
+        printer.print_operands(self.box_dim)
+        printer.write('], [')
+        printer.print_operands(self.global_dim)
+        printer.write('], [')
+        printer.print_operands(self.global_stride)
+        printer.write('], [')
+        printer.print_operands(self.element_stride)
+        printer.write(']')
+        printer.print_attr_dict(self.all_attributes(), ('operandSegmentSizes',))
+        printer.write(' : ')
+        printer.print_functional_type([v.type for v in self.operands], [v.type for v in self.results])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Operation:
+        u_desc_ptr: list = []
+        u_global_address: list = []
+        u_box_dim: list = []
+        u_global_dim: list = []
+        u_global_stride: list = []
+        u_element_stride: list = []
+        types: dict[str, list] = {}
+        attrs: dict[str, Attribute] = {}
+        u_desc_ptr.append(parser.parse_operand())
+        parser.parse_punct(',')
+        u_global_address.append(parser.parse_operand())
+        parser.parse_punct(',')
+        parser.parse_punct('[')
+        u_box_dim.extend(parser.parse_operand_list())
+        parser.parse_punct(']')
+        parser.parse_punct(',')
+        parser.parse_punct('[')
+        u_global_dim.extend(parser.parse_operand_list())
+        parser.parse_punct(']')
+        parser.parse_punct(',')
+        parser.parse_punct('[')
+        u_global_stride.extend(parser.parse_operand_list())
+        parser.parse_punct(']')
+        parser.parse_punct(',')
+        parser.parse_punct('[')
+        u_element_stride.extend(parser.parse_operand_list())
+        parser.parse_punct(']')
+        attrs.update(parser.parse_optional_attr_dict())
+        parser.parse_punct(':')
+        ins, outs = parser.parse_functional_type()
+        types['*operands'] = ins
+        types['*results'] = outs
+        types.update(zip(('desc_ptr', 'global_address', 'box_dim', 'global_dim', 'global_stride', 'element_stride',), split_counts(types.pop('*operands'), (len(u_desc_ptr), len(u_global_address), len(u_box_dim), len(u_global_dim), len(u_global_stride), len(u_element_stride),))))
+        types.update(zip((), split_groups(types.pop('*results'), ())))
+        operands = parser.resolve_operands(u_desc_ptr + u_global_address + u_box_dim + u_global_dim + u_global_stride + u_element_stride, types['desc_ptr'] + types['global_address'] + types.get('box_dim', []) + types.get('global_dim', []) + types.get('global_stride', []) + types.get('element_stride', []))
+        result_types = []
+        attrs['operandSegmentSizes'] = DenseArrayAttr(i32, (len(u_desc_ptr), len(u_global_address), len(u_box_dim), len(u_global_dim), len(u_global_stride), len(u_element_stride),))
+        properties, attributes = cls.split_attributes(attrs)
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0,
+            successors=(),
+        )
+
+
+@DIALECT.op
+class TensormapFenceproxyAcquireOp(DefinedOp):
+    """Makes a TMA descriptor written in global memory visible to the TMA unit
+
+    `ttng.tensormap_fenceproxy_acquire %slot : !tt.ptr<i8>`: the copies that follow read the
+    map `ttng.tensormap_create` wrote at `%slot`, not a stale one (an acquire fence of the
+    tensormap proxy).
+    """
+
+    OPERATION_NAME = 'ttng.tensormap_fenceproxy_acquire'
+    TRAITS = (MemWrite, )
+    HOOKS = ()
+    PROPERTY_NAMES = ()
+    OPERAND_GROUPS = ('single', )
+    RESULT_GROUPS = ()
+    __slots__ = ()
+
+    @property
+    def desc_ptr(self) -> Value:
+        return self.get_operand(0)
+
+    @classmethod
+    def build(
+        cls,
+        desc_ptr: Value,
+        *,
+        attributes: dict[str, Attribute] | None = None,
+        location: Location | None = None,
+    ) -> TensormapFenceproxyAcquireOp:
+        """Create a `ttng.tensormap_fenceproxy_acquire` op; results whose types the traits determine may be omitted."""
+        operands = [desc_ptr]
+        properties: dict[str, Attribute] = {}
+        result_types = []
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0, successors=(), location=location,
+        )
+
+    def verify_invariants(self) -> None:
+        if self.num_operands != 1 or self.num_results != 0:
+            self.verify_groups()
+        value = self.get_operand(0)
+        if not _type_constraint_15(value.type):
+            raise self.type_error('operand', value, 'ptr')
+
+    def print(self, printer: Printer) -> None:
+        printer.write(" ")
+        printer.print_operand(self.desc_ptr)
+        printer.print_attr_dict(self.all_attributes(), ())
+        printer.write(' : ')
+        printer.print_type(self.desc_ptr.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Operation:
+        u_desc_ptr: list = []
+        types: dict[str, list] = {}
+        attrs: dict[str, Attribute] = {}
+        u_desc_ptr.append(parser.parse_operand())
+        attrs.update(parser.parse_optional_attr_dict())
+        parser.parse_punct(':')
+        types['desc_ptr'] = parse_type_group(parser, True)
+        operands = parser.resolve_operands(u_desc_ptr, types['desc_ptr'])
+        result_types = []
+        properties, attributes = cls.split_attributes(attrs)
+        return cls.create(
+            cls.OPERATION_NAME, operands=operands, result_types=result_types,
+            properties=properties, attributes=attributes,
+            regions=0,
+            successors=(),
+        )
+
+
+@DIALECT.op
 class TMAStoreWaitOp(DefinedOp):
     """Waits until at most pendings TMA stores still read their shared buffers
 
@@ -1742,13 +2057,13 @@ class TMEMAllocOp(DefinedOp):
     def verify_invariants(self) -> None:
         self.verify_groups()
         for value in self.operand_group(0):
-            if not _type_constraint_16(value.type):
+            if not _type_constraint_21(value.type):
                 raise self.type_error('operand', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
         value = self.results[0]
         if not _type_constraint_4(value.type):
             raise self.type_error('result', value, 'memory descriptor type')
         for value in self.result_group(1):
-            if not _type_constraint_17(value.type):
+            if not _type_constraint_22(value.type):
                 raise self.type_error('result', value, 'async token type')
 
     def print(self, printer: Printer) -> None:
@@ -1849,13 +2164,13 @@ class TMEMLoadOp(DefinedOp):
         if not _type_constraint_4(value.type):
             raise self.type_error('operand', value, 'memory descriptor type')
         for value in self.operand_group(1):
-            if not _type_constraint_17(value.type):
+            if not _type_constraint_22(value.type):
                 raise self.type_error('operand', value, 'async token type')
         value = self.results[0]
-        if not _type_constraint_16(value.type):
+        if not _type_constraint_21(value.type):
             raise self.type_error('result', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
         for value in self.result_group(1):
-            if not _type_constraint_17(value.type):
+            if not _type_constraint_22(value.type):
                 raise self.type_error('result', value, 'async token type')
 
 
@@ -1925,16 +2240,16 @@ class TMEMStoreOp(DefinedOp):
         if not _type_constraint_4(value.type):
             raise self.type_error('operand', value, 'memory descriptor type')
         for value in self.operand_group(1):
-            if not _type_constraint_17(value.type):
+            if not _type_constraint_22(value.type):
                 raise self.type_error('operand', value, 'async token type')
         for value in self.operand_group(2):
-            if not _type_constraint_16(value.type):
+            if not _type_constraint_21(value.type):
                 raise self.type_error('operand', value, 'tensor of floating-point values or tensor of integer values or tensor of ptr values')
         for value in self.operand_group(3):
             if not _type_constraint_6(value.type):
                 raise self.type_error('operand', value, '1-bit signless integer')
         for value in self.result_group(0):
-            if not _type_constraint_17(value.type):
+            if not _type_constraint_22(value.type):
                 raise self.type_error('result', value, 'async token type')
 
 
@@ -2100,7 +2415,7 @@ class TCGen5MMAOp(DefinedOp):
         if not _type_constraint_4(value.type):
             raise self.type_error('operand', value, 'memory descriptor type')
         for value in self.operand_group(3):
-            if not _type_constraint_17(value.type):
+            if not _type_constraint_22(value.type):
                 raise self.type_error('operand', value, 'async token type')
         for value in self.operand_group(4):
             if not _type_constraint_6(value.type):
@@ -2115,7 +2430,7 @@ class TCGen5MMAOp(DefinedOp):
             if not _type_constraint_6(value.type):
                 raise self.type_error('operand', value, '1-bit signless integer')
         for value in self.result_group(0):
-            if not _type_constraint_17(value.type):
+            if not _type_constraint_22(value.type):
                 raise self.type_error('result', value, 'async token type')
 
 
@@ -2278,12 +2593,12 @@ class TCGen5MMAScaledOp(DefinedOp):
         attr = self.properties.get('a_type')
         if attr is None:
             raise self.emit_error("requires attribute 'a_type'")
-        if attr is not None and not _attr_constraint_18(attr):
+        if attr is not None and not _attr_constraint_23(attr):
             raise self.attribute_error('a_type', 'element type of a scaled dot')
         attr = self.properties.get('b_type')
         if attr is None:
             raise self.emit_error("requires attribute 'b_type'")
-        if attr is not None and not _attr_constraint_18(attr):
+        if attr is not None and not _attr_constraint_23(attr):
             raise self.attribute_error('b_type', 'element type of a scaled dot')
         attr = self.properties.get('two_ctas')
         if attr is not None and not _attr_constraint_7(attr):
@@ -2304,7 +2619,7 @@ class TCGen5MMAScaledOp(DefinedOp):
         if not _type_constraint_4(value.type):
             raise self.type_error('operand', value, 'memory descriptor type')
         for value in self.operand_group(3):
-            if not _type_constraint_17(value.type):
+            if not _type_constraint_22(value.type):
                 raise self.type_error('operand', value, 'async token type')
         for value in self.operand_group(4):
             if not _type_constraint_4(value.type):
@@ -2325,7 +2640,7 @@ class TCGen5MMAScaledOp(DefinedOp):
             if not _type_constraint_6(value.type):
                 raise self.type_error('operand', value, '1-bit signless integer')
         for value in self.result_group(0):
-            if not _type_constraint_17(value.type):
+            if not _type_constraint_22(value.type):
                 raise self.type_error('result', value, 'async token type')
 
 

@@ -13,7 +13,7 @@ from tilecraft.generated import ttg as _ttg
 
 
 class TransOfTransIsIdentity(RewritePattern):
-    """`tt.trans` rewrite from ttg.td:529."""
+    """`tt.trans` rewrite from ttg.td:543."""
 
     ROOT = 'tt.trans'
     BENEFIT = 2
@@ -31,7 +31,7 @@ class TransOfTransIsIdentity(RewritePattern):
 
 
 class TransOfTransIsConvert(RewritePattern):
-    """`tt.trans` rewrite from ttg.td:533."""
+    """`tt.trans` rewrite from ttg.td:547."""
 
     ROOT = 'tt.trans'
     BENEFIT = 2
@@ -54,7 +54,7 @@ class TransOfTransIsConvert(RewritePattern):
 
 
 class TransOfTrans(RewritePattern):
-    """`tt.trans` rewrite from ttg.td:537."""
+    """`tt.trans` rewrite from ttg.td:551."""
 
     ROOT = 'tt.trans'
     BENEFIT = 2
@@ -76,7 +76,7 @@ class TransOfTrans(RewritePattern):
 
 
 class LocalAllocOfConvert(RewritePattern):
-    """`ttg.local_alloc` rewrite from ttg.td:545."""
+    """`ttg.local_alloc` rewrite from ttg.td:559."""
 
     ROOT = 'ttg.local_alloc'
     BENEFIT = 2
@@ -97,7 +97,7 @@ class LocalAllocOfConvert(RewritePattern):
 
 
 class LocalStoreOfConvert(RewritePattern):
-    """`ttg.local_store` rewrite from ttg.td:547."""
+    """`ttg.local_store` rewrite from ttg.td:561."""
 
     ROOT = 'ttg.local_store'
     BENEFIT = 2
@@ -116,7 +116,7 @@ class LocalStoreOfConvert(RewritePattern):
 
 
 class SubsliceOfSubslice(RewritePattern):
-    """`ttg.memdesc_subslice` rewrite from ttg.td:552."""
+    """`ttg.memdesc_subslice` rewrite from ttg.td:566."""
 
     ROOT = 'ttg.memdesc_subslice'
     BENEFIT = 2

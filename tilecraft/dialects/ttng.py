@@ -646,6 +646,21 @@ def _verify_tc_gen5_mma_scaled(self) -> None:
         raise self.emit_error("only supports instruction shape blockM=128")
 
 
+@rule(gen.TensormapCreateOp)
+def _verify_tensormap_create(self) -> None:
+    """A map of rank 1 to 5: as many box sizes, sizes and element strides, one stride fewer."""
+    rank = len(self.box_dim)
+    if not 1 <= rank <= 5:
+        raise self.emit_error(f"a TMA descriptor has rank 1 to 5, got {rank} box sizes")
+    if len(self.global_dim) != rank or len(self.element_stride) != rank:
+        raise self.emit_error(f"expected {rank} global_dim and element_stride operands as "
+                              f"box_dim, got {len(self.global_dim)} and "
+                              f"{len(self.element_stride)}")
+    if len(self.global_stride) != rank - 1:
+        raise self.emit_error(f"expected {rank - 1} global_stride operands (the dimensions "
+                              f"after the innermost), got {len(self.global_stride)}")
+
+
 install_verifiers(gen.DIALECT.ops.values())
 
 

@@ -78,7 +78,8 @@ from tilecraft.transforms.pipeline_plan import (Plan, candidates, is_tma, plan_l
                                                 scheduled_plan, stages_of, users_in)
 from tilecraft.transforms.tma_lowering import barrier_type, block_bytes
 from tilecraft.transforms.tma_store_pipeline import pipeline_tma_stores
-from tilecraft.transforms.transform_utils import constant_op, loop_with_iter_args
+from tilecraft.transforms.transform_utils import (constant_op, increment_modulo,
+                                                  loop_with_iter_args)
 from tilecraft.transforms.wgmma_pipeline import launch_async_dots
 
 __all__ = ["TritonGPUPipelinePass", "pipeline_loop", "pipeline_loops"]
@@ -316,7 +317,7 @@ def pipeline_loop(loop: Operation, plan: Plan, distance: int, num_buffers: int,
     start = Builder.at_start(body, location)
     slot, wait_at, phase_now = counter_args[0], start, phase
     if triton_form:
-        slot, wrapped = _increment_modulo(start, counter_args[1], num_buffers, location)
+        slot, wrapped = increment_modulo(start, counter_args[1], num_buffers, location)
         if phase is not None:
             flipped = start.insert(XOrIOp.build(phase, _i32(start, 1, location),
                                                 location=location)).results[0]
@@ -357,7 +358,7 @@ def pipeline_loop(loop: Operation, plan: Plan, distance: int, num_buffers: int,
     mapping[iv] = ahead
     insert_slot = slot
     if triton_form:
-        insert_slot, _ = _increment_modulo(start, counter_args[0], num_buffers, location)
+        insert_slot, _ = increment_modulo(start, counter_args[0], num_buffers, location)
     elif num_buffers > distance:
         last = _i32(start, num_buffers - 1, location)
         is_first = start.insert(CmpIOp.build(slot, _i32(start, 0, location),
@@ -415,18 +416,6 @@ def pipeline_loop(loop: Operation, plan: Plan, distance: int, num_buffers: int,
     for buffer in buffers:
         after.insert(LocalDeallocOp.build(buffer, location=location))
     return new_loop
-
-
-def _increment_modulo(builder: Builder, counter: Value, modulus: int, location
-                      ) -> tuple[Value, Value]:
-    """``counter + 1``, wrapped to 0 at ``modulus``, and whether it wrapped."""
-    following = builder.insert(AddIOp.build(counter, _i32(builder, 1, location),
-                                            location=location)).results[0]
-    wraps = builder.insert(CmpIOp.build(following, _i32(builder, modulus, location),
-                                        CmpIPredicate.sge, location=location)).results[0]
-    value = builder.insert(SelectOp.build(wraps, _i32(builder, 0, location), following,
-                                          location=location)).results[0]
-    return value, wraps
 
 
 def _read_buffer(load: Operation, alloc: Operation | None, buffer: Value, slot: Value,

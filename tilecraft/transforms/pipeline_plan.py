@@ -18,6 +18,7 @@ from tilecraft.transforms.effects import is_memory_effect_free
 from tilecraft.transforms.loop_schedule import LoopSchedule, ancestor_in_block, body_of
 from tilecraft.transforms.loop_unroll import NUM_STAGES
 from tilecraft.transforms.tma_lowering import tma_shared_encoding
+from tilecraft.transforms.transform_utils import is_defined_outside
 
 __all__ = ["Plan", "ScheduledPlan", "stages_of", "is_tma", "candidates", "plan_loop",
            "scheduled_plan", "users_in"]
@@ -78,9 +79,11 @@ def _single_alloc_user(load: Operation) -> Operation | None:
 
 def _tma_candidate(load: Operation) -> Operation | None:
     """The ``local_alloc`` a descriptor load feeds, when TMA can fill it: its layout is the
-    descriptor's TMA layout."""
+    descriptor's TMA layout, and the descriptor is the same in every iteration (defined
+    before the loop: the copies of later iterations run before the body makes or carries
+    another)."""
     alloc = _single_alloc_user(load)
-    if alloc is None:
+    if alloc is None or not is_defined_outside(load.desc, load.parent.parent_op):
         return None
     encoding = tma_shared_encoding(load.desc.type)
     return alloc if encoding is not None and alloc.results[0].type.encoding == encoding else None

@@ -13,23 +13,34 @@ every descriptor (a kernel argument, a host `TensorDescriptor` passed as a point
 encoded ``CUtensorMap``, or made by ``tt.make_tensor_descriptor``, whose map the kernel builds
 in global scratch memory) has blocks with a TMA layout and is only loaded and stored.
 Otherwise `make_ttir` rewrites them to pointer arithmetic.
+
+A descriptor the kernel makes is a ``CUtensorMap`` it writes to global memory
+(`write_tensormap`: ``ttng.tensormap_create``, ``ttng.tensormap_fenceproxy_acquire``, then
+``ttng.reinterpret_tensor_descriptor`` of the map's address). This pass gives each
+``tt.make_tensor_descriptor`` the pipeliner left one map of its own (a
+``ttg.global_scratch_alloc`` of `TENSORMAP_BYTES`), written again where the op was;
+the pipeliner gives the ones of loops with asynchronous stores several
+(`descriptor_buffers`).
 """
 
 from __future__ import annotations
 
-from tilecraft.generated.arith import ConstantOp
+from tilecraft.generated.arith import ConstantOp, MulIOp
 from tilecraft.generated.passes import TritonNvidiaGPUTMALoweringPassBase
-from tilecraft.generated.tt import TensorDescType
-from tilecraft.generated.ttg import (LocalAllocOp, LocalLoadOp, MemDescType,
-                                     NVMMASharedEncodingAttr, SharedMemorySpaceAttr,
+from tilecraft.generated.tt import PaddingOption, PointerType, TensorDescType
+from tilecraft.generated.ttg import (GlobalScratchAllocOp, LocalAllocOp, LocalLoadOp,
+                                     MemDescType, NVMMASharedEncodingAttr, SharedMemorySpaceAttr,
                                      SwizzledSharedEncodingAttr)
 from tilecraft.generated.ttng import (AsyncTMACopyGlobalToLocalOp, AsyncTMACopyLocalToGlobalOp,
                                       BarrierExpectOp, FenceAsyncSharedOp, InitBarrierOp,
-                                      InvalBarrierOp, TMAStoreWaitOp, WaitBarrierOp)
-from tilecraft.ir import Builder, IntegerAttr, IntegerType, Location, Operation, Value
+                                      InvalBarrierOp, ReinterpretTensorDescOp,
+                                      TensormapCreateOp, TensormapFenceproxyAcquireOp,
+                                      TMAStoreWaitOp, WaitBarrierOp)
+from tilecraft.ir import Builder, IntegerAttr, IntegerType, Location, Operation, Type, Value
 
-__all__ = ["TritonNvidiaGPUTMALoweringPass", "barrier_type", "block_bytes",
-           "descriptors_use_tma", "lower_tma", "tma_box", "tma_shared_encoding"]
+__all__ = ["TENSORMAP_BYTES", "TritonNvidiaGPUTMALoweringPass", "barrier_type", "block_bytes",
+           "descriptors_use_tma", "lower_tma", "scratch_pointer_type", "tma_box",
+           "tma_shared_encoding", "write_tensormap"]
 
 _I1 = IntegerType(1)
 _I32 = IntegerType(32)
@@ -37,6 +48,14 @@ _I64 = IntegerType(64)
 _SWIZZLES = (128, 64, 32)
 #: The ops a descriptor may have on the TMA path.
 _TMA_USERS = ("tt.descriptor_load", "tt.descriptor_store")
+#: Bytes (and alignment) of one ``CUtensorMap``.
+TENSORMAP_BYTES = 128
+#: ``ttng.tensormap_create``'s element type codes (the ``CUtensorMapDataType`` values): floats
+#: by kind, the others (fp8 and integers move as bits) by width.
+_FLOAT_CODES = {"f16": 6, "f32": 7, "f64": 9, "bf16": 10}
+_BITS_CODES = {8: 0, 16: 1, 32: 2, 64: 4}
+#: ``ttng.tensormap_create``'s swizzle codes, by swizzle bytes.
+_SWIZZLE_CODES = {32: 1, 64: 2, 128: 3}
 
 
 def _element_bits(desc_type: TensorDescType) -> int:
@@ -143,14 +162,75 @@ def _lower_store(store: Operation) -> None:
     store.erase()
 
 
+def scratch_pointer_type() -> PointerType:
+    """``!tt.ptr<i8>``, the type of global scratch memory."""
+    return PointerType(IntegerType(8))
+
+
+def _element_code(element: Type) -> int:
+    kind = getattr(element, "kind", None)
+    return _FLOAT_CODES[kind] if kind in _FLOAT_CODES else _BITS_CODES[element.width]
+
+
+def _in_bytes(builder: Builder, stride: Value, element_bytes: int, location: Location) -> Value:
+    """``stride`` (in elements) in bytes."""
+    if element_bytes == 1:
+        return stride
+    factor = _constant(builder, element_bytes, _I64, location)
+    return builder.insert(MulIOp.build(stride, factor, location=location)).results[0]
+
+
+def write_tensormap(builder: Builder, make: Operation, slot: Value) -> Value:
+    """Writes the map of the descriptor ``make`` (a ``tt.make_tensor_descriptor`` whose blocks
+    have a TMA layout) to the global memory at ``slot`` with ``builder`` and fences it; returns
+    the descriptor read from there. Lists go innermost dimension first, strides in bytes."""
+    location = make.location
+    desc_type: TensorDescType = make.results[0].type
+    rows, columns = tma_box(desc_type)
+    strides = [_in_bytes(builder, stride, _element_bits(desc_type) // 8, location)
+               for stride in reversed(make.strides[:-1])]
+    one = _constant(builder, 1, _I32, location)
+    swizzle = tma_shared_encoding(desc_type).swizzling_byte_width
+    builder.insert(TensormapCreateOp.build(
+        slot, make.base, _element_code(desc_type.element_type), 0, _SWIZZLE_CODES[swizzle],
+        int(make.padding == PaddingOption.PAD_NAN),
+        box_dim=[_constant(builder, columns, _I32, location),
+                 _constant(builder, rows, _I32, location)],
+        global_dim=list(reversed(make.shape)), global_stride=strides,
+        element_stride=[one] * len(make.shape), location=location))
+    builder.insert(TensormapFenceproxyAcquireOp.build(slot, location=location))
+    return builder.insert(ReinterpretTensorDescOp.build(desc_type, slot,
+                                                        location=location)).results[0]
+
+
+def _lower_make(make: Operation) -> None:
+    """The map of the descriptor in a global scratch buffer of its own, written where ``make``
+    was."""
+    b = Builder.before(make, make.location)
+    slot = b.insert(GlobalScratchAllocOp.build(scratch_pointer_type(), TENSORMAP_BYTES,
+                                               TENSORMAP_BYTES,
+                                               location=make.location)).results[0]
+    make.results[0].replace_all_uses_with(write_tensormap(b, make, slot))
+    make.erase()
+
+
+_LOWERINGS = {"tt.descriptor_load": _lower_load, "tt.descriptor_store": _lower_store,
+              "tt.make_tensor_descriptor": _lower_make}
+
+
 def lower_tma(module: Operation) -> int:
-    """Lowers the descriptor loads and stores of ``module`` whose descriptors have a TMA layout;
-    returns how many."""
-    ops = [op for op in module.walk() if op.name in _TMA_USERS
-           and tma_shared_encoding(op.operands[0].type) is not None]
+    """Lowers the descriptor loads, stores and makes of ``module`` whose descriptors have a
+    TMA layout; returns how many."""
+    ops = [op for op in module.walk() if op.name in _LOWERINGS
+           and tma_shared_encoding(_descriptor_type(op)) is not None]
     for op in ops:
-        (_lower_load if op.name == "tt.descriptor_load" else _lower_store)(op)
+        _LOWERINGS[op.name](op)
     return len(ops)
+
+
+def _descriptor_type(op: Operation) -> TensorDescType:
+    """The type of the descriptor ``op`` uses or makes."""
+    return (op.results[0] if op.name == "tt.make_tensor_descriptor" else op.operands[0]).type
 
 
 class TritonNvidiaGPUTMALoweringPass(TritonNvidiaGPUTMALoweringPassBase):

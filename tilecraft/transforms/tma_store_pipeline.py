@@ -16,13 +16,16 @@ names, else `tma_lowering.tma_shared_encoding`'s), shared by the stores of one s
 element type (each waits for all the copies before writing). After the loop, a wait for every
 copy, then the buffers are freed.
 
+A store through a descriptor the kernel makes (not a kernel argument) may still be reading
+its map when the next iteration writes the map again: the descriptors the loop makes are then
+multi-buffered (`descriptor_buffers`), in two maps each, three when the loop has a
+``ttng.warp_group_dot`` (that pipeline is one stage longer), as Triton does for all of the
+loop's made descriptors.
+
 Modules for targets below sm_90 (no TMA) are left alone, and so are stores whose descriptor has
-no shared layout TMA can use. Unlike Triton, so are loops that make descriptors
-(``tt.make_tensor_descriptor``): Triton then also gives each such descriptor two slots of global
-scratch memory used in turn (``ttg.global_scratch_alloc``, ``ttng.tensormap_create``), so that a
-map is not rewritten while the TMA store of the iteration before may still read it; tilecraft
-builds each made descriptor in one slot of its own (`backends.cuda.tma`), so its stores stay
-synchronous.
+no shared layout TMA can use, and loops with stores through made descriptors whose made
+descriptors cannot all be multi-buffered (one made under an ``scf.if`` or in a nested loop,
+one without a TMA layout, or one yielded).
 """
 
 from __future__ import annotations
@@ -33,7 +36,9 @@ from tilecraft.generated.ttg import (LocalAllocOp, LocalDeallocOp, LocalStoreOp,
 from tilecraft.generated.ttng import (AsyncTMACopyLocalToGlobalOp, AsyncTMAReduceOp,
                                       AsyncTMAScatterOp, FenceAsyncSharedOp, TMAStoreWaitOp)
 from tilecraft.ir import Attribute, Builder, Operation, RankedTensorType, Value
+from tilecraft.ir.values import BlockArgument
 from tilecraft.transforms.accelerate_matmul import capability_of
+from tilecraft.transforms.descriptor_buffers import can_multi_buffer, multi_buffer_descriptors
 from tilecraft.transforms.pipeline_plan import stages_of
 from tilecraft.transforms.tma_lowering import tma_shared_encoding
 
@@ -41,6 +46,9 @@ __all__ = ["pipeline_tma_stores"]
 
 #: The descriptor stores made asynchronous.
 _STORES = ("tt.descriptor_store", "tt.descriptor_reduce", "tt.descriptor_scatter")
+#: Maps per made descriptor: the store of the iteration before may read one while this
+#: iteration writes the other (Triton's three stages less one).
+_MAP_SLOTS = 2
 
 
 def _shared_layout(store: Operation) -> Attribute | None:
@@ -82,12 +90,27 @@ def _copy(store: Operation, buffer: Value) -> Operation:
                                    location=location)
 
 
+def _is_kernel_argument(value: Value) -> bool:
+    """Whether ``value`` is an argument of a public function (a descriptor the host made)."""
+    owner = value.owner if isinstance(value, BlockArgument) else None
+    function = owner.parent_op if owner is not None else None
+    return (function is not None and function.name == "tt.func"
+            and function.sym_visibility != "private")
+
+
+def _map_slots(loop: Operation) -> int:
+    """Maps per descriptor the loop makes (module docstring)."""
+    body = loop.regions[0].blocks[0]
+    return _MAP_SLOTS + any(op.name == "ttng.warp_group_dot" for op in body)
+
+
 def _pipeline_loop(loop: Operation) -> bool:
     """Makes the loop's descriptor stores asynchronous (module docstring); whether it had
     any."""
     stores = [(store, layout) for store in _stores_of(loop)
               if (layout := _shared_layout(store)) is not None]
-    if not stores or any(op.name == "tt.make_tensor_descriptor" for op in loop.walk()):
+    made_maps = any(not _is_kernel_argument(store.desc) for store, _ in stores)
+    if not stores or made_maps and not can_multi_buffer(loop):
         return False
     before = Builder.before(loop, loop.location)
     buffers: dict[tuple, Value] = {}
@@ -110,6 +133,8 @@ def _pipeline_loop(loop: Operation) -> bool:
     after.insert(TMAStoreWaitOp.build(0, location=loop.location))
     for buffer in buffers.values():
         after.insert(LocalDeallocOp.build(buffer, location=loop.location))
+    if made_maps:
+        multi_buffer_descriptors(loop, _map_slots(loop))
     return True
 
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import Callable, Iterable
 
 from tilecraft.ir import (
-    Attribute, Block, BoolAttr, DenseElementsAttr, FloatAttr, IntegerAttr, Operation,
-    RankedTensorType, Region, Type, Value,
+    Attribute, Block, BoolAttr, Builder, DenseElementsAttr, FloatAttr, IntegerAttr,
+    IntegerType, Operation, RankedTensorType, Region, Type, Value,
 )
 from tilecraft.ir.traits import (
     AlwaysSpeculatable, MemoryEffect, MemWrite, MemAlloc, MemFree, NoMemoryEffect,
@@ -23,7 +23,7 @@ __all__ = [
     "int_constant", "splat_scalar_attr", "constant_op", "is_speculatable",
     "may_write_memory", "defining_scope_op", "is_defined_outside",
     "uses_only", "clone_block_ops", "clone_region_blocks", "remap_operands",
-    "loop_with_iter_args",
+    "loop_with_iter_args", "increment_modulo",
 ]
 
 # Integer division-like ops: undefined for a zero divisor (and, signed, for MIN / -1).
@@ -92,6 +92,23 @@ def constant_op(value: object, type_: Type, location=None) -> Operation:
     else:
         attr = scalar
     return ConstantOp.build(attr, type_, location=location)
+
+
+def increment_modulo(builder: Builder, counter: Value, modulus: int, location
+                     ) -> tuple[Value, Value]:
+    """``counter + 1`` (an i32), wrapped to 0 at ``modulus``, and whether it wrapped (Triton's
+    ``createIncrementModulo``), inserted with ``builder``."""
+    from tilecraft.generated.arith import AddIOp, CmpIOp, CmpIPredicate, SelectOp
+
+    def i32(value: int) -> Value:
+        return builder.insert(constant_op(value, IntegerType(32), location)).results[0]
+
+    following = builder.insert(AddIOp.build(counter, i32(1), location=location)).results[0]
+    wraps = builder.insert(CmpIOp.build(following, i32(modulus), CmpIPredicate.sge,
+                                        location=location)).results[0]
+    value = builder.insert(SelectOp.build(wraps, i32(0), following,
+                                          location=location)).results[0]
+    return value, wraps
 
 
 # -- effects and speculation

@@ -1,5 +1,6 @@
 """Tensor descriptors on sm_90a: TMA copies completed by mbarriers, multi-buffered by the
-pipeliner, and the pointer fallback elsewhere (PTX assembled by ptxas; no GPU needed)."""
+pipeliner, and the pointer fallback elsewhere (PTX assembled by ptxas; no GPU needed); and,
+on a GPU, descriptors a loop makes, stored through asynchronously, checked against numpy."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 
 import tilecraft as tc
 import tilecraft.language as tl
+from tilecraft.backends.cuda import driver
 from tilecraft.ir import parse_module, print_op
 from tilecraft.runtime.compiler import compile_module, get_backend
 from tilecraft.transforms.pass_manager import PassManager
@@ -17,6 +19,7 @@ from tilecraft.transforms.pass_manager import PassManager
 from .gpu_compile import have_ptxas
 
 needs_ptxas = pytest.mark.skipif(not have_ptxas(), reason="ptxas not found")
+needs_gpu = pytest.mark.skipif(not driver.is_available(), reason="no CUDA device")
 
 
 @tc.jit
@@ -121,6 +124,98 @@ def test_descriptor_store_in_a_loop_is_asynchronous(stages):
     loop = ptx[ptx.index("cp.async.bulk.tensor.2d.shared::cluster"):]
     wait, write = loop.index("cp.async.bulk.wait_group.read"), loop.index("st.shared")
     assert (wait < write < loop.index("cp.async.bulk.tensor.2d.global")) == asynchronous
+
+
+@tc.jit
+def planes_kernel(x_ptr, out_ptr, M, N, PLANES, BM: tl.constexpr, BN: tl.constexpr):
+    """Plane ``i`` of ``out`` (``PLANES`` planes of M x N) gets ``x * (i + 1)`` through a
+    descriptor made in the loop, whose base and row count (``M - i``: the last ``i`` rows are
+    left as they were) differ in every iteration."""
+    pid_m, pid_n = tl.program_id(0), tl.program_id(1)
+    rows = pid_m * BM + tl.arange(0, BM)
+    cols = pid_n * BN + tl.arange(0, BN)
+    inside = (rows[:, None] < M) & (cols[None, :] < N)
+    x = tl.load(x_ptr + rows[:, None] * N + cols[None, :], mask=inside, other=0.0)
+    for i in range(0, PLANES):
+        plane = tl.make_tensor_descriptor(out_ptr + i * M * N, [M - i, N], [N, 1], [BM, BN])
+        plane.store([pid_m * BM, pid_n * BN], x * (i + 1))
+
+
+PLANES_SIGNATURE = {"x_ptr": "*fp32:16", "out_ptr": "*fp32:16", "M": "i32", "N": "i32",
+                    "PLANES": "i32", "BM": "constexpr", "BN": "constexpr"}
+
+
+@needs_ptxas
+@pytest.mark.parametrize("stages", [3, 1])
+def test_descriptors_made_in_a_loop_take_turns_in_two_maps(stages):
+    """With asynchronous stores (more than one stage), the descriptor made in the loop has two
+    maps in global scratch memory, written in turn: the TMA store of one iteration may still
+    read its map while the next iteration writes the other (a counter carried by the loop says
+    which). With one stage the store is synchronous and one map is written again."""
+    kernel = compiled(planes_kernel, PLANES_SIGNATURE, {"BM": 64, "BN": 64}, 90, stages)
+    ttgir = kernel.asm["ttgir"]
+    loop = ttgir.index("scf.for")
+    maps = 2 if stages > 1 else 1
+    alloc = f"ttg.global_scratch_alloc {{alignment = 128 : i32, nbytes = {128 * maps} : i32}}"
+    assert ttgir.count("ttg.global_scratch_alloc") == 1
+    assert (ttgir.index(alloc) < loop) == (stages > 1), ttgir
+    assert "tt.make_tensor_descriptor" not in ttgir
+    inside = ttgir[loop:]
+    order = ["ttng.tensormap_create", "ttng.tensormap_fenceproxy_acquire",
+             "ttng.reinterpret_tensor_descriptor", "ttng.async_tma_copy_local_to_global"]
+    positions = [inside.index(piece) for piece in order]
+    assert positions == sorted(positions), ttgir
+    assert ("iter_args" in ttgir[loop:ttgir.index("\n", loop)]) == (stages > 1)
+    assert kernel.metadata["global_scratch"] == 128 * maps
+    assert kernel.metadata["arg_kinds"] == ["ptr", "ptr", "i32", "i32", "i32", "ptr"]
+    ptx = kernel.asm["ptx"]
+    assert ptx.count("tensormap.cp_fenceproxy.global.shared::cta") == 1
+    assert ptx.count("fence.proxy.tensormap::generic.acquire.gpu") == 1
+    assert "tensormap.replace.tile.global_dim.shared::cta.b1024.b32 [%r" in ptx
+    assert "tensormap.replace.tile.global_stride.shared::cta.b1024.b64 [%r" in ptx
+
+
+PLANES_SHAPE = dict(m=200, n=96, planes=7, bm=64, bn=64)
+
+
+def _planes(x: np.ndarray, planes: int) -> np.ndarray:
+    """What `planes_kernel` writes into ``planes`` planes of NaN."""
+    m = x.shape[0]
+    expected = np.full((planes, *x.shape), np.nan, np.float32)
+    for i in range(planes):
+        expected[i, :m - i] = x[:m - i] * np.float32(i + 1)
+    return expected
+
+
+def test_planes_kernel_on_the_cpu(monkeypatch):
+    """What the GPU test below expects, from the CPU backend (descriptors as pointers)."""
+    monkeypatch.setenv("TILECRAFT_BACKEND", "cpu")
+    m, n, planes, bm, bn = PLANES_SHAPE.values()
+    x = np.random.default_rng(14).standard_normal((m, n)).astype(np.float32)
+    out = np.full((planes, m, n), np.nan, np.float32)
+    planes_kernel[(tc.cdiv(m, bm), tc.cdiv(n, bn))](x, out, m, n, planes, BM=bm, BN=bn)
+    np.testing.assert_array_equal(out, _planes(x, planes))
+
+
+@needs_gpu
+@pytest.mark.parametrize("stages", [3, 1])
+def test_descriptors_made_in_a_loop_store_every_plane_on_the_gpu(stages):
+    """Seven planes (each of the two maps is written several times), through a 4 x 2 grid of
+    64 x 64 blocks over 200 x 96 planes: ragged in both dimensions, and plane ``i`` cut after
+    ``200 - i`` rows. Every element is compared with numpy's, the elements no store may write
+    included (they keep their NaN)."""
+    torch = pytest.importorskip("torch")
+    m, n, planes, bm, bn = PLANES_SHAPE.values()
+    x = np.random.default_rng(14).standard_normal((m, n)).astype(np.float32)
+    out = torch.full((planes, m, n), float("nan"), dtype=torch.float32, device="cuda")
+    grid = (tc.cdiv(m, bm), tc.cdiv(n, bn))
+    kernel = planes_kernel[grid](torch.from_numpy(x).cuda(), out, m, n, planes, BM=bm, BN=bn,
+                                 num_stages=stages)
+    torch.cuda.synchronize()
+    np.testing.assert_array_equal(out.cpu().numpy(), _planes(x, planes))
+    maps = 2 if stages > 1 else 1
+    assert f"nbytes = {128 * maps} : i32" in kernel.asm["ttgir"]
+    assert kernel.metadata["global_scratch"] == 128 * maps
 
 
 @needs_ptxas

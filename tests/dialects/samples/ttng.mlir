@@ -1,6 +1,7 @@
 // ttng ops as Triton prints them: wgmma with operands in shared memory and in registers, its
 // wait, TMA copies with their mbarriers, TMA reductions and scatters, a descriptor read from
-// memory, and tensor memory with and without tokens.
+// memory, a descriptor written to global scratch memory, and tensor memory with and without
+// tokens.
 #shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
 #shared1 = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
 #smem = #ttg.shared_memory
@@ -15,6 +16,10 @@ module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:100"} {
                     %t: tensor<128x64xf32, #blocked>, %raw: !tt.ptr<i8>,
                     %d1: !tt.tensordesc<1x64xf16, #shared>, %rows: tensor<64xi32, #blocked1>) {
     %rd = ttng.reinterpret_tensor_descriptor %raw : !tt.ptr<i8> to !tt.tensordesc<64x64xf16, #shared>
+    %maps = ttg.global_scratch_alloc {alignment = 128 : i32, nbytes = 256 : i32} : !tt.ptr<i8>
+    %stride = arith.extsi %x : i32 to i64
+    ttng.tensormap_create %maps, %raw, [%x, %x], [%x, %x], [%stride], [%x, %x] {elem_type = 0 : i32, fill_mode = 0 : i32, interleave_layout = 0 : i32, swizzle_mode = 3 : i32} : (!tt.ptr<i8>, !tt.ptr<i8>, i32, i32, i32, i32, i64, i32, i32) -> ()
+    ttng.tensormap_fenceproxy_acquire %maps : !tt.ptr<i8>
     %r = ttng.warp_group_dot %a, %b, %c {inputPrecision = 0 : i32, isAsync = true} : !ttg.memdesc<128x64xf16, #shared, #smem> * !ttg.memdesc<64x64xf16, #shared, #smem> -> tensor<128x64xf32, #mma>
     %r2 = ttng.warp_group_dot %ar, %b, %r, %p : tensor<128x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * !ttg.memdesc<64x64xf16, #shared, #smem> -> tensor<128x64xf32, #mma>
     %w:2 = ttng.warp_group_dot_wait %r2, %a {pendings = 0 : i32} : tensor<128x64xf32, #mma>, !ttg.memdesc<128x64xf16, #shared, #smem>

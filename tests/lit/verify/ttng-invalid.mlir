@@ -1,4 +1,5 @@
-// ttng attribute and op verifier errors (Triton's messages), one per split.
+// ttng attribute and op verifier errors (Triton's messages; the tensormap_create rules are ours),
+// one per split.
 // RUN: tilecraft-opt %s --split-input-file --verify-diagnostics
 
 #shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
@@ -162,6 +163,50 @@ module attributes {"ttg.num-warps" = 4 : i32} {
   tt.func @two_barriers(%b: !ttg.memdesc<2xi64, #bar, #smem, mutable>, %phase: i32) {
     // expected-error @+1 {{barrier allocation must be a descriptor of 1xi64 type}}
     ttng.wait_barrier %b, %phase : !ttg.memdesc<2xi64, #bar, #smem, mutable>
+    tt.return
+  }
+}
+
+// -----
+
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @tensormap_sizes_of_another_rank(%map: !tt.ptr<i8>, %p: !tt.ptr<f32>, %n: i32, %s: i64) {
+    %c1 = arith.constant 1 : i32
+    // expected-error @+1 {{expected 2 global_dim and element_stride operands as box_dim, got 1 and 2}}
+    ttng.tensormap_create %map, %p, [%c1, %c1], [%n], [%s], [%c1, %c1] {elem_type = 7 : i32, fill_mode = 0 : i32, interleave_layout = 0 : i32, swizzle_mode = 3 : i32} : (!tt.ptr<i8>, !tt.ptr<f32>, i32, i32, i32, i64, i32, i32) -> ()
+    tt.return
+  }
+}
+
+// -----
+
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @tensormap_stride_of_the_innermost(%map: !tt.ptr<i8>, %p: !tt.ptr<f32>, %n: i32, %s: i64) {
+    %c1 = arith.constant 1 : i32
+    // expected-error @+1 {{expected 1 global_stride operands (the dimensions after the innermost), got 2}}
+    ttng.tensormap_create %map, %p, [%c1, %c1], [%n, %n], [%s, %s], [%c1, %c1] {elem_type = 7 : i32, fill_mode = 0 : i32, interleave_layout = 0 : i32, swizzle_mode = 3 : i32} : (!tt.ptr<i8>, !tt.ptr<f32>, i32, i32, i32, i32, i64, i64, i32, i32) -> ()
+    tt.return
+  }
+}
+
+// -----
+
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @tensormap_of_rank_six(%map: !tt.ptr<i8>, %p: !tt.ptr<f32>, %s: i64) {
+    %c1 = arith.constant 1 : i32
+    // expected-error @+1 {{a TMA descriptor has rank 1 to 5, got 6 box sizes}}
+    ttng.tensormap_create %map, %p, [%c1, %c1, %c1, %c1, %c1, %c1], [%c1, %c1, %c1, %c1, %c1, %c1], [%s, %s, %s, %s, %s], [%c1, %c1, %c1, %c1, %c1, %c1] {elem_type = 7 : i32, fill_mode = 0 : i32, interleave_layout = 0 : i32, swizzle_mode = 3 : i32} : (!tt.ptr<i8>, !tt.ptr<f32>, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i64, i64, i64, i64, i64, i32, i32, i32, i32, i32, i32) -> ()
+    tt.return
+  }
+}
+
+// -----
+
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @tensormap_swizzle_code(%map: !tt.ptr<i8>, %p: !tt.ptr<f32>, %n: i32, %s: i64) {
+    %c1 = arith.constant 1 : i32
+    // expected-error @+1 {{attribute 'swizzle_mode'}}
+    ttng.tensormap_create %map, %p, [%c1, %c1], [%n, %n], [%s], [%c1, %c1] {elem_type = 7 : i32, fill_mode = 0 : i32, interleave_layout = 0 : i32, swizzle_mode = 4 : i32} : (!tt.ptr<i8>, !tt.ptr<f32>, i32, i32, i32, i32, i64, i32, i32) -> ()
     tt.return
   }
 }

@@ -2,12 +2,13 @@
 
 Kernel arguments are passed as PTX parameters in their own types (pointers in the global
 address space; fp16 and bf16 scalars as f32, as the launcher packs them; a tensor descriptor
-as the global address of its ``CUtensorMap``; a kernel that makes descriptors gets one more
-parameter, the global scratch memory their maps are written to). The function requires ``32 * num_warps``
-threads per block (``"nvvm.reqntid"``, PTX ``.reqntid``, as Triton's kernels): with that, and no
-CTAs-per-SM bound, ptxas picks registers for occupancy (on the H100, 121 for the d64 attention
-kernel, where ``.maxntid`` with ``.minnctapersm 1`` gave 130 and one CTA per SM instead of two:
-causal attention at 1k went from 806 to 589 us, Triton 569 us); ``maxnreg`` caps them.
+as the global address of its ``CUtensorMap``; a kernel that allocates global scratch memory,
+where it writes the maps of the descriptors it makes, gets one more parameter: that memory).
+The function requires ``32 * num_warps`` threads per block (``"nvvm.reqntid"``, PTX
+``.reqntid``, as Triton's kernels): with that, and no CTAs-per-SM bound, ptxas picks registers
+for occupancy (on the H100, 121 for the d64 attention kernel, where ``.maxntid`` with
+``.minnctapersm 1`` gave 130 and one CTA per SM instead of two: causal attention at 1k went
+from 806 to 589 us, Triton 569 us); ``maxnreg`` caps them.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from tilecraft.ir import Operation
 from ..cpu import types as T
 from . import (async_copy, atomics, control, debug, dot, elementwise,  # noqa: F401
                memory, reductions, shapes, shared_memory, tma, wgmma)  # (registration)
+from .global_scratch import plan_global_scratch  # (also registration)
 from .lowering import GPULowering, KernelInfo, error_at
 from .scratch_sizes import scratch_bytes
 
@@ -86,9 +88,7 @@ def lower_kernel(module_op: Operation, *, num_warps: int, threads_per_warp: int 
             info.tensormaps.append(tma.tensormap_parameter(index, t))
         else:
             info.arg_kinds.append(T.arg_kind(t))
-    made = [op for op in kernel.walk() if op.name == "tt.make_tensor_descriptor"]
-    info.descriptor_slots = {op: slot for slot, op in enumerate(made)}
-    info.global_scratch = tma.TENSORMAP_BYTES * len(made)
+    info.global_scratch_offsets, info.global_scratch = plan_global_scratch(kernel)
     parameters = [argument_type(t) for t in arg_types]
     if info.global_scratch:
         parameters.append(ir.PointerType(addrspace=1))

@@ -95,9 +95,10 @@ class KernelInfo:
     # per tensor-descriptor parameter, what the launcher encodes (`tma.tensormap_parameter`)
     tensormaps: list[dict] = field(default_factory=list)
     # bytes of global scratch memory per program (the launcher passes it as a last
-    # parameter when not 0), and the slot of each tt.make_tensor_descriptor in it
+    # parameter when not 0), and the offset of each ttg.global_scratch_alloc in them
+    # (`global_scratch.plan_global_scratch`)
     global_scratch: int = 0
-    descriptor_slots: dict = field(default_factory=dict)
+    global_scratch_offsets: dict = field(default_factory=dict)
 
 
 class GPULowering:

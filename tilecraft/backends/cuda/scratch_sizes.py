@@ -8,6 +8,7 @@ that it never asks for more than was placed (`GPULowering.shared_base`).
 from __future__ import annotations
 
 from tilecraft.ir import Operation, RankedTensorType
+from tilecraft.transforms.tma_lowering import TENSORMAP_BYTES
 
 from .layouts import layout_of
 from .reductions import axis_bits
@@ -56,8 +57,8 @@ def scratch_bytes(op: Operation) -> int:
         return _atomic_bytes(op)
     if name == "tt.histogram":
         return 4 * op.results[0].type.shape[0]
-    if name == "tt.make_tensor_descriptor":
-        return 128  # the CUtensorMap is built here before it is copied to global memory
+    if name == "ttng.tensormap_create":
+        return TENSORMAP_BYTES  # the map is built here before it is copied to global memory
     return 0
 
 

@@ -7,9 +7,9 @@ what out-of-bounds reads give (``padding="nan"``: NaN). Encoded maps are kept by
 so launching again with the same tensors encodes and copies nothing.
 
 Kernels that make descriptors (``tl.make_tensor_descriptor``) write their maps to global scratch
-memory, 128 bytes per descriptor and program: `global_scratch` gives each stream of each device
-one buffer that grows to the largest launch (launches on one stream run in order, so they can
-share it).
+memory, 128 bytes per map (two or three maps for one made in a loop with asynchronous stores)
+and program: `global_scratch` gives each stream of each device one buffer that grows to the
+largest launch (launches on one stream run in order, so they can share it).
 """
 
 from __future__ import annotations

@@ -1,11 +1,14 @@
 """The tensor memory accelerator and mbarriers (sm_90+): ``ttng.init_barrier``,
 ``ttng.barrier_expect``, ``ttng.wait_barrier``, ``ttng.inval_barrier``,
 ``ttng.async_tma_copy_global_to_local``, ``ttng.async_tma_copy_local_to_global``,
-``ttng.async_tma_store_wait`` and ``ttng.fence_async_shared`` as PTX.
+``ttng.async_tma_store_wait``, ``ttng.fence_async_shared``, and the maps kernels write
+(``ttng.tensormap_create``, ``ttng.tensormap_fenceproxy_acquire``,
+``ttng.reinterpret_tensor_descriptor``) as PTX.
 
-A tensor descriptor is a kernel parameter holding the global address of its encoded
-``CUtensorMap`` (128 bytes, written by the launcher; `kernel.lower_kernel` records what the
-launcher must encode in `KernelInfo.tensormaps`). One thread of the program (thread 0) issues
+A tensor descriptor is the global address of its encoded ``CUtensorMap`` (128 bytes): a kernel
+parameter written by the launcher (`kernel.lower_kernel` records what the launcher must encode
+in `KernelInfo.tensormaps`), or a map the kernel wrote, in global scratch memory
+(`global_scratch`). One thread of the program (thread 0) issues
 each copy and each barrier arrival; every thread waits on a barrier by polling its phase. A
 block of a descriptor moves as `tma_lowering.tma_box` boxes, one per column slab of the
 ``#ttg.nvmma_shared`` buffer (coordinates are given innermost first, as the map's dimensions).
@@ -15,14 +18,13 @@ from __future__ import annotations
 
 import llvmlite.ir as ir
 
-from tilecraft.generated.tt import PaddingOption
 from tilecraft.ir import Operation
-from tilecraft.transforms.tma_lowering import tma_box, tma_shared_encoding
+from tilecraft.transforms.tma_lowering import TENSORMAP_BYTES, tma_box, tma_shared_encoding
 
 from .lowering import I8, I32, I64, GPULowering, lowers, pointer_type
 from .shared_memory import shared_tensor
 
-__all__ = ["TENSORMAP_BYTES", "tensormap_parameter"]
+__all__ = ["tensormap_parameter"]
 
 
 def _asm(fl: GPULowering, text: str, constraints: str, args: list) -> None:
@@ -130,38 +132,11 @@ def _fence(fl: GPULowering, op: Operation) -> None:
     fl.fence_async_shared()
 
 
-#: ``tensormap.replace``'s element types (PTX ISA), by bits for integers.
-_ELEMENT_TYPES = {"f16": 6, "f32": 7, "f64": 9, "bf16": 10}
-_INTEGER_ELEMENT_TYPES = {8: 0, 16: 1, 32: 2, 64: 4}
-_SWIZZLE_MODES = {32: 1, 64: 2, 128: 3}
-#: Bytes of one ``CUtensorMap``.
-TENSORMAP_BYTES = 128
-
-
-def _element_type_code(element) -> int:
-    kind = getattr(element, "kind", None)
-    if kind in _ELEMENT_TYPES:
-        return _ELEMENT_TYPES[kind]
-    return _INTEGER_ELEMENT_TYPES[element.width]  # fp8 and integers move as bits
-
-
-def _program_index(fl: GPULowering) -> ir.Value:
-    """The program's linear index (x fastest), as i64."""
-    b = fl.builder
-    ids = [b.zext(b.call(fl.sreg(f"ctaid.{axis}"), []), I64) for axis in "xyz"]
-    counts = [b.zext(b.call(fl.sreg(f"nctaid.{axis}"), []), I64) for axis in "xy"]
-    return b.add(ids[0], b.mul(counts[0], b.add(ids[1], b.mul(counts[1], ids[2]))))
-
-
-@lowers("tt.make_tensor_descriptor")
-def _make_descriptor(fl: GPULowering, op: Operation) -> None:
-    """A ``CUtensorMap`` built by warp 0 in the op's 128 bytes of shared memory (zeroed, then
-    every field set with ``tensormap.replace``) and copied with a release fence to this
-    program's slot of the kernel's global scratch (`KernelInfo.descriptor_slots`), then
-    acquired before any thread uses it; the descriptor is the slot's address."""
-    desc_type = op.results[0].type
-    element = desc_type.element_type
-    rows, columns = tma_box(desc_type)
+@lowers("ttng.tensormap_create")
+def _tensormap_create(fl: GPULowering, op: Operation) -> None:
+    """Warp 0 builds the ``CUtensorMap`` in the op's 128 bytes of shared memory (zeroed, then
+    every field set by thread 0 with ``tensormap.replace``) and copies it to ``desc_ptr`` with
+    a release fence of the tensormap proxy."""
     b = fl.builder
     staging = fl.shared_base(TENSORMAP_BYTES)
     warp0 = b.icmp_unsigned("<", fl.tid, ir.Constant(I32, 32))
@@ -172,52 +147,56 @@ def _make_descriptor(fl: GPULowering, op: Operation) -> None:
     b.call(sync_warp, [ir.Constant(I32, -1)])
     address = b.ptrtoint(staging, I32)
     leader = _leader(fl)
-    sizes = [fl.get(v) for v in op.shape]
-    strides = [fl.get(v) for v in op.strides]
-    bytes_per_element = element.width // 8
 
-    def replace(field: str, width: int, value: ir.Value | int,
-                ordinal: int | None = None) -> None:
-        """Sets a field of the staged map to ``value`` (an int: an immediate)."""
+    def replace(field: str, value: ir.Value | int, ordinal: int | None = None) -> None:
+        """Sets a field of the staged map to ``value`` (an int: an immediate, 32 bits)."""
         where = "" if ordinal is None else f"{ordinal}, "
         if isinstance(value, int):
-            _asm(fl, f"@$1 tensormap.replace.tile.{field}.shared::cta.b1024.b{width} [$0], "
+            _asm(fl, f"@$1 tensormap.replace.tile.{field}.shared::cta.b1024.b32 [$0], "
                      f"{where}{value};", "r,b,~{memory}", [address, leader])
             return
+        width = value.type.width
         register = "l" if width == 64 else "r"
         _asm(fl, f"@$2 tensormap.replace.tile.{field}.shared::cta.b1024.b{width} [$0], "
                  f"{where}$1;", f"r,{register},b,~{{memory}}", [address, value, leader])
 
-    replace("global_address", 64, b.ptrtoint(fl.get(op.base), I64))
-    replace("rank", 32, len(sizes) - 1)
-    for ordinal, (box, size) in enumerate(zip((columns, rows), reversed(sizes))):
-        replace("box_dim", 32, box, ordinal)
-        replace("global_dim", 32, size, ordinal)
-        replace("element_stride", 32, 1, ordinal)
-    replace("global_stride", 64, b.mul(strides[0], ir.Constant(I64, bytes_per_element)), 0)
-    replace("elemtype", 32, _element_type_code(element))
-    replace("interleave_layout", 32, 0)
-    replace("swizzle_mode", 32, _SWIZZLE_MODES[tma_shared_encoding(desc_type).swizzling_byte_width])
-    replace("fill_mode", 32, 1 if op.padding == PaddingOption.PAD_NAN else 0)
+    replace("global_address", b.ptrtoint(fl.get(op.global_address), I64))
+    replace("rank", len(op.box_dim) - 1)
+    for field, values in (("box_dim", op.box_dim), ("global_dim", op.global_dim),
+                          ("global_stride", op.global_stride),
+                          ("element_stride", op.element_stride)):
+        for ordinal, value in enumerate(values):
+            replace(field, fl.get(value), ordinal)
+    replace("elemtype", op.elem_type)
+    replace("interleave_layout", op.interleave_layout)
+    replace("swizzle_mode", op.swizzle_mode)
+    replace("fill_mode", op.fill_mode)
     b.call(sync_warp, [ir.Constant(I32, -1)])
-    slot = fl.info.descriptor_slots[op]
-    offset = b.add(b.mul(_program_index(fl), ir.Constant(I64, fl.info.global_scratch)),
-                   ir.Constant(I64, slot * TENSORMAP_BYTES))
-    tensormap = b.gep(fl.global_scratch, [offset], source_etype=I8)
-    generic = b.ptrtoint(b.addrspacecast(tensormap, pointer_type(0)), I64)
     with b.if_then(warp0):
         _asm(fl, "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu"
                  f".sync.aligned [$0], [$1], {TENSORMAP_BYTES};", "l,r,~{memory}",
-             [generic, address])
+             [_map_address(fl, op.desc_ptr), address])
+    # the staging bytes may next be a TMA copy's destination: order these writes before it
+    fl.fence_async_shared()
+
+
+@lowers("ttng.tensormap_fenceproxy_acquire")
+def _tensormap_acquire(fl: GPULowering, op: Operation) -> None:
+    """Warp 0 acquires the map for the tensormap proxy, then every thread waits for it (as
+    Triton: one warp's fence and a barrier cost less than every warp's fence)."""
+    with fl.builder.if_then(fl.builder.icmp_unsigned("<", fl.tid, ir.Constant(I32, 32))):
         _asm(fl, f"fence.proxy.tensormap::generic.acquire.gpu [$0], {TENSORMAP_BYTES};",
-             "l,~{memory}", [generic])
+             "l,~{memory}", [_map_address(fl, op.desc_ptr)])
         # as Triton: ptxas needs a bulk-group round trip after the acquire
         _asm(fl, "cp.async.bulk.commit_group;", "~{memory}", [])
         _asm(fl, "cp.async.bulk.wait_group.read 0;", "~{memory}", [])
-    # the staging bytes may next be a TMA copy's destination: order these writes before it
-    fl.fence_async_shared()
     fl.barrier()
-    fl.set(op.results[0], tensormap)
+
+
+@lowers("ttng.reinterpret_tensor_descriptor")
+def _reinterpret(fl: GPULowering, op: Operation) -> None:
+    """A descriptor is the global address of its map."""
+    fl.set(op.results[0], fl.get(op.operands[0]))
 
 
 def tensormap_parameter(index: int, desc_type) -> dict:
