@@ -125,6 +125,72 @@ def LLVMLinkageAttr : AttrDef<LLVM_Dialect, "LLVMLinkageAttr"> {
   let genVerifyDecl = 1;
 }
 
+// Debug information, as `enable-line-info` attaches it to functions' locations. Each prints
+// as MLIR's: `#llvm.di_file<"kernel.py" in "/src">`, the others as `<key = value, ...>` with
+// keywords (DW_LANG_C, LineTablesOnly, DW_TAG_base_type, ...) bare and names quoted. Optional
+// fields are left out while unset; the distinct ids of compile units and subprograms are not
+// modelled.
+class LLVM_DIAttr<string name, string attrMnemonic, string desc>
+    : AttrDef<LLVM_Dialect, name> {
+  let mnemonic = attrMnemonic;
+  let summary = desc;
+  let hasCustomAssemblyFormat = 1;
+}
+
+def LLVMDIFileAttr : LLVM_DIAttr<"LLVMDIFileAttr", "di_file", "A source file"> {
+  let parameters = (ins StringParameter:$name, StringParameter:$directory);
+}
+
+def LLVMDICompileUnitAttr
+    : LLVM_DIAttr<"LLVMDICompileUnitAttr", "di_compile_unit", "A compile unit"> {
+  let parameters = (ins StringParameter:$sourceLanguage, AttributeParameter:$file,
+                        StringParameter:$producer, BoolParameter:$isOptimized,
+                        StringParameter:$emissionKind);
+}
+
+def LLVMDINullTypeAttr
+    : LLVM_DIAttr<"LLVMDINullTypeAttr", "di_null_type", "No type (a void result)"> {
+  let hasCustomAssemblyFormat = 0;
+}
+
+def LLVMDIBasicTypeAttr
+    : LLVM_DIAttr<"LLVMDIBasicTypeAttr", "di_basic_type", "A scalar type"> {
+  let parameters = (ins StringParameter:$tag, StringParameter:$name, IntParameter:$sizeInBits,
+                        StringParameter:$encoding);
+}
+
+def LLVMDIDerivedTypeAttr
+    : LLVM_DIAttr<"LLVMDIDerivedTypeAttr", "di_derived_type",
+                  "A type made from another: a pointer"> {
+  let parameters = (ins StringParameter:$tag, StringParameter:$name,
+                        AttributeParameter:$baseType, IntParameter:$sizeInBits,
+                        DefaultValuedParameter<IntParameter, "0">:$dwarfAddressSpace);
+}
+
+def LLVMDISubroutineTypeAttr
+    : LLVM_DIAttr<"LLVMDISubroutineTypeAttr", "di_subroutine_type",
+                  "A function's type: its result, then its parameters"> {
+  let parameters = (ins StringParameter:$callingConvention,
+                        ArrayRefParameter<"Attribute", "result and parameter types">:$types);
+}
+
+def LLVMDISubprogramAttr
+    : LLVM_DIAttr<"LLVMDISubprogramAttr", "di_subprogram", "A function"> {
+  let parameters = (ins DefaultValuedParameter<AttributeParameter, "None">:$compileUnit,
+                        AttributeParameter:$scope, StringParameter:$name,
+                        StringParameter:$linkageName, AttributeParameter:$file,
+                        IntParameter:$line, IntParameter:$scopeLine,
+                        StringParameter:$subprogramFlags,
+                        AttributeParameter:$type);
+}
+
+def LLVMDILexicalBlockFileAttr
+    : LLVM_DIAttr<"LLVMDILexicalBlockFileAttr", "di_lexical_block_file",
+                  "A file's part of a scope (code inlined from another file)"> {
+  let parameters = (ins AttributeParameter:$scope, AttributeParameter:$file,
+                        IntParameter:$discriminator);
+}
+
 def LLVM_ICmpPredicate : I64EnumAttr<"ICmpPredicate", "llvm.icmp comparison predicate", [
   I64EnumAttrCase<"eq", 0>, I64EnumAttrCase<"ne", 1>, I64EnumAttrCase<"slt", 2>,
   I64EnumAttrCase<"sle", 3>, I64EnumAttrCase<"sgt", 4>, I64EnumAttrCase<"sge", 5>,

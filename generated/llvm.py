@@ -231,6 +231,246 @@ class LLVMLinkageAttr(DialectAttribute):
         return self.parameters[0]
 
 
+@DIALECT.attribute
+class LLVMDIFileAttr(DialectAttribute):
+    """A source file"""
+
+    DIALECT = 'llvm'
+    MNEMONIC = 'di_file'
+    PARAMETERS = ('name', 'directory', )
+    HOOKS = ('parse_parameters', 'print_parameters', )
+    __slots__ = ()
+
+    def __new__(cls, name: str, directory: str) -> LLVMDIFileAttr:
+        return super().__new__(cls, str(name), str(directory))
+
+    @property
+    def name(self) -> str:
+        return self.parameters[0]
+
+    @property
+    def directory(self) -> str:
+        return self.parameters[1]
+
+
+@DIALECT.attribute
+class LLVMDICompileUnitAttr(DialectAttribute):
+    """A compile unit"""
+
+    DIALECT = 'llvm'
+    MNEMONIC = 'di_compile_unit'
+    PARAMETERS = ('source_language', 'file', 'producer', 'is_optimized', 'emission_kind', )
+    HOOKS = ('parse_parameters', 'print_parameters', )
+    __slots__ = ()
+
+    def __new__(cls, source_language: str, file: Attribute, producer: str, is_optimized: bool, emission_kind: str) -> LLVMDICompileUnitAttr:
+        return super().__new__(cls, str(source_language), file, str(producer), bool(is_optimized), str(emission_kind))
+
+    @property
+    def source_language(self) -> str:
+        return self.parameters[0]
+
+    @property
+    def file(self) -> Attribute:
+        return self.parameters[1]
+
+    @property
+    def producer(self) -> str:
+        return self.parameters[2]
+
+    @property
+    def is_optimized(self) -> bool:
+        return self.parameters[3]
+
+    @property
+    def emission_kind(self) -> str:
+        return self.parameters[4]
+
+
+@DIALECT.attribute
+class LLVMDINullTypeAttr(DialectAttribute):
+    """No type (a void result)"""
+
+    DIALECT = 'llvm'
+    MNEMONIC = 'di_null_type'
+    PARAMETERS = ()
+    HOOKS = ()
+    __slots__ = ()
+
+    def __new__(cls) -> LLVMDINullTypeAttr:
+        return super().__new__(cls, )
+
+    def print_parameters(self, printer: Printer) -> None:
+        pass
+
+    @classmethod
+    def parse_parameters(cls, parser: Parser) -> LLVMDINullTypeAttr:
+        values: dict[str, object] = {}
+        return cls()
+
+
+@DIALECT.attribute
+class LLVMDIBasicTypeAttr(DialectAttribute):
+    """A scalar type"""
+
+    DIALECT = 'llvm'
+    MNEMONIC = 'di_basic_type'
+    PARAMETERS = ('tag', 'name', 'size_in_bits', 'encoding', )
+    HOOKS = ('parse_parameters', 'print_parameters', )
+    __slots__ = ()
+
+    def __new__(cls, tag: str, name: str, size_in_bits: int, encoding: str) -> LLVMDIBasicTypeAttr:
+        return super().__new__(cls, str(tag), str(name), int(size_in_bits), str(encoding))
+
+    @property
+    def tag(self) -> str:
+        return self.parameters[0]
+
+    @property
+    def name(self) -> str:
+        return self.parameters[1]
+
+    @property
+    def size_in_bits(self) -> int:
+        return self.parameters[2]
+
+    @property
+    def encoding(self) -> str:
+        return self.parameters[3]
+
+
+@DIALECT.attribute
+class LLVMDIDerivedTypeAttr(DialectAttribute):
+    """A type made from another: a pointer"""
+
+    DIALECT = 'llvm'
+    MNEMONIC = 'di_derived_type'
+    PARAMETERS = ('tag', 'name', 'base_type', 'size_in_bits', 'dwarf_address_space', )
+    HOOKS = ('parse_parameters', 'print_parameters', )
+    __slots__ = ()
+
+    def __new__(cls, tag: str, name: str, base_type: Attribute, size_in_bits: int, dwarf_address_space: int = 0) -> LLVMDIDerivedTypeAttr:
+        return super().__new__(cls, str(tag), str(name), base_type, int(size_in_bits), int(dwarf_address_space))
+
+    @property
+    def tag(self) -> str:
+        return self.parameters[0]
+
+    @property
+    def name(self) -> str:
+        return self.parameters[1]
+
+    @property
+    def base_type(self) -> Attribute:
+        return self.parameters[2]
+
+    @property
+    def size_in_bits(self) -> int:
+        return self.parameters[3]
+
+    @property
+    def dwarf_address_space(self) -> int:
+        return self.parameters[4]
+
+
+@DIALECT.attribute
+class LLVMDISubroutineTypeAttr(DialectAttribute):
+    """A function's type: its result, then its parameters"""
+
+    DIALECT = 'llvm'
+    MNEMONIC = 'di_subroutine_type'
+    PARAMETERS = ('calling_convention', 'types', )
+    HOOKS = ('parse_parameters', 'print_parameters', )
+    __slots__ = ()
+
+    def __new__(cls, calling_convention: str, types: tuple) -> LLVMDISubroutineTypeAttr:
+        return super().__new__(cls, str(calling_convention), tuple(types))
+
+    @property
+    def calling_convention(self) -> str:
+        return self.parameters[0]
+
+    @property
+    def types(self) -> tuple:
+        return self.parameters[1]
+
+
+@DIALECT.attribute
+class LLVMDISubprogramAttr(DialectAttribute):
+    """A function"""
+
+    DIALECT = 'llvm'
+    MNEMONIC = 'di_subprogram'
+    PARAMETERS = ('compile_unit', 'scope', 'name', 'linkage_name', 'file', 'line', 'scope_line', 'subprogram_flags', 'type', )
+    HOOKS = ('parse_parameters', 'print_parameters', )
+    __slots__ = ()
+
+    def __new__(cls, scope: Attribute, name: str, linkage_name: str, file: Attribute, line: int, scope_line: int, subprogram_flags: str, type: Attribute, compile_unit: Attribute = None) -> LLVMDISubprogramAttr:
+        return super().__new__(cls, compile_unit, scope, str(name), str(linkage_name), file, int(line), int(scope_line), str(subprogram_flags), type)
+
+    @property
+    def compile_unit(self) -> Attribute:
+        return self.parameters[0]
+
+    @property
+    def scope(self) -> Attribute:
+        return self.parameters[1]
+
+    @property
+    def name(self) -> str:
+        return self.parameters[2]
+
+    @property
+    def linkage_name(self) -> str:
+        return self.parameters[3]
+
+    @property
+    def file(self) -> Attribute:
+        return self.parameters[4]
+
+    @property
+    def line(self) -> int:
+        return self.parameters[5]
+
+    @property
+    def scope_line(self) -> int:
+        return self.parameters[6]
+
+    @property
+    def subprogram_flags(self) -> str:
+        return self.parameters[7]
+
+    @property
+    def type(self) -> Attribute:
+        return self.parameters[8]
+
+
+@DIALECT.attribute
+class LLVMDILexicalBlockFileAttr(DialectAttribute):
+    """A file's part of a scope (code inlined from another file)"""
+
+    DIALECT = 'llvm'
+    MNEMONIC = 'di_lexical_block_file'
+    PARAMETERS = ('scope', 'file', 'discriminator', )
+    HOOKS = ('parse_parameters', 'print_parameters', )
+    __slots__ = ()
+
+    def __new__(cls, scope: Attribute, file: Attribute, discriminator: int) -> LLVMDILexicalBlockFileAttr:
+        return super().__new__(cls, scope, file, int(discriminator))
+
+    @property
+    def scope(self) -> Attribute:
+        return self.parameters[0]
+
+    @property
+    def file(self) -> Attribute:
+        return self.parameters[1]
+
+    @property
+    def discriminator(self) -> int:
+        return self.parameters[2]
+
+
 @DIALECT.type
 class LLVMStructType(DialectType):
     """A literal structure: a sequence of member types

@@ -380,4 +380,4 @@ def custom_verify(self) -> None:  # noqa: F811 - one hook per class
                               f"@{function.sym_name} returns {expected or 'void'}")
 
 
-from . import llvm_syntax  # noqa: E402,F401 - imported for its hooks, once ``gen`` exists
+from . import llvm_debuginfo, llvm_syntax  # noqa: E402,F401 - their hooks, once ``gen`` exists
