@@ -27,6 +27,8 @@ module attributes {"ttg.num-warps" = 4 : i32} {
     // CHECK-NEXT: %[[A:.+]] = llvm.add %[[T]], %[[N]] overflow<nsw, nuw> : i32
     // CHECK-NEXT: %[[M:.+]] = llvm.mul %[[A]], %[[C0]] : i32
     // CHECK-NEXT: %[[X:.+]] = llvm.xor %[[A]], %[[M]] : i32
+    // CHECK-NEXT: llvm.sub %[[X]], %[[A]] overflow<nsw> : i32
+    // CHECK-NEXT: llvm.shl %[[X]], %[[A]] : i32
     // CHECK-NEXT: %[[C:.+]] = llvm.icmp "slt" %[[X]], %[[N]] : i32
     // CHECK-NEXT: %[[E:.+]] = llvm.sext %[[X]] : i32 to i64
     // CHECK-NEXT: %[[G:.+]] = llvm.getelementptr inbounds %[[P]][%[[E]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
@@ -65,6 +67,8 @@ module attributes {"ttg.num-warps" = 4 : i32} {
     %a = llvm.add %t, %arg1 overflow<nuw, nsw> : i32
     %b = llvm.mul %a, %c0 overflow<none> : i32
     %x = llvm.xor %a, %b : i32
+    %sb = llvm.sub %x, %a overflow<nsw> : i32
+    %sh = llvm.shl %x, %a : i32
     %c = llvm.icmp "slt" %x, %arg1 : i32
     %e = llvm.sext %x : i32 to i64
     %p = llvm.getelementptr inbounds %arg0[%e] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32

@@ -36,13 +36,15 @@ import re
 
 import llvmlite.ir as ir
 
+from tilecraft.dialects.llvm import (
+    FASTMATH_FLAGS, GEP_DYNAMIC_INDEX, OVERFLOW_FLAGS, function_type,
+)
 from tilecraft.generated import llvm as L
 from tilecraft.ir import (
     ArrayAttr, Attribute, Block, DenseArrayAttr, DenseElementsAttr, FloatAttr, FloatType,
     IntegerAttr, IntegerType, Location, Operation, Region, StringAttr, Type, TypeAttr, UnitAttr,
     UnknownLoc, Value, VectorType, i32, i64,
 )
-from tilecraft.dialects.llvm import GEP_DYNAMIC_INDEX, function_type
 
 __all__ = ["LLVMImportError", "import_module", "convert_type"]
 
@@ -87,16 +89,14 @@ _CASTS = {"bitcast": L.BitcastOp, "addrspacecast": L.AddrSpaceCastOp,
           "zext": L.ZExtOp, "trunc": L.TruncOp, "sitofp": L.SIToFPOp, "uitofp": L.UIToFPOp,
           "fptosi": L.FPToSIOp, "fptoui": L.FPToUIOp, "fpext": L.FPExtOp,
           "fptrunc": L.FPTruncOp}
+#: fcmp predicates whose enum case is not their keyword
 _FCMP_NAMES = {"false": "_false", "true": "_true"}
-#: llvmlite's spelling of the unordered fcmp predicates (``fcmp_unordered('<')``: ``ult``)
 _ORDERINGS = {case.keyword: case for case in L.AtomicOrdering}
 _BIN_OPS = {case.keyword: case for case in L.AtomicBinOp}
 _STRING_ATTRIBUTE = re.compile(r'"([^"]*)"(?:="([^"]*)")?')
 
 
 def _fastmath(flags) -> L.LLVMFastmathFlagsAttr | None:
-    from tilecraft.dialects.llvm import FASTMATH_FLAGS
-
     flags = set(flags)
     if "fast" in flags:
         flags = set(FASTMATH_FLAGS)
@@ -222,7 +222,7 @@ class _FunctionImporter:
         return [entry.add_argument(convert_type(a.type), self.location)
                 for a in self.function.args]
 
-    def _successor_operands(self, source: ir.Block, target: ir.Block) -> list[Value]:
+    def successor_operands(self, source: ir.Block, target: ir.Block) -> list[Value]:
         operands = []
         for instr in target.instructions:
             if not isinstance(instr, ir.PhiInstr):
@@ -243,7 +243,9 @@ class _FunctionImporter:
             handler = _by_opname(instr)
         return handler(self, instr)
 
-    def result_type(self, instr) -> Type:
+    @staticmethod
+    def result_type(instr) -> Type:
+        """The type of what ``instr`` computes."""
         return convert_type(instr.type)
 
 
@@ -286,8 +288,6 @@ def _by_opname(instr):
 
 
 def _overflow_op(fi: _FunctionImporter, instr) -> Operation:
-    from tilecraft.dialects.llvm import OVERFLOW_FLAGS
-
     flags = tuple(f for f in OVERFLOW_FLAGS if f in instr.flags)
     if set(instr.flags) - set(flags):
         raise LLVMImportError(f"unknown flags {list(instr.flags)} on '{instr.opname}'")
@@ -440,7 +440,7 @@ def _call(fi, instr) -> Operation:
 def _branch(fi, instr) -> Operation:
     source = instr.parent
     target = instr.operands[0]
-    return L.BrOp.build(fi.blocks[id(target)], fi._successor_operands(source, target),
+    return L.BrOp.build(fi.blocks[id(target)], fi.successor_operands(source, target),
                         location=fi.location)
 
 
@@ -449,8 +449,8 @@ def _cond_branch(fi, instr) -> Operation:
     condition, true_target, false_target = instr.operands
     return L.CondBrOp.build(fi.value(condition), fi.blocks[id(true_target)],
                             fi.blocks[id(false_target)],
-                            fi._successor_operands(source, true_target),
-                            fi._successor_operands(source, false_target), location=fi.location)
+                            fi.successor_operands(source, true_target),
+                            fi.successor_operands(source, false_target), location=fi.location)
 
 
 def _ret(fi, instr) -> Operation:

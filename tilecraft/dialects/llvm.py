@@ -156,23 +156,29 @@ def _print_flags(printer, flags: tuple[str, ...], all_flags: tuple[str, ...] = (
 
 
 def _parse_flags(parser, known: tuple[str, ...], fast: bool) -> tuple[str, ...]:
-    """``<a, b>`` or ``<none>`` (``<fast>`` for every flag when ``fast``), in ``known``'s
-    order."""
+    """``<a, b>`` or ``<none>`` (``<fast>`` for every flag when ``fast``): the flags in
+    ``known``'s order, then any unknown ones (which the attribute's verifier rejects)."""
     parser.parse_punct("<")
-    words = set()
+    words: list[str] = []
     while True:
-        token = parser.i
         word = parser.parse_keyword()
         if word == "fast" and fast:
-            words.update(known)
+            words.extend(known)
         elif word != "none":
-            if word not in known:
-                parser.error(f"unknown flag '{word}'; expected one of {', '.join(known)}", token)
-            words.add(word)
+            words.append(word)
         if not parser.parse_optional_punct(","):
             break
     parser.parse_punct(">")
-    return tuple(flag for flag in known if flag in words)
+    return (tuple(flag for flag in known if flag in words)
+            + tuple(dict.fromkeys(w for w in words if w not in known)))
+
+
+def _verified(attr, parser, token: int):
+    """``attr``, or an error at ``token`` with what its verifier says."""
+    message = attr.verify()
+    if message is not None:
+        parser.error(message, token)
+    return attr
 
 
 def _flags_message(flags, known: tuple[str, ...]) -> str | None:
@@ -193,7 +199,8 @@ def print_parameters(self, printer) -> None:  # noqa: F811 - one hook per class
 @implements(gen.LLVMFastmathFlagsAttr)
 @classmethod
 def parse_parameters(cls, parser):  # noqa: F811 - one hook per class
-    return cls(_parse_flags(parser, FASTMATH_FLAGS, fast=True))
+    token = parser.i
+    return _verified(cls(_parse_flags(parser, FASTMATH_FLAGS, fast=True)), parser, token)
 
 
 @implements(gen.LLVMFastmathFlagsAttr)
@@ -210,7 +217,8 @@ def print_parameters(self, printer) -> None:  # noqa: F811 - one hook per class
 @implements(gen.LLVMIntegerOverflowFlagsAttr)
 @classmethod
 def parse_parameters(cls, parser):  # noqa: F811 - one hook per class
-    return cls(_parse_flags(parser, OVERFLOW_FLAGS, fast=False))
+    token = parser.i
+    return _verified(cls(_parse_flags(parser, OVERFLOW_FLAGS, fast=False)), parser, token)
 
 
 @implements(gen.LLVMIntegerOverflowFlagsAttr)
@@ -227,13 +235,11 @@ def print_parameters(self, printer) -> None:  # noqa: F811 - one hook per class
 @implements(gen.LLVMLinkageAttr)
 @classmethod
 def parse_parameters(cls, parser):  # noqa: F811 - one hook per class
-    parser.parse_punct("<")
     token = parser.i
+    parser.parse_punct("<")
     linkage = parser.parse_keyword()
-    if linkage not in LINKAGES:
-        parser.error(f"unknown linkage '{linkage}'", token)
     parser.parse_punct(">")
-    return cls(linkage)
+    return _verified(cls(linkage), parser, token)
 
 
 @implements(gen.LLVMLinkageAttr)

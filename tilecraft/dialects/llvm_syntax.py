@@ -97,10 +97,11 @@ def print(self, printer) -> None:  # noqa: A001 - the hook's name
 @classmethod
 def parse(cls, parser):  # noqa: F811 - one hook per class
     token = parser.i
-    linkage = parser.parse_keyword()
-    if linkage not in LINKAGES:
-        parser.error(f"expected a linkage ({', '.join(LINKAGES)})", token)
-    attrs = {"linkage": gen.LLVMLinkageAttr(linkage)}
+    linkage = gen.LLVMLinkageAttr(parser.parse_keyword())
+    message = linkage.verify()
+    if message is not None:
+        parser.error(message, token)
+    attrs = {"linkage": linkage}
     if parser.parse_optional_keyword("constant") is not None:
         attrs["constant"] = UnitAttr()
     attrs["sym_name"] = StringAttr(parser.parse_symbol_name())

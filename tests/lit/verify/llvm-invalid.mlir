@@ -22,7 +22,7 @@ llvm.func @bad_position(%s: !llvm.struct<(i32, f32)>) {
 
 // -----
 
-// CHECK: llvm-invalid.mlir:[[# @LINE + 3]]:33: error: unknown flag 'nsx'; expected one of nsw, nuw
+// CHECK: llvm-invalid.mlir:[[# @LINE + 3]]:32: error: unknown flag 'nsx'; expected one of nsw, nuw
 llvm.func @bad_flag(%a: i32) {
   // expected-error @+1 {{unknown flag 'nsx'}}
   %0 = llvm.add %a, %a overflow<nsx> : i32
@@ -86,5 +86,68 @@ llvm.func @bad_intrinsic() {
 llvm.func @bad_fastmath(%a: f32) {
   // expected-error @+1 {{unknown flag 'quick'}}
   %0 = llvm.fadd %a, %a {fastmathFlags = #llvm.fastmath<quick>} : f32
+  llvm.return
+}
+
+// -----
+
+// CHECK: llvm-invalid.mlir:[[# @LINE + 2]]:18: error: unknown linkage 'nowhere'
+// expected-error @+1 {{unknown linkage 'nowhere'}}
+llvm.mlir.global nowhere @g() : i32
+
+// -----
+
+llvm.func @bad_constant() {
+  // expected-error @+1 {{'llvm.mlir.constant' op value of type i64 does not match the result type i32}}
+  %0 = llvm.mlir.constant(1 : i64) : i32
+  llvm.return
+}
+
+// -----
+
+llvm.func @float_icmp(%a: f32) {
+  // expected-error @+1 {{'llvm.icmp' op operands must be integers or pointers (or vectors of them)}}
+  %0 = "llvm.icmp"(%a, %a) <{predicate = 2 : i64}> : (f32, f32) -> i1
+  llvm.return
+}
+
+// -----
+
+llvm.func @vector_fcmp(%a: vector<2xf32>) {
+  // expected-error @+1 {{'llvm.fcmp' op result must be vector<2xi1>}}
+  %0 = "llvm.fcmp"(%a, %a) <{predicate = 4 : i64}> : (vector<2xf32>, vector<2xf32>) -> i1
+  llvm.return
+}
+
+// -----
+
+llvm.func @gep_without_its_index(%p: !llvm.ptr) {
+  // expected-error @+1 {{'llvm.getelementptr' op expected 1 dynamic indices, got 0}}
+  %0 = "llvm.getelementptr"(%p) <{elem_type = f32, rawConstantIndices = array<i32: -2147483648>}> : (!llvm.ptr) -> !llvm.ptr
+  llvm.return
+}
+
+// -----
+
+llvm.func @extract_of_another_type(%s: !llvm.struct<(i32, f32)>) {
+  // expected-error @+1 {{'llvm.extractvalue' op result type f32 does not match the member type i32}}
+  %0 = "llvm.extractvalue"(%s) <{position = array<i64: 0>}> : (!llvm.struct<(i32, f32)>) -> f32
+  llvm.return
+}
+
+// -----
+
+llvm.func @insert_of_another_type(%s: !llvm.struct<(i32, f32)>, %f: f32) {
+  // expected-error @+1 {{'llvm.insertvalue' op value type f32 does not match the member type i32}}
+  %0 = "llvm.insertvalue"(%s, %f) <{position = array<i64: 0>}> : (!llvm.struct<(i32, f32)>, f32) -> !llvm.struct<(i32, f32)>
+  llvm.return
+}
+
+// -----
+
+llvm.func @bad_cond_branch(%c: i1, %x: i32) {
+  // expected-error @+1 {{'llvm.cond_br' op branch has 0 operands for successor #1, but target block has 1}}
+  llvm.cond_br %c, ^bb1(%x : i32), ^bb1
+^bb1(%y: i32):
   llvm.return
 }
