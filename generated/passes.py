@@ -64,6 +64,74 @@ class CanonicalizerPassBase(Pass):
     num_erased: int
 
 
+class ConvertArithToLLVMPassBase(Pass):
+    """Lower arith ops on scalars and vectors to llvm ops
+
+    MLIR's ArithToLLVM: `arith.constant` becomes `llvm.mlir.constant`, integer and float
+    arithmetic, comparisons, `arith.select` and casts their llvm instructions, min/max the
+    `llvm.smax`-style intrinsics. `index` is an integer of `index-bitwidth` bits (0: 64, the
+    default data layout's), and values crossing to unconverted ops go through
+    `builtin.unrealized_conversion_cast`. Ops on tensors stay.
+    """
+
+    ARGUMENT = 'convert-arith-to-llvm'
+    SUMMARY = 'Lower arith ops on scalars and vectors to llvm ops'
+    ANCHOR = ''
+    DEPENDENT_DIALECTS = ('llvm', )
+    IMPL_MODULE = 'tilecraft.transforms.arith_to_llvm'
+    OPTIONS = (
+        PassOption('index_bitwidth', 'index-bitwidth', int, 0, 'bits of an `index` (0: from the data layout, 64)', is_list=False),
+    )
+    STATISTICS = (
+    )
+
+    index_bitwidth: int
+
+
+class ConvertIndexToLLVMPassBase(Pass):
+    """Lower index dialect ops to llvm ops
+
+    MLIR's IndexToLLVM lowers the ops of the `index` dialect (`index.add`, `index.casts`,
+    ...). tilecraft has no `index` dialect (Triton's kernels compute on `index` through
+    `arith`, which `convert-arith-to-llvm` lowers), so on tilecraft's IR the pass finds
+    nothing to convert, as MLIR's does on IR without `index` ops; it checks its option.
+    """
+
+    ARGUMENT = 'convert-index-to-llvm'
+    SUMMARY = 'Lower index dialect ops to llvm ops'
+    ANCHOR = ''
+    DEPENDENT_DIALECTS = ()
+    IMPL_MODULE = 'tilecraft.transforms.arith_to_llvm'
+    OPTIONS = (
+        PassOption('index_bitwidth', 'index-bitwidth', int, 0, 'bits of an `index` (0: from the data layout, 64)', is_list=False),
+    )
+    STATISTICS = (
+    )
+
+    index_bitwidth: int
+
+
+class ConvertNVGPUToLLVMPassBase(Pass):
+    """Lower the NVIDIA GPU ops that remain to llvm inline assembly
+
+    Triton's NVGPUToLLVM rewrites the ops of its `nvg` dialect (warp-group MMAs, cluster
+    ids, ...) that `convert-triton-gpu-to-llvm` leaves, as inline PTX. tilecraft's GPU
+    lowering emits that PTX itself while it lowers `ttng` ops, so after
+    `convert-triton-gpu-to-llvm` nothing of the kind remains; the pass checks that no `ttg`
+    or `ttng` op is left inside an `llvm.func` and changes nothing.
+    """
+
+    ARGUMENT = 'convert-nv-gpu-to-llvm'
+    SUMMARY = 'Lower the NVIDIA GPU ops that remain to llvm inline assembly'
+    ANCHOR = 'builtin.module'
+    DEPENDENT_DIALECTS = ()
+    IMPL_MODULE = 'tilecraft.transforms.nv_gpu_to_llvm'
+    OPTIONS = (
+    )
+    STATISTICS = (
+    )
+
+
 class SCFToControlFlowPassBase(Pass):
     """Lower scf.for, scf.if and scf.while to blocks and cf branches
 
@@ -85,6 +153,34 @@ class SCFToControlFlowPassBase(Pass):
     )
     STATISTICS = (
     )
+
+
+class ConvertTritonGPUToLLVMPassBase(Pass):
+    """Lower a ttg module's kernel to the llvm dialect
+
+    The module's one kernel (`tt.func`, inlined) is lowered by the CUDA backend's GPU lowering
+    (the one `make_llir` runs: shared memory allocation, barriers, layouts to registers) for
+    `ttg.num-warps` warps of `ttg.threads-per-warp` threads and the compute capability of the
+    option (0: `ttg.target`'s), and the LLVM module it builds is imported into `llvm` ops
+    (`llvm.func` with `nvvm.kernel` and `nvvm.reqntid`, `llvm.mlir.global @global_smem`, ...),
+    which replace the module's functions. The module gets `ttg.shared` (the bytes of shared
+    memory the kernel needs), `llvm.target_triple` and `llvm.data_layout`.
+    """
+
+    ARGUMENT = 'convert-triton-gpu-to-llvm'
+    SUMMARY = "Lower a ttg module's kernel to the llvm dialect"
+    ANCHOR = 'builtin.module'
+    DEPENDENT_DIALECTS = ('llvm', )
+    IMPL_MODULE = 'tilecraft.backends.cuda.to_llvm_dialect'
+    OPTIONS = (
+        PassOption('compute_capability', 'compute-capability', int, 0, "the GPU's compute capability, e.g. 90 (0: from `ttg.target`)", is_list=False),
+        PassOption('ptx_version', 'ptx-version', int, 0, "accepted for Triton's command lines; the PTX version follows the capability", is_list=False),
+    )
+    STATISTICS = (
+    )
+
+    compute_capability: int
+    ptx_version: int
 
 
 class ConvertTritonToTritonGPUPassBase(Pass):
@@ -159,6 +255,28 @@ class DCEPassBase(Pass):
     )
 
     num_erased: int
+
+
+class LLVMDIScopePassBase(Pass):
+    """Give LLVM functions a debug-info scope, so LLVM emits line tables
+
+    Triton's LLVMDIScope: each `llvm.func` whose location has no `#llvm.di_subprogram` gets
+    one, fused into its location (`loc(fused<#llvm.di_subprogram<...>>[...])`), with the file,
+    line and column of its location, a compile unit (`producer = "triton"`, line tables only)
+    for a definition, and a subroutine type built from its signature. An op whose location is
+    a call site (inlined code) gets its leaf locations fused with a
+    `#llvm.di_lexical_block_file` of the function's subprogram.
+    """
+
+    ARGUMENT = 'enable-line-info'
+    SUMMARY = 'Give LLVM functions a debug-info scope, so LLVM emits line tables'
+    ANCHOR = 'builtin.module'
+    DEPENDENT_DIALECTS = ('llvm', )
+    IMPL_MODULE = 'tilecraft.transforms.line_info'
+    OPTIONS = (
+    )
+    STATISTICS = (
+    )
 
 
 class InlinerPassBase(Pass):
@@ -656,10 +774,15 @@ class TritonGPUScheduleLoopsPassBase(Pass):
 PASSES: dict[str, type[Pass]] = {
     'allocate-shared-memory': AllocateSharedMemoryPassBase,
     'canonicalize': CanonicalizerPassBase,
+    'convert-arith-to-llvm': ConvertArithToLLVMPassBase,
+    'convert-index-to-llvm': ConvertIndexToLLVMPassBase,
+    'convert-nv-gpu-to-llvm': ConvertNVGPUToLLVMPassBase,
     'convert-scf-to-cf': SCFToControlFlowPassBase,
+    'convert-triton-gpu-to-llvm': ConvertTritonGPUToLLVMPassBase,
     'convert-triton-to-tritongpu': ConvertTritonToTritonGPUPassBase,
     'cse': CSEPassBase,
     'dce': DCEPassBase,
+    'enable-line-info': LLVMDIScopePassBase,
     'inline': InlinerPassBase,
     'loop-invariant-code-motion': LoopInvariantCodeMotionPassBase,
     'sccp': SCCPPassBase,

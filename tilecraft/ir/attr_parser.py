@@ -20,7 +20,8 @@ from tilecraft.ir.registry import get_dialect
 from tilecraft.ir.syntax import unquote_string
 from tilecraft.ir.types import (
     DYNAMIC, FLOAT_KINDS, MAX_INTEGER_WIDTH, FloatType, FunctionType, IndexType, IntegerType,
-    NoneType, OpaqueType, RankedTensorType, SIGNED, SIGNLESS, Type, UNSIGNED, f64, i1, i64,
+    NoneType, OpaqueType, RankedTensorType, SIGNED, SIGNLESS, Type, UNSIGNED, VectorType, f64,
+    i1, i64,
 )
 
 _INTEGER_TYPE = re.compile(r"(si|ui|i)([1-9]\d*)")
@@ -225,6 +226,8 @@ class AttrParser:
             return self._parse_dialect_type(tok)
         if tok == "tensor":
             return self._parse_tensor_type()
+        if tok == "vector":
+            return self._parse_vector_type()
         if tok == "(":
             inputs, results = self.parse_functional_type()
             return FunctionType(inputs, results)
@@ -319,6 +322,17 @@ class AttrParser:
             encoding = self.parse_attribute()
         self.parse_punct(">")
         return RankedTensorType(shape, element_type, encoding)
+
+    def _parse_vector_type(self) -> Type:
+        token = self.i
+        self.i += 1
+        self.parse_punct("<")
+        shape = self.parse_dimension_list()
+        if not shape or any(d < 1 for d in shape):
+            self.error("vector types must have positive static dimensions", token)
+        element_type = self.parse_type()
+        self.parse_punct(">")
+        return VectorType(shape, element_type)
 
     def _parse_dialect_type(self, tok: str) -> Type:
         start = self.i
@@ -530,7 +544,7 @@ class AttrParser:
             type = self.parse_type()
         else:
             type_token = start
-        if not isinstance(type, RankedTensorType) or not type.has_static_shape():
+        if not isinstance(type, (RankedTensorType, VectorType)) or not type.has_static_shape():
             self.error(f"elements literal type must be a statically shaped tensor, got {type}",
                        type_token)
         if isinstance(literal, tuple):

@@ -14,7 +14,7 @@ from typing import ClassVar, Iterable, Iterator, Mapping
 from tilecraft.ir.floats import format_float
 from tilecraft.ir.syntax import keyword_or_string, quote_string
 from tilecraft.ir.types import (
-    SIGNLESS, FloatType, IndexType, IntegerType, RankedTensorType, Type, f64, i1, i64,
+    SIGNLESS, FloatType, IndexType, IntegerType, RankedTensorType, Type, VectorType, f64, i1, i64,
 )
 from tilecraft.ir.uniqued import Uniqued, intern, lookup
 
@@ -314,9 +314,10 @@ class DenseElementsAttr(Attribute):
 
     __slots__ = ("type", "_data")
 
-    def __new__(cls, type: RankedTensorType, values) -> DenseElementsAttr:
-        if not isinstance(type, RankedTensorType) or not type.has_static_shape():
-            raise TypeError(f"dense elements need a statically shaped tensor type, got {type}")
+    def __new__(cls, type: RankedTensorType | VectorType, values) -> DenseElementsAttr:
+        if not isinstance(type, (RankedTensorType, VectorType)) or not type.has_static_shape():
+            raise TypeError(f"dense elements need a statically shaped tensor or vector type, "
+                            f"got {type}")
         normalize = _element_normalizer(type.element_type)
         data = tuple(normalize(v) for v in _flatten(values))
         count = type.num_elements

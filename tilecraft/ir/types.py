@@ -1,4 +1,4 @@
-"""Builtin types: integers, index, floats, none, ranked tensors and functions.
+"""Builtin types: integers, index, floats, none, ranked tensors, vectors and functions.
 
 Types are interned (see `uniqued`): ``IntegerType(32) is i32``. ``str(t)`` gives the MLIR text.
 Scalars are shapeless: `shape_of` returns None for them, `element_type_of` the type itself.
@@ -236,6 +236,48 @@ class RankedTensorType(Type):
             yield self.encoding
 
 
+class VectorType(Type):
+    """``vector<4xf32>``: a fixed number of scalars held in registers as one value (the LLVM
+    dialect's vectors). ``shape`` is a tuple of static dimensions; it is shaped like a tensor
+    (`shape_of`, `element_type_of`) but never is one."""
+
+    __slots__ = ("shape", "element_type")
+    IS_SHAPED = True
+
+    def __new__(cls, shape: Iterable[int], element_type: Type) -> VectorType:
+        shape = tuple(shape)
+        key = (cls, shape, element_type)
+        obj = lookup(key)
+        if obj is None:
+            if not isinstance(element_type, Type):
+                raise TypeError(f"vector element type must be a Type, got {element_type!r}")
+            if not shape or any(not isinstance(d, int) or d < 1 for d in shape):
+                raise ValueError(f"invalid vector shape {shape!r}")
+            obj = intern(key, cls, shape=shape, element_type=element_type)
+        return obj
+
+    @property
+    def num_elements(self) -> int:
+        count = 1
+        for dim in self.shape:
+            count *= dim
+        return count
+
+    def has_static_shape(self) -> bool:
+        return True
+
+    def _constructor_args(self) -> tuple:
+        return (self.shape, self.element_type)
+
+    def _print(self, printer) -> None:
+        printer.write("vector<" + "".join(f"{d}x" for d in self.shape))
+        printer.print_type(self.element_type)
+        printer.write(">")
+
+    def _sub_elements(self) -> Iterable:
+        yield self.element_type
+
+
 class FunctionType(Type):
     """``(i32, f32) -> i32``: the ``inputs`` and ``results`` tuples of a function or an op."""
 
@@ -309,7 +351,7 @@ FLOAT_KINDS: tuple[str, ...] = tuple(FORMATS)
 
 __all__ = [
     "Type", "IntegerType", "IndexType", "NoneType", "FloatType", "RankedTensorType",
-    "FunctionType", "OpaqueType", "element_type_of", "shape_of", "encoding_of",
+    "VectorType", "FunctionType", "OpaqueType", "element_type_of", "shape_of", "encoding_of",
     "SIGNLESS", "SIGNED", "UNSIGNED", "DYNAMIC", "FLOAT_KINDS",
     "i1", "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64", "index",
 ]

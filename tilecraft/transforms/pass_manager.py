@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from tilecraft.codegen.diagnostics import Diagnostic
 from tilecraft.ir import Operation, VerificationError, get_dialect
 from tilecraft.ir.pass_base import Pass
+from tilecraft.ir.traits import IsolatedFromAbove
 
 from .diagnostics import emit_warning
 from .pass_registry import PassRegistryError, pass_name
@@ -56,6 +57,19 @@ class PassFailure(Diagnostic):
 
 class PassVerificationError(PassFailure):
     """A pass left invalid IR: the message is the verifier's, followed by the pass's name."""
+
+
+def _schedulable(pm: OpPassManager, op: Operation) -> bool:
+    """Whether ``pm`` runs on ``op``, a child of the op its parent manager runs on: ``op`` has
+    ``pm``'s anchor or, for ``any``, is a registered op isolated from above on which every pass
+    of ``pm`` can run (MLIR's ``OpPassManagerImpl::canScheduleOn``: an ``any`` manager holding
+    a ``builtin.module`` pass runs on no child at all)."""
+    if pm.anchor != "any":
+        return pm.anchor == op.name
+    if not op.is_registered or not op.has_trait(IsolatedFromAbove):
+        return False
+    return all(element.ANCHOR in ("", op.name) for element in pm.elements
+               if not isinstance(element, OpPassManager))
 
 
 class OpPassManager:
@@ -216,7 +230,7 @@ class PassManager(OpPassManager):
     def _run_nested(self, pm: OpPassManager, op: Operation, anchors: tuple[str, ...],
                     timer: Timer | None) -> None:
         children = [child for region in op.regions for block in region.blocks
-                    for child in block if pm.anchor in ("any", child.name)]
+                    for child in block if _schedulable(pm, child)]
         if not children:
             return
         with _timed(timer, f"'{pm.anchor}' Pipeline") as nested_timer:
