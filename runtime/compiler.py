@@ -205,9 +205,10 @@ class CPUBackend(Backend):
         from .cpu_driver import CPUKernel
 
         info = binary.info
-        mathlib.load_libm()
-        kernel = CPUKernel(engine.JITLibrary(binary.obj), info.grid_symbol, info.arg_kinds,
-                           info.prints, info.asserts)
+        library = engine.JITLibrary(binary.obj)
+        if library.imports:  # (finding libm runs ldconfig: only for code that calls out)
+            mathlib.load_libm()
+        kernel = CPUKernel(library, info.grid_symbol, info.arg_kinds, info.prints, info.asserts)
         return _CPULauncher(kernel)
 
 

@@ -142,7 +142,8 @@ class JITLibrary:
     The engine, and the code in it, lives as long as this object: keep it while kernels run."""
 
     def __init__(self, obj: bytes) -> None:
-        self._imports = object_symbols(obj).imported
+        self.imports = object_symbols(obj).imported
+        """The symbols the object uses and does not define (libm's, the runtime's callbacks)."""
         self._obj = obj
         self._engine: llvm.ExecutionEngine | None = None
 
@@ -163,7 +164,7 @@ class JITLibrary:
             # also makes the process's own symbols (libc, libm) visible to address_of_symbol.
             machine = _create_machine(target.triple, target.cpu, target.features)
             engine = llvm.create_mcjit_compiler(llvm.parse_assembly(""), machine)
-            missing = [name for name in self._imports if llvm.address_of_symbol(name) is None]
+            missing = [name for name in self.imports if llvm.address_of_symbol(name) is None]
             if missing:
                 raise LLVMError(f"the object uses symbols nothing defines: {', '.join(missing)}")
             engine.add_object_file(llvm.ObjectFileRef.from_data(self._obj))

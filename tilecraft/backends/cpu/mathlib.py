@@ -22,7 +22,6 @@ fast-math flags on it, round to nearest and no flushing of denormals.
 
 from __future__ import annotations
 
-import ctypes.util
 import functools
 import struct
 from collections.abc import Callable, Mapping, Sequence
@@ -272,6 +271,8 @@ def load_libm() -> None:
     symbols, but LLVM's own symbol search only sees libraries loaded through it; loading libm
     explicitly makes resolution independent of how the Python executable was linked.
     """
+    import ctypes.util  # (which imports subprocess: only where libm is needed)
+
     path = ctypes.util.find_library("m")
     if path is not None:
         llvm.load_library_permanently(path)
