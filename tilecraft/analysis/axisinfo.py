@@ -36,8 +36,7 @@ from __future__ import annotations
 import math
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -77,8 +76,7 @@ def _mul_div(a: int, b: int) -> int:
     return min(a * b, MAX_DIVISOR)
 
 
-@dataclass(frozen=True)
-class AxisInfo:
+class AxisInfo(NamedTuple):
     """One lattice value (see the module docstring); tuples have one entry per dimension."""
 
     contiguity: tuple[int, ...]
@@ -203,13 +201,15 @@ def _unsigned(value: int, width: int) -> int:
 # -- rules
 
 
-@dataclass
 class RuleContext:
     """What a rule sees: the op, its operands' lattice values and the result's shape."""
 
-    op: Operation
-    ins: list[AxisInfo]
-    shape: tuple[int, ...]
+    __slots__ = ("op", "ins", "shape")
+
+    def __init__(self, op: Operation, ins: list[AxisInfo], shape: tuple[int, ...]) -> None:
+        self.op = op
+        self.ins = ins
+        self.shape = shape
 
     @property
     def rank(self) -> int:

@@ -23,7 +23,6 @@ import re
 import textwrap
 import types
 import warnings
-from dataclasses import dataclass
 
 from tilecraft.codegen.diagnostics import SourceLoc
 from tilecraft.generated import builtin as builtin_d, cf, scf, tt
@@ -42,15 +41,18 @@ from .ir_builder import IRBuilder
 # -- the source of a function --------------------------------------------------------------------
 
 
-@dataclass
 class FunctionSource:
     """A function's AST and where it sits in its file."""
 
-    tree: ast.FunctionDef
-    filename: str
-    line_offset: int  # file line of the AST's line 1, minus one
-    col_offset: int  # indentation removed before parsing
-    text: str  # the file's text up to the function (blank lines) and the function itself
+    __slots__ = ("tree", "filename", "line_offset", "col_offset", "text")
+
+    def __init__(self, tree: ast.FunctionDef, filename: str, line_offset: int, col_offset: int,
+                 text: str) -> None:
+        self.tree = tree
+        self.filename = filename
+        self.line_offset = line_offset  # file line of the AST's line 1, minus one
+        self.col_offset = col_offset  # indentation removed before parsing
+        self.text = text  # the file's text up to the function (blank lines) and the function itself
 
     def source_loc(self, node) -> SourceLoc:
         return SourceLoc(self.filename, self.line_offset + node.lineno,

@@ -18,7 +18,6 @@ named after what they lower (`elementwise`, `shapes`, `memory`, `control`, `redu
 from __future__ import annotations
 
 import contextlib
-from dataclasses import dataclass, field
 from typing import Callable, Iterator, Sequence
 
 import llvmlite.ir as ir
@@ -56,14 +55,17 @@ def error_at(op: Operation, message: str) -> CompilationError:
     return CompilationError(message, loc, source)
 
 
-@dataclass
 class KernelInfo:
     """What the runtime needs besides the code: argument kinds and debug-op tables."""
 
-    name: str
-    arg_kinds: list[str]
-    prints: list[dict] = field(default_factory=list)
-    asserts: list[dict] = field(default_factory=list)
+    __slots__ = ("name", "arg_kinds", "prints", "asserts")
+
+    def __init__(self, name: str, arg_kinds: list[str], prints: list[dict] | None = None,
+                 asserts: list[dict] | None = None) -> None:
+        self.name = name
+        self.arg_kinds = arg_kinds
+        self.prints: list[dict] = [] if prints is None else prints
+        self.asserts: list[dict] = [] if asserts is None else asserts
 
     @property
     def grid_symbol(self) -> str:

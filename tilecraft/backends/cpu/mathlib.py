@@ -25,8 +25,8 @@ from __future__ import annotations
 import functools
 import struct
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from types import MappingProxyType
+from typing import NamedTuple
 
 import llvmlite.binding as llvm
 import llvmlite.ir as ir
@@ -283,8 +283,7 @@ def load_libm() -> None:
 # --------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _Format:
+class _Format(NamedTuple):
     """An IEEE binary interchange format: sign, ``exp_bits`` of exponent, ``mant_bits`` stored."""
 
     exp_bits: int
