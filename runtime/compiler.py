@@ -534,6 +534,7 @@ def compile(src: ASTSource, target: GPUTarget | None = None,  # noqa: A001 - Tri
     ``triton.compile`` does; no device is needed."""
     from tilecraft.language import core as tl
 
+    cache.prefetch_source_fingerprint()  # (for the cache key, while the frontend runs)
     fn = src.fn
     args = {}
     for name in fn.arg_names:

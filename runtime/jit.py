@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 from tilecraft.language import core as tl
 
-from . import fast_launch
+from . import cache, fast_launch
 from .arguments import (address_of, element_type_of, is_array_like, is_tensor_descriptor,
                         scalar_type_of)
 from .arguments import reinterpret  # noqa: F401 (tilecraft.runtime.jit.reinterpret, as before)
@@ -201,6 +201,7 @@ class JITFunction:
         key = (spec.key, backend, tuple(sorted(options.items())))
         compiled = self._binaries.get(key)
         if compiled is None:
+            cache.prefetch_source_fingerprint()  # (for the cache key, while the frontend runs)
             compiled = compile_module(self._compile(spec), get_backend(backend), options,
                                       list(spec.arg_types))
             self._binaries[key] = compiled
