@@ -38,8 +38,6 @@ from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
-import numpy as np
-
 from tilecraft.analysis.callgraph import CallGraph, is_declaration, is_function, visibility
 from tilecraft.analysis.cfg import successor_operands
 from tilecraft.analysis.defuse import def_use_order, external_operands
@@ -48,6 +46,8 @@ from tilecraft.ir import (ArrayAttr, Attribute, BoolAttr, DenseArrayAttr,
 from tilecraft.ir.types import element_type_of, shape_of
 
 if TYPE_CHECKING:  # the layouts are loaded by the GPU lowering, which asks for layout widths
+    import numpy as np
+
     from tilecraft.layouts.linear import LinearLayout
 
 #: The divisibility of 0 (and the optimistic top value of every field).
@@ -619,6 +619,8 @@ def _constant(ctx: RuleContext) -> AxisInfo | None:
 
 def dense_axis_info(values: Sequence[int], shape: Sequence[int]) -> AxisInfo:
     """The exact lattice value of a constant tensor given as flat ``values``."""
+    import numpy as np  # (only for such constants: a compile for CUDA need not load numpy)
+
     array = np.array(values, dtype=object).reshape(tuple(shape))
     cons, divs, csts = [], [], []
     for d, size in enumerate(shape):
@@ -632,6 +634,8 @@ def dense_axis_info(values: Sequence[int], shape: Sequence[int]) -> AxisInfo:
 
 
 def _largest_group(moved: np.ndarray, size: int, step: int) -> int:
+    import numpy as np
+
     for group in sorted((g for g in range(1, size + 1) if size % g == 0), reverse=True):
         chunks = moved.reshape(moved.shape[:-1] + (size // group, group))
         expected = chunks[..., :1] + np.arange(group, dtype=object) * step
