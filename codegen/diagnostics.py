@@ -8,12 +8,12 @@ core can use it without pulling in the `.td` machinery.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 
-@dataclass(frozen=True, slots=True)
-class SourceLoc:
+# (Records made when a first compile imports their module are named tuples, not dataclasses,
+# whose code generation costs about a millisecond per class.)
+class SourceLoc(NamedTuple):
     """A position in a source text: 1-based line and column, and the file's name if any."""
 
     file: str | None

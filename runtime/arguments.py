@@ -4,6 +4,8 @@ Shared by the JIT, the backends' launch paths and the interpreter."""
 
 from __future__ import annotations
 
+import sys
+
 from tilecraft.language import core as tl
 
 
@@ -29,6 +31,13 @@ _NUMPY_DTYPES = {
 
 def is_torch_tensor(value) -> bool:
     return type(value).__module__.startswith("torch") and hasattr(value, "data_ptr")
+
+
+def is_tensor_descriptor(value) -> bool:
+    """Whether ``value`` is a `tilecraft.runtime.tensor_descriptor.TensorDescriptor` (which only
+    a caller that imported its module can have made: a launch without one does not load it)."""
+    module = sys.modules.get("tilecraft.runtime.tensor_descriptor")
+    return module is not None and isinstance(value, module.TensorDescriptor)
 
 
 def is_array_like(value) -> bool:

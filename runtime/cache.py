@@ -15,13 +15,13 @@ included) are not served.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import importlib.util
 import json
 import os
 import shutil
 import tempfile
+import threading
 import warnings
 from pathlib import Path
 from typing import Any
@@ -36,18 +36,22 @@ _PACKAGES = ("tilecraft", "tilecraft.codegen", "tilecraft.generated", "tilecraft
 
 def source_modules() -> dict[str, str]:
     """Module name -> source file of every module of the tilecraft distribution, subpackages
-    included, in a fixed order: each package's folders come from its import spec (so a mapped
-    folder is found however it is installed), its modules are its ``*.py`` files and its
-    subpackages its subfolders with an ``__init__.py``."""
+    included, in a fixed order: the folders of `_PACKAGES` come from their import specs (so a
+    mapped folder is found however it is installed), a package's modules are its ``*.py``
+    files and its subpackages its subfolders with an ``__init__.py``."""
     modules: dict[str, str] = {}
+    found: dict[str, list[str]] = {}  # subpackage -> its folder, as the walk found it
     pending = list(reversed(_PACKAGES))
     while pending:
         package = pending.pop()
-        spec = importlib.util.find_spec(package)  # finds the folder without running the package
-        if spec is None or not spec.submodule_search_locations:
-            continue
+        folders = found.get(package)
+        if folders is None:
+            spec = importlib.util.find_spec(package)  # finds the folder, running no package
+            if spec is None or not spec.submodule_search_locations:
+                continue
+            folders = spec.submodule_search_locations
         subpackages = []
-        for folder in spec.submodule_search_locations:
+        for folder in folders:
             for entry in sorted(os.scandir(folder), key=lambda e: e.name):
                 stem, dot, suffix = entry.name.partition(".")
                 if entry.is_file() and dot and suffix == "py" and stem.isidentifier():
@@ -56,21 +60,52 @@ def source_modules() -> dict[str, str]:
                 elif (entry.is_dir() and entry.name.isidentifier()
                       and os.path.isfile(os.path.join(entry.path, "__init__.py"))):
                     subpackages.append(f"{package}.{entry.name}")
+                    if subpackages[-1] not in _PACKAGES:
+                        found.setdefault(subpackages[-1], [entry.path])
         pending.extend(name for name in reversed(subpackages)
                        if name not in modules and name not in pending)
     return modules
 
 
-@functools.cache
 def source_fingerprint() -> str:
-    """The sha256 of `source_modules`, by module name and file contents (computed once per
-    process, a few milliseconds): what compile-cache keys fold in as tilecraft's own source."""
-    digest = hashlib.sha256()
-    for name, path in source_modules().items():
-        digest.update(f"{name}\0".encode())
-        with open(path, "rb") as file:
-            digest.update(hashlib.sha256(file.read()).digest())
-    return digest.hexdigest()
+    """The sha256 of `source_modules`, by module name and file contents: what compile-cache
+    keys fold in as tilecraft's own source. Computed once per process (about 10 ms of reading
+    and hashing), in the background where `prefetch_source_fingerprint` started it."""
+    with _fingerprint_lock:
+        if not _fingerprint:
+            digest = hashlib.sha256()
+            for name, path in source_modules().items():
+                digest.update(f"{name}\0".encode())
+                with open(path, "rb") as file:
+                    digest.update(hashlib.sha256(file.read()).digest())
+            _fingerprint.append(digest.hexdigest())
+        return _fingerprint[0]
+
+
+def prefetch_source_fingerprint() -> None:
+    """Starts computing `source_fingerprint` in a background thread, unless it is known or under
+    way: a first compile has its frontend to run meanwhile, and the reading and hashing release
+    the GIL."""
+    global _prefetch
+    if _fingerprint or _prefetch is not None:
+        return
+    _prefetch = threading.Thread(target=source_fingerprint, name="tilecraft-source-fingerprint",
+                                 daemon=True)
+    _prefetch.start()
+
+
+def _forget_prefetch() -> None:
+    """In a child process forked while the prefetch ran: its thread is gone, and with it the
+    holder of the lock."""
+    global _fingerprint_lock, _prefetch
+    _fingerprint_lock = threading.Lock()
+    _prefetch = None
+
+
+_fingerprint: list[str] = []
+_fingerprint_lock = threading.Lock()
+_prefetch: threading.Thread | None = None
+os.register_at_fork(after_in_child=_forget_prefetch)
 
 
 def cache_dir() -> Path | None:

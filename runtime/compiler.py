@@ -26,8 +26,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import cache
 
@@ -63,8 +62,7 @@ def _cuda_usable() -> bool:
     return driver.is_available()
 
 
-@dataclass(frozen=True)
-class GPUTarget:
+class GPUTarget(NamedTuple):
     """Where a kernel is compiled for, as Triton's: ``GPUTarget("cuda", 90, 32)``."""
 
     backend: str
@@ -72,16 +70,21 @@ class GPUTarget:
     warp_size: int = 32
 
 
-@dataclass
 class ASTSource:
     """A kernel and its specialization, as Triton's: ``signature`` maps each parameter to a
     type string (``"*fp32"``, ``"i32"``, ``"*fp16:16"`` for divisibility by 16, or
     ``"constexpr"``); ``constexprs`` gives the constexpr values."""
 
-    fn: Any
-    signature: dict
-    constexprs: dict = field(default_factory=dict)
-    attrs: dict = field(default_factory=dict)
+    def __init__(self, fn: Any, signature: dict, constexprs: dict | None = None,
+                 attrs: dict | None = None) -> None:
+        self.fn = fn
+        self.signature = signature
+        self.constexprs = {} if constexprs is None else constexprs
+        self.attrs = {} if attrs is None else attrs
+
+    def __repr__(self) -> str:
+        return (f"ASTSource(fn={self.fn!r}, signature={self.signature!r}, "
+                f"constexprs={self.constexprs!r}, attrs={self.attrs!r})")
 
 
 class CompiledKernel:
@@ -205,9 +208,10 @@ class CPUBackend(Backend):
         from .cpu_driver import CPUKernel
 
         info = binary.info
-        mathlib.load_libm()
-        kernel = CPUKernel(engine.JITLibrary(binary.obj), info.grid_symbol, info.arg_kinds,
-                           info.prints, info.asserts)
+        library = engine.JITLibrary(binary.obj)
+        if library.imports:  # (finding libm runs ldconfig: only for code that calls out)
+            mathlib.load_libm()
+        kernel = CPUKernel(library, info.grid_symbol, info.arg_kinds, info.prints, info.asserts)
         return _CPULauncher(kernel)
 
 
@@ -530,6 +534,7 @@ def compile(src: ASTSource, target: GPUTarget | None = None,  # noqa: A001 - Tri
     ``triton.compile`` does; no device is needed."""
     from tilecraft.language import core as tl
 
+    cache.prefetch_source_fingerprint()  # (for the cache key, while the frontend runs)
     fn = src.fn
     args = {}
     for name in fn.arg_names:
@@ -559,18 +564,20 @@ def launch_arguments(spec, arg_kinds: list[str], backend: str,
     unsigned value given for a signed slot), floats; a tensor descriptor is the address of its
     encoded ``CUtensorMap`` where ``tensormaps`` (the kernel's metadata) names its parameter,
     else its pack."""
-    from .arguments import address_of, is_array_like, is_torch_tensor, reinterpret
-    from .tensor_descriptor import TensorDescriptor, descriptor_pack_values
+    from .arguments import (address_of, is_array_like, is_tensor_descriptor, is_torch_tensor,
+                            reinterpret)
 
     by_index = {parameter["index"]: parameter for parameter in tensormaps}
     given = []
     for index, name in enumerate(spec.arg_types):
         value = spec.bound[name]
-        if isinstance(value, TensorDescriptor) and index in by_index:
+        if is_tensor_descriptor(value) and index in by_index:
             from tilecraft.backends.cuda.tensormap import tensormap_address
 
             given.append((name, tensormap_address(value, by_index[index], name)))
-        elif isinstance(value, TensorDescriptor):
+        elif is_tensor_descriptor(value):
+            from .tensor_descriptor import descriptor_pack_values
+
             given += [(name, v) for v in descriptor_pack_values(value, value.base)]
         else:
             given.append((name, value))

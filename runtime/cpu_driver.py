@@ -43,8 +43,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from tilecraft.backends import native
 
@@ -87,16 +86,14 @@ class DeviceAssertionError(AssertionError):
         self.index = index
 
 
-@dataclass(frozen=True)
-class _Print:
+class _Print(NamedTuple):
     prefix: str
     hex: bool
     kinds: tuple[str, ...]
     shape: tuple[int, ...] | None
 
 
-@dataclass(frozen=True)
-class _Assert:
+class _Assert(NamedTuple):
     message: str
     file: str
     line: int

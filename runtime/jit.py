@@ -17,16 +17,15 @@ import functools
 import inspect
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from tilecraft.language import core as tl
 
-from . import fast_launch
-from .arguments import address_of, element_type_of, is_array_like, scalar_type_of
+from . import cache, fast_launch
+from .arguments import (address_of, element_type_of, is_array_like, is_tensor_descriptor,
+                        scalar_type_of)
 from .arguments import reinterpret  # noqa: F401 (tilecraft.runtime.jit.reinterpret, as before)
 from .compiler import (compile_module, compile_modules, get_backend, launch_arguments,
                        scratch_arguments, selected_backend)
-from .tensor_descriptor import TensorDescriptor
 
 LAUNCH_OPTIONS = frozenset({
     "num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion", "warmup", "debug",
@@ -46,13 +45,18 @@ def _signature_string(text: str):
     return tl.str_to_ty(text), divisible
 
 
-@dataclass
 class Specialization:
-    key: tuple
-    arg_types: dict  # runtime parameter -> language type
-    constexprs: dict  # constexpr parameter (and specialized ones) -> value
-    attrs: dict  # runtime parameter -> {attribute: value}
-    bound: dict  # every parameter -> the value given (for the grid and the interpreter)
+    """What a launch's arguments specialize a kernel for."""
+
+    __slots__ = ("key", "arg_types", "constexprs", "attrs", "bound")
+
+    def __init__(self, key: tuple, arg_types: dict, constexprs: dict, attrs: dict,
+                 bound: dict) -> None:
+        self.key = key
+        self.arg_types = arg_types  # runtime parameter -> language type
+        self.constexprs = constexprs  # constexpr parameter (and specialized ones) -> value
+        self.attrs = attrs  # runtime parameter -> {attribute: value}
+        self.bound = bound  # every parameter -> the value given (for the grid, the interpreter)
 
 
 def _hashable(value):
@@ -197,6 +201,7 @@ class JITFunction:
         key = (spec.key, backend, tuple(sorted(options.items())))
         compiled = self._binaries.get(key)
         if compiled is None:
+            cache.prefetch_source_fingerprint()  # (for the cache key, while the frontend runs)
             compiled = compile_module(self._compile(spec), get_backend(backend), options,
                                       list(spec.arg_types))
             self._binaries[key] = compiled
@@ -270,7 +275,7 @@ class JITFunction:
             elif is_array_like(value):
                 ty = tl.pointer_type(element_type_of(value))
                 divisible = specialize and address_of(value) % 16 == 0
-            elif isinstance(value, TensorDescriptor):
+            elif is_tensor_descriptor(value):
                 ty = value.language_type()
                 divisible = True  # the base is 16-byte aligned (checked when made)
                 from tilecraft.transforms import rewrite_tensor_descriptor as rewrite

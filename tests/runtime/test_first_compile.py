@@ -1,7 +1,10 @@
 """What a fresh process's first compile loads: the benchmark's first compile of vector add (one
 function, no calls) gets through the CPU backend without networkx, as its analyses build no
 graph for such a kernel, and without the GPU dialects, the code generator's libraries (lark,
-jinja2) or the CUDA bindings; compiled for CUDA (no GPU needed), it loads no networkx either."""
+jinja2) or the CUDA bindings; compiled for CUDA (no GPU needed), it loads no networkx either,
+nor numpy. Neither loads what only other kernels need (the math dialect, liveness, the CPU
+lowerings of dots, reductions, atomics and debug ops, tensor descriptors) or what only other
+work needs (pass timing, subprocess: libm is looked for only for code that calls it)."""
 
 from __future__ import annotations
 
@@ -20,9 +23,14 @@ cpu_launch = importlib.util.module_from_spec(_SPEC)
 _SPEC.loader.exec_module(cpu_launch)
 
 # Modules a first compile of vector add must not load (for the CPU backend: all of them).
-NOT_FOR_CUDA = ("networkx", "lark", "jinja2", "lightgbm", "matplotlib")
-NOT_FOR_CPU = (*NOT_FOR_CUDA, "cuda", "tilecraft.generated.ttg", "tilecraft.generated.ttng",
-               "tilecraft.layouts")
+NOT_FOR_EITHER = ("networkx", "lark", "jinja2", "lightgbm", "matplotlib",
+                  "tilecraft.generated.math", "tilecraft.analysis.liveness",
+                  "tilecraft.transforms.timing", "tilecraft.runtime.tensor_descriptor")
+NOT_FOR_CUDA = (*NOT_FOR_EITHER, "numpy")
+NOT_FOR_CPU = (*NOT_FOR_EITHER, "cuda", "tilecraft.generated.ttg", "tilecraft.generated.ttng",
+               "tilecraft.layouts", "tilecraft.backends.cpu.dot",
+               "tilecraft.backends.cpu.reductions", "tilecraft.backends.cpu.atomics",
+               "tilecraft.backends.cpu.debug", "subprocess", "uuid")
 
 CUDA_COMPILE = """import tilecraft as tc
 import tilecraft.language as tl
@@ -57,7 +65,7 @@ def test_first_compile_loads_no_heavy_module(tmp_path):
     _check(tmp_path, cpu_launch.FIRST_COMPILE, NOT_FOR_CPU, "cpu")
 
 
-def test_first_cuda_compile_does_not_import_networkx(tmp_path):
+def test_first_cuda_compile_does_not_import_networkx_or_numpy(tmp_path):
     from tilecraft.backends.cuda import toolchain
 
     try:

@@ -8,18 +8,40 @@
 - `axisinfo`: contiguity/divisibility/constancy of integer and pointer tensors
   (`AxisInfoAnalysis`), which decides vector widths of loads and stores.
 
-Analyses are snapshots of the IR when they were built: rebuild them after changing it.
+Analyses are snapshots of the IR when they were built: rebuild them after changing it. The
+names below are loaded from their modules on first use, so that importing one analysis (the CPU
+backend's `axisinfo`) loads no other.
 """
 
-from tilecraft.analysis.axisinfo import MAX_DIVISOR, AxisInfo, AxisInfoAnalysis
-from tilecraft.analysis.callgraph import UNKNOWN, CallGraph
-from tilecraft.analysis.cfg import RegionCFG, region_cfg, successor_operands
-from tilecraft.analysis.defuse import DefUseGraph
-from tilecraft.analysis.dominance import DominanceInfo, PostDominanceInfo
-from tilecraft.analysis.liveness import LiveRange, Liveness
+from __future__ import annotations
+
+import importlib
+
+# name -> the module of this package that defines it
+_LAZY = {
+    "AxisInfo": "axisinfo", "AxisInfoAnalysis": "axisinfo", "MAX_DIVISOR": "axisinfo",
+    "CallGraph": "callgraph", "UNKNOWN": "callgraph",
+    "RegionCFG": "cfg", "region_cfg": "cfg", "successor_operands": "cfg",
+    "DefUseGraph": "defuse",
+    "DominanceInfo": "dominance", "PostDominanceInfo": "dominance",
+    "LiveRange": "liveness", "Liveness": "liveness",
+}
 
 __all__ = [
     "AxisInfo", "AxisInfoAnalysis", "MAX_DIVISOR", "CallGraph", "UNKNOWN", "RegionCFG",
     "region_cfg", "successor_operands", "DefUseGraph", "DominanceInfo", "PostDominanceInfo",
     "Liveness", "LiveRange",
 ]
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))

@@ -43,11 +43,10 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from tilecraft.analysis.callgraph import CallGraph, is_call, resolve_callee
 from tilecraft.analysis.cfg import ancestor_in_region, successor_operands
-from tilecraft.analysis.liveness import Liveness
 from tilecraft.dialects.ttg_layouts import encoding_layout
 from tilecraft.generated.tt import PointerType, TensorDescType
 from tilecraft.generated.ttg import (BlockedEncodingAttr, MemDescType, NVMMASharedEncodingAttr,
@@ -60,6 +59,8 @@ from tilecraft.layouts.linear import LinearLayout
 
 if TYPE_CHECKING:  # networkx is imported once there are buffers to place (not for most kernels)
     import networkx as nx
+
+    from tilecraft.analysis.liveness import Liveness
 
 __all__ = ["Buffer", "Interval", "FunctionAllocation", "ModuleAllocation", "ScratchSizeFn",
            "scratch_size", "explicit_size", "padded_elements", "partition_sizes",
@@ -80,8 +81,7 @@ _VIEW_OPS = ("ttg.memdesc_index", "ttg.memdesc_subslice", "ttg.memdesc_trans",
              "ttg.memdesc_reshape", "ttg.memdesc_reinterpret")
 
 
-@dataclass(frozen=True)
-class Interval:
+class Interval(NamedTuple):
     """The half-open interval ``[start, end)``."""
 
     start: int
@@ -496,6 +496,8 @@ class _Builder:
         if not self.result.buffers:
             return  # no live range to find (nor liveness to solve)
         func = self.result.func
+        from tilecraft.analysis.liveness import Liveness  # (as networkx: with buffers to place)
+
         ids = _post_order_ids(func)
         liveness = Liveness(func)
 

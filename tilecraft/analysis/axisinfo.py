@@ -36,10 +36,7 @@ from __future__ import annotations
 import math
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
-import numpy as np
+from typing import TYPE_CHECKING, NamedTuple
 
 from tilecraft.analysis.callgraph import CallGraph, is_declaration, is_function, visibility
 from tilecraft.analysis.cfg import successor_operands
@@ -49,6 +46,8 @@ from tilecraft.ir import (ArrayAttr, Attribute, BoolAttr, DenseArrayAttr,
 from tilecraft.ir.types import element_type_of, shape_of
 
 if TYPE_CHECKING:  # the layouts are loaded by the GPU lowering, which asks for layout widths
+    import numpy as np
+
     from tilecraft.layouts.linear import LinearLayout
 
 #: The divisibility of 0 (and the optimistic top value of every field).
@@ -77,8 +76,7 @@ def _mul_div(a: int, b: int) -> int:
     return min(a * b, MAX_DIVISOR)
 
 
-@dataclass(frozen=True)
-class AxisInfo:
+class AxisInfo(NamedTuple):
     """One lattice value (see the module docstring); tuples have one entry per dimension."""
 
     contiguity: tuple[int, ...]
@@ -203,13 +201,15 @@ def _unsigned(value: int, width: int) -> int:
 # -- rules
 
 
-@dataclass
 class RuleContext:
     """What a rule sees: the op, its operands' lattice values and the result's shape."""
 
-    op: Operation
-    ins: list[AxisInfo]
-    shape: tuple[int, ...]
+    __slots__ = ("op", "ins", "shape")
+
+    def __init__(self, op: Operation, ins: list[AxisInfo], shape: tuple[int, ...]) -> None:
+        self.op = op
+        self.ins = ins
+        self.shape = shape
 
     @property
     def rank(self) -> int:
@@ -619,6 +619,8 @@ def _constant(ctx: RuleContext) -> AxisInfo | None:
 
 def dense_axis_info(values: Sequence[int], shape: Sequence[int]) -> AxisInfo:
     """The exact lattice value of a constant tensor given as flat ``values``."""
+    import numpy as np  # (only for such constants: a compile for CUDA need not load numpy)
+
     array = np.array(values, dtype=object).reshape(tuple(shape))
     cons, divs, csts = [], [], []
     for d, size in enumerate(shape):
@@ -632,6 +634,8 @@ def dense_axis_info(values: Sequence[int], shape: Sequence[int]) -> AxisInfo:
 
 
 def _largest_group(moved: np.ndarray, size: int, step: int) -> int:
+    import numpy as np
+
     for group in sorted((g for g in range(1, size + 1) if size % g == 0), reverse=True):
         chunks = moved.reshape(moved.shape[:-1] + (size // group, group))
         expected = chunks[..., :1] + np.arange(group, dtype=object) * step

@@ -48,6 +48,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from tilecraft.analysis.allocation import (FunctionAllocation, Interval, ModuleAllocation)
 from tilecraft.analysis.callgraph import resolve_callee
@@ -68,8 +69,7 @@ _WAITS = ("ttg.async_wait", "ttng.async_tma_store_wait")
 
 
 
-@dataclass(frozen=True)
-class Slice:
+class Slice(NamedTuple):
     """The bytes an access may touch (Triton's ``AllocationSlice``): an interval of a buffer
     and, for a ``ttg.memdesc_subslice`` of a whole buffer, the box of elements it views
     (its ``offsets`` and ``shape``, in the buffer's ``encoding``); ``offsets`` is None when the

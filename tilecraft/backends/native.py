@@ -30,11 +30,9 @@ import importlib.util
 import os
 import shlex
 import shutil
-import subprocess
 import sys
 import sysconfig
 import tempfile
-import uuid
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
@@ -208,13 +206,15 @@ def _build_command(path: Path) -> list[str]:
     if sys.platform == "darwin":
         flags += ["-undefined", "dynamic_lookup"]
     path.parent.mkdir(parents=True, exist_ok=True)
-    scratch = path.with_name(f".{path.name}.{uuid.uuid4().hex[:12]}")
+    scratch = path.with_name(f".{path.name}.{os.urandom(6).hex()}")
     return ["sh", "-c", _BUILD_SCRIPT, "sh", str(path), f"{scratch}.tmp", f"{scratch}.log",
             str(failed), *command, *flags, *sorted(str(path) for path in SOURCES.glob("*.c"))]
 
 
 def _build(path: Path) -> None:
     """Builds the module ``path`` and waits for it."""
+    import subprocess
+
     subprocess.run(_build_command(path), check=False, stdin=subprocess.DEVNULL)
     if not path.exists():
         _build_command(path)  # raises with the failure's record
@@ -227,8 +227,11 @@ def _build_in_background(path: Path) -> None:
     command = _build_command(path)
     if path not in _STARTED:
         _STARTED.add(path)
-        # sh puts the build in the background and returns: nothing is left to wait for
+        # sh puts the build in the background and returns: nothing is left to wait for. (Spawned
+        # directly: a first compile does not import subprocess for it.)
         command[2] = f"({command[2]}) </dev/null >/dev/null 2>&1 &"
-        subprocess.run(command, check=False, stdin=subprocess.DEVNULL, start_new_session=True)
+        stdin = [(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0)]
+        os.waitpid(os.posix_spawnp(command[0], command, os.environ, file_actions=stdin,
+                                   setsid=True), 0)
     raise NativeUnavailable(f"being built in the background ({path}): kernels loaded once it "
                             f"is there launch natively")

@@ -23,7 +23,6 @@ import re
 import textwrap
 import types
 import warnings
-from dataclasses import dataclass
 
 from tilecraft.codegen.diagnostics import SourceLoc
 from tilecraft.generated import builtin as builtin_d, cf, scf, tt
@@ -42,15 +41,18 @@ from .ir_builder import IRBuilder
 # -- the source of a function --------------------------------------------------------------------
 
 
-@dataclass
 class FunctionSource:
     """A function's AST and where it sits in its file."""
 
-    tree: ast.FunctionDef
-    filename: str
-    line_offset: int  # file line of the AST's line 1, minus one
-    col_offset: int  # indentation removed before parsing
-    text: str  # the file's text up to the function (blank lines) and the function itself
+    __slots__ = ("tree", "filename", "line_offset", "col_offset", "text")
+
+    def __init__(self, tree: ast.FunctionDef, filename: str, line_offset: int, col_offset: int,
+                 text: str) -> None:
+        self.tree = tree
+        self.filename = filename
+        self.line_offset = line_offset  # file line of the AST's line 1, minus one
+        self.col_offset = col_offset  # indentation removed before parsing
+        self.text = text  # the file's text up to the function (blank lines) and the function itself
 
     def source_loc(self, node) -> SourceLoc:
         return SourceLoc(self.filename, self.line_offset + node.lineno,
@@ -59,7 +61,7 @@ class FunctionSource:
 
 def get_function_source(fn) -> FunctionSource:
     try:
-        lines, first_line = inspect.getsourcelines(fn)
+        lines, first_line = source_lines(fn)
     except (OSError, TypeError) as error:
         raise CompilationError(f"cannot read the source of {fn.__qualname__}: {error}") from None
     text = "".join(lines)
@@ -74,6 +76,66 @@ def get_function_source(fn) -> FunctionSource:
     filename = fn.__code__.co_filename
     padded = "\n" * (first_line - 1) + text
     return FunctionSource(tree, filename, first_line - 1, indent, padded)
+
+
+def source_lines(fn) -> tuple[list[str], int]:
+    """``inspect.getsourcelines(fn)`` for a function: its lines (decorators included) and the
+    number of the first. Where the block ends is found from the function's code and syntax tree
+    instead of by inspect's tokenizer, whose regular expressions cost a process's first compile
+    a few milliseconds; the block is inspect's (the last line of the last statement, then the
+    comment lines after it indented as the body), and inspect's own answer is taken wherever the
+    tree cannot give it."""
+    function = inspect.unwrap(fn)
+    code = getattr(function, "__code__", None)
+    if code is None:
+        return inspect.getsourcelines(fn)
+    lines, start = inspect.findsource(function)
+    end = _block_end(lines, start, code)
+    return (lines[start:end], start + 1) if end else inspect.getsourcelines(fn)
+
+
+def _block_end(lines: list[str], start: int, code: types.CodeType) -> int | None:
+    """The index after the last line of the function whose decorators or ``def`` begin at
+    ``lines[start]`` and whose code is ``code`` (see `source_lines`), or None."""
+    def_indent = len(lines[start]) - len(lines[start].lstrip())
+    last_code_line = max((end for nested in _nested_codes(code)
+                          for _, end, _, _ in nested.co_positions() if end is not None),
+                         default=start + 1)
+    # the first line after the code that is neither blank, nor a comment, nor indented more
+    # than the def: past the block
+    stop = len(lines)
+    for index in range(max(last_code_line, start + 1), len(lines)):
+        text = lines[index].lstrip()
+        if text and not text.startswith("#") and len(lines[index]) - len(text) <= def_indent:
+            stop = index
+            break
+    try:
+        tree = ast.parse(textwrap.dedent("".join(lines[start:stop])))
+    except (SyntaxError, ValueError):
+        return None
+    if len(tree.body) != 1 or not isinstance(tree.body[0], (ast.FunctionDef,
+                                                            ast.AsyncFunctionDef)):
+        return None
+    node = tree.body[0]
+    end = start + node.end_lineno
+    if node.body[0].lineno == node.lineno:  # the body on the def's line: no indented block
+        return end
+    body = lines[start + node.body[0].lineno - 1]
+    body_indent = len(body) - len(body.lstrip())
+    for index in range(end, stop):
+        text = lines[index].lstrip()
+        if text.startswith("#") and len(lines[index]) - len(text) >= body_indent:
+            end = index + 1
+    return end
+
+
+def _nested_codes(code: types.CodeType) -> list[types.CodeType]:
+    """``code`` and the code objects of the functions, lambdas and comprehensions in it."""
+    found = [code]
+    for constant in code.co_consts:
+        if isinstance(constant, types.CodeType):
+            found += _nested_codes(constant)
+    return found
 
 
 # -- values --------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ import importlib
 from contextlib import contextmanager
 
 from tilecraft.frontend.errors import UnsupportedOpError
-from tilecraft.generated import arith, math as math_d, tt
+from tilecraft.generated import arith, tt
 from tilecraft.generated.language import OPS, LanguageOp
 from tilecraft.ir import (
     Block, DenseElementsAttr, FloatAttr, IntegerAttr, Operation, RankedTensorType, UnknownLoc,
@@ -178,7 +178,9 @@ class IRBuilder(Builder):
         return self._value(_op_class(entry), **kwargs)
 
     def fma(self, a, b, c, ty):
-        return self._value(math_d.FmaOp, a=a, b=b, c=c)
+        from tilecraft.generated.math import FmaOp  # (the math dialect loads when first used)
+
+        return self._value(FmaOp, a=a, b=b, c=c)
 
     def cmpi(self, predicate, a, b, ty):
         return self._value(arith.CmpIOp, lhs=a, rhs=b,

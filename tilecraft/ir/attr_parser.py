@@ -305,9 +305,9 @@ class AttrParser:
 
     def _split_zero_dimension(self) -> None:
         """Re-read ``0x...`` (lexed as a hex literal) as ``0`` ``x`` followed by the rest."""
-        from tilecraft.ir.lexer import TOKEN_RE
+        from tilecraft.ir.lexer import token_re
 
-        rest = [t for t in TOKEN_RE.findall(self.toks[self.i][2:]) if t]
+        rest = [t for t in token_re().findall(self.toks[self.i][2:]) if t]
         self.toks[self.i:self.i + 1] = ["0", "x", *rest]
         self.source.splices.append((self.i, 1 + len(rest)))
 

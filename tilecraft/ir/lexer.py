@@ -1,6 +1,6 @@
 """Tokens of MLIR text, and where they are.
 
-The whole text is split at once with one compiled regular expression (`TOKEN_RE.findall`), which
+The whole text is split at once with one compiled regular expression (`token_re().findall`), which
 yields the tokens as plain strings: the parser classifies a token by its first character. Token
 positions are only needed for diagnostics and locations, so `Source` computes them on first
 demand, with a second pass of the same expression.
@@ -9,6 +9,7 @@ demand, with a second pass of the same expression.
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from array import array
 from itertools import accumulate, repeat
@@ -30,8 +31,16 @@ _TOKEN = "|".join([
     r"[A-Za-z_][\w$.]*",                  # bare identifier or keyword
     r"\S",                                # anything else: the parser rejects it
 ])
-# The empty match at the end (`\Z`) lets the text end in comments; `tokenize` drops it.
-TOKEN_RE = re.compile(r"\s*+(?://[^\n]*+\s*+)*+(" + _TOKEN + r"|\Z)")
+
+
+@functools.cache
+def token_re() -> re.Pattern[str]:
+    """The tokens' regular expression, compiled when IR is first read (about a millisecond: a
+    compile that parses no IR text does not pay it). The empty match at the end (``\\Z``) lets
+    the text end in comments; `Source.tokenize` drops it."""
+    return re.compile(r"\s*+(?://[^\n]*+\s*+)*+(" + _TOKEN + r"|\Z)")
+
+
 EOF = "\0"  # the token after the last one
 
 
@@ -64,7 +73,7 @@ class Source:
         self._line_starts: array | None = None
 
     def tokenize(self) -> list[str]:
-        tokens = TOKEN_RE.findall(self.text)
+        tokens = token_re().findall(self.text)
         while tokens and tokens[-1] == "":
             tokens.pop()
         tokens.append(EOF)
@@ -97,7 +106,7 @@ class Source:
     def offset(self, index: int) -> int:
         """The character offset where token ``index`` starts."""
         if self._starts is None:
-            self._starts = array("q", [m.start(1) for m in TOKEN_RE.finditer(self.text)])
+            self._starts = array("q", [m.start(1) for m in token_re().finditer(self.text)])
             self._starts.append(len(self.text))
         for at, extra in self.splices:
             if index > at:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from tilecraft.codegen.diagnostics import Diagnostic
 
@@ -27,8 +27,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class MissingHook:
+class MissingHook(NamedTuple):
     """A hook that `.td` declares for a generated class and its hooks module does not define."""
 
     name: str  # the op's name (`tt.dot`) or the attribute's or type's (`ttg.blocked`)

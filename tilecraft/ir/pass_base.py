@@ -7,7 +7,7 @@ it (in the module named by `IMPL_MODULE`) that implements `run_on_operation`.
 from __future__ import annotations
 
 import shlex
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from tilecraft.codegen.diagnostics import Diagnostic
 
@@ -18,8 +18,7 @@ class PassOptionError(Diagnostic):
     """A pass option that does not exist or whose value does not parse."""
 
 
-@dataclass(frozen=True)
-class PassOption:
+class PassOption(NamedTuple):
     """One option: its Python attribute name, its `argument` in option text, type and default."""
 
     name: str
@@ -54,8 +53,7 @@ class PassOption:
                 f"'{pass_argument}': expected {self.type.__name__}") from None
 
 
-@dataclass(frozen=True)
-class PassStatistic:
+class PassStatistic(NamedTuple):
     """A counter a pass increments (`self.<name> += 1`), reported after the run."""
 
     name: str

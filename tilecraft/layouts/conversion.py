@@ -8,8 +8,7 @@ padded with zero bases (its extra hardware threads hold copies).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from tilecraft.layouts.linear import LinearLayout, _Solver
 
@@ -36,8 +35,7 @@ def contiguous_registers(layout: LinearLayout, dim: int | str) -> int:
     return 1 << bits
 
 
-@dataclass(frozen=True)
-class ConversionPlan:
+class ConversionPlan(NamedTuple):
     """How to convert a tensor from layout `src` to layout `dst`.
 
     ``kind`` is the cheapest mechanism that suffices:

@@ -13,8 +13,7 @@ from __future__ import annotations
 import sys
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Iterator, NamedTuple
 
 from tilecraft.codegen.diagnostics import Diagnostic, SourceLoc, render_diagnostic
 
@@ -25,8 +24,7 @@ __all__ = ["Report", "emit_error", "emit_warning", "emit_remark", "collect_diagn
            "reports_of"]
 
 
-@dataclass(frozen=True, slots=True)
-class Report:
+class Report(NamedTuple):
     """One diagnostic as reported: ``severity`` is "error", "warning", "remark" or "note"."""
 
     severity: str

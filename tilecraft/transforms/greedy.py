@@ -17,7 +17,6 @@ With ``cse_constants`` (the default) constants are kept unique and at the top of
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from tilecraft.codegen.diagnostics import Diagnostic
@@ -34,7 +33,6 @@ from .rewriter import PatternRewriter, RewriteListener
 __all__ = ["GreedyRewriteConfig", "RewriteConvergenceError", "apply_patterns_greedily"]
 
 
-@dataclass(slots=True)
 class GreedyRewriteConfig:
     """Settings of `apply_patterns_greedily` beyond ``fold`` and ``max_iterations``.
 
@@ -44,9 +42,13 @@ class GreedyRewriteConfig:
     ``listener``: also told about every change (e.g. to log or count them).
     """
 
-    cse_constants: bool = True
-    max_num_rewrites: int | None = None
-    listener: RewriteListener | None = None
+    __slots__ = ("cse_constants", "max_num_rewrites", "listener")
+
+    def __init__(self, cse_constants: bool = True, max_num_rewrites: int | None = None,
+                 listener: RewriteListener | None = None) -> None:
+        self.cse_constants = cse_constants
+        self.max_num_rewrites = max_num_rewrites
+        self.listener = listener
 
 
 REWRITES_PER_OP = 16

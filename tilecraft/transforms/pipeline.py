@@ -14,7 +14,6 @@ Errors are `PipelineError`s pointing at the offending character of the text with
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Union
 
 from tilecraft.codegen.diagnostics import Diagnostic, SourceLoc
@@ -33,19 +32,23 @@ class PipelineError(Diagnostic):
     """A malformed pipeline, an unknown pass, a bad pass option or a misplaced pass."""
 
 
-@dataclass
 class _PassNode:
-    argument: str
-    options: str
-    offset: int
-    options_offset: int
+    __slots__ = ("argument", "options", "offset", "options_offset")
+
+    def __init__(self, argument: str, options: str, offset: int, options_offset: int) -> None:
+        self.argument = argument
+        self.options = options
+        self.offset = offset
+        self.options_offset = options_offset
 
 
-@dataclass
 class _NestNode:
-    anchor: str
-    offset: int
-    children: list[_Node] = field(default_factory=list)
+    __slots__ = ("anchor", "offset", "children")
+
+    def __init__(self, anchor: str, offset: int) -> None:
+        self.anchor = anchor
+        self.offset = offset
+        self.children: list[_Node] = []
 
 
 _Node = Union[_PassNode, _NestNode]

@@ -33,7 +33,6 @@ op that uses or defines a descriptor and is none of the above is an error
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from tilecraft.generated.passes import TritonRewriteTensorDescriptorToPointerPassBase
 from tilecraft.ir import (
@@ -96,15 +95,18 @@ def _convert_types(types: Sequence[Type]) -> list[Type]:
     return out
 
 
-@dataclass
 class _Descriptor:
     """A descriptor's pack, by role."""
 
-    base: Value
-    shape: list[Value]
-    strides: list[Value]
-    padding_nan: Value
-    round_to_tf32: Value
+    __slots__ = ("base", "shape", "strides", "padding_nan", "round_to_tf32")
+
+    def __init__(self, base: Value, shape: list[Value], strides: list[Value], padding_nan: Value,
+                 round_to_tf32: Value) -> None:
+        self.base = base
+        self.shape = shape
+        self.strides = strides
+        self.padding_nan = padding_nan
+        self.round_to_tf32 = round_to_tf32
 
     @classmethod
     def unpack(cls, pack: Sequence[Value]) -> _Descriptor:

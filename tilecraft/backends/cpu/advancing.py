@@ -15,7 +15,6 @@ A step defined outside the loop is also known where the argument is read: the ti
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 import llvmlite.ir as ir
 
@@ -45,16 +44,19 @@ class AdvancingTile(ExprTile):
         return fl.builder.gep(value, [self.offset], source_etype=self.pointee)
 
 
-@dataclass
 class Advance:
     """One iteration argument held as a base and an offset (see the module docstring)."""
 
-    index: int  # among the loop's iteration arguments
-    step: Value  # the uniform tensor added each iteration
-    pointee: ir.Type | None  # element type the pointers point to; None for integers
-    base: Tile | None = None
-    slot: ir.Value | None = None  # the offset
-    invariant_step: ir.Value | None = None  # the step's scalar, when defined before the loop
+    __slots__ = ("index", "step", "pointee", "base", "slot", "invariant_step")
+
+    def __init__(self, index: int, step: Value, pointee: ir.Type | None) -> None:
+        self.index = index  # among the loop's iteration arguments
+        self.step = step  # the uniform tensor added each iteration
+        self.pointee = pointee  # element type the pointers point to; None for integers
+        self.base: Tile | None = None
+        self.slot: ir.Value | None = None  # the offset
+        # the step's scalar, when defined before the loop
+        self.invariant_step: ir.Value | None = None
 
     @property
     def offset_type(self) -> ir.Type:

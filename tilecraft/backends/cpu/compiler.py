@@ -6,7 +6,6 @@ stores the other stages only."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 
 from tilecraft.ir import Operation, print_op
 
@@ -38,15 +37,17 @@ class StageTexts(Mapping[str, str]):
         return f"StageTexts({', '.join(self)})"
 
 
-@dataclass
 class CPUBinary:
     """A kernel compiled for the host: its stages' text, the object code and the launch
     metadata."""
 
-    name: str
-    asm: StageTexts
-    obj: bytes
-    info: KernelInfo
+    __slots__ = ("name", "asm", "obj", "info")
+
+    def __init__(self, name: str, asm: StageTexts, obj: bytes, info: KernelInfo) -> None:
+        self.name = name
+        self.asm = asm
+        self.obj = obj
+        self.info = info
 
     def metadata(self) -> dict:
         return {"name": self.info.name, "arg_kinds": self.info.arg_kinds,

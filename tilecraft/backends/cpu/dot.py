@@ -4,14 +4,15 @@ The ``M x N`` result is cut into blocks of ``rows x columns`` whose accumulators
 vectors (as wide as the host's vector registers), kept in registers across the whole ``k``
 loop: each step loads one vector per column piece of ``B``'s row ``k``, broadcasts one element
 of ``A`` per row and issues ``rows x pieces`` vector multiply-adds. The block follows the
-host's vector registers (`vector_unit`): on an AVX2 host a block of f32 is 4 x 16 (two 8-lane
-pieces, 8 accumulators: 2 loads and 4 broadcasts per 8 fused multiply-adds), on an AVX-512 host
-8 x 32 (two 16-lane pieces, 16 accumulators), elsewhere 128-bit vectors. Columns that do not
-fill a block's pieces get narrower vectors (8, 4, 2, 1 lanes), rows that do not fill a block one
-shorter block; column blocks are the outer loop, so a ``K x 2``-vector panel of ``B`` stays in
-the L1 cache while the row blocks run over it. ``B`` is read by rows, so a ``B`` whose rows are
-not contiguous (a transposed view) is copied first; ``A`` is read one element at a time, so an
-``A`` loaded only for the dot may stay where it lies (a `RowsTile`, see `memory`).
+host's vector registers (`types.vector_unit`): on an AVX2 host a block of f32 is 4 x 16 (two
+8-lane pieces, 8 accumulators: 2 loads and 4 broadcasts per 8 fused multiply-adds), on an
+AVX-512 host 8 x 32 (two 16-lane pieces, 16 accumulators), elsewhere 128-bit vectors. Columns
+that do not fill a block's pieces get narrower vectors (8, 4, 2, 1 lanes), rows that do not
+fill a block one shorter block; column blocks are the outer loop, so a ``K x 2``-vector panel
+of ``B`` stays in the L1 cache while the row blocks run over it. ``B`` is read by rows, so a
+``B`` whose rows are not contiguous (a transposed view) is copied first; ``A`` is read one
+element at a time, so an ``A`` loaded only for the dot may stay where it lies (a `RowsTile`,
+see `memory`).
 
 Inputs are computed in their register form (fp16/bf16 widened to f32, so products are exact and
 sums are f32, as on tensor cores; integers widened to the accumulator's type);
@@ -54,21 +55,6 @@ BLOCK_VECTORS = 2
 
 
 @functools.cache
-def vector_unit() -> tuple[int, int]:
-    """The host's vector registers: (bytes in one, how many there are)."""
-    from .engine import host_target
-
-    target = host_target()
-    features = set(target.features.split(","))
-    if "+avx512f" in features:
-        return 64, 32
-    if "+avx" in features:
-        return 32, 16
-    if target.triple.startswith(("aarch64", "arm64")):
-        return 16, 32
-    return 16, 16
-
-
 def _operand_buffer(fl: FunctionLowering, tile: Tile, rows_in_place: bool = False) -> Tile:
     """The operand as the micro-kernel reads it: a buffer, or (for ``a``, read one element at
     a time) rows left where they are."""
@@ -137,7 +123,7 @@ class _Matmul:
         self.acc_ty = d.ty
         self.is_float = isinstance(self.acc_ty, (ir.FloatType, ir.DoubleType))
         self.signed = {id(a): not _is_unsigned(a_elem), id(b): not _is_unsigned(b_elem)}
-        register_bytes, self.registers = vector_unit()
+        register_bytes, self.registers = T.vector_unit()
         self.lanes = max(1, register_bytes // T.byte_size(self.acc_ty))
 
     # -- the plan: column groups, each with its pieces, cut into row blocks

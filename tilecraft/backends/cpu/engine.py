@@ -15,7 +15,6 @@ from __future__ import annotations
 import functools
 import struct
 import threading
-from dataclasses import dataclass
 
 import llvmlite
 import llvmlite.binding as llvm
@@ -30,29 +29,41 @@ class LLVMError(RuntimeError):
     with the object)."""
 
 
-@dataclass(frozen=True)
+# (The small classes of this module are written out rather than made by dataclasses, whose
+# code generation cost a first compile about a millisecond per class.)
+
+
 class HostTarget:
     """The machine this process runs on, as LLVM names it, and a TargetMachine for it (O3, the
     JIT's code model) that `compile_module` shares."""
 
-    triple: str
-    cpu: str
-    features: str
-    machine: llvm.TargetMachine
+    __slots__ = ("triple", "cpu", "features", "machine")
+
+    def __init__(self, triple: str, cpu: str, features: str,
+                 machine: llvm.TargetMachine) -> None:
+        self.triple = triple
+        self.cpu = cpu
+        self.features = features
+        self.machine = machine
 
 
-@dataclass(frozen=True)
 class CompiledObject:
     """What `compile_module` produces: the optimized IR text and the relocatable object code
     (ELF) that `JITLibrary` loads; ``asm``, the host assembly text, is generated on first use."""
 
-    llir: str
-    obj: bytes
+    __slots__ = ("llir", "obj", "_asm")
 
-    @functools.cached_property
+    def __init__(self, llir: str, obj: bytes) -> None:
+        self.llir = llir
+        self.obj = obj
+        self._asm: str | None = None
+
+    @property
     def asm(self) -> str:
         """The host assembly of ``llir`` (see `assembly`)."""
-        return assembly(self.llir)
+        if self._asm is None:
+            self._asm = assembly(self.llir)
+        return self._asm
 
 
 @functools.cache
@@ -142,7 +153,8 @@ class JITLibrary:
     The engine, and the code in it, lives as long as this object: keep it while kernels run."""
 
     def __init__(self, obj: bytes) -> None:
-        self._imports = object_symbols(obj).imported
+        self.imports = object_symbols(obj).imported
+        """The symbols the object uses and does not define (libm's, the runtime's callbacks)."""
         self._obj = obj
         self._engine: llvm.ExecutionEngine | None = None
 
@@ -163,7 +175,7 @@ class JITLibrary:
             # also makes the process's own symbols (libc, libm) visible to address_of_symbol.
             machine = _create_machine(target.triple, target.cpu, target.features)
             engine = llvm.create_mcjit_compiler(llvm.parse_assembly(""), machine)
-            missing = [name for name in self._imports if llvm.address_of_symbol(name) is None]
+            missing = [name for name in self.imports if llvm.address_of_symbol(name) is None]
             if missing:
                 raise LLVMError(f"the object uses symbols nothing defines: {', '.join(missing)}")
             engine.add_object_file(llvm.ObjectFileRef.from_data(self._obj))
@@ -180,12 +192,14 @@ _SHT_NOBITS = 8
 _STB_GLOBAL = 1
 
 
-@dataclass(frozen=True)
 class ObjectSymbols:
     """The global symbols of an object file: those it defines and those it imports."""
 
-    defined: frozenset[str]
-    imported: tuple[str, ...]
+    __slots__ = ("defined", "imported")
+
+    def __init__(self, defined: frozenset[str], imported: tuple[str, ...]) -> None:
+        self.defined = defined
+        self.imported = imported
 
 
 def object_symbols(obj: bytes) -> ObjectSymbols:

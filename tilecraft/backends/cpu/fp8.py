@@ -11,7 +11,7 @@ and float code, so loops over fp8 data still vectorize.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import llvmlite.ir as ir
 
@@ -25,8 +25,7 @@ FINITE = "fn"  # no infinities; S.1111.111 is NaN
 FINITE_UNSIGNED_ZERO = "fnuz"  # no infinities, no -0; 0x80 is NaN
 
 
-@dataclass(frozen=True)
-class Fp8Format:
+class Fp8Format(NamedTuple):
     """An fp8 layout: ``mantissa`` bits, exponent ``bias``, largest finite value ``largest``
     and how it spends its special codes (``flavor``)."""
 

@@ -12,13 +12,14 @@ Scalars become LLVM values; tensors become `Tile`s (see `tiles`): element-wise o
 expressions, and loops are emitted only where a value must be stored or memory touched. Each op
 name maps to a lowering function registered with `lowers`; the functions live in the modules
 named after what they lower (`elementwise`, `shapes`, `memory`, `control`, `reductions`, `dot`,
-`debug`).
+`atomics`, `debug`). The last four are imported when a kernel first has an op none of the
+others lowers (most kernels have no dot, reduction, atomic or debug op).
 """
 
 from __future__ import annotations
 
 import contextlib
-from dataclasses import dataclass, field
+import importlib
 from typing import Callable, Iterator, Sequence
 
 import llvmlite.ir as ir
@@ -56,14 +57,17 @@ def error_at(op: Operation, message: str) -> CompilationError:
     return CompilationError(message, loc, source)
 
 
-@dataclass
 class KernelInfo:
     """What the runtime needs besides the code: argument kinds and debug-op tables."""
 
-    name: str
-    arg_kinds: list[str]
-    prints: list[dict] = field(default_factory=list)
-    asserts: list[dict] = field(default_factory=list)
+    __slots__ = ("name", "arg_kinds", "prints", "asserts")
+
+    def __init__(self, name: str, arg_kinds: list[str], prints: list[dict] | None = None,
+                 asserts: list[dict] | None = None) -> None:
+        self.name = name
+        self.arg_kinds = arg_kinds
+        self.prints: list[dict] = [] if prints is None else prints
+        self.asserts: list[dict] = [] if asserts is None else asserts
 
     @property
     def grid_symbol(self) -> str:
@@ -131,6 +135,10 @@ class FunctionLowering:
     # -- ops and blocks
     def lower_op(self, op: Operation) -> None:
         lowering = LOWERINGS.get(op.name)
+        if lowering is None:
+            for module in ("reductions", "dot", "atomics", "debug"):
+                importlib.import_module(f"{__package__}.{module}")
+            lowering = LOWERINGS.get(op.name)
         if lowering is None:
             raise error_at(op, f"the CPU backend cannot lower '{op.name}'")
         try:
@@ -409,9 +417,7 @@ GRID_ARGS = ("args", "grid_x", "grid_y", "grid_z", "begin", "end", "ctx")
 def lower_kernel(module_op: Operation) -> tuple[ir.Module, KernelInfo]:
     """The LLVM module of the kernel in ``module_op`` (a `builtin.module` holding one public
     `tt.func` once calls are inlined) and what the runtime needs to launch it."""
-    from . import (  # noqa: F401
-        atomics, control, debug, dot, elementwise, memory, reductions, shapes,
-    )
+    from . import control, elementwise, memory, shapes  # noqa: F401 (their lowerings)
 
     funcs = [op for op in module_op.regions[0].blocks[0] if op.name == "tt.func"]
     kernels = [f for f in funcs if f.sym_visibility != "private"] or funcs

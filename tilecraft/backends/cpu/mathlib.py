@@ -22,12 +22,11 @@ fast-math flags on it, round to nearest and no flushing of denormals.
 
 from __future__ import annotations
 
-import ctypes.util
 import functools
 import struct
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from types import MappingProxyType
+from typing import NamedTuple
 
 import llvmlite.binding as llvm
 import llvmlite.ir as ir
@@ -272,6 +271,8 @@ def load_libm() -> None:
     symbols, but LLVM's own symbol search only sees libraries loaded through it; loading libm
     explicitly makes resolution independent of how the Python executable was linked.
     """
+    import ctypes.util  # (which imports subprocess: only where libm is needed)
+
     path = ctypes.util.find_library("m")
     if path is not None:
         llvm.load_library_permanently(path)
@@ -282,8 +283,7 @@ def load_libm() -> None:
 # --------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _Format:
+class _Format(NamedTuple):
     """An IEEE binary interchange format: sign, ``exp_bits`` of exponent, ``mant_bits`` stored."""
 
     exp_bits: int

@@ -120,6 +120,21 @@ def _native(fl: FunctionLowering, t: Type) -> bool:
     return t.kind == "f16" and host_has_f16c()
 
 
+def vector_unit() -> tuple[int, int]:
+    """The host's vector registers: (bytes in one, how many there are)."""
+    from .engine import host_target
+
+    target = host_target()
+    features = set(target.features.split(","))
+    if "+avx512f" in features:
+        return 64, 32
+    if "+avx" in features:
+        return 32, 16
+    if target.triple.startswith(("aarch64", "arm64")):
+        return 16, 32
+    return 16, 16
+
+
 @functools.cache
 def host_has_f16c() -> bool:
     """Whether the host CPU converts fp16 in hardware."""

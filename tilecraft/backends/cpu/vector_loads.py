@@ -32,14 +32,12 @@ def vector_width(fl: FunctionLowering, op: Operation) -> int:
     `tt.load` of a tensor of pointers) may read: a power of two dividing the pointers'
     contiguity and the dimension, within one vector register; 1 when the pointers do not run
     contiguously."""
-    from .dot import vector_unit
-
     shape = op.results[0].type.shape
     if fl.axis_info is None or not shape:
         return 1
     contiguity = fl.axis_info.get(op.ptr).contiguity[-1]
     element_bytes = T.byte_size(T.mem_type(T.element_type(op.results[0].type)))
-    limit = min(shape[-1], max(1, vector_unit()[0] // element_bytes))
+    limit = min(shape[-1], max(1, T.vector_unit()[0] // element_bytes))
     width = 1
     while width * 2 <= limit and contiguity % (width * 2) == 0 and shape[-1] % (width * 2) == 0:
         width *= 2

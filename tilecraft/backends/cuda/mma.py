@@ -17,7 +17,7 @@ f64 uses ``m8n8k4`` twice per 16x8 tile (rows and rows + 8), one element per reg
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import llvmlite.ir as ir
 
@@ -32,8 +32,7 @@ Key = tuple[int, ...]
 HALF2 = ir.VectorType(ir.HalfType(), 2)
 
 
-@dataclass(frozen=True)
-class Instruction:
+class Instruction(NamedTuple):
     """One ``mma.sync`` form: its intrinsic, the LLVM types of an operand register and of an
     accumulator register, and how many elements each holds."""
 

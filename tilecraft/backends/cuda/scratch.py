@@ -5,7 +5,7 @@ and row-major addressing of scratch buffers."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import llvmlite.ir as ir
 
@@ -16,8 +16,7 @@ from ..cpu import types as T
 from .lowering import I32, I64, GPULowering, reg_type
 
 
-@dataclass(frozen=True)
-class Storage:
+class Storage(NamedTuple):
     """How elements of tile type ``elem`` (a scalar type, or a tensor's element type) sit in
     shared memory: `ty`, `size` bytes each."""
 

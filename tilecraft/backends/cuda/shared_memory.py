@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import llvmlite.ir as ir
 
@@ -51,8 +52,7 @@ class SharedTensor:
     buffer_elements: int = 0
 
 
-@dataclass(frozen=True)
-class AccessPlan:
+class AccessPlan(NamedTuple):
     """How a thread reaches a distributed tensor's registers in a `SharedTensor`: groups of
     `width` consecutive registers starting at each of `starts`, at the constant offsets
     `constants` xor the thread's own part (`offsets`, lane and warp -> offset)."""
@@ -129,8 +129,7 @@ def load_distributed(fl: GPULowering, tensor: SharedTensor, layout: LinearLayout
     return Distributed(layout, values, shape)
 
 
-@dataclass(frozen=True)
-class LdmatrixPlan:
+class LdmatrixPlan(NamedTuple):
     """``ldmatrix.x4`` for groups of 8 registers: `addresses` maps a thread's lane and warp to
     the offset of the row it names (xor each group's constant in `constants`)."""
 

@@ -11,7 +11,7 @@ selected, moves the element: no shared memory, no barrier.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import llvmlite.ir as ir
 
@@ -51,8 +51,7 @@ def shuffle_xor(fl: GPULowering, value: ir.Value, lane_mask: int) -> ir.Value:
     return shuffle(fl, "bfly", value, lane_mask)
 
 
-@dataclass(frozen=True)
-class ShufflePlan:
+class ShufflePlan(NamedTuple):
     """How a conversion moves within warps: ``owner`` maps each destination (register, lane,
     warp) to the source one holding its element; ``candidates[r]`` are the source registers
     that destination register ``r`` may come from, over the lanes."""

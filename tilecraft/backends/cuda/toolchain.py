@@ -37,8 +37,8 @@ import shutil
 import subprocess
 import tempfile
 import threading
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import llvmlite.binding as llvm
 
@@ -111,8 +111,7 @@ class PTXASError(Exception):
     failure, with the PTX kept in the file that command names."""
 
 
-@dataclass(frozen=True)
-class CubinResult:
+class CubinResult(NamedTuple):
     """A cubin (ELF) and what ``ptxas -v`` reported for its kernel: registers per thread, bytes
     of spill stores, bytes of static shared memory, and the whole log."""
 

@@ -25,7 +25,7 @@ into f16 accumulators (packed in pairs around the instructions), which it waits 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import llvmlite.ir as ir
 
@@ -48,8 +48,7 @@ _PTX_TYPES = {"f16": "f16", "bf16": "bf16", "f32": "tf32", "i8": "s8", "f8E4M3FN
 _ACCUMULATORS = {"f32": "f32", "f16": "f16", "i32": "s32"}
 
 
-@dataclass(frozen=True)
-class Descriptor:
+class Descriptor(NamedTuple):
     """The constant fields of an operand's matrix descriptors and how to find a tile: the
     buffer's inverse map (coordinates -> element offset), the element size, and whether the
     operand is read transposed (M or N contiguous)."""
