@@ -105,8 +105,8 @@ def test_compile_all_gives_each_call_its_own_error(monkeypatch):
 
 def test_the_autotuner_compiles_its_configurations_in_workers(monkeypatch, compiled_here):
     monkeypatch.setattr(compile_workers, "worth_workers", lambda seconds, count: True)
-    configs = [tc.Config(dict(SLOW)), tc.Config({"BLOCK": 256, "ROUNDS": 2}),
-               tc.Config({"BLOCK": 512, "ROUNDS": 4}), tc.Config(dict(FAST))]
+    configs = [tc.Config(dict(SLOW)), tc.Config({"BLOCK": 256, "ROUNDS": 64}),
+               tc.Config({"BLOCK": 512, "ROUNDS": 128}), tc.Config(dict(FAST))]
     kernel = tc.autotune(configs=configs, key=["n"], reset_to_zero=["out_ptr"],
                          warmup=1, rep=5)(accumulate_kernel)
     accumulate_kernel.forget_compiled()
