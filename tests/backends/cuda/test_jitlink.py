@@ -4,12 +4,12 @@ good) where it refuses the PTX or gives no report."""
 
 from __future__ import annotations
 
-import textwrap
-
 import pytest
 
 from tilecraft.backends.cuda import jitlink, toolchain
 from tilecraft.backends.cuda.toolchain import ToolchainError
+
+from .test_toolchain import SHARED_PTX
 
 try:
     toolchain.find_ptxas()
@@ -19,32 +19,12 @@ except ToolchainError:
 
 needs_ptxas = pytest.mark.skipif(not HAVE_PTXAS, reason="no ptxas")
 
-# One thread stores its index through shared memory (1 KiB of it, static).
-PTX = textwrap.dedent("""
-    .version 8.0
-    .target sm_90a
-    .address_size 64
-    .visible .entry relay(.param .u64 p)
-    {
-      .shared .align 4 .b8 buffer[1024];
-      .reg .b32 %r<3>;
-      .reg .b64 %rd<3>;
-      mov.u32 %r1, %tid.x;
-      mov.u32 %r2, buffer;
-      st.shared.u32 [%r2], %r1;
-      bar.sync 0;
-      ld.shared.u32 %r1, [%r2+4];
-      ld.param.u64 %rd1, [p];
-      cvta.to.global.u64 %rd2, %rd1;
-      st.global.u32 [%rd2], %r1;
-      ret;
-    }
-""")
+PTX = SHARED_PTX  # entry "s", 4 KiB of static shared memory
 
-REPORT = ("ptxas info    : Compiling entry function 'relay' for 'sm_90a'\n"
-          "ptxas info    : Function properties for relay\n"
+REPORT = ("ptxas info    : Compiling entry function 's' for 'sm_90a'\n"
+          "ptxas info    : Function properties for s\n"
           "ptxas         .     0 bytes stack frame, 8 bytes spill stores, 8 bytes spill loads\n"
-          "ptxas info    : Used 12 registers, used 1 barriers, 1024 bytes smem\n")
+          "ptxas info    : Used 12 registers, used 1 barriers, 4096 bytes smem\n")
 
 
 @pytest.fixture(autouse=True)
@@ -78,10 +58,10 @@ def test_a_loaded_assembler_is_used_and_its_report_read(monkeypatch):
         raise AssertionError("the ptxas subprocess ran")
 
     monkeypatch.setattr(toolchain, "_ptxas", no_subprocess)
-    result = toolchain.ptx_to_cubin(PTX, 90, name="relay")
-    assert fake.calls == [("sm_90a", "relay")]
+    result = toolchain.ptx_to_cubin(PTX, 90, name="s")
+    assert fake.calls == [("sm_90a", "s")]
     assert (result.cubin, result.registers, result.spills, result.shared) == \
-        (b"\x7fELF-in-process", 12, 8, 1024)
+        (b"\x7fELF-in-process", 12, 8, 4096)
 
 
 @needs_ptxas
@@ -91,11 +71,11 @@ def test_a_loaded_assembler_is_used_and_its_report_read(monkeypatch):
 def test_ptxas_takes_what_the_assembler_refuses_or_does_not_report_on_from_then_on(outcome):
     fake = FakeAssembler(outcome)
     jitlink._LOADED.append(fake)
-    result = toolchain.ptx_to_cubin(PTX, 90, name="relay")
-    assert result.cubin[:4] == b"\x7fELF" and result.shared == 1024
-    assert "Compiling entry function 'relay'" in result.log  # ptxas's own report
+    result = toolchain.ptx_to_cubin(PTX, 90, name="s")
+    assert result.cubin[:4] == b"\x7fELF" and result.shared == 4096
+    assert "Compiling entry function 's'" in result.log  # ptxas's own report
     assert jitlink.ready() is None
-    toolchain.ptx_to_cubin(PTX, 90, name="relay")
+    toolchain.ptx_to_cubin(PTX, 90, name="s")
     assert len(fake.calls) == 1
 
 
@@ -104,7 +84,7 @@ def test_bad_ptx_is_reported_by_ptxas_and_keeps_the_assembler():
     fake = FakeAssembler(jitlink.JitLinkError("refused"))
     jitlink._LOADED.append(fake)
     with pytest.raises(toolchain.PTXASError, match="bogus"):
-        toolchain.ptx_to_cubin(PTX.replace("ret;", "bogus;"), 90, name="relay")
+        toolchain.ptx_to_cubin(PTX.replace("ret;", "bogus;"), 90, name="s")
     assert jitlink.ready() is fake
 
 
@@ -128,13 +108,13 @@ def test_nvjitlink_agrees_with_ptxas_where_it_is_installed():
     assembler = jitlink.wait()
     if assembler is None:
         pytest.skip("no nvJitLink library here")
-    cubin, log = assembler.assemble(PTX, "sm_90a", "relay")
-    subprocess_result = toolchain._ptxas(PTX, 90, "relay")
-    in_process = toolchain.ptx_to_cubin(PTX, 90, name="relay")
+    cubin, log = assembler.assemble(PTX, "sm_90a", "s")
+    subprocess_result = toolchain._ptxas(PTX, 90, "s")
+    in_process = toolchain.ptx_to_cubin(PTX, 90, name="s")
     assert cubin[:4] == b"\x7fELF" and "Used" in log
     assert (in_process.registers, in_process.spills, in_process.shared) == \
         (subprocess_result.registers, subprocess_result.spills, subprocess_result.shared)
     assert toolchain.cubin_arch(in_process.cubin) == 90
     with pytest.raises(jitlink.JitLinkError) as refused:
-        assembler.assemble(PTX.replace("ret;", "bogus;"), "sm_90a", "relay")
+        assembler.assemble(PTX.replace("ret;", "bogus;"), "sm_90a", "s")
     assert "bogus" in refused.value.log

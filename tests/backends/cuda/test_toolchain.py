@@ -105,29 +105,32 @@ def test_ptx_to_cubin(capability: int) -> None:
     assert f"Compiling entry function 'k' for '{toolchain.gpu_name(capability)}'" in result.log
 
 
+# One thread stores its index through 4 KiB of static shared memory: entry ``s``.
+SHARED_PTX = textwrap.dedent("""
+    .version 8.0
+    .target sm_90a
+    .address_size 64
+    .visible .entry s(.param .u64 p)
+    {
+      .shared .align 4 .b8 buffer[4096];
+      .reg .b32 %r<3>;
+      .reg .b64 %rd<3>;
+      mov.u32 %r1, %tid.x;
+      mov.u32 %r2, buffer;
+      st.shared.u32 [%r2], %r1;
+      bar.sync 0;
+      ld.shared.u32 %r1, [%r2+4];
+      ld.param.u64 %rd1, [p];
+      cvta.to.global.u64 %rd2, %rd1;
+      st.global.u32 [%rd2], %r1;
+      ret;
+    }
+""")
+
+
 @needs_ptxas
 def test_static_shared_memory_is_reported() -> None:
-    ptx = textwrap.dedent("""
-        .version 8.0
-        .target sm_90a
-        .address_size 64
-        .visible .entry s(.param .u64 p)
-        {
-          .shared .align 4 .b8 buffer[4096];
-          .reg .b32 %r<3>;
-          .reg .b64 %rd<3>;
-          mov.u32 %r1, %tid.x;
-          mov.u32 %r2, buffer;
-          st.shared.u32 [%r2], %r1;
-          bar.sync 0;
-          ld.shared.u32 %r1, [%r2+4];
-          ld.param.u64 %rd1, [p];
-          cvta.to.global.u64 %rd2, %rd1;
-          st.global.u32 [%rd2], %r1;
-          ret;
-        }
-    """)
-    assert ptx_to_cubin(ptx, 90, name="s").shared == 4096
+    assert ptx_to_cubin(SHARED_PTX, 90, name="s").shared == 4096
 
 
 @needs_libdevice
