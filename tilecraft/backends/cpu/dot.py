@@ -125,15 +125,37 @@ def _updatable_in_place(op: Operation, c: Tile, shape, acc_ty: ir.Type) -> bool:
             tuple(c.shape) == tuple(shape) and c.is_contiguous())
 
 
+# Work to interleave with the micro-kernels: ``(interval, emit)`` runs ``emit()`` on every
+# ``interval``-th step of their ``k`` loops (``interval`` a power of two).
+Interleaved = tuple[int, Callable[[], None]]
+
+
+def accumulate(fl: FunctionLowering, a: BufferTile, b: BufferTile, d: BufferTile, a_elem,
+               b_elem, depth: ir.Value,
+               interleave: Callable[[int], Interleaved | None] | None = None) -> None:
+    """``d += a[:, :depth] @ b[:depth, :]`` (2-D buffers; ``b``'s rows contiguous) for an i32
+    ``depth`` known only at run time, at least 1: the micro-kernels of a `tt.dot` with a
+    ``k`` loop of ``depth`` steps. ``a_elem`` and ``b_elem`` are the operands' element types.
+    ``interleave(steps)``, given how many ``k`` steps the micro-kernels take in all when
+    ``depth`` is ``a``'s width, says what to run among them (other work to overlap with theirs,
+    emitted before the micro-kernels)."""
+    matmul = _Matmul(fl, a, b, d, a_elem, b_elem, depth)
+    if interleave is not None:
+        matmul.interleaved = interleave(matmul.block_count() * a.shape[-1])
+    matmul.emit(())
+
+
 class _Matmul:
-    """Emits ``d[prefix] += a[prefix] @ b[prefix]`` for one batch index ``prefix``."""
+    """Emits ``d[prefix] += a[prefix] @ b[prefix]`` for one batch index ``prefix``, over the
+    first ``depth`` (an i32 value, at least 1) steps of ``k`` when given, else all of them."""
 
     def __init__(self, fl: FunctionLowering, a: BufferTile, b: BufferTile, d: BufferTile,
-                 a_elem, b_elem) -> None:
+                 a_elem, b_elem, depth: ir.Value | None = None) -> None:
         self.fl = fl
         self.a, self.b, self.d = a, b, d
         self.m, self.n = d.shape[-2:]
-        self.k = a.shape[-1]
+        self.k = a.shape[-1] if depth is None else depth
+        self.interleaved: Interleaved | None = None
         self.acc_ty = d.ty
         self.is_float = isinstance(self.acc_ty, (ir.FloatType, ir.DoubleType))
         self.signed = {id(a): not _is_unsigned(a_elem), id(b): not _is_unsigned(b_elem)}
@@ -160,6 +182,11 @@ class _Matmul:
         if pieces:
             groups.append((1, offset, pieces))
         return groups
+
+    def block_count(self) -> int:
+        """How many register blocks one batch index runs."""
+        return sum(count * -(-self.m // self.rows_per_block(len(pieces)))
+                   for count, _, pieces in self.column_groups())
 
     def rows_per_block(self, pieces: int) -> int:
         budget = (self.registers - pieces - 1) // pieces  # less B's pieces and a broadcast
@@ -195,7 +222,7 @@ class _Matmul:
         accs = [[fl.load_vector(self.d, prefix + (row[r], col[p]), lanes)
                  for p, (_, lanes) in enumerate(pieces)] for r in range(rows)]
         entry = b.block
-        with fl.loop(self.k) as k:
+        with fl.loop(self.k, nonempty=True) as k:
             phis = []
             for acc_row in accs:
                 phi_row = []
@@ -212,11 +239,17 @@ class _Matmul:
                 splats: dict[int, ir.Value] = {}
                 updated.append([self.multiply_add(_splat(b, left, lanes, splats), right, acc)
                                 for (_, lanes), right, acc in zip(pieces, rights, phis[r])])
+            if self.interleaved is not None:
+                interval, work = self.interleaved
+                due = b.and_(k, ir.Constant(I32, interval - 1))
+                with fl.if_then(b.icmp_unsigned("==", due, ir.Constant(I32, 0))):
+                    work()
             latch = b.block
             for phi_row, new_row in zip(phis, updated):
                 for phi, new in zip(phi_row, new_row):
                     phi.add_incoming(new, latch)
-        # the k loop's body is one block that the exit follows: its values are available here
+        # the k loop's body starts with the block that defines them, and only it leads to the
+        # exit: they are available here
         for r in range(rows):
             for p, (_, lanes) in enumerate(pieces):
                 fl.store_vector(self.d, prefix + (row[r], col[p]), updated[r][p])

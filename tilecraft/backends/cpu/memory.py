@@ -31,7 +31,7 @@ from .tiles import BufferTile, ExprTile, RowsTile, Tile
 from .vector_loads import load_vectors, vector_width
 
 # Ops after which a deferred load could read different memory.
-_WRITES_MEMORY = ("tt.store", "tt.atomic_rmw", "tt.atomic_cas", "tt.call",
+WRITES_MEMORY = ("tt.store", "tt.atomic_rmw", "tt.atomic_cas", "tt.call",
                   "tt.elementwise_inline_asm", "tt.extern_elementwise")
 
 
@@ -62,7 +62,7 @@ def _nothing_writes_between(op: Operation, user: Operation) -> bool:
     """Whether no op from ``op`` to ``user`` (in one block) may write memory."""
     between = op.next_op
     while between is not None and between is not user:
-        if between.name in _WRITES_MEMORY or between.regions:
+        if between.name in WRITES_MEMORY or between.regions:
             return False
         between = between.next_op
     return True
@@ -121,7 +121,8 @@ def _load(fl: FunctionLowering, op: Operation) -> None:
         pointers = fl.tile(op.ptr)
         mask = fl.as_tile(op.mask) if has_mask else None
         other = fl.as_tile(op.other) if has_other else None
-    if _can_defer(op):
+    destination = fl.load_destinations.get(result)
+    if destination is None and _can_defer(op):
         operands = [t for t in (pointers, mask, other) if t is not None]
         fl.set(result, ExprTile(
             result.type.shape, ty,
@@ -130,7 +131,7 @@ def _load(fl: FunctionLowering, op: Operation) -> None:
             operands, cost=3, pointwise=True))
         return
     shape = result.type.shape
-    out = fl.new_buffer(shape, ty)
+    out = destination if destination is not None else fl.new_buffer(shape, ty)
 
     def body(idx) -> None:
         value = element(idx, lambda i: pointers.emit(fl, i),
@@ -139,7 +140,7 @@ def _load(fl: FunctionLowering, op: Operation) -> None:
         fl.store_element(out, idx, value)
 
     width = 1 if T.is_block_pointer(op.ptr.type) else vector_width(fl, op)
-    if _read_in_place_by_dot(fl, op, width):
+    if destination is None and _read_in_place_by_dot(fl, op, width):
         fl.set(result, _rows_in_place(fl, op, pointers, mask, out, body))
         return
     if width == 1:

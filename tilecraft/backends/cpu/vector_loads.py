@@ -59,8 +59,9 @@ def load_vectors(fl: FunctionLowering, pointers: Tile, out: BufferTile, elem, wi
         first = idx[:-1] + (index_times(b, idx[-1], width),)
         pointer = pointers.emit(fl, first)
         raw = b.load(pointer, typ=vector_ty, align=T.byte_size(storage))
-        if isinstance(pointers, AdvancingTile) and pointers.step is not None:
-            _prefetch(fl, b.gep(pointer, [pointers.step], source_etype=pointers.pointee))
+        if isinstance(pointers, AdvancingTile) and pointers.step is not None and \
+                fl.prefetch_next:
+            prefetch(fl, b.gep(pointer, [pointers.step], source_etype=pointers.pointee))
         if not converts:
             fl.store_vector(out, first, raw)
             return
@@ -71,11 +72,12 @@ def load_vectors(fl: FunctionLowering, pointers: Tile, out: BufferTile, elem, wi
     fl.loop_nest(shape[:-1] + (shape[-1] // width,), body)
 
 
-def _prefetch(fl: FunctionLowering, pointer: ir.Value) -> None:
-    """Asks the CPU to bring the line at ``pointer`` into its caches (a read, kept close)."""
-    prefetch = fl.module.globals.get("llvm.prefetch.p0")
-    if prefetch is None:
-        prefetch = ir.Function(fl.module, ir.FunctionType(ir.VoidType(), [T.PTR, I32, I32, I32]),
+def prefetch(fl: FunctionLowering, pointer: ir.Value, locality: int = 3) -> None:
+    """Asks the CPU to bring the line at ``pointer`` into its caches for a read: into the
+    closest (``locality`` 3) or, with 2, into the L2 cache."""
+    intrinsic = fl.module.globals.get("llvm.prefetch.p0")
+    if intrinsic is None:
+        intrinsic = ir.Function(fl.module, ir.FunctionType(ir.VoidType(), [T.PTR, I32, I32, I32]),
                                "llvm.prefetch.p0")
-    fl.builder.call(prefetch, [pointer, ir.Constant(I32, 0), ir.Constant(I32, 3),
-                               ir.Constant(I32, 1)])
+    fl.builder.call(intrinsic, [pointer, ir.Constant(I32, 0), ir.Constant(I32, locality),
+                                ir.Constant(I32, 1)])
