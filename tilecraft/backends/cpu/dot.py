@@ -90,6 +90,11 @@ def _dot(fl: FunctionLowering, op: Operation) -> None:
         # B's rows are read as vectors: make them contiguous (a transposed or strided view)
         b = fl.materialize(b, into=fl.new_buffer(b.shape, b.ty))
     kernel = _Matmul(fl, a, b, d, T.element_type(op.a.type), T.element_type(op.b.type))
+    import os
+    from .dot_prefetch import next_tiles
+    spread = None if os.environ.get("TILECRAFT_EXP_NODOTPF") or shape[:-2] else next_tiles(fl, op)
+    if spread is not None:
+        kernel.before_block = spread(kernel.block_count())
     if a.shape[-1] > 0:
         if shape[:-2]:
             fl.loop_nest(shape[:-2], kernel.emit)
@@ -156,6 +161,7 @@ class _Matmul:
         self.m, self.n = d.shape[-2:]
         self.k = a.shape[-1] if depth is None else depth
         self.interleaved: Interleaved | None = None
+        self.before_block: Callable[[], None] | None = None
         self.acc_ty = d.ty
         self.is_float = isinstance(self.acc_ty, (ir.FloatType, ir.DoubleType))
         self.signed = {id(a): not _is_unsigned(a_elem), id(b): not _is_unsigned(b_elem)}
@@ -217,6 +223,8 @@ class _Matmul:
               pieces: list[tuple[int, int]]) -> None:
         """``rows`` x (the ``pieces``' columns) of the result from ``(row0, col0)`` on."""
         fl, b = self.fl, self.fl.builder
+        if self.before_block is not None:
+            self.before_block()
         row = [index_plus(b, row0, r) for r in range(rows)]
         col = [index_plus(b, col0, offset) for offset, _ in pieces]
         accs = [[fl.load_vector(self.d, prefix + (row[r], col[p]), lanes)

@@ -286,24 +286,27 @@ class _NextChunk:
         return interval, next_line
 
     def _line(self, item: ir.Value, offsets: list[ir.Value]) -> None:
-        """Prefetches line ``item`` (i32) of the next chunk: iteration by iteration, each
-        stream's rows in order."""
+        """Prefetches line ``item`` (i32) of the next chunk: stream by stream, row by row, each
+        row's lines of every iteration in turn (the order of addresses for a row that the loop
+        advances along it)."""
         fl, b = self.fl, self.fl.builder
-        iteration = b.zext(b.udiv(item, ir.Constant(I32, self.per_iteration)), I64)
-        within = b.urem(item, ir.Constant(I32, self.per_iteration))
         first = 0
-        for stream, offset in zip(self.streams, offsets):
-            size = stream.rows * stream.lines
-            inside = b.and_(b.icmp_unsigned(">=", within, ir.Constant(I32, first)),
-                            b.icmp_unsigned("<", within, ir.Constant(I32, first + size)))
+        for number, (stream, offset) in enumerate(zip(self.streams, offsets)):
+            size = stream.rows * stream.lines * self.iterations
+            inside = b.and_(b.icmp_unsigned(">=", item, ir.Constant(I32, first)),
+                            b.icmp_unsigned("<", item, ir.Constant(I32, first + size)))
             with fl.if_then(inside):
-                index = b.sub(within, ir.Constant(I32, first))
-                row = b.udiv(index, ir.Constant(I32, stream.lines))
-                column = b.mul(b.urem(index, ir.Constant(I32, stream.lines)),
+                index = b.sub(item, ir.Constant(I32, first))
+                per_row = stream.lines * self.iterations
+                row = b.udiv(index, ir.Constant(I32, per_row))
+                within = b.urem(index, ir.Constant(I32, per_row))
+                iteration = b.zext(b.udiv(within, ir.Constant(I32, stream.lines)), I64)
+                column = b.mul(b.urem(within, ir.Constant(I32, stream.lines)),
                                ir.Constant(I32, stream.line_elements), flags=("nuw", "nsw"))
                 moved = b.add(offset, b.mul(iteration, stream.advance.invariant_step))
                 pointers = AdvancingTile(stream.advance.base, moved, stream.advance.pointee, None)
-                prefetch(fl, pointers.emit(fl, (row, column)), locality=2)
+                loc = int(os.environ.get(f"TILECRAFT_EXP_LOC{number}", "2"))
+                prefetch(fl, pointers.emit(fl, (row, column)), locality=loc)
             first += size
 
 

@@ -73,6 +73,9 @@ def _read_in_place_by_dot(fl: FunctionLowering, op: Operation, width: int) -> bo
     of the one `tt.dot` that reads it, in the same block with nothing that may write memory in
     between; each of its rows is contiguous; and its elements have
     the same form in memory and in registers."""
+    import os
+    if os.environ.get("TILECRAFT_EXP_NO_INPLACE"):
+        return False
     result = op.results[0]
     shape = result.type.shape
     if len(shape) != 2 or len(result.uses) != 1 or width == 1 or \
@@ -140,17 +143,20 @@ def _load(fl: FunctionLowering, op: Operation) -> None:
         fl.store_element(out, idx, value)
 
     width = 1 if T.is_block_pointer(op.ptr.type) else vector_width(fl, op)
+    import os
+    from .dot_prefetch import prefetched_by_dot
+    prefetch = not (not os.environ.get("TILECRAFT_EXP_NODOTPF") and prefetched_by_dot(fl, op))
     if destination is None and _read_in_place_by_dot(fl, op, width):
         fl.set(result, _rows_in_place(fl, op, pointers, mask, out, body))
         return
     if width == 1:
         fl.loop_nest(shape, body)
     elif not has_mask or fl.holds(mask):
-        load_vectors(fl, pointers, out, elem, width)
+        load_vectors(fl, pointers, out, elem, width, prefetch)
     else:
         def unmasked() -> None:
             with fl.assuming(mask):
-                load_vectors(fl, pointers, out, elem, width)
+                load_vectors(fl, pointers, out, elem, width, prefetch)
 
         fl.if_else(_all_hold(fl, mask, shape, op.mask), unmasked,
                    lambda: fl.loop_nest(shape, body))

@@ -46,7 +46,8 @@ def vector_width(fl: FunctionLowering, op: Operation) -> int:
     return width
 
 
-def load_vectors(fl: FunctionLowering, pointers: Tile, out: BufferTile, elem, width: int) -> None:
+def load_vectors(fl: FunctionLowering, pointers: Tile, out: BufferTile, elem, width: int,
+                 prefetch_next: bool = True) -> None:
     """Fills ``out`` (row-major) with the elements ``pointers`` point to, ``width`` consecutive
     elements of the last dimension per vector load."""
     shape = out.shape
@@ -60,7 +61,7 @@ def load_vectors(fl: FunctionLowering, pointers: Tile, out: BufferTile, elem, wi
         pointer = pointers.emit(fl, first)
         raw = b.load(pointer, typ=vector_ty, align=T.byte_size(storage))
         if isinstance(pointers, AdvancingTile) and pointers.step is not None and \
-                fl.prefetch_next:
+                prefetch_next and fl.prefetch_next:
             prefetch(fl, b.gep(pointer, [pointers.step], source_etype=pointers.pointee))
         if not converts:
             fl.store_vector(out, first, raw)

@@ -1,0 +1,126 @@
+"""Prefetching, while a `tt.dot` runs, the tiles its operands' loads read in the next iteration
+of their loop.
+
+In Triton's matmul loop the tiles of ``a`` and ``b`` are loaded through tensors of pointers that
+the loop advances by a step known before it (`advancing`), and each iteration's tiles are fresh
+rows of large matrices: read when the loads run, they come from far caches or memory, and the
+loads wait. A burst of prefetches issued with the loads (one iteration ahead) only queues behind
+the few misses a core keeps in flight. Instead the dot issues them: before each of its register
+blocks (see `dot`), a few prefetches of the next iteration's lines, in the order the loads will
+read them, so that memory works while the multiply-adds run and the next loads find their lines
+in the L1 cache. One address per cache line of each row (a row that straddles a line boundary
+may leave its last line to the hardware).
+
+It covers a dot operand loaded in the dot's block, for the dot alone, through an iteration
+argument advanced by a step defined before the loop, whose rows run contiguously; the loads of
+such operands leave prefetching to the dot (`prefetched_by_dot`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import llvmlite.ir as ir
+
+from tilecraft.ir import Operation
+from tilecraft.ir.values import OpResult
+
+from . import types as T
+from .advancing import AdvancingTile
+from .lowering import FunctionLowering
+from .tiles import I32
+from .vector_loads import prefetch
+
+LINE_BYTES = 64
+
+
+@dataclass(frozen=True)
+class _Stream:
+    """The lines of one operand's next tile: ``rows`` rows of ``lines`` lines of
+    ``line_elements`` elements, through ``pointers`` (moved by one step)."""
+
+    pointers: AdvancingTile
+    rows: int
+    lines: int
+    line_elements: int
+
+
+def prefetched_by_dot(fl: FunctionLowering, load: Operation) -> bool:
+    """Whether the `tt.dot` that reads ``load``'s tile prefetches its next one."""
+    result = load.results[0]
+    if len(result.uses) != 1:
+        return False
+    user = result.uses[0].owner
+    return user.name == "tt.dot" and user.parent is load.parent and \
+        (user.a is result) != (user.b is result) and _stream_shape(fl, load) is not None
+
+
+def _stream_shape(fl: FunctionLowering, load: Operation) -> tuple[int, int, int] | None:
+    """``(rows, lines, line_elements)`` of ``load``'s tile when it qualifies, else None."""
+    shape = load.results[0].type.shape
+    if len(shape) != 2 or fl.axis_info is None or T.is_block_pointer(load.ptr.type):
+        return None
+    pointers = fl.values.get(load.ptr)
+    if not isinstance(pointers, AdvancingTile) or pointers.step is None or \
+            pointers.pointee is None or fl.axis_info.get(load.ptr).contiguity[1] < 2:
+        return None
+    line_elements = max(1, LINE_BYTES // T.byte_size(pointers.pointee))
+    return shape[0], -(-shape[1] // line_elements), line_elements
+
+
+def next_tiles(fl: FunctionLowering, dot: Operation) -> Callable[[int], Callable[[], None]] | None:
+    """For `dot`'s micro-kernels: given how many register blocks they run, what to emit before
+    each (its share of the prefetches); None when no operand qualifies."""
+    streams = []
+    for operand in (dot.a, dot.b):
+        load = operand.owner if isinstance(operand, OpResult) else None
+        if load is None or load.name != "tt.load" or not prefetched_by_dot(fl, load):
+            continue
+        rows, lines, line_elements = _stream_shape(fl, load)
+        pointers = fl.values[load.ptr]
+        import os
+        dist = int(os.environ.get("TILECRAFT_EXP_PFDIST", "1"))
+        moved = fl.builder.add(pointers.offset, fl.builder.mul(pointers.step, ir.Constant(pointers.step.type, dist)))
+        streams.append(_Stream(AdvancingTile(pointers.base, moved, pointers.pointee, None),
+                               rows, lines, line_elements))
+    if not streams:
+        return None
+    return lambda blocks: _Spread(fl, streams, blocks).before_block
+
+
+class _Spread:
+    """The streams' lines cut into equal shares, one before each of ``blocks`` blocks."""
+
+    def __init__(self, fl: FunctionLowering, streams: list[_Stream], blocks: int) -> None:
+        self.fl = fl
+        self.streams = streams
+        self.total = sum(stream.rows * stream.lines for stream in streams)
+        self.share = -(-self.total // max(blocks, 1))
+        self.counter = fl.alloca(I32)
+        fl.builder.store(ir.Constant(I32, 0), self.counter)
+
+    def before_block(self) -> None:
+        b = self.fl.builder
+        block = b.load(self.counter, typ=I32)
+        b.store(b.add(block, ir.Constant(I32, 1), flags=("nuw", "nsw")), self.counter)
+        first = b.mul(block, ir.Constant(I32, self.share), flags=("nuw", "nsw"))
+        for i in range(self.share):
+            self._line(b.add(first, ir.Constant(I32, i), flags=("nuw", "nsw")))
+
+    def _line(self, item: ir.Value) -> None:
+        """Prefetches line ``item`` (i32): stream by stream, row by row."""
+        fl, b = self.fl, self.fl.builder
+        start = 0
+        for stream in self.streams:
+            size = stream.rows * stream.lines
+            inside = b.icmp_unsigned("<", b.sub(item, ir.Constant(I32, start)),
+                                     ir.Constant(I32, size))
+            with fl.if_then(inside):
+                index = b.sub(item, ir.Constant(I32, start))
+                row = b.udiv(index, ir.Constant(I32, stream.lines))
+                column = b.mul(b.urem(index, ir.Constant(I32, stream.lines)),
+                               ir.Constant(I32, stream.line_elements), flags=("nuw", "nsw"))
+                import os
+                prefetch(fl, stream.pointers.emit(fl, (row, column)), int(os.environ.get("TILECRAFT_EXP_PFLOC", "3")))
+            start += size
