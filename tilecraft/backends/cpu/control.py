@@ -82,13 +82,6 @@ def _lowered(fl: FunctionLowering, values: Sequence[Value]) -> list:
 
 @lowers("scf.for")
 def _for(fl: FunctionLowering, op: Operation) -> None:
-    from . import dot_loop
-
-    import os
-    plan = None if os.environ.get("TILECRAFT_EXP_NOCHUNK") else dot_loop.find(op)
-    if plan is not None:
-        dot_loop.lower(fl, op, plan)
-        return
     b = fl.builder
     lower, upper, step = fl.get(op.lower_bound), fl.get(op.upper_bound), fl.get(op.step)
     inits = _lowered(fl, op.init_args)

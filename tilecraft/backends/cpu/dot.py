@@ -11,7 +11,9 @@ fill a block's pieces get narrower vectors (8, 4, 2, 1 lanes), rows that do not 
 shorter block; column blocks are the outer loop, so a ``K x 2``-vector panel of ``B`` stays in
 the L1 cache while the row blocks run over it. ``B`` is read by rows, so a ``B`` whose rows are
 not contiguous (a transposed view) is copied first; ``A`` is read one element at a time, so an
-``A`` loaded only for the dot may stay where it lies (a `RowsTile`, see `memory`).
+``A`` loaded only for the dot may stay where it lies (a `RowsTile`, see `memory`). Before each
+block the dot may prefetch a share of the tiles its operands' loads read in a later iteration of
+their loop (`dot_prefetch`).
 
 Inputs are computed in their register form (fp16/bf16 widened to f32, so products are exact and
 sums are f32, as on tensor cores; integers widened to the accumulator's type);
@@ -35,6 +37,7 @@ from tilecraft.ir import Operation
 from tilecraft.ir.values import BlockArgument
 
 from . import types as T
+from .dot_prefetch import next_tiles
 from .lowering import FunctionLowering, lowers
 from .tiles import I32, BufferTile, ExprTile, RowsTile, Tile, index_plus
 
@@ -90,11 +93,9 @@ def _dot(fl: FunctionLowering, op: Operation) -> None:
         # B's rows are read as vectors: make them contiguous (a transposed or strided view)
         b = fl.materialize(b, into=fl.new_buffer(b.shape, b.ty))
     kernel = _Matmul(fl, a, b, d, T.element_type(op.a.type), T.element_type(op.b.type))
-    import os
-    from .dot_prefetch import next_tiles
-    spread = None if os.environ.get("TILECRAFT_EXP_NODOTPF") or shape[:-2] else next_tiles(fl, op)
-    if spread is not None:
-        kernel.before_block = spread(kernel.block_count())
+    prefetcher = next_tiles(fl, op) if not shape[:-2] else None
+    if prefetcher is not None:
+        kernel.before_block = prefetcher(kernel.block_count())
     if a.shape[-1] > 0:
         if shape[:-2]:
             fl.loop_nest(shape[:-2], kernel.emit)
@@ -130,37 +131,16 @@ def _updatable_in_place(op: Operation, c: Tile, shape, acc_ty: ir.Type) -> bool:
             tuple(c.shape) == tuple(shape) and c.is_contiguous())
 
 
-# Work to interleave with the micro-kernels: ``(interval, emit)`` runs ``emit()`` on every
-# ``interval``-th step of their ``k`` loops (``interval`` a power of two).
-Interleaved = tuple[int, Callable[[], None]]
-
-
-def accumulate(fl: FunctionLowering, a: BufferTile, b: BufferTile, d: BufferTile, a_elem,
-               b_elem, depth: ir.Value,
-               interleave: Callable[[int], Interleaved | None] | None = None) -> None:
-    """``d += a[:, :depth] @ b[:depth, :]`` (2-D buffers; ``b``'s rows contiguous) for an i32
-    ``depth`` known only at run time, at least 1: the micro-kernels of a `tt.dot` with a
-    ``k`` loop of ``depth`` steps. ``a_elem`` and ``b_elem`` are the operands' element types.
-    ``interleave(steps)``, given how many ``k`` steps the micro-kernels take in all when
-    ``depth`` is ``a``'s width, says what to run among them (other work to overlap with theirs,
-    emitted before the micro-kernels)."""
-    matmul = _Matmul(fl, a, b, d, a_elem, b_elem, depth)
-    if interleave is not None:
-        matmul.interleaved = interleave(matmul.block_count() * a.shape[-1])
-    matmul.emit(())
-
-
 class _Matmul:
-    """Emits ``d[prefix] += a[prefix] @ b[prefix]`` for one batch index ``prefix``, over the
-    first ``depth`` (an i32 value, at least 1) steps of ``k`` when given, else all of them."""
+    """Emits ``d[prefix] += a[prefix] @ b[prefix]`` for one batch index ``prefix``."""
 
     def __init__(self, fl: FunctionLowering, a: BufferTile, b: BufferTile, d: BufferTile,
-                 a_elem, b_elem, depth: ir.Value | None = None) -> None:
+                 a_elem, b_elem) -> None:
         self.fl = fl
         self.a, self.b, self.d = a, b, d
         self.m, self.n = d.shape[-2:]
-        self.k = a.shape[-1] if depth is None else depth
-        self.interleaved: Interleaved | None = None
+        self.k = a.shape[-1]
+        # what to emit before each register block (`dot_prefetch`)
         self.before_block: Callable[[], None] | None = None
         self.acc_ty = d.ty
         self.is_float = isinstance(self.acc_ty, (ir.FloatType, ir.DoubleType))
@@ -230,7 +210,7 @@ class _Matmul:
         accs = [[fl.load_vector(self.d, prefix + (row[r], col[p]), lanes)
                  for p, (_, lanes) in enumerate(pieces)] for r in range(rows)]
         entry = b.block
-        with fl.loop(self.k, nonempty=True) as k:
+        with fl.loop(self.k) as k:
             phis = []
             for acc_row in accs:
                 phi_row = []
@@ -247,17 +227,11 @@ class _Matmul:
                 splats: dict[int, ir.Value] = {}
                 updated.append([self.multiply_add(_splat(b, left, lanes, splats), right, acc)
                                 for (_, lanes), right, acc in zip(pieces, rights, phis[r])])
-            if self.interleaved is not None:
-                interval, work = self.interleaved
-                due = b.and_(k, ir.Constant(I32, interval - 1))
-                with fl.if_then(b.icmp_unsigned("==", due, ir.Constant(I32, 0))):
-                    work()
             latch = b.block
             for phi_row, new_row in zip(phis, updated):
                 for phi, new in zip(phi_row, new_row):
                     phi.add_incoming(new, latch)
-        # the k loop's body starts with the block that defines them, and only it leads to the
-        # exit: they are available here
+        # the k loop's body is one block that the exit follows: its values are available here
         for r in range(rows):
             for p, (_, lanes) in enumerate(pieces):
                 fl.store_vector(self.d, prefix + (row[r], col[p]), updated[r][p])

@@ -105,11 +105,6 @@ class FunctionLowering:
         self._holding: list[Tile] = []
         # buffers written more than once: the storage of values carried along control flow
         self.carrier_roots: set[ir.Value] = set()
-        # where a `tt.load` must leave its result (a slice of a `dot_loop` pack), by its value
-        self.load_destinations: dict[Value, BufferTile] = {}
-        # whether a vector load through an advancing tensor of pointers prefetches what the
-        # next iteration reads (`vector_loads`; a `dot_loop` prefetches its own way)
-        self.prefetch_next = True
 
     # -- values
     def get(self, value: Value):
@@ -238,15 +233,13 @@ class FunctionLowering:
 
     # -- loops and branches
     @contextlib.contextmanager
-    def loop(self, count: int | ir.Value, start: int = 0,
-             nonempty: bool = False) -> Iterator[ir.Value]:
-        """``for (i = start; i < count; ++i)`` over i32; ``count`` > ``start`` when constant
-        or ``nonempty`` (then the body's last block dominates the code that follows)."""
+    def loop(self, count: int | ir.Value, start: int = 0) -> Iterator[ir.Value]:
+        """``for (i = start; i < count; ++i)`` over i32; ``count`` > ``start`` when constant."""
         b = self.builder
         pre = b.block
         head = b.append_basic_block("loop")
         exit_ = b.append_basic_block("loop.end")
-        if isinstance(count, int) or nonempty:
+        if isinstance(count, int):
             b.branch(head)
         else:
             b.cbranch(b.icmp_signed("<", ir.Constant(I32, start), count), head, exit_)

@@ -7,7 +7,8 @@ mask expressions in place. The address arithmetic of ``base + offsets`` stays vi
 which turns contiguous accesses into (masked) vector loads and stores. A load whose pointers
 run contiguously along its last dimension reads each run with vector loads (`vector_loads`);
 one read only as a dot's ``A`` operand, with contiguous rows, is not copied at all: the dot
-reads it where it lies (a `RowsTile` of row pointers).
+reads it where it lies (a `RowsTile` of row pointers), unless the dot prefetches its next tile
+(`dot_prefetch`).
 
 A masked store of a wide tile first checks whether every element of its mask holds (as it does
 in all but the last programs of a grid over ``offsets < n``) and then runs a copy of its loop in
@@ -27,11 +28,12 @@ from . import types as T
 from .elementwise import ELEMENTWISE_OPS
 from .lowering import FunctionLowering, is_tensor, lowers
 from .shapes import scalar_constant
+from .dot_prefetch import prefetched_by_dot
 from .tiles import BufferTile, ExprTile, RowsTile, Tile
 from .vector_loads import load_vectors, vector_width
 
 # Ops after which a deferred load could read different memory.
-WRITES_MEMORY = ("tt.store", "tt.atomic_rmw", "tt.atomic_cas", "tt.call",
+_WRITES_MEMORY = ("tt.store", "tt.atomic_rmw", "tt.atomic_cas", "tt.call",
                   "tt.elementwise_inline_asm", "tt.extern_elementwise")
 
 
@@ -62,7 +64,7 @@ def _nothing_writes_between(op: Operation, user: Operation) -> bool:
     """Whether no op from ``op`` to ``user`` (in one block) may write memory."""
     between = op.next_op
     while between is not None and between is not user:
-        if between.name in WRITES_MEMORY or between.regions:
+        if between.name in _WRITES_MEMORY or between.regions:
             return False
         between = between.next_op
     return True
@@ -71,14 +73,13 @@ def _nothing_writes_between(op: Operation, user: Operation) -> bool:
 def _read_in_place_by_dot(fl: FunctionLowering, op: Operation, width: int) -> bool:
     """Whether a load's 2-D result can stay in memory as a `RowsTile`: it is the ``a`` operand
     of the one `tt.dot` that reads it, in the same block with nothing that may write memory in
-    between; each of its rows is contiguous; and its elements have
-    the same form in memory and in registers."""
-    import os
-    if os.environ.get("TILECRAFT_EXP_NO_INPLACE"):
-        return False
+    between; each of its rows is contiguous; its elements have the same form in memory and in
+    registers; and the dot does not prefetch the next tile (rows a power-of-two stride apart
+    share a few L1 sets, which evict the prefetched lines before they are read: those tiles
+    are copied, contiguous, where the dot reads them again and again)."""
     result = op.results[0]
     shape = result.type.shape
-    if len(shape) != 2 or len(result.uses) != 1 or width == 1 or \
+    if len(shape) != 2 or len(result.uses) != 1 or width == 1 or prefetched_by_dot(fl, op) or \
             fl.axis_info.get(op.ptr).contiguity[1] % shape[1] != 0:
         return False
     user = result.uses[0].owner
@@ -124,8 +125,7 @@ def _load(fl: FunctionLowering, op: Operation) -> None:
         pointers = fl.tile(op.ptr)
         mask = fl.as_tile(op.mask) if has_mask else None
         other = fl.as_tile(op.other) if has_other else None
-    destination = fl.load_destinations.get(result)
-    if destination is None and _can_defer(op):
+    if _can_defer(op):
         operands = [t for t in (pointers, mask, other) if t is not None]
         fl.set(result, ExprTile(
             result.type.shape, ty,
@@ -134,7 +134,7 @@ def _load(fl: FunctionLowering, op: Operation) -> None:
             operands, cost=3, pointwise=True))
         return
     shape = result.type.shape
-    out = destination if destination is not None else fl.new_buffer(shape, ty)
+    out = fl.new_buffer(shape, ty)
 
     def body(idx) -> None:
         value = element(idx, lambda i: pointers.emit(fl, i),
@@ -143,20 +143,18 @@ def _load(fl: FunctionLowering, op: Operation) -> None:
         fl.store_element(out, idx, value)
 
     width = 1 if T.is_block_pointer(op.ptr.type) else vector_width(fl, op)
-    import os
-    from .dot_prefetch import prefetched_by_dot
-    prefetch = not (not os.environ.get("TILECRAFT_EXP_NODOTPF") and prefetched_by_dot(fl, op))
-    if destination is None and _read_in_place_by_dot(fl, op, width):
+    prefetch_next = not prefetched_by_dot(fl, op)
+    if _read_in_place_by_dot(fl, op, width):
         fl.set(result, _rows_in_place(fl, op, pointers, mask, out, body))
         return
     if width == 1:
         fl.loop_nest(shape, body)
     elif not has_mask or fl.holds(mask):
-        load_vectors(fl, pointers, out, elem, width, prefetch)
+        load_vectors(fl, pointers, out, elem, width, prefetch_next)
     else:
         def unmasked() -> None:
             with fl.assuming(mask):
-                load_vectors(fl, pointers, out, elem, width, prefetch)
+                load_vectors(fl, pointers, out, elem, width, prefetch_next)
 
         fl.if_else(_all_hold(fl, mask, shape, op.mask), unmasked,
                    lambda: fl.loop_nest(shape, body))
