@@ -70,16 +70,17 @@ def _nothing_writes_between(op: Operation, user: Operation) -> bool:
     return True
 
 
-def _read_in_place_by_dot(fl: FunctionLowering, op: Operation, width: int) -> bool:
+def _read_in_place_by_dot(fl: FunctionLowering, op: Operation, width: int,
+                          prefetched: bool) -> bool:
     """Whether a load's 2-D result can stay in memory as a `RowsTile`: it is the ``a`` operand
     of the one `tt.dot` that reads it, in the same block with nothing that may write memory in
     between; each of its rows is contiguous; its elements have the same form in memory and in
-    registers; and the dot does not prefetch the next tile (rows a power-of-two stride apart
+    registers; and the dot does not prefetch its next tiles (``prefetched``: rows a power-of-two stride apart
     share a few L1 sets, which evict the prefetched lines before they are read: those tiles
     are copied, contiguous, where the dot reads them again and again)."""
     result = op.results[0]
     shape = result.type.shape
-    if len(shape) != 2 or len(result.uses) != 1 or width == 1 or prefetched_by_dot(fl, op) or \
+    if len(shape) != 2 or len(result.uses) != 1 or width == 1 or prefetched or \
             fl.axis_info.get(op.ptr).contiguity[1] % shape[1] != 0:
         return False
     user = result.uses[0].owner
@@ -143,18 +144,18 @@ def _load(fl: FunctionLowering, op: Operation) -> None:
         fl.store_element(out, idx, value)
 
     width = 1 if T.is_block_pointer(op.ptr.type) else vector_width(fl, op)
-    prefetch_next = not prefetched_by_dot(fl, op)
-    if _read_in_place_by_dot(fl, op, width):
+    prefetched = prefetched_by_dot(fl, op)
+    if _read_in_place_by_dot(fl, op, width, prefetched):
         fl.set(result, _rows_in_place(fl, op, pointers, mask, out, body))
         return
     if width == 1:
         fl.loop_nest(shape, body)
     elif not has_mask or fl.holds(mask):
-        load_vectors(fl, pointers, out, elem, width, prefetch_next)
+        load_vectors(fl, pointers, out, elem, width, not prefetched)
     else:
         def unmasked() -> None:
             with fl.assuming(mask):
-                load_vectors(fl, pointers, out, elem, width, prefetch_next)
+                load_vectors(fl, pointers, out, elem, width, not prefetched)
 
         fl.if_else(_all_hold(fl, mask, shape, op.mask), unmasked,
                    lambda: fl.loop_nest(shape, body))
