@@ -141,9 +141,10 @@ def _prefetched_operands(monkeypatch, compiled) -> list[bool]:
     return answers
 
 
-# (M, N, K, BLOCK_M, BLOCK_N, BLOCK_K): K of many iterations, ragged or not, or of one
+# (M, N, K, BLOCK_M, BLOCK_N, BLOCK_K): K of many iterations, ragged or not, or of one; small
+# tiles deep in K (a block's share of prefetches emitted as a loop)
 SHAPES = [(67, 45, 611, 32, 32, 32), (64, 64, 512, 64, 64, 32), (33, 70, 300, 16, 32, 16),
-          (19, 23, 5, 16, 16, 16)]
+          (19, 23, 5, 16, 16, 16), (32, 48, 700, 16, 16, 128)]
 
 
 @pytest.mark.parametrize("shape", SHAPES, ids=lambda s: "x".join(map(str, s)))
