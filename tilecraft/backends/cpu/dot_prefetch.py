@@ -103,13 +103,13 @@ def next_tiles(fl: FunctionLowering, dot: Operation
 
 
 class _Spread:
-    """The streams' lines cut into equal shares, one before each of ``blocks`` blocks."""
+    """Each stream's lines cut into equal shares, one share of each before each of ``blocks``
+    blocks, in row order."""
 
     def __init__(self, fl: FunctionLowering, streams: list[_Stream], blocks: int) -> None:
         self.fl = fl
+        self.blocks = max(blocks, 1)
         self.streams = streams
-        self.total = sum(stream.rows * stream.lines for stream in streams)
-        self.share = -(-self.total // max(blocks, 1))
         self.counter = fl.alloca(I32)
         fl.builder.store(ir.Constant(I32, 0), self.counter)
 
@@ -117,26 +117,28 @@ class _Spread:
         b = self.fl.builder
         block = b.load(self.counter, typ=I32)
         b.store(b.add(block, ir.Constant(I32, 1), flags=("nuw", "nsw")), self.counter)
-        first = b.mul(block, ir.Constant(I32, self.share), flags=("nuw", "nsw"))
-        if self.share <= UNROLLED_SHARE:
-            for i in range(self.share):
-                self._line(b.add(first, ir.Constant(I32, i), flags=("nuw", "nsw")))
-            return
-        with self.fl.loop(self.share) as i:
-            self._line(b.add(first, i, flags=("nuw", "nsw")))
-
-    def _line(self, item: ir.Value) -> None:
-        """Prefetches line ``item`` (i32): stream by stream, row by row."""
-        fl, b = self.fl, self.fl.builder
-        start = 0
         for stream in self.streams:
             size = stream.rows * stream.lines
-            inside = b.icmp_unsigned("<", b.sub(item, ir.Constant(I32, start)),
-                                     ir.Constant(I32, size))
+            share = -(-size // self.blocks)
+            first = b.mul(block, ir.Constant(I32, share), flags=("nuw", "nsw"))
+            if share <= UNROLLED_SHARE:
+                for i in range(share):
+                    self._line(stream, b.add(first, ir.Constant(I32, i), flags=("nuw", "nsw")),
+                               share * self.blocks > size)
+                continue
+            with self.fl.loop(share) as i:
+                self._line(stream, b.add(first, i, flags=("nuw", "nsw")), True)
+
+    def _line(self, stream: _Stream, item: ir.Value, checked: bool) -> None:
+        """Prefetches ``stream``'s line ``item`` (i32; past its lines, when ``checked``,
+        nothing)."""
+        fl, b = self.fl, self.fl.builder
+        if checked:
+            inside = b.icmp_unsigned("<", item, ir.Constant(I32, stream.rows * stream.lines))
             with fl.if_then(inside):
-                index = b.sub(item, ir.Constant(I32, start))
-                row = b.udiv(index, ir.Constant(I32, stream.lines))
-                column = b.mul(b.urem(index, ir.Constant(I32, stream.lines)),
-                               ir.Constant(I32, stream.line_elements), flags=("nuw", "nsw"))
-                prefetch(fl, stream.pointers.emit(fl, (row, column)))
-            start += size
+                self._line(stream, item, False)
+            return
+        row = b.udiv(item, ir.Constant(I32, stream.lines))
+        column = b.mul(b.urem(item, ir.Constant(I32, stream.lines)),
+                       ir.Constant(I32, stream.line_elements), flags=("nuw", "nsw"))
+        prefetch(fl, stream.pointers.emit(fl, (row, column)))
