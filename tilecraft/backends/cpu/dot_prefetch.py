@@ -56,9 +56,6 @@ class _Stream:
 
 def prefetched_by_dot(fl: FunctionLowering, load: Operation) -> bool:
     """Whether the `tt.dot` that reads ``load``'s tile prefetches its later ones."""
-    import os
-    if os.environ.get("TILECRAFT_EXP_OFF"):
-        return False
     result = load.results[0]
     if len(result.uses) != 1:
         return False

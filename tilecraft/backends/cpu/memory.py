@@ -7,8 +7,8 @@ mask expressions in place. The address arithmetic of ``base + offsets`` stays vi
 which turns contiguous accesses into (masked) vector loads and stores. A load whose pointers
 run contiguously along its last dimension reads each run with vector loads (`vector_loads`);
 one read only as a dot's ``A`` operand, with contiguous rows, is not copied at all: the dot
-reads it where it lies (a `RowsTile` of row pointers), unless the dot prefetches its next tile
-(`dot_prefetch`).
+reads it where it lies (a `RowsTile` of row pointers), unless the dot prefetches its later
+tiles (`dot_prefetch`).
 
 A masked store of a wide tile first checks whether every element of its mask holds (as it does
 in all but the last programs of a grid over ``offsets < n``) and then runs a copy of its loop in
@@ -25,10 +25,10 @@ import llvmlite.ir as ir
 from tilecraft.ir import Operation, Value
 
 from . import types as T
+from .dot_prefetch import prefetched_by_dot
 from .elementwise import ELEMENTWISE_OPS
 from .lowering import FunctionLowering, is_tensor, lowers
 from .shapes import scalar_constant
-from .dot_prefetch import prefetched_by_dot
 from .tiles import BufferTile, ExprTile, RowsTile, Tile
 from .vector_loads import load_vectors, vector_width
 
@@ -75,9 +75,9 @@ def _read_in_place_by_dot(fl: FunctionLowering, op: Operation, width: int,
     """Whether a load's 2-D result can stay in memory as a `RowsTile`: it is the ``a`` operand
     of the one `tt.dot` that reads it, in the same block with nothing that may write memory in
     between; each of its rows is contiguous; its elements have the same form in memory and in
-    registers; and the dot does not prefetch its next tiles (``prefetched``: rows a power-of-two stride apart
-    share a few L1 sets, which evict the prefetched lines before they are read: those tiles
-    are copied, contiguous, where the dot reads them again and again)."""
+    registers; and the dot does not prefetch its later tiles (``prefetched``: rows a
+    power-of-two stride apart share a few L1 sets, which evict the prefetched lines before the
+    dot reads them, again and again; such tiles are copied, contiguous)."""
     result = op.results[0]
     shape = result.type.shape
     if len(shape) != 2 or len(result.uses) != 1 or width == 1 or prefetched or \
