@@ -7,12 +7,13 @@ of ``A`` per row and issues ``rows x pieces`` vector multiply-adds. The block fo
 host's vector registers (`types.vector_unit`): on an AVX2 host a block of f32 is 4 x 16 (two
 8-lane pieces, 8 accumulators: 2 loads and 4 broadcasts per 8 fused multiply-adds), on an
 AVX-512 host 8 x 32 (two 16-lane pieces, 16 accumulators), elsewhere 128-bit vectors. Columns
-that do not fill a block's pieces get narrower vectors (8, 4, 2, 1 lanes), rows that do not
-fill a block one shorter block; column blocks are the outer loop, so a ``K x 2``-vector panel
-of ``B`` stays in the L1 cache while the row blocks run over it. ``B`` is read by rows, so a
-``B`` whose rows are not contiguous (a transposed view) is copied first; ``A`` is read one
-element at a time, so an ``A`` loaded only for the dot may stay where it lies (a `RowsTile`,
-see `memory`).
+that do not fill a block's pieces get narrower vectors (8, 4, 2, 1 lanes), rows that do not fill
+a block one shorter block; column blocks are the outer loop, so a ``K x 2``-vector panel of
+``B`` stays in the L1 cache while the row blocks run over it. ``B`` is read by rows, so a ``B``
+whose rows are not contiguous (a transposed view) is copied first; ``A`` is read one element at
+a time, so an ``A`` loaded only for the dot may stay where it lies (a `RowsTile`, see `memory`).
+Before each block the dot may prefetch a share of the tiles its operands' loads read in a later
+iteration of their loop (`dot_prefetch`).
 
 Inputs are computed in their register form (fp16/bf16 widened to f32, so products are exact and
 sums are f32, as on tensor cores; integers widened to the accumulator's type);
@@ -36,6 +37,7 @@ from tilecraft.ir import Operation
 from tilecraft.ir.values import BlockArgument
 
 from . import types as T
+from .dot_prefetch import next_tiles
 from .lowering import FunctionLowering, lowers
 from .tiles import I32, BufferTile, ExprTile, RowsTile, Tile, index_plus
 
@@ -76,6 +78,9 @@ def _dot(fl: FunctionLowering, op: Operation) -> None:
         # B's rows are read as vectors: make them contiguous (a transposed or strided view)
         b = fl.materialize(b, into=fl.new_buffer(b.shape, b.ty))
     kernel = _Matmul(fl, a, b, d, T.element_type(op.a.type), T.element_type(op.b.type))
+    prefetcher = next_tiles(fl, op) if not shape[:-2] else None
+    if prefetcher is not None:
+        kernel.before_block = prefetcher(kernel.block_count())
     if a.shape[-1] > 0:
         if shape[:-2]:
             fl.loop_nest(shape[:-2], kernel.emit)
@@ -120,6 +125,8 @@ class _Matmul:
         self.a, self.b, self.d = a, b, d
         self.m, self.n = d.shape[-2:]
         self.k = a.shape[-1]
+        # what to emit before each register block (`dot_prefetch`)
+        self.before_block: Callable[[], None] | None = None
         self.acc_ty = d.ty
         self.is_float = isinstance(self.acc_ty, (ir.FloatType, ir.DoubleType))
         self.signed = {id(a): not _is_unsigned(a_elem), id(b): not _is_unsigned(b_elem)}
@@ -146,6 +153,11 @@ class _Matmul:
         if pieces:
             groups.append((1, offset, pieces))
         return groups
+
+    def block_count(self) -> int:
+        """How many register blocks one batch index runs."""
+        return sum(count * -(-self.m // self.rows_per_block(len(pieces)))
+                   for count, _, pieces in self.column_groups())
 
     def rows_per_block(self, pieces: int) -> int:
         budget = (self.registers - pieces - 1) // pieces  # less B's pieces and a broadcast
@@ -176,6 +188,8 @@ class _Matmul:
               pieces: list[tuple[int, int]]) -> None:
         """``rows`` x (the ``pieces``' columns) of the result from ``(row0, col0)`` on."""
         fl, b = self.fl, self.fl.builder
+        if self.before_block is not None:
+            self.before_block()
         row = [index_plus(b, row0, r) for r in range(rows)]
         col = [index_plus(b, col0, offset) for offset, _ in pieces]
         accs = [[fl.load_vector(self.d, prefix + (row[r], col[p]), lanes)

@@ -7,7 +7,8 @@ mask expressions in place. The address arithmetic of ``base + offsets`` stays vi
 which turns contiguous accesses into (masked) vector loads and stores. A load whose pointers
 run contiguously along its last dimension reads each run with vector loads (`vector_loads`);
 one read only as a dot's ``A`` operand, with contiguous rows, is not copied at all: the dot
-reads it where it lies (a `RowsTile` of row pointers).
+reads it where it lies (a `RowsTile` of row pointers), unless the dot prefetches its later
+tiles (`dot_prefetch`).
 
 A masked store of a wide tile first checks whether every element of its mask holds (as it does
 in all but the last programs of a grid over ``offsets < n``) and then runs a copy of its loop in
@@ -24,6 +25,7 @@ import llvmlite.ir as ir
 from tilecraft.ir import Operation, Value
 
 from . import types as T
+from .dot_prefetch import prefetched_by_dot
 from .elementwise import ELEMENTWISE_OPS
 from .lowering import FunctionLowering, is_tensor, lowers
 from .shapes import scalar_constant
@@ -68,14 +70,17 @@ def _nothing_writes_between(op: Operation, user: Operation) -> bool:
     return True
 
 
-def _read_in_place_by_dot(fl: FunctionLowering, op: Operation, width: int) -> bool:
+def _read_in_place_by_dot(fl: FunctionLowering, op: Operation, width: int,
+                          prefetched: bool) -> bool:
     """Whether a load's 2-D result can stay in memory as a `RowsTile`: it is the ``a`` operand
     of the one `tt.dot` that reads it, in the same block with nothing that may write memory in
-    between; each of its rows is contiguous; and its elements have
-    the same form in memory and in registers."""
+    between; each of its rows is contiguous; its elements have the same form in memory and in
+    registers; and the dot does not prefetch its later tiles (``prefetched``: rows a
+    power-of-two stride apart share a few L1 sets, which evict the prefetched lines before the
+    dot reads them, again and again; such tiles are copied, contiguous)."""
     result = op.results[0]
     shape = result.type.shape
-    if len(shape) != 2 or len(result.uses) != 1 or width == 1 or \
+    if len(shape) != 2 or len(result.uses) != 1 or width == 1 or prefetched or \
             fl.axis_info.get(op.ptr).contiguity[1] % shape[1] != 0:
         return False
     user = result.uses[0].owner
@@ -139,17 +144,18 @@ def _load(fl: FunctionLowering, op: Operation) -> None:
         fl.store_element(out, idx, value)
 
     width = 1 if T.is_block_pointer(op.ptr.type) else vector_width(fl, op)
-    if _read_in_place_by_dot(fl, op, width):
+    prefetched = prefetched_by_dot(fl, op)
+    if _read_in_place_by_dot(fl, op, width, prefetched):
         fl.set(result, _rows_in_place(fl, op, pointers, mask, out, body))
         return
     if width == 1:
         fl.loop_nest(shape, body)
     elif not has_mask or fl.holds(mask):
-        load_vectors(fl, pointers, out, elem, width)
+        load_vectors(fl, pointers, out, elem, width, not prefetched)
     else:
         def unmasked() -> None:
             with fl.assuming(mask):
-                load_vectors(fl, pointers, out, elem, width)
+                load_vectors(fl, pointers, out, elem, width, not prefetched)
 
         fl.if_else(_all_hold(fl, mask, shape, op.mask), unmasked,
                    lambda: fl.loop_nest(shape, body))

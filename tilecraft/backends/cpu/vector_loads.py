@@ -7,7 +7,8 @@ long reads each run (or a power-of-two piece of it, at most one vector register)
 vector load from the address of its first element: one pointer in ``width`` is computed, so a
 tensor of pointers carried around a loop, or an offset taken ``% N``, costs one scalar per piece
 instead of a gather per element. A tensor of pointers that its loop advances by a step known
-before the loop (`advancing`) has the piece of the next iteration prefetched as well.
+before the loop (`advancing`) has the piece of the next iteration prefetched as well, unless
+a `tt.dot` that reads the tile prefetches it (`dot_prefetch`).
 
 A masked load first checks that every element of its mask holds (`memory`: where the analysis
 allows, one element per dimension decides, as the last offset does for ``offs < n``), and takes
@@ -44,9 +45,11 @@ def vector_width(fl: FunctionLowering, op: Operation) -> int:
     return width
 
 
-def load_vectors(fl: FunctionLowering, pointers: Tile, out: BufferTile, elem, width: int) -> None:
+def load_vectors(fl: FunctionLowering, pointers: Tile, out: BufferTile, elem, width: int,
+                 prefetch_next: bool = True) -> None:
     """Fills ``out`` (row-major) with the elements ``pointers`` point to, ``width`` consecutive
-    elements of the last dimension per vector load."""
+    elements of the last dimension per vector load; with ``prefetch_next``, pointers that their
+    loop advances also prefetch what the next iteration reads."""
     shape = out.shape
     storage = T.mem_type(elem)
     vector_ty = ir.VectorType(storage, width)
@@ -57,8 +60,8 @@ def load_vectors(fl: FunctionLowering, pointers: Tile, out: BufferTile, elem, wi
         first = idx[:-1] + (index_times(b, idx[-1], width),)
         pointer = pointers.emit(fl, first)
         raw = b.load(pointer, typ=vector_ty, align=T.byte_size(storage))
-        if isinstance(pointers, AdvancingTile) and pointers.step is not None:
-            _prefetch(fl, b.gep(pointer, [pointers.step], source_etype=pointers.pointee))
+        if prefetch_next and isinstance(pointers, AdvancingTile) and pointers.step is not None:
+            prefetch(fl, b.gep(pointer, [pointers.step], source_etype=pointers.pointee))
         if not converts:
             fl.store_vector(out, first, raw)
             return
@@ -69,11 +72,11 @@ def load_vectors(fl: FunctionLowering, pointers: Tile, out: BufferTile, elem, wi
     fl.loop_nest(shape[:-1] + (shape[-1] // width,), body)
 
 
-def _prefetch(fl: FunctionLowering, pointer: ir.Value) -> None:
+def prefetch(fl: FunctionLowering, pointer: ir.Value) -> None:
     """Asks the CPU to bring the line at ``pointer`` into its caches (a read, kept close)."""
-    prefetch = fl.module.globals.get("llvm.prefetch.p0")
-    if prefetch is None:
-        prefetch = ir.Function(fl.module, ir.FunctionType(ir.VoidType(), [T.PTR, I32, I32, I32]),
-                               "llvm.prefetch.p0")
-    fl.builder.call(prefetch, [pointer, ir.Constant(I32, 0), ir.Constant(I32, 3),
-                               ir.Constant(I32, 1)])
+    intrinsic = fl.module.globals.get("llvm.prefetch.p0")
+    if intrinsic is None:
+        intrinsic = ir.Function(fl.module, ir.FunctionType(ir.VoidType(), [T.PTR, I32, I32, I32]),
+                                "llvm.prefetch.p0")
+    fl.builder.call(intrinsic, [pointer, ir.Constant(I32, 0), ir.Constant(I32, 3),
+                                ir.Constant(I32, 1)])
