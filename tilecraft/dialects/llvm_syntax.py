@@ -252,10 +252,13 @@ def parse(cls, parser):  # noqa: F811 - one hook per class
     raw, dynamic = [], []
     if not parser.parse_optional_punct("]"):
         while True:
+            token = parser.i
             constant = parser.parse_optional_integer()
             if constant is None:
                 dynamic.append(parser.parse_operand())
                 raw.append(GEP_DYNAMIC_INDEX)
+            elif not GEP_DYNAMIC_INDEX < constant < 1 << 31:
+                parser.error(f"constant index {constant} does not fit in 32 bits", token)
             else:
                 raw.append(constant)
             if not parser.parse_optional_punct(","):
@@ -300,11 +303,20 @@ def print(self, printer) -> None:  # noqa: A001,F811 - the hook's name
 # -- llvm.extractvalue and llvm.insertvalue -------------------------------------------------------
 
 
+def _bounded_integer(parser, low: int, high: int, what: str) -> int:
+    """An integer literal in ``[low, high)``; an error at the literal otherwise."""
+    token = parser.i
+    value = parser.parse_integer()
+    if not low <= value < high:
+        parser.error(f"{what} {value} is out of range [{low}, {high})", token)
+    return value
+
+
 def _parse_position(parser) -> list[int]:
     parser.parse_punct("[")
-    position = [parser.parse_integer()]
+    position = [_bounded_integer(parser, 0, 1 << 63, "position")]
     while parser.parse_optional_punct(","):
-        position.append(parser.parse_integer())
+        position.append(_bounded_integer(parser, 0, 1 << 63, "position"))
     parser.parse_punct("]")
     return position
 

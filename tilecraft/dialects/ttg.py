@@ -647,7 +647,10 @@ def _check_split_along_tiles(op, split: Sequence[int]) -> None:
     from .ttg_layouts import shared_layout
 
     src, result = op.src.type, op.result.type
-    layout = shared_layout(src.encoding, tuple(alloc_shape(src)[-len(src.shape):]))
+    try:
+        layout = shared_layout(src.encoding, tuple(alloc_shape(src)[-len(src.shape):]))
+    except ValueError as error:  # a shape the layout cannot map (not a power of two)
+        raise plain_error(op, f"the source's shared layout has no map: {error}") from None
     if layout is None:
         return
     if layout.free_variable_masks().get("block", 0):

@@ -151,3 +151,21 @@ llvm.func @bad_cond_branch(%c: i1, %x: i32) {
 ^bb1(%y: i32):
   llvm.return
 }
+
+// -----
+
+// CHECK: llvm-invalid.mlir:[[# @LINE + 3]]:29: error: position 18446744073709551616 is out of range [0, 9223372036854775808)
+llvm.func @position_beyond_i64(%s: !llvm.struct<(i32, f32)>) {
+  // expected-error @+1 {{position 18446744073709551616 is out of range}}
+  %0 = llvm.extractvalue %s[18446744073709551616] : !llvm.struct<(i32, f32)>
+  llvm.return
+}
+
+// -----
+
+// CHECK: llvm-invalid.mlir:[[# @LINE + 3]]:30: error: constant index 4294967296 does not fit in 32 bits
+llvm.func @gep_index_beyond_i32(%p: !llvm.ptr) {
+  // expected-error @+1 {{constant index 4294967296 does not fit in 32 bits}}
+  %0 = llvm.getelementptr %p[4294967296] : (!llvm.ptr) -> !llvm.ptr, i8
+  llvm.return
+}

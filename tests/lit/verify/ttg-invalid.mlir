@@ -306,3 +306,15 @@ module attributes {"ttg.num-warps" = 4 : i32} {
     tt.return
   }
 }
+
+// -----
+
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @subslice_of_a_buffer_the_layout_cannot_map(%buf: !ttg.memdesc<32x33xf16, #shared, #smem>) {
+    // expected-error @+1 {{the source's shared layout has no map: column count must be a power of two, got 33}}
+    %0 = ttg.memdesc_subslice %buf[16, 0] : !ttg.memdesc<32x33xf16, #shared, #smem> -> !ttg.memdesc<16x33xf16, #shared, #smem>
+    tt.return
+  }
+}

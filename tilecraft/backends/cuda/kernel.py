@@ -87,7 +87,11 @@ def lower_kernel(module_op: Operation, *, num_warps: int, threads_per_warp: int 
             info.arg_kinds.append("ptr")
             info.tensormaps.append(tma.tensormap_parameter(index, t))
         else:
-            info.arg_kinds.append(T.arg_kind(t))
+            try:
+                info.arg_kinds.append(T.arg_kind(t))
+            except T.UnsupportedType:
+                raise error_at(kernel, f"argument {index} of '{name}': a kernel cannot take "
+                                       f"a {t}") from None
     info.global_scratch_offsets, info.global_scratch = plan_global_scratch(kernel)
     parameters = [argument_type(t) for t in arg_types]
     if info.global_scratch:
