@@ -109,6 +109,14 @@ def test_layout_parse_errors():
     assert parse_error("#m = #ttg.nvidia_mma<{versionMajor = 2, warpsPerCTA = [1, 1], "
                        "CTAOrder = [1, 0], instrShape = [16, 8]}>\nmodule {}") == (
         "CTAsPerCGA, CTASplitNum and CTAOrder go together, without CGALayout")
+    legacy = ("CTAsPerCGA and CTASplitNum must be powers of two, one per dimension, "
+              "with CTASplitNum <= CTAsPerCGA, and CTAOrder a permutation of the dimensions")
+    for fields in ("CTAsPerCGA = [1], CTASplitNum = [1], CTAOrder = [1, 0]",  # short lists
+                   "CTAsPerCGA = [2, 1], CTASplitNum = [4, 1], CTAOrder = [1, 0]",  # 4 > 2
+                   "CTAsPerCGA = [3, 1], CTASplitNum = [1, 1], CTAOrder = [1, 0]",
+                   "CTAsPerCGA = [1, 1], CTASplitNum = [1, 1], CTAOrder = [1, 1]"):
+        assert parse_error("#m = #ttg.nvidia_mma<{versionMajor = 2, warpsPerCTA = [1, 1], "
+                           f"{fields}, instrShape = [16, 8]}}>\nmodule {{}}") == legacy
 
 
 # -- ops

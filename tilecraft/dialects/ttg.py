@@ -675,7 +675,10 @@ def _check_split_along_tiles(op, split: Sequence[int]) -> None:
 def parse(cls, parser):
     """``%src[o0, o1] {attrs} : src-type -> result-type``."""
     src = parser.parse_operand()
+    token = parser.i
     offsets = parse_int_list(parser)
+    if not all(-2**31 <= offset < 2**31 for offset in offsets):
+        parser.error(f"offsets {list(offsets)} do not fit in 32 bits", token)
     attrs = parser.parse_optional_attr_dict()
     attrs["offsets"] = DenseArrayAttr(i32, offsets)
     parser.parse_punct(":")

@@ -67,7 +67,15 @@ def parse_cga_layout(parser, values: dict, start: int) -> tuple[tuple[int, ...],
     if "CGALayout" in values or len(legacy) != len(LEGACY_CTA_FIELDS):
         parser.error("CTAsPerCGA, CTASplitNum and CTAOrder go together, without CGALayout",
                      start)
-    return cga_layout_from_split_params(*(values[name] for name in LEGACY_CTA_FIELDS))
+    ctas, split, order = (values[name] for name in LEGACY_CTA_FIELDS)
+    if not (len(ctas) == len(split) == len(order) and sorted(order) == list(range(len(order)))
+            and all(is_power_of_two(n) for n in (*ctas, *split))
+            and all(s <= c for s, c in zip(split, ctas))):
+        parser.error("CTAsPerCGA and CTASplitNum must be powers of two, one per dimension, "
+                     "with CTASplitNum <= CTAsPerCGA, and CTAOrder a permutation of the "
+                     "dimensions", start)
+    return cga_layout_from_split_params(ctas, split, order)
+
 
 
 def require_fields(parser, values: dict, names: Sequence[str], start: int) -> None:

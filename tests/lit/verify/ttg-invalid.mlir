@@ -318,3 +318,15 @@ module attributes {"ttg.num-warps" = 4 : i32} {
     tt.return
   }
 }
+
+// -----
+
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @subslice_offset_beyond_i32(%buf: !ttg.memdesc<32x32xf16, #shared, #smem>) {
+    // expected-error @+1 {{offsets [0, 99999999999999999999] do not fit in 32 bits}}
+    %0 = ttg.memdesc_subslice %buf [0, 99999999999999999999] : !ttg.memdesc<32x32xf16, #shared, #smem> -> !ttg.memdesc<32x16xf16, #shared, #smem>
+    tt.return
+  }
+}
