@@ -13,7 +13,8 @@ threads spin a while after ``import numpy``, on another core) and that of the ma
 work itself, which a loaded machine's wall time overstates). Those processes keep Python's
 bytecode (in a temporary folder), as an installed package does: with PYTHONDONTWRITEBYTECODE
 set, as on the CI machines, every process would compile each module's source again (about 0.4 s
-more here).
+more here); and the native launchers' module, which the first process of a fresh cache builds
+in the background (a gcc taking one of two cores from the compile), is there already.
 
     python tools/bench/cpu_launch.py [--batches 21] [--per-batch 2000] [--compile 5]
 """
@@ -23,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -149,14 +151,18 @@ print(json.dumps({"first": first, "first_cpu": first_cpu, "first_thread": first_
 """
 
 
-def _fresh_process(bytecode: str) -> dict[str, float]:
+def _fresh_process(bytecode: str, native: str | None) -> dict[str, float]:
     """The figures of `FIRST_COMPILE` run in a new process with an empty compile cache, Python's
     bytecode cached under ``bytecode`` (as an installed package has it, whatever
-    PYTHONDONTWRITEBYTECODE says here)."""
+    PYTHONDONTWRITEBYTECODE says here) and, where ``native`` names it, the native launchers'
+    module already built (copied into the cache's ``.native``, where a first process builds it
+    once in the background: a gcc that, on two cores, takes one from the compile)."""
     with tempfile.TemporaryDirectory() as folder:
         script = os.path.join(folder, "first_compile.py")  # the frontend reads the source
         with open(script, "w") as file:
             file.write(FIRST_COMPILE)
+        if native is not None:
+            shutil.copytree(native, os.path.join(folder, "cache", ".native"))
         env = {**os.environ, "TILECRAFT_CACHE_DIR": os.path.join(folder, "cache"),
                "TILECRAFT_BACKEND": "cpu", "PYTHONPYCACHEPREFIX": bytecode}
         env.pop("PYTHONDONTWRITEBYTECODE", None)
@@ -165,12 +171,24 @@ def _fresh_process(bytecode: str) -> dict[str, float]:
     return json.loads(result.stdout)
 
 
+def _built_launchers(folder: str) -> str | None:
+    """A ``.native`` folder holding the native launchers' module, built under ``folder`` (None
+    where it cannot be built: the processes then run without it, as such a machine would)."""
+    env = {**os.environ, "TILECRAFT_CACHE_DIR": folder}
+    built = subprocess.run([sys.executable, "-c", "from tilecraft.backends import native; "
+                            "print(native.launchers(wait=True) is not None)"], env=env,
+                           capture_output=True, text=True, check=False)
+    native = os.path.join(folder, ".native")
+    return native if built.stdout.strip() == "True" and os.path.isdir(native) else None
+
+
 def compile_times(runs: int) -> list[str]:
     """First compile (fresh process, empty cache) and a new specialization, medians of runs;
     a first process, which writes the bytecode of every module it imports, is reported apart."""
-    with tempfile.TemporaryDirectory() as bytecode:
-        unwritten = _fresh_process(bytecode)
-        measured = [_fresh_process(bytecode) for _ in range(runs)]
+    with tempfile.TemporaryDirectory() as bytecode, tempfile.TemporaryDirectory() as built:
+        unwritten = _fresh_process(bytecode, None)
+        native = _built_launchers(built)
+        measured = [_fresh_process(bytecode, native) for _ in range(runs)]
     firsts = [figures["first"] for figures in measured]
     agains = [figures["new_specialization"] for figures in measured]
     return [f"first compile + launch of vector add, fresh process, empty cache, import "
