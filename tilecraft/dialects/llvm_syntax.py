@@ -325,22 +325,25 @@ def _print_position(printer, position) -> None:
     printer.write("[" + ", ".join(map(str, position)) + "]")
 
 
-def _parse_member_type(parser, container, position, token):
+def _parse_position_and_types(parser):
+    """``[p0, p1] {attrs} : container-type`` of extractvalue and insertvalue: (attributes,
+    the container's type, the type of the member at the position)."""
+    token = parser.i
+    position = _parse_position(parser)
+    attrs = {"position": DenseArrayAttr(i64, position)}
+    attrs.update(parser.parse_optional_attr_dict())
+    container_type = parser.parse_colon_type()
+
     def report(message):
         parser.error(message, token)
-    return member_type(container, position, report)
+    return attrs, container_type, member_type(container_type, position, report)
 
 
 @implements(gen.ExtractValueOp)
 @classmethod
 def parse(cls, parser):  # noqa: F811 - one hook per class
     container = parser.parse_operand()
-    token = parser.i
-    position = _parse_position(parser)
-    attrs = {"position": DenseArrayAttr(i64, position)}
-    attrs.update(parser.parse_optional_attr_dict())
-    container_type = parser.parse_colon_type()
-    member = _parse_member_type(parser, container_type, position, token)
+    attrs, container_type, member = _parse_position_and_types(parser)
     return _create(cls, attrs, parser.resolve_operands([container], [container_type]),
                    [member])
 
@@ -361,12 +364,7 @@ def parse(cls, parser):  # noqa: F811 - one hook per class
     value = parser.parse_operand()
     parser.parse_punct(",")
     container = parser.parse_operand()
-    token = parser.i
-    position = _parse_position(parser)
-    attrs = {"position": DenseArrayAttr(i64, position)}
-    attrs.update(parser.parse_optional_attr_dict())
-    container_type = parser.parse_colon_type()
-    member = _parse_member_type(parser, container_type, position, token)
+    attrs, container_type, member = _parse_position_and_types(parser)
     operands = parser.resolve_operands([container, value], [container_type, member])
     return _create(cls, attrs, operands, [container_type])
 

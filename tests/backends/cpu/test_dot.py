@@ -8,7 +8,6 @@ results exactly."""
 
 from __future__ import annotations
 
-import os
 
 import numpy as np
 import pytest
@@ -16,12 +15,6 @@ import pytest
 import tilecraft as tc
 import tilecraft.language as tl
 
-
-@pytest.fixture
-def rng():
-    seed = int.from_bytes(os.urandom(4), "little")
-    print(f"random seed: {seed}")
-    return np.random.default_rng(seed)
 
 
 @tc.jit

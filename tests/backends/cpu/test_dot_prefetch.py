@@ -21,12 +21,6 @@ from tilecraft.backends.cpu.lowering import lower_kernel
 from tilecraft.ir.parser import parse_module
 
 
-@pytest.fixture
-def rng():
-    seed = int.from_bytes(os.urandom(4), "little")
-    print(f"random seed: {seed}")
-    return np.random.default_rng(seed)
-
 
 @tc.jit
 def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn,

@@ -132,13 +132,6 @@ def _assert_ulps(got: np.ndarray, ref: np.ndarray, inputs: Sequence[np.ndarray],
     return float(error[worst])
 
 
-@pytest.fixture
-def rng() -> np.random.Generator:
-    """A fresh generator per test; its seed is printed (pytest shows it when the test fails)."""
-    seed = np.random.SeedSequence().entropy
-    print(f"seed: {seed}")
-    return np.random.default_rng(seed)
-
 
 # --------------------------------------------------------------------------------------------
 # exp, exp2, log, log2 for f32, inline
