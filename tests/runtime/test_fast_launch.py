@@ -113,6 +113,27 @@ def test_values_that_change_the_specialization_get_their_own_entry(slow_launches
     assert slow_launches[0] == 7
 
 
+def test_launches_alternating_between_specializations_each_use_their_own(slow_launches):
+    """The native dispatcher remembers its last launch and reuses its entry for a launch that
+    reads alike: a launch that differs from the last in any part of the key (element type,
+    divisibility, the constexpr one, another constexpr, a scalar's type, an option) must
+    not."""
+    x = _data(64, 10)
+    doubles = x.astype(np.float64)
+    cases = [(x, 64, 2.0, {}), (x, 63, 2.0, {}), (x, 1, 2.0, {}), (doubles, 64, 2.0, {}),
+             (x[1:], 63, 2.0, {}), (x, 64, 3, {}), (x, 64, 2.0, {"block": 64}),
+             (x, 64, 2.0, {"num_warps": 8})]
+    compiled_by_case = {}
+    for _ in range(3):
+        for index, (data, n, factor, options) in enumerate(cases):
+            out, compiled = _launch(data, n, factor, **options)
+            assert compiled_by_case.setdefault(index, compiled) is compiled
+            np.testing.assert_array_equal(out[:n], data[:n] * data.dtype.type(factor))
+            assert np.isnan(out[n:]).all()
+    assert slow_launches[0] == len(cases) == len(scale_kernel._fast)
+    assert len({id(compiled) for compiled in compiled_by_case.values()}) == len(cases)
+
+
 def test_the_constexpr_one_leaves_its_argument_out(slow_launches):
     x = _data(16, 4)
     for _ in range(2):

@@ -43,6 +43,31 @@ typedef struct {
 int tc_frame_open(Frame *frame, Py_ssize_t count);
 void tc_frame_close(Frame *frame);
 
+/* What a parameter's value decides of the launch fast path's key (describer.c), read without
+ * building the key's tuples, so that a launch can be compared with the last one. */
+typedef struct {
+    PyObject *type;   /* the value's type; NULL where `detail` is the key part Python gave */
+    PyObject *detail; /* arrays and tensors: the dtype; constexprs: the value; else NULL */
+    int flags;        /* TRAIT_* */
+} Trait;
+#define TRAIT_CUDA 1    /* a tensor on a CUDA device */
+#define TRAIT_ALIGNED 2 /* an address or integer divisible by 16 (specialized parameters) */
+#define TRAIT_ONE 4     /* an integer equal to 1 (specialized parameters) */
+
+/* Reads a Describer's parameters `args`: their traits (new references) and the values the
+ * launcher packs, one per runtime parameter (new references); the number of values, -2 where a
+ * value has no cheap description (nothing is then held), or -1 with an exception. */
+Py_ssize_t tc_describe(PyObject *describer, PyObject *const *args, Trait *traits,
+                       PyObject **values);
+/* The key part of parameter `index` with `trait`, as the generated Python makes it: a new
+ * reference, or NULL with an exception. */
+PyObject *tc_trait_key(PyObject *describer, const Trait *trait, Py_ssize_t index);
+/* Whether two traits give the same key part (0 where either has no type): 1, 0, or -1 with an
+ * exception. */
+int tc_traits_equal(const Trait *a, const Trait *b);
+void tc_trait_clear(Trait *trait);
+Py_ssize_t tc_describer_count(PyObject *describer);
+
 extern PyTypeObject CudaLauncherType;
 extern PyTypeObject CpuLauncherType;
 extern PyTypeObject DescriberType;

@@ -20,14 +20,15 @@ typedef struct {
     PyObject *dtype_name, *is_cuda_name, *data_ptr_name;
 } Describer;
 
-/* (key part, value) of a runtime parameter's `value`, new references; 1, 0 for a miss, -1 with
- * an exception. */
-static int describe_runtime(Describer *self, PyObject *value, int specialize, PyObject **key,
+/* The trait of a runtime parameter's `value` (new references) and the value the launcher packs
+ * (a new reference): 1, 0 for a miss, -1 with an exception. */
+static int describe_runtime(Describer *self, PyObject *value, int specialize, Trait *trait,
                             PyObject **packed) {
     PyTypeObject *type = Py_TYPE(value);
     if ((PyObject *)type == self->tensor_type || (PyObject *)type == self->ndarray_type) {
+        int tensor = (PyObject *)type == self->tensor_type;
         PyObject *address;
-        if ((PyObject *)type == self->tensor_type) {
+        if (tensor) {
             address = PyObject_CallMethodNoArgs(value, self->data_ptr_name);
         } else {
             uint64_t bits;
@@ -37,41 +38,31 @@ static int describe_runtime(Describer *self, PyObject *value, int specialize, Py
         if (address == NULL) {
             return -1;
         }
-        PyObject *dtype = PyObject_GetAttr(value, self->dtype_name);
-        PyObject *is_cuda = NULL;
-        if (dtype != NULL && (PyObject *)type == self->tensor_type) {
-            is_cuda = PyObject_GetAttr(value, self->is_cuda_name);
-            if (is_cuda == NULL) {
-                Py_CLEAR(dtype);
+        int flags = 0;
+        if (tensor) {
+            PyObject *is_cuda = PyObject_GetAttr(value, self->is_cuda_name);
+            int truth = is_cuda == NULL ? -1 : PyObject_IsTrue(is_cuda);
+            Py_XDECREF(is_cuda);
+            if (truth < 0) {
+                Py_DECREF(address);
+                return -1;
             }
+            flags |= truth ? TRAIT_CUDA : 0;
         }
-        if (dtype == NULL) {
-            Py_DECREF(address);
-            return -1;
-        }
-        PyObject *aligned = NULL;
         if (specialize) {
             unsigned long long bits = PyLong_AsUnsignedLongLongMask(address);
             if (bits == (unsigned long long)-1 && PyErr_Occurred()) {
                 Py_DECREF(address);
-                Py_DECREF(dtype);
-                Py_XDECREF(is_cuda);
                 return -1;
             }
-            aligned = (bits & 15) ? Py_False : Py_True;
+            flags |= (bits & 15) ? 0 : TRAIT_ALIGNED;
         }
-        if (is_cuda != NULL) {
-            *key = aligned ? PyTuple_Pack(3, dtype, is_cuda, aligned)
-                           : PyTuple_Pack(2, dtype, is_cuda);
-        } else {
-            *key = aligned ? PyTuple_Pack(2, dtype, aligned) : PyTuple_Pack(1, dtype);
-        }
-        Py_DECREF(dtype);
-        Py_XDECREF(is_cuda);
-        if (*key == NULL) {
+        PyObject *dtype = PyObject_GetAttr(value, self->dtype_name);
+        if (dtype == NULL) {
             Py_DECREF(address);
             return -1;
         }
+        *trait = (Trait){Py_NewRef((PyObject *)type), dtype, flags};
         *packed = address;
         return 1;
     }
@@ -79,17 +70,14 @@ static int describe_runtime(Describer *self, PyObject *value, int specialize, Py
         int overflow = 0;
         long long number = PyLong_AsLongLongAndOverflow(value, &overflow);
         if (!overflow && number >= INT32_MIN && number <= INT32_MAX) {
-            *key = specialize ? PyTuple_Pack(3, self->zero, number == 1 ? Py_True : Py_False,
-                                             (number & 15) ? Py_False : Py_True)
-                              : PyTuple_Pack(1, self->zero);
-            if (*key == NULL) {
-                return -1;
-            }
+            int flags = specialize ? (number == 1 ? TRAIT_ONE : 0) |
+                                     ((number & 15) ? 0 : TRAIT_ALIGNED) : 0;
+            *trait = (Trait){Py_NewRef((PyObject *)type), NULL, flags};
             *packed = Py_NewRef(value);
             return 1;
         }
     } else if (type == &PyFloat_Type) {
-        *key = Py_NewRef((PyObject *)&PyFloat_Type);
+        *trait = (Trait){Py_NewRef((PyObject *)type), NULL, 0};
         *packed = Py_NewRef(value);
         return 1;
     }
@@ -107,10 +95,91 @@ static int describe_runtime(Describer *self, PyObject *value, int specialize, Py
         Py_DECREF(described);
         return 0;
     }
-    *key = Py_NewRef(PyTuple_GET_ITEM(described, 0));
+    *trait = (Trait){NULL, Py_NewRef(PyTuple_GET_ITEM(described, 0)), 0};
     *packed = Py_NewRef(PyTuple_GET_ITEM(described, 1));
     Py_DECREF(described);
     return 1;
+}
+
+void tc_trait_clear(Trait *trait) {
+    Py_CLEAR(trait->type);
+    Py_CLEAR(trait->detail);
+    trait->flags = 0;
+}
+
+int tc_traits_equal(const Trait *a, const Trait *b) {
+    if (a->type == NULL || a->type != b->type || a->flags != b->flags) {
+        return 0;
+    }
+    if (a->detail == b->detail) {
+        return 1;
+    }
+    if (a->detail == NULL || b->detail == NULL) {
+        return 0;
+    }
+    return PyObject_RichCompareBool(a->detail, b->detail, Py_EQ);
+}
+
+Py_ssize_t tc_describe(PyObject *describer, PyObject *const *args, Trait *traits,
+                       PyObject **values) {
+    Describer *self = (Describer *)describer;
+    Py_ssize_t runtime = 0;
+    for (Py_ssize_t i = 0; i < self->count; i++) {
+        PyObject *value = args[i];
+        traits[i] = (Trait){NULL, NULL, 0};
+        int found;
+        if (self->roles[i] == R_CONSTEXPR) {
+            found = PySet_Contains(self->plain, (PyObject *)Py_TYPE(value));
+            if (found > 0) {
+                traits[i] = (Trait){Py_NewRef((PyObject *)Py_TYPE(value)), Py_NewRef(value), 0};
+            }
+        } else {
+            found = describe_runtime(self, value, self->roles[i] == R_SPECIALIZED, &traits[i],
+                                     &values[runtime]);
+            runtime += found > 0;
+        }
+        if (found <= 0) {
+            for (Py_ssize_t j = 0; j <= i; j++) {
+                tc_trait_clear(&traits[j]);
+            }
+            for (Py_ssize_t j = 0; j < runtime; j++) {
+                Py_DECREF(values[j]);
+            }
+            return found < 0 ? -1 : -2;
+        }
+    }
+    return runtime;
+}
+
+PyObject *tc_trait_key(PyObject *describer, const Trait *trait, Py_ssize_t index) {
+    Describer *self = (Describer *)describer;
+    int specialize = self->roles[index] == R_SPECIALIZED;
+    PyObject *aligned = (trait->flags & TRAIT_ALIGNED) ? Py_True : Py_False;
+    if (trait->type == NULL) {
+        return Py_NewRef(trait->detail);
+    }
+    if (self->roles[index] == R_CONSTEXPR) {
+        return PyTuple_Pack(2, trait->type, trait->detail);
+    }
+    if (trait->type == self->tensor_type) {
+        PyObject *is_cuda = (trait->flags & TRAIT_CUDA) ? Py_True : Py_False;
+        return specialize ? PyTuple_Pack(3, trait->detail, is_cuda, aligned)
+                          : PyTuple_Pack(2, trait->detail, is_cuda);
+    }
+    if (trait->type == self->ndarray_type) {
+        return specialize ? PyTuple_Pack(2, trait->detail, aligned)
+                          : PyTuple_Pack(1, trait->detail);
+    }
+    if (trait->type == (PyObject *)&PyLong_Type) {
+        return specialize ? PyTuple_Pack(3, self->zero,
+                                         (trait->flags & TRAIT_ONE) ? Py_True : Py_False, aligned)
+                          : PyTuple_Pack(1, self->zero);
+    }
+    return Py_NewRef(trait->type);  /* a float */
+}
+
+Py_ssize_t tc_describer_count(PyObject *describer) {
+    return ((Describer *)describer)->count;
 }
 
 /* describer(*parameters) -> (key parts, launch values) or None: a key part per parameter, a
@@ -124,58 +193,48 @@ static PyObject *describer_call(PyObject *callable, PyObject *const *args, size_
                      self->count, given);
         return NULL;
     }
-    Py_ssize_t runtime = 0;
-    for (Py_ssize_t i = 0; i < self->count; i++) {
-        runtime += self->roles[i] != R_CONSTEXPR;
+    Trait *traits = PyMem_Malloc((size_t)(self->count ? self->count : 1) * sizeof(Trait));
+    PyObject **read = PyMem_Malloc((size_t)(self->count ? self->count : 1) *
+                                   sizeof(PyObject *));
+    if (traits == NULL || read == NULL) {
+        PyMem_Free(traits);
+        PyMem_Free(read);
+        return PyErr_NoMemory();
     }
-    PyObject *keys = PyTuple_New(self->count);
-    PyObject *values = PyTuple_New(runtime);
-    if (keys == NULL || values == NULL) {
+    PyObject *result = NULL;
+    Py_ssize_t runtime = tc_describe(callable, args, traits, read);
+    if (runtime == -2) {
+        result = Py_NewRef(Py_None);
+    } else if (runtime >= 0) {
+        PyObject *keys = PyTuple_New(self->count);
+        PyObject *values = PyTuple_New(runtime);
+        for (Py_ssize_t i = 0; keys != NULL && i < self->count; i++) {
+            PyObject *key = tc_trait_key(callable, &traits[i], i);
+            if (key == NULL) {
+                Py_CLEAR(keys);
+                break;
+            }
+            PyTuple_SET_ITEM(keys, i, key);
+        }
+        for (Py_ssize_t i = 0; i < runtime; i++) {
+            if (values != NULL) {
+                PyTuple_SET_ITEM(values, i, read[i]);
+            } else {
+                Py_DECREF(read[i]);
+            }
+        }
+        if (keys != NULL && values != NULL) {
+            result = PyTuple_Pack(2, keys, values);
+        }
         Py_XDECREF(keys);
         Py_XDECREF(values);
-        return NULL;
-    }
-    Py_ssize_t position = 0;
-    for (Py_ssize_t i = 0; i < self->count; i++) {
-        PyObject *value = args[i];
-        PyObject *key = NULL;
-        if (self->roles[i] == R_CONSTEXPR) {
-            int plain = PySet_Contains(self->plain, (PyObject *)Py_TYPE(value));
-            if (plain > 0) {
-                key = PyTuple_Pack(2, (PyObject *)Py_TYPE(value), value);
-            }
-            if (plain < 0 || (plain > 0 && key == NULL)) {
-                goto error;
-            }
-            if (plain == 0) {
-                goto miss;
-            }
-        } else {
-            PyObject *packed = NULL;
-            int found = describe_runtime(self, value, self->roles[i] == R_SPECIALIZED, &key,
-                                         &packed);
-            if (found < 0) {
-                goto error;
-            }
-            if (found == 0) {
-                goto miss;
-            }
-            PyTuple_SET_ITEM(values, position++, packed);
+        for (Py_ssize_t i = 0; i < self->count; i++) {
+            tc_trait_clear(&traits[i]);
         }
-        PyTuple_SET_ITEM(keys, i, key);
     }
-    PyObject *result = PyTuple_Pack(2, keys, values);
-    Py_DECREF(keys);
-    Py_DECREF(values);
+    PyMem_Free(traits);
+    PyMem_Free(read);
     return result;
-miss:
-    Py_DECREF(keys);
-    Py_DECREF(values);
-    Py_RETURN_NONE;
-error:
-    Py_DECREF(keys);
-    Py_DECREF(values);
-    return NULL;
 }
 
 static PyObject *describer_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {

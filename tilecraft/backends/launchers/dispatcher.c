@@ -3,6 +3,9 @@
  * selects, the launch options, and each parameter (with the kernel's Describer), looks the key
  * up among the fast path's entries and launches through the entry's launcher, returning the
  * entry's compiled kernel: what the dispatcher generated in Python does, without a Python frame.
+ * A launch whose backend variables, options and parameter traits (`Trait`) are the last
+ * launch's goes through the last launch's entry without building the key (`LastLaunch`): the
+ * usual loop of launches of one specialization reads each argument and packs it, no more.
  *
  * Whatever it does not take (surplus or duplicate arguments, a positional-only parameter given
  * by keyword, an unknown keyword, an option value that is not plain, a value the Describer
@@ -16,6 +19,22 @@
 #define MAX_OPTIONS 8
 /* Parameters bound on the stack. */
 #define STACK_PARAMS 32
+/* Variables that select the backend, remembered by the last launch. */
+#define MAX_ENVIRON 4
+
+/* The last launch the fast path took: a launch whose backend variables, launch options and
+ * parameter traits are the same goes through the same entry without building its key. The
+ * remembered objects are held, so an identical pointer is the same object. */
+typedef struct {
+    int valid;
+    PyObject *environ[MAX_ENVIRON]; /* the raw values of the backend variables (or NULL) */
+    int options;
+    PyObject *option_names[MAX_OPTIONS], *option_values[MAX_OPTIONS];
+    Trait traits[STACK_PARAMS];
+    Py_ssize_t entries;             /* how many entries there were (they are only added to,
+                                       or all cleared) */
+    PyObject *select, *launch, *compiled; /* the entry's */
+} LastLaunch;
 
 typedef struct {
     PyObject_HEAD
@@ -36,6 +55,7 @@ typedef struct {
     PyObject *resolve;         /* (grid, None) -> (x, y, z) */
     PyObject *fallback;        /* the generated Python dispatcher */
     PyObject *stream_name, *compiled_name, *launch_name, *select_name, *empty, *one;
+    LastLaunch last;
 } Dispatcher;
 
 /* The index of parameter `name`, or -1. */
@@ -53,29 +73,123 @@ static Py_ssize_t parameter_index(Dispatcher *self, PyObject *name) {
     return -1;
 }
 
-/* The backend the environment selects (borrowed), or NULL (no exception) where none is known. */
-static PyObject *selected_backend(Dispatcher *self) {
+/* Reads the raw values of the variables that select the backend into `raw` (borrowed, NULL
+ * where unset). */
+static void read_environ(Dispatcher *self, PyObject **raw) {
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(self->environ_keys); i++) {
+        raw[i] = PyDict_GetItem(self->environ, PyTuple_GET_ITEM(self->environ_keys, i));
+    }
+}
+
+/* The backend the raw values `raw` select (borrowed), or NULL (no exception) where none is
+ * known. */
+static PyObject *selected_backend(Dispatcher *self, PyObject *const *raw) {
     Py_ssize_t n = PyTuple_GET_SIZE(self->environ_keys);
-    PyObject *raw = PyTuple_New(n);
-    if (raw == NULL) {
+    PyObject *values = PyTuple_New(n);
+    if (values == NULL) {
         PyErr_Clear();
         return NULL;
     }
     for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *value = PyDict_GetItem(self->environ, PyTuple_GET_ITEM(self->environ_keys, i));
-        PyTuple_SET_ITEM(raw, i, Py_NewRef(value ? value : Py_None));
+        PyTuple_SET_ITEM(values, i, Py_NewRef(raw[i] ? raw[i] : Py_None));
     }
-    PyObject *backend = PyDict_GetItem(self->backends, raw);
-    Py_DECREF(raw);
+    PyObject *backend = PyDict_GetItem(self->backends, values);
+    Py_DECREF(values);
     return backend;
+}
+
+static void forget_last(LastLaunch *last) {
+    last->valid = 0;
+    for (int i = 0; i < MAX_ENVIRON; i++) {
+        Py_CLEAR(last->environ[i]);
+    }
+    for (int i = 0; i < last->options; i++) {
+        Py_CLEAR(last->option_names[i]);
+        Py_CLEAR(last->option_values[i]);
+    }
+    last->options = 0;
+    for (int i = 0; i < STACK_PARAMS; i++) {
+        tc_trait_clear(&last->traits[i]);
+    }
+    Py_CLEAR(last->select);
+    Py_CLEAR(last->launch);
+    Py_CLEAR(last->compiled);
+}
+
+/* Whether this launch's backend variables, options and traits are the last launch's: 1, 0, or
+ * -1 with an exception. */
+static int same_as_last(Dispatcher *self, PyObject *const *raw, PyObject *const *option_names,
+                        PyObject *const *option_values, int options, const Trait *traits) {
+    LastLaunch *last = &self->last;
+    if (!last->valid || last->options != options ||
+        PyDict_GET_SIZE(self->entries) != last->entries) {
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(self->environ_keys); i++) {
+        if (raw[i] != last->environ[i]) {
+            return 0;
+        }
+    }
+    for (int i = 0; i < options; i++) {
+        if (option_names[i] != last->option_names[i] ||
+            option_values[i] != last->option_values[i]) {
+            return 0;
+        }
+    }
+    for (Py_ssize_t i = 0; i < self->count; i++) {
+        int same = tc_traits_equal(&traits[i], &last->traits[i]);
+        if (same <= 0) {
+            return same;
+        }
+    }
+    return 1;
+}
+
+/* Remembers this launch, which goes through `entry`, as the last one; 0, or -1 with an
+ * exception. */
+static int remember(Dispatcher *self, PyObject *const *raw, PyObject *const *option_names,
+                    PyObject *const *option_values, int options, const Trait *traits,
+                    PyObject *entry) {
+    LastLaunch *last = &self->last;
+    forget_last(last);
+    PyObject *select = PyObject_GetAttr(entry, self->select_name);
+    PyObject *launch = select ? PyObject_GetAttr(entry, self->launch_name) : NULL;
+    PyObject *compiled = launch ? PyObject_GetAttr(entry, self->compiled_name) : NULL;
+    if (compiled == NULL) {
+        Py_XDECREF(select);
+        Py_XDECREF(launch);
+        return -1;
+    }
+    last->select = select;
+    last->launch = launch;
+    last->compiled = compiled;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(self->environ_keys); i++) {
+        last->environ[i] = Py_XNewRef(raw[i]);
+    }
+    for (int i = 0; i < options; i++) {
+        last->option_names[i] = Py_NewRef(option_names[i]);
+        last->option_values[i] = Py_NewRef(option_values[i]);
+    }
+    last->options = options;
+    for (Py_ssize_t i = 0; i < self->count; i++) {
+        last->traits[i] = (Trait){Py_XNewRef(traits[i].type), Py_XNewRef(traits[i].detail),
+                                  traits[i].flags};
+    }
+    last->entries = PyDict_GET_SIZE(self->entries);
+    last->valid = 1;
+    return 0;
 }
 
 /* The options' key, as the Python dispatcher makes it: ((name, value), ...) sorted by name,
  * without the stream; a new reference, or NULL with an exception. */
-static PyObject *option_key(Dispatcher *self, PyObject **names, PyObject **values, int count) {
+static PyObject *option_key(Dispatcher *self, PyObject *const *given_names,
+                            PyObject *const *given_values, int count) {
     if (count == 0) {
         return Py_NewRef(self->empty);
     }
+    PyObject *names[MAX_OPTIONS], *values[MAX_OPTIONS];
+    memcpy(names, given_names, (size_t)count * sizeof(PyObject *));
+    memcpy(values, given_values, (size_t)count * sizeof(PyObject *));
     for (int i = 1; i < count; i++) {  /* insertion sort: a handful of options */
         for (int j = i; j > 0 && PyUnicode_Compare(names[j - 1], names[j]) > 0; j--) {
             PyObject *name = names[j], *value = values[j];
@@ -135,58 +249,48 @@ static PyObject *launch_grid(Dispatcher *self, PyObject *grid, PyObject *const *
     return resolved;
 }
 
-/* Launches through `entry` with the described `values`; a new reference to the compiled
- * kernel, or NULL with an exception. */
-static PyObject *launch_entry(Dispatcher *self, PyObject *entry, PyObject *grid,
-                              PyObject *stream, PyObject *values) {
-    PyObject *select = PyObject_GetAttr(entry, self->select_name);
-    if (select == NULL) {
-        return NULL;
-    }
-    if (select != Py_None) {
-        PyObject *selected = PyObject_CallOneArg(select, values);
-        Py_DECREF(select);
-        if (selected == NULL) {
-            return NULL;
+/* Launches through the last launch's entry with the `count` described `values`; 0, or -1 with
+ * an exception. */
+static int launch_last(Dispatcher *self, PyObject *grid, PyObject *stream,
+                       PyObject *const *values, Py_ssize_t count) {
+    LastLaunch *last = &self->last;
+    PyObject *selected = NULL;
+    if (last->select != Py_None) {
+        PyObject *read = PyTuple_New(count);
+        if (read == NULL) {
+            return -1;
         }
-        if (!PyTuple_Check(selected)) {
+        for (Py_ssize_t i = 0; i < count; i++) {
+            PyTuple_SET_ITEM(read, i, Py_NewRef(values[i]));
+        }
+        selected = PyObject_CallOneArg(last->select, read);
+        Py_DECREF(read);
+        if (selected == NULL) {
+            return -1;
+        }
+        if (!PyTuple_Check(selected) || PyTuple_GET_SIZE(selected) > STACK_PARAMS) {
             Py_DECREF(selected);
             PyErr_SetString(PyExc_TypeError, "an entry's select must return a tuple");
-            return NULL;
+            return -1;
         }
-        values = selected;
-    } else {
-        Py_DECREF(select);
-        Py_INCREF(values);
+        values = &PyTuple_GET_ITEM(selected, 0);
+        count = PyTuple_GET_SIZE(selected);
     }
-    PyObject *launch = PyObject_GetAttr(entry, self->launch_name);
-    PyObject *result = NULL;
-    if (launch != NULL) {
-        Py_ssize_t n = PyTuple_GET_SIZE(values);
-        PyObject *stack[2 + STACK_PARAMS];
-        PyObject **arguments = n <= STACK_PARAMS ? stack
-                                                 : PyMem_Malloc((size_t)(n + 2) * sizeof(PyObject *));
-        if (arguments == NULL) {
-            PyErr_NoMemory();
-        } else {
-            arguments[0] = grid;
-            arguments[1] = stream;
-            for (Py_ssize_t i = 0; i < n; i++) {
-                arguments[2 + i] = PyTuple_GET_ITEM(values, i);
-            }
-            result = PyObject_Vectorcall(launch, arguments, (size_t)(n + 2), NULL);
-            if (arguments != stack) {
-                PyMem_Free(arguments);
-            }
-        }
-        Py_DECREF(launch);
+    PyObject *arguments[2 + STACK_PARAMS];
+    arguments[0] = grid;
+    arguments[1] = stream;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        arguments[2 + i] = values[i];
     }
-    Py_DECREF(values);
+    PyObject *launch = Py_NewRef(last->launch);  /* (a launch may replace the last one) */
+    PyObject *result = PyObject_Vectorcall(launch, arguments, (size_t)(count + 2), NULL);
+    Py_DECREF(launch);
+    Py_XDECREF(selected);
     if (result == NULL) {
-        return NULL;
+        return -1;
     }
     Py_DECREF(result);
-    return PyObject_GetAttr(entry, self->compiled_name);
+    return 0;
 }
 
 /* The launch once the arguments are bound: the compiled kernel (new reference), NULL with an
@@ -194,45 +298,73 @@ static PyObject *launch_entry(Dispatcher *self, PyObject *entry, PyObject *grid,
 static PyObject *dispatch_bound(Dispatcher *self, PyObject *grid, PyObject *const *params,
                                 PyObject **option_names, PyObject **option_values,
                                 int options, PyObject *stream) {
-    PyObject *backend = selected_backend(self);
-    if (backend == NULL) {
+    PyObject *raw[MAX_ENVIRON];
+    read_environ(self, raw);
+    Trait traits[STACK_PARAMS];
+    PyObject *values[STACK_PARAMS];
+    Py_ssize_t count = tc_describe(self->describer, params, traits, values);
+    if (count == -1) {
+        return NULL;
+    }
+    if (count == -2) {
         return self->required;
     }
-    PyObject *described = PyObject_Vectorcall(self->describer, params, (size_t)self->count, NULL);
-    if (described == NULL) {
-        return NULL;
+    PyObject *result = NULL;
+    int same = same_as_last(self, raw, option_names, option_values, options, traits);
+    if (same < 0) {
+        goto done;
     }
-    if (described == Py_None) {
-        Py_DECREF(described);
-        return self->required;
+    if (!same) {
+        PyObject *backend = selected_backend(self, raw);
+        if (backend == NULL) {
+            result = self->required;
+            goto done;
+        }
+        PyObject *keys = PyTuple_New(self->count);
+        if (keys == NULL) {
+            goto done;
+        }
+        for (Py_ssize_t i = 0; i < self->count; i++) {
+            PyObject *part = tc_trait_key(self->describer, &traits[i], i);
+            if (part == NULL) {
+                Py_DECREF(keys);
+                goto done;
+            }
+            PyTuple_SET_ITEM(keys, i, part);
+        }
+        PyObject *options_key = option_key(self, option_names, option_values, options);
+        PyObject *key = options_key ? PyTuple_Pack(3, backend, options_key, keys) : NULL;
+        Py_XDECREF(options_key);
+        Py_DECREF(keys);
+        if (key == NULL) {
+            goto done;
+        }
+        PyObject *entry = PyDict_GetItemWithError(self->entries, key);
+        Py_DECREF(key);
+        if (entry == NULL) {
+            result = PyErr_Occurred() ? NULL : self->required;
+            goto done;
+        }
+        if (remember(self, raw, option_names, option_values, options, traits, entry) < 0) {
+            goto done;
+        }
     }
-    PyObject *options_key = option_key(self, option_names, option_values, options);
-    if (options_key == NULL) {
-        Py_DECREF(described);
-        return NULL;
-    }
-    PyObject *key = PyTuple_Pack(3, backend, options_key, PyTuple_GET_ITEM(described, 0));
-    Py_DECREF(options_key);
-    if (key == NULL) {
-        Py_DECREF(described);
-        return NULL;
-    }
-    PyObject *entry = PyDict_GetItemWithError(self->entries, key);
-    Py_DECREF(key);
-    if (entry == NULL) {
-        Py_DECREF(described);
-        return PyErr_Occurred() ? NULL : self->required;
-    }
-    Py_INCREF(entry);
-    PyObject *compiled = NULL;
+    PyObject *compiled = Py_NewRef(self->last.compiled);
     PyObject *launched = launch_grid(self, grid, params);
-    if (launched != NULL) {
-        compiled = launch_entry(self, entry, launched, stream, PyTuple_GET_ITEM(described, 1));
-        Py_DECREF(launched);
+    if (launched != NULL && launch_last(self, launched, stream, values, count) == 0) {
+        result = compiled;
+    } else {
+        Py_DECREF(compiled);
     }
-    Py_DECREF(entry);
-    Py_DECREF(described);
-    return compiled;
+    Py_XDECREF(launched);
+done:
+    for (Py_ssize_t i = 0; i < self->count; i++) {
+        tc_trait_clear(&traits[i]);
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        Py_DECREF(values[i]);
+    }
+    return result;
 }
 
 static PyObject *dispatcher_call(PyObject *callable, PyObject *const *args, size_t nargsf,
@@ -362,6 +494,12 @@ static int dispatcher_traverse(Dispatcher *self, visitproc visit, void *arg) {
     Py_VISIT(self->entries);
     Py_VISIT(self->resolve);
     Py_VISIT(self->fallback);
+    Py_VISIT(self->last.select);
+    Py_VISIT(self->last.launch);
+    Py_VISIT(self->last.compiled);
+    for (int i = 0; i < STACK_PARAMS; i++) {
+        Py_VISIT(self->last.traits[i].detail);
+    }
     return 0;
 }
 
@@ -378,6 +516,7 @@ static int dispatcher_clear(Dispatcher *self) {
     Py_CLEAR(self->entries);
     Py_CLEAR(self->resolve);
     Py_CLEAR(self->fallback);
+    forget_last(&self->last);
     return 0;
 }
 
