@@ -127,6 +127,10 @@ class Backend:
 
     name = ""
 
+    def prepare(self) -> None:
+        """Starts, in the background, what this backend's compiles will need and take long to
+        load, so that it loads while the frontend runs (nothing by default)."""
+
     def options(self, launch_options: dict) -> Any:
         raise NotImplementedError
 
@@ -243,6 +247,13 @@ class CUDABackend(Backend):
 
     def __init__(self, capability: int | None = None) -> None:
         self.capability = capability
+
+    def prepare(self) -> None:
+        """Starts loading nvJitLink (`jitlink`), which takes 0.2-0.4 s: the first compile
+        assembles with a ptxas subprocess meanwhile, the next ones in the process."""
+        from tilecraft.backends.cuda import jitlink
+
+        jitlink.ready()
 
     def options(self, launch_options: dict):
         from tilecraft.backends.cuda.compiler import CUDAOptions

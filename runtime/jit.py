@@ -201,8 +201,10 @@ class JITFunction:
         key = (spec.key, backend, tuple(sorted(options.items())))
         compiled = self._binaries.get(key)
         if compiled is None:
-            cache.prefetch_source_fingerprint()  # (for the cache key, while the frontend runs)
-            compiled = compile_module(self._compile(spec), get_backend(backend), options,
+            target = get_backend(backend)
+            target.prepare()  # (what its compiles need, while the frontend runs)
+            cache.prefetch_source_fingerprint()  # (for the cache key, meanwhile too)
+            compiled = compile_module(self._compile(spec), target, options,
                                       list(spec.arg_types))
             self._binaries[key] = compiled
         return compiled

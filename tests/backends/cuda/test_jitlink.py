@@ -118,3 +118,45 @@ def test_nvjitlink_agrees_with_ptxas_where_it_is_installed():
     with pytest.raises(jitlink.JitLinkError) as refused:
         assembler.assemble(PTX.replace("ret;", "bogus;"), "sm_90a", "s")
     assert "bogus" in refused.value.log
+
+
+def test_a_compile_starts_loading_the_assembler_before_its_frontend_runs(monkeypatch):
+    """The CUDA backend's `prepare` starts the load, and a kernel's first compile prepares its
+    backend before the frontend, so that nvJitLink loads while the frontend runs."""
+    import numpy as np
+
+    import tilecraft as tc
+    import tilecraft.language as tl
+    from tilecraft.runtime import compiler as runtime_compiler
+    from tilecraft.runtime import jit as runtime_jit
+
+    events: list[str] = []
+    monkeypatch.setattr(jitlink, "_load_in_background", lambda: jitlink._LOADED.append(None))
+    compiler_get_backend = runtime_compiler.get_backend
+
+    class Recording(runtime_compiler.CUDABackend):
+        def prepare(self) -> None:
+            events.append("prepare")
+            super().prepare()
+
+    monkeypatch.setattr(runtime_jit, "get_backend",
+                        lambda name: Recording(90) if name == "cuda" else
+                        compiler_get_backend(name))
+    def frontend(self, spec):
+        events.append("frontend")
+        raise RuntimeError("stop after the frontend")
+
+    monkeypatch.setattr(runtime_jit.JITFunction, "_compile", frontend)
+
+    @tc.jit
+    def copy_kernel(x_ptr, out_ptr, BLOCK: tl.constexpr):
+        offsets = tl.arange(0, BLOCK)
+        tl.store(out_ptr + offsets, tl.load(x_ptr + offsets))
+
+    monkeypatch.setattr(runtime_jit, "selected_backend", lambda: "cuda")  # (no GPU needed)
+    x = np.zeros(16, np.float32)
+    with pytest.raises(RuntimeError, match="stop after the frontend"):
+        copy_kernel[(1,)](x, x, BLOCK=16)
+    assert events == ["prepare", "frontend"]
+    assert jitlink._LOADING and not jitlink._LOADING[0].join(timeout=10)
+    assert jitlink._LOADED == [None]

@@ -5,7 +5,9 @@ reports 5 ms of compiling: the rest is starting the process. nvJitLink runs the 
 in the process, but loading and starting it costs about 0.2-0.4 s, more than a fresh process's
 first compile can pay. So `toolchain.ptx_to_cubin` asks `ready` for the assembler: the first
 call starts loading it in a background thread (the library's calls release the GIL, through
-ctypes) and answers None, and the compiles that come once it is loaded use it.
+ctypes) and answers None, and the compiles that come once it is loaded use it. The CUDA
+backend's ``prepare`` makes that first call as a kernel's first compile begins, before its
+frontend runs, so that the library loads meanwhile.
 
 Every assembly is asked for the report ``ptxas -v`` gives (``-Xptxas=-v -verbose``), with
 nvJitLink's own cache off (``-no-cache``: a cached result comes without it, and the compile cache
