@@ -73,3 +73,47 @@ def test_first_cuda_compile_does_not_import_networkx_or_numpy(tmp_path):
     except toolchain.ToolchainError as error:
         pytest.skip(str(error))
     _check(tmp_path, CUDA_COMPILE, NOT_FOR_CUDA, "cpu")
+
+
+def test_a_module_imported_in_the_background_is_imported_once_in_another_thread(tmp_path,
+                                                                                 monkeypatch):
+    """`import_in_background` (what the CPU backend's ``prepare`` does with the LLVM engine as
+    a first compile begins): the module is imported in a thread of its own, once, and an
+    import that fails there is raised by the main thread's own import."""
+    import threading
+
+    from tilecraft.runtime import compiler
+
+    package = tmp_path / "background_pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "slow.py").write_text("import threading\nTHREAD = threading.current_thread()\n"
+                                     "import time\ntime.sleep(0.05)\n")
+    (package / "broken.py").write_text("raise ValueError('broken on import')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(compiler, "_BACKGROUND_IMPORTS", {})
+    for name in ("background_pkg.slow", "background_pkg.broken"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    compiler.import_in_background("background_pkg.slow")
+    thread = compiler._BACKGROUND_IMPORTS["background_pkg.slow"]
+    compiler.import_in_background("background_pkg.slow")  # under way: not started again
+    assert list(compiler._BACKGROUND_IMPORTS) == ["background_pkg.slow"]
+    import background_pkg.slow as slow  # waits for the background import
+
+    assert slow.THREAD is thread and thread is not threading.main_thread()
+    compiler.import_in_background("background_pkg.broken")
+    compiler._BACKGROUND_IMPORTS["background_pkg.broken"].join(timeout=10)
+    with pytest.raises(ValueError, match="broken on import"):
+        import background_pkg.broken  # noqa: F401
+
+
+def test_the_cpu_backend_imports_its_engine_in_the_background_as_a_compile_begins():
+    script = ("import sys, threading\nfrom tilecraft.runtime import compiler\n"
+              "assert 'tilecraft.backends.cpu.engine' not in sys.modules\n"
+              "compiler.get_backend('cpu').prepare()\n"
+              "thread = compiler._BACKGROUND_IMPORTS['tilecraft.backends.cpu.engine']\n"
+              "thread.join(timeout=60)\n"
+              "assert 'tilecraft.backends.cpu.engine' in sys.modules\n"
+              "assert 'llvmlite.binding' in sys.modules\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
