@@ -175,13 +175,13 @@ class _Matmul:
 
             def column_block(j: ir.Value, pieces=pieces, rows=rows) -> None:
                 full_blocks = self.m // rows
-                _blocks(self.fl, full_blocks, rows,
-                        lambda i: self.block(prefix, i, rows, j, pieces))
+                self.fl.strided(full_blocks, rows,
+                                lambda i: self.block(prefix, i, rows, j, pieces))
                 if self.m % rows:
                     self.block(prefix, ir.Constant(I32, full_blocks * rows), self.m % rows, j,
                                pieces)
 
-            _blocks(self.fl, count, width, column_block, start)
+            self.fl.strided(count, width, column_block, start)
             column0 += count * width
 
     def block(self, prefix: tuple, row0: ir.Value, rows: int, col0: ir.Value,
@@ -240,19 +240,6 @@ class _Matmul:
         if not self.is_float:
             return b.add(acc, b.mul(left, right))
         return b.call(_fmuladd(self.fl, acc.type), [left, right, acc])
-
-
-def _blocks(fl: FunctionLowering, count: int, step: int, body: Callable[[ir.Value], None],
-            start: int = 0) -> None:
-    """``body(start + step * i)`` for ``i`` in ``range(count)``, in a loop when ``count > 1``."""
-    if count <= 0:
-        return
-    if count == 1:
-        body(ir.Constant(I32, start))
-        return
-    with fl.loop(count) as i:
-        at = fl.builder.mul(i, ir.Constant(I32, step), flags=("nuw", "nsw")) if step != 1 else i
-        body(index_plus(fl.builder, at, start))
 
 
 def _splat(b: ir.IRBuilder, scalar: ir.Value, lanes: int, cache: dict) -> ir.Value:

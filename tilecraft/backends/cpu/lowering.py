@@ -30,7 +30,8 @@ from tilecraft.ir import Block, Operation, RankedTensorType, Value
 
 from . import mathlib
 from . import types as T
-from .tiles import I32, I64, BufferTile, ExprTile, MappedTile, Tile, splat
+from .tiles import (I32, I64, BufferTile, ExprTile, MappedTile, Tile, index_plus, index_times,
+                    splat)
 
 Lowering = Callable[["FunctionLowering", Operation], None]
 LOWERINGS: dict[str, Lowering] = {}
@@ -264,6 +265,19 @@ class FunctionLowering:
         iv.add_incoming(nxt, b.block)
         b.cbranch(b.icmp_signed("<", nxt, bound), head, exit_)
         b.position_at_end(exit_)
+
+    def strided(self, count: int, step: int, body: Callable[[ir.Value], None],
+                start: int = 0) -> None:
+        """``body(start + step * i)`` for ``i`` in ``range(count)``, in a loop when ``count >
+        1``."""
+        if count <= 0:
+            return
+        if count == 1:
+            body(ir.Constant(I32, start))
+            return
+        with self.loop(count) as i:
+            at = index_times(self.builder, i, step)
+            body(index_plus(self.builder, at, start))
 
     def loop_nest(self, shape: Sequence[int], body: Callable[[tuple], None]) -> None:
         """Calls ``body(idx)`` inside loops over every index of ``shape`` (row-major; dims of
