@@ -36,6 +36,10 @@ from .tiles import (I32, I64, BufferTile, ExprTile, MappedTile, Tile, index_plus
 Lowering = Callable[["FunctionLowering", Operation], None]
 LOWERINGS: dict[str, Lowering] = {}
 
+# The global holding the AMX tile configuration of a module whose dots use AMX tiles (`dot_amx`):
+# its grid function configures the tiles before its programs and releases them after.
+AMX_TILE_CONFIG = "tilecraft.amx_tile_config"
+
 # An expression used by more than one consumer is stored once it costs this many instructions
 # per element (recomputing a few adds is cheaper than a round trip through memory).
 MATERIALIZE_COST = 6
@@ -471,7 +475,8 @@ def _load_argument(fl: FunctionLowering, slots: ir.Value, index: int, t) -> ir.V
 
 
 def _grid_function(module: ir.Module, program: ir.Function, info: KernelInfo) -> None:
-    """``@<name>.grid``: runs the programs with linear ids in [begin, end)."""
+    """``@<name>.grid``: runs the programs with linear ids in [begin, end) (between loading
+    and releasing the AMX tile configuration when the programs use AMX tiles)."""
     ty = ir.FunctionType(ir.VoidType(), [T.PTR, I32, I32, I32, I64, I64, T.PTR])
     grid = ir.Function(module, ty, info.grid_symbol)
     for arg, arg_name in zip(grid.args, GRID_ARGS):
@@ -480,6 +485,11 @@ def _grid_function(module: ir.Module, program: ir.Function, info: KernelInfo) ->
     b = ir.IRBuilder(grid.append_basic_block("entry"))
     loop = grid.append_basic_block("program")
     done = grid.append_basic_block("done")
+    tile_config = module.globals.get(AMX_TILE_CONFIG)
+    if tile_config is not None:
+        from .dot_amx import configure_tiles
+
+        configure_tiles(b, tile_config)
     b.cbranch(b.icmp_signed("<", begin, end), loop, done)
     b.position_at_end(loop)
     linear = b.phi(I64, name="linear")
@@ -497,6 +507,10 @@ def _grid_function(module: ir.Module, program: ir.Function, info: KernelInfo) ->
                                                                        ir.Constant(I32, 0)))
     b.cbranch(go_on, loop, done)
     b.position_at_end(done)
+    if tile_config is not None:
+        from .dot_amx import release_tiles
+
+        release_tiles(b)
     b.ret_void()
 
 
