@@ -21,6 +21,12 @@ sums are f32, as on tensor cores; integers widened to the accumulator's type);
 sum over ``k`` of ``fmuladd`` steps, in the same order as a plain loop nest would add them. fp8
 operands are rejected at the op's source line.
 
+Where the process may run Intel AMX instructions, a dot of bf16 operands into an fp32
+accumulator whose ``M`` and ``N`` are multiples of 16 runs on AMX tiles instead (`dot_amx`); its
+results differ from these micro-kernels' within fp32 rounding (``tdpbf16ps`` sums the products of
+each 32-step of ``k`` in two partial sums, and flushes subnormals). Everywhere else, and for
+every other dot, the micro-kernels above run.
+
 An accumulator that is an ``scf.for`` iteration argument read only by this dot (``acc =
 tl.dot(a, b, acc)``) is updated in its loop-carried buffer instead of being copied into a new
 buffer, and back by the loop's yield, on every iteration.
@@ -37,6 +43,7 @@ from tilecraft.ir import Operation
 from tilecraft.ir.values import BlockArgument
 
 from . import types as T
+from .dot_amx import AmxMatmul, takes_amx
 from .dot_prefetch import next_tiles
 from .lowering import FunctionLowering, lowers
 from .tiles import I32, BufferTile, ExprTile, RowsTile, Tile, index_plus
@@ -67,21 +74,26 @@ def _operand_buffer(fl: FunctionLowering, tile: Tile, rows_in_place: bool = Fals
 
 @lowers("tt.dot")
 def _dot(fl: FunctionLowering, op: Operation) -> None:
-    a = _operand_buffer(fl, fl.tile(op.a), rows_in_place=True)
-    b = _operand_buffer(fl, fl.tile(op.b))
     result = op.results[0]
     out_elem = T.element_type(result.type)
     shape = result.type.shape
     acc_ty = T.reg_type(out_elem)
-    d = _accumulator(fl, op, shape, acc_ty)
-    if b.strides[-1] != 1 and b.shape[-1] > 1:
-        # B's rows are read as vectors: make them contiguous (a transposed or strided view)
-        b = fl.materialize(b, into=fl.new_buffer(b.shape, b.ty))
-    kernel = _Matmul(fl, a, b, d, T.element_type(op.a.type), T.element_type(op.b.type))
+    kernel: _Matmul | AmxMatmul
+    if takes_amx(op):
+        kernel = AmxMatmul(fl, fl.tile(op.a), fl.tile(op.b), _accumulator(fl, op, shape, acc_ty))
+    else:
+        a = _operand_buffer(fl, fl.tile(op.a), rows_in_place=True)
+        b = _operand_buffer(fl, fl.tile(op.b))
+        d = _accumulator(fl, op, shape, acc_ty)
+        if b.strides[-1] != 1 and b.shape[-1] > 1:
+            # B's rows are read as vectors: make them contiguous (a transposed or strided view)
+            b = fl.materialize(b, into=fl.new_buffer(b.shape, b.ty))
+        kernel = _Matmul(fl, a, b, d, T.element_type(op.a.type), T.element_type(op.b.type))
+    d = kernel.d
     prefetcher = next_tiles(fl, op) if not shape[:-2] else None
     if prefetcher is not None:
         kernel.before_block = prefetcher(kernel.block_count())
-    if a.shape[-1] > 0:
+    if kernel.k > 0:
         if shape[:-2]:
             fl.loop_nest(shape[:-2], kernel.emit)
         else:
@@ -175,13 +187,13 @@ class _Matmul:
 
             def column_block(j: ir.Value, pieces=pieces, rows=rows) -> None:
                 full_blocks = self.m // rows
-                _blocks(self.fl, full_blocks, rows,
-                        lambda i: self.block(prefix, i, rows, j, pieces))
+                self.fl.strided(full_blocks, rows,
+                                lambda i: self.block(prefix, i, rows, j, pieces))
                 if self.m % rows:
                     self.block(prefix, ir.Constant(I32, full_blocks * rows), self.m % rows, j,
                                pieces)
 
-            _blocks(self.fl, count, width, column_block, start)
+            self.fl.strided(count, width, column_block, start)
             column0 += count * width
 
     def block(self, prefix: tuple, row0: ir.Value, rows: int, col0: ir.Value,
@@ -240,19 +252,6 @@ class _Matmul:
         if not self.is_float:
             return b.add(acc, b.mul(left, right))
         return b.call(_fmuladd(self.fl, acc.type), [left, right, acc])
-
-
-def _blocks(fl: FunctionLowering, count: int, step: int, body: Callable[[ir.Value], None],
-            start: int = 0) -> None:
-    """``body(start + step * i)`` for ``i`` in ``range(count)``, in a loop when ``count > 1``."""
-    if count <= 0:
-        return
-    if count == 1:
-        body(ir.Constant(I32, start))
-        return
-    with fl.loop(count) as i:
-        at = fl.builder.mul(i, ir.Constant(I32, step), flags=("nuw", "nsw")) if step != 1 else i
-        body(index_plus(fl.builder, at, start))
 
 
 def _splat(b: ir.IRBuilder, scalar: ir.Value, lanes: int, cache: dict) -> ir.Value:

@@ -12,8 +12,10 @@ that every symbol they import can be resolved.
 
 from __future__ import annotations
 
+import ctypes
 import functools
 import struct
+import sys
 import threading
 
 import llvmlite
@@ -90,11 +92,36 @@ def host_target() -> HostTarget:
 
 
 def host_cache_key_parts() -> tuple[str, ...]:
-    """What CPU cache keys must fold in: code for one host or LLVM is not valid for another."""
+    """What CPU cache keys must fold in: code for one host or LLVM is not valid for another,
+    nor code with AMX instructions for a process that may not run them (asking for that also
+    requests the permission, so a process loads AMX code only once it holds it)."""
     target = host_target()
     llvm_version = ".".join(str(part) for part in llvm.llvm_version_info)
     return (target.triple, target.cpu, target.features, f"llvmlite {llvmlite.__version__}",
-            f"LLVM {llvm_version}")
+            f"LLVM {llvm_version}", f"AMX bf16 {'on' if host_amx_bf16() else 'off'}")
+
+
+# Linux's arch_prctl(2) (x86-64): the request for permission to use an XSAVE feature, and the
+# feature number of AMX's tile data.
+_SYS_ARCH_PRCTL = 158
+_ARCH_REQ_XCOMP_PERM = 0x1023
+_XFEATURE_XTILEDATA = 18
+
+
+@functools.cache
+def host_amx_bf16() -> bool:
+    """Whether this process may run AMX bf16 tile instructions (``tdpbf16ps``): the host CPU has
+    AMX-TILE and AMX-BF16, and Linux granted the process the tile data state, which it must ask
+    for before the first tile instruction (``arch_prctl(ARCH_REQ_XCOMP_PERM,
+    XFEATURE_XTILEDATA)``, Linux 5.16 and later; the permission holds for all its threads).
+    Asked once per process."""
+    features = set(host_target().features.split(","))
+    if not {"+amx-tile", "+amx-bf16"} <= features or sys.platform != "linux":
+        return False
+    libc = ctypes.CDLL(None, use_errno=True)
+    answer = libc.syscall(ctypes.c_long(_SYS_ARCH_PRCTL), ctypes.c_long(_ARCH_REQ_XCOMP_PERM),
+                          ctypes.c_ulong(_XFEATURE_XTILEDATA))
+    return answer == 0
 
 
 def compile_module(llvm_ir: str, name: str, *, optimize: bool = True) -> CompiledObject:

@@ -30,10 +30,15 @@ from tilecraft.ir import Block, Operation, RankedTensorType, Value
 
 from . import mathlib
 from . import types as T
-from .tiles import I32, I64, BufferTile, ExprTile, MappedTile, Tile, splat
+from .tiles import (I32, I64, BufferTile, ExprTile, MappedTile, Tile, index_plus, index_times,
+                    splat)
 
 Lowering = Callable[["FunctionLowering", Operation], None]
 LOWERINGS: dict[str, Lowering] = {}
+
+# The global holding the AMX tile configuration of a module whose dots use AMX tiles (`dot_amx`):
+# its grid function configures the tiles before its programs and releases them after.
+AMX_TILE_CONFIG = "tilecraft.amx_tile_config"
 
 # An expression used by more than one consumer is stored once it costs this many instructions
 # per element (recomputing a few adds is cheaper than a round trip through memory).
@@ -265,6 +270,19 @@ class FunctionLowering:
         b.cbranch(b.icmp_signed("<", nxt, bound), head, exit_)
         b.position_at_end(exit_)
 
+    def strided(self, count: int, step: int, body: Callable[[ir.Value], None],
+                start: int = 0) -> None:
+        """``body(start + step * i)`` for ``i`` in ``range(count)``, in a loop when ``count >
+        1``."""
+        if count <= 0:
+            return
+        if count == 1:
+            body(ir.Constant(I32, start))
+            return
+        with self.loop(count) as i:
+            at = index_times(self.builder, i, step)
+            body(index_plus(self.builder, at, start))
+
     def loop_nest(self, shape: Sequence[int], body: Callable[[tuple], None]) -> None:
         """Calls ``body(idx)`` inside loops over every index of ``shape`` (row-major; dims of
         size 1 get no loop). Up to two dims get a loop each; more (the [2, 2, ..., 2] shapes of
@@ -457,7 +475,8 @@ def _load_argument(fl: FunctionLowering, slots: ir.Value, index: int, t) -> ir.V
 
 
 def _grid_function(module: ir.Module, program: ir.Function, info: KernelInfo) -> None:
-    """``@<name>.grid``: runs the programs with linear ids in [begin, end)."""
+    """``@<name>.grid``: runs the programs with linear ids in [begin, end) (between loading
+    and releasing the AMX tile configuration when the programs use AMX tiles)."""
     ty = ir.FunctionType(ir.VoidType(), [T.PTR, I32, I32, I32, I64, I64, T.PTR])
     grid = ir.Function(module, ty, info.grid_symbol)
     for arg, arg_name in zip(grid.args, GRID_ARGS):
@@ -466,6 +485,11 @@ def _grid_function(module: ir.Module, program: ir.Function, info: KernelInfo) ->
     b = ir.IRBuilder(grid.append_basic_block("entry"))
     loop = grid.append_basic_block("program")
     done = grid.append_basic_block("done")
+    tile_config = module.globals.get(AMX_TILE_CONFIG)
+    if tile_config is not None:
+        from .dot_amx import configure_tiles
+
+        configure_tiles(b, tile_config)
     b.cbranch(b.icmp_signed("<", begin, end), loop, done)
     b.position_at_end(loop)
     linear = b.phi(I64, name="linear")
@@ -483,6 +507,10 @@ def _grid_function(module: ir.Module, program: ir.Function, info: KernelInfo) ->
                                                                        ir.Constant(I32, 0)))
     b.cbranch(go_on, loop, done)
     b.position_at_end(done)
+    if tile_config is not None:
+        from .dot_amx import release_tiles
+
+        release_tiles(b)
     b.ret_void()
 
 
