@@ -246,7 +246,9 @@ _EMULATION: list[EmulatedTiles] = []
 @pytest.fixture(params=["emulated", "hardware"])
 def amx(request, monkeypatch) -> str:
     """AMX dots on, with the tile instructions emulated or (where the process may run them)
-    the hardware's; each test's kernels are compiled afresh."""
+    the hardware's; each test's kernels are compiled afresh, with the compile cache off: the
+    emulated and the hardware compiles share a key (the rewrite is no part of it), so one
+    would load the other's from disk."""
     if request.param == "hardware":
         if not engine.host_amx_bf16():
             pytest.skip("this process cannot run AMX bf16 instructions")
@@ -262,6 +264,7 @@ def amx(request, monkeypatch) -> str:
                             compile_module(emulation.rewrite(llvm_ir), name, **options))
         marker = f"@{emulation.symbol('tdpbf16ps')}"
     monkeypatch.setenv("TILECRAFT_BACKEND", "cpu")
+    monkeypatch.setenv("TILECRAFT_CACHE_DISABLE", "1")
     for kernel in KERNELS:
         kernel.forget_compiled()
     yield marker
