@@ -427,3 +427,21 @@ def test_other_dots_and_hosts_keep_the_fma_path(monkeypatch):
         module = _lowered(monkeypatch, ttir, amx)
         assert "llvm.x86" not in module and "amx" not in module
     assert "llvm.x86.tdpbf16ps" in _lowered(monkeypatch, bf16, True)
+
+
+def test_loads_read_only_by_an_amx_dot_are_loaded_packed(monkeypatch):
+    """The tutorial's two loads feed the dot packed (`dot_amx.load_packed`); in the masked
+    kernel only ``b``'s does (``a`` is computed from an fp32 load); on a host without AMX
+    none."""
+    tutorial_ttir = _ttir(monkeypatch, tl.bfloat16, 256, 256, 256, (64, 64, 32))
+    m = n = k = 32
+    a = np.zeros((m, k), np.float32)
+    b = tc.reinterpret(np.zeros((k, n), np.uint16), tl.bfloat16)
+    masked_ttir = masked_kernel[(1, 1)](a, b, np.zeros(n, np.float32), np.zeros((m, n), np.float32),
+                                        m, n, k, BM=32, BN=32, BK=16).asm["ttir"]
+    for ttir, roles in ((tutorial_ttir, ["a", "b"]), (masked_ttir, [None, "b", None])):
+        loads = [op for op in parse_module(ttir).walk() if op.name == "tt.load"]
+        for amx in (True, False):
+            monkeypatch.setattr(engine, "host_amx_bf16", lambda amx=amx: amx)
+            assert [dot_amx.packed_role(op) for op in loads] == \
+                (roles if amx else [None] * len(roles))

@@ -20,9 +20,9 @@ pairs of rows (zero pairs below ``K``). The operands' register form is an f32 ho
 value exactly, so a bf16 is the f32's upper half. A 2-D load read only by such a dot, as its
 ``A`` or ``B`` (`packed_role`), skips the register form: it copies the bf16 bits from memory
 straight into the packed buffer (`load_packed`: ``A``'s rows with vector loads and stores,
-``B``'s pairs of rows interleaved by one shuffle per vector), and the dot reads that buffer. Then the ``M x N`` accumulator buffer
-is cut into blocks of 2 x 2 tiles (32 x 32 elements; 1 wide or high at an odd edge), column
-blocks outermost as in `dot`: a block's ``C`` tiles are loaded into registers 0-3, for each
+``B``'s pairs of rows interleaved by one shuffle per vector), and the dot reads that buffer.
+Then the ``M x N`` accumulator buffer is cut into blocks of 2 x 2 tiles (32 x 32 elements; 1
+wide or high at an odd edge), column blocks outermost as in `dot`: a block's ``C`` tiles are loaded into registers 0-3, for each
 32-wide step of ``K`` its two ``A`` tiles into 4-5 and two ``B`` tiles into 6-7 and multiplied
 four times, and the ``C`` tiles are stored back.
 
