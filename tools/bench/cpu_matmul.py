@@ -13,8 +13,8 @@ vector add and softmax against the memory bandwidth ``numpy.copyto`` reaches, in
   GROUP_SIZE_M=8; the 64x64x32 of the fp32 cases among them), on its first launch, which is
   not timed; the table names the blocks chosen (``--bf16-blocks BMxBNxBK`` fixes them instead;
   ``TILECRAFT_PRINT_AUTOTUNING=1`` prints every configuration's time). Where the host runs AMX
-  bf16 (`dot_amx`), larger blocks pay off there: the packing of a dot's operands and the loads
-  and stores of its fp32 result tiles are amortized over more tile products.
+  bf16 (`dot_amx`), larger blocks amortize the packing of a dot's operands and the loads and
+  stores of its fp32 result tiles over more tile products; the list leans that way.
 * vector add of 2^26 fp32 and a one-row-per-program softmax of 16384x4096 fp32: their bytes
   moved per second against ``np.copyto`` of an array as large as the input (one read and one
   write per element); goal: within 10% of it.
