@@ -2,10 +2,11 @@
 
 A ``ptxas`` subprocess costs about 19 ms for a small kernel on the H200 host, of which ptxas
 reports 5 ms of compiling: the rest is starting the process. nvJitLink runs the same assembler
-in the process, but loading and starting it costs about 0.2-0.4 s, more than a fresh process's
-first compile can pay. So `toolchain.ptx_to_cubin` asks `ready` for the assembler: the first
-call starts loading it in a background thread (the library's calls release the GIL, through
-ctypes) and answers None, and the compiles that come once it is loaded use it. The CUDA
+in the process (8-13 ms for a small kernel there), but loading and starting it costs 0.2-0.4 s
+from a cold disk (about 30 ms once the library is in the page cache), more than a fresh
+process's first compile can pay. So `toolchain.ptx_to_cubin` asks `ready` for the assembler:
+the first call starts loading it in a background thread (the library's calls release the GIL,
+through ctypes) and answers None, and the compiles that come once it is loaded use it. The CUDA
 backend's ``prepare`` makes that first call as a kernel's first compile begins, before its
 frontend runs, so that the library loads meanwhile.
 
