@@ -281,11 +281,16 @@ class CUDABackend(Backend):
         self.capability = capability
 
     def prepare(self) -> None:
-        """Starts loading nvJitLink (`jitlink`), which takes 0.2-0.4 s: the first compile
-        assembles with a ptxas subprocess meanwhile, the next ones in the process."""
-        from tilecraft.backends.cuda import jitlink
+        """Starts loading nvJitLink (`jitlink`), which takes 0.02-0.4 s (a cold disk): the
+        first compile assembles with a ptxas subprocess meanwhile, the next ones in the
+        process. It is warmed up on this backend's target (the device's, where none was
+        chosen; sm_80 where there is no device)."""
+        from tilecraft.backends.cuda import driver, toolchain
 
-        jitlink.ready()
+        capability = self.capability
+        if capability is None and driver.is_available():
+            capability = driver.device_properties()["capability"]
+        toolchain.start_assembler(capability or 80)
 
     def options(self, launch_options: dict):
         from tilecraft.backends.cuda.compiler import CUDAOptions

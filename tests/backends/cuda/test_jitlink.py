@@ -97,7 +97,7 @@ def test_the_subprocess_can_be_chosen(monkeypatch, variable):
 
 def test_the_first_call_starts_the_load_in_the_background(monkeypatch):
     started = []
-    monkeypatch.setattr(jitlink, "_load", lambda: started.append(1) or None)
+    monkeypatch.setattr(jitlink, "_load", lambda arch, version: started.append(1) or None)
     assert jitlink.ready() is None
     assert jitlink.wait() is None and started == [1]
     assert jitlink.ready() is None and started == [1]  # loaded (as nothing) once
@@ -131,7 +131,10 @@ def test_a_compile_starts_loading_the_assembler_before_its_frontend_runs(monkeyp
     from tilecraft.runtime import jit as runtime_jit
 
     events: list[str] = []
-    monkeypatch.setattr(jitlink, "_load_in_background", lambda: jitlink._LOADED.append(None))
+    warmed = []
+    monkeypatch.setattr(jitlink, "_load_in_background",
+                        lambda arch, version: warmed.append((arch, version)) or
+                        jitlink._LOADED.append(None))
     compiler_get_backend = runtime_compiler.get_backend
 
     class Recording(runtime_compiler.CUDABackend):
@@ -160,3 +163,20 @@ def test_a_compile_starts_loading_the_assembler_before_its_frontend_runs(monkeyp
     assert events == ["prepare", "frontend"]
     assert jitlink._LOADING and not jitlink._LOADING[0].join(timeout=10)
     assert jitlink._LOADED == [None]
+    assert warmed == [("sm_90a", "8.6")]  # warmed up on the target being compiled for
+
+
+@needs_ptxas
+@pytest.mark.parametrize("capability", [80, 90])
+def test_the_warm_up_kernel_assembles_for_the_target_it_warms(capability, monkeypatch):
+    """What `start_assembler` hands the loader is PTX that ptxas takes for that target."""
+    warmed = []
+    monkeypatch.setattr(jitlink, "_load_in_background",
+                        lambda arch, version: warmed.append((arch, version)) or
+                        jitlink._LOADED.append(None))
+    toolchain.start_assembler(capability)
+    jitlink.wait()
+    (arch, version), = warmed
+    assert arch == toolchain.gpu_name(capability)
+    ptx = jitlink._WARM_UP_PTX.format(version=version, arch=arch)
+    assert toolchain._ptxas(ptx, capability, "warm_up").cubin[:4] == b"\x7fELF"

@@ -2,10 +2,11 @@
 
 A ``ptxas`` subprocess costs about 19 ms for a small kernel on the H200 host, of which ptxas
 reports 5 ms of compiling: the rest is starting the process. nvJitLink runs the same assembler
-in the process, but loading and starting it costs about 0.2-0.4 s, more than a fresh process's
-first compile can pay. So `toolchain.ptx_to_cubin` asks `ready` for the assembler: the first
-call starts loading it in a background thread (the library's calls release the GIL, through
-ctypes) and answers None, and the compiles that come once it is loaded use it. The CUDA
+in the process (8-13 ms for a small kernel there), but loading and starting it costs 0.2-0.4 s
+from a cold disk (about 30 ms once the library is in the page cache), more than a fresh
+process's first compile can pay. So `toolchain.ptx_to_cubin` asks `ready` for the assembler:
+the first call starts loading it in a background thread (the library's calls release the GIL,
+through ctypes) and answers None, and the compiles that come once it is loaded use it. The CUDA
 backend's ``prepare`` makes that first call as a kernel's first compile begins, before its
 frontend runs, so that the library loads meanwhile.
 
@@ -115,23 +116,27 @@ class Assembler:
             library.nvJitLinkDestroy(ctypes.byref(handle))
 
 
-def _load() -> Assembler | None:
-    """The assembler, started (one small assembly done), or None where none loads."""
+def _load(arch: str, ptx_version: str) -> Assembler | None:
+    """The assembler, started (one small assembly for ``arch`` done), or None where none
+    loads."""
     for candidate in [*(path for path in _candidates() if path.is_file()), *_NAMES]:
         try:
             assembler = Assembler(ctypes.CDLL(str(candidate)))
-            assembler.assemble(_WARM_UP_PTX, "sm_80", "warm_up")
+            assembler.assemble(_WARM_UP_PTX.format(version=ptx_version, arch=arch), arch,
+                               "warm_up")
             return assembler
         except (OSError, AttributeError, JitLinkError):
             continue
     return None
 
 
-# The smallest kernel: assembling it once loads what the first real assembly would.
-_WARM_UP_PTX = """.version 7.0
-.target sm_80
+# The smallest kernel: assembling it once for the target the compiles will assemble for loads
+# what their first assembly would (on the H200 host, a first sm_90a assembly after an sm_80
+# warm-up took about 5 ms more than the next ones).
+_WARM_UP_PTX = """.version {version}
+.target {arch}
 .address_size 64
-.visible .entry warm_up() { ret; }
+.visible .entry warm_up() {{ ret; }}
 """
 
 _LOCK = threading.Lock()
@@ -139,22 +144,23 @@ _LOADED: list[Assembler | None] = []  # [the assembler or None] once the load ha
 _LOADING: list[threading.Thread] = []
 
 
-def _load_in_background() -> None:
-    _LOADED.append(_load())
+def _load_in_background(arch: str, ptx_version: str) -> None:
+    _LOADED.append(_load(arch, ptx_version))
 
 
-def ready() -> Assembler | None:
-    """The loaded assembler; None while it loads (the first call starts that), where there is
-    none, where it failed (`disable`), and where ``TILECRAFT_PTXAS`` or ``TILECRAFT_JITLINK=0``
-    choose the ptxas subprocess."""
+def ready(arch: str = "sm_80", ptx_version: str = "7.0") -> Assembler | None:
+    """The loaded assembler; None while it loads (the first call starts that, warming it up on
+    target ``arch`` with PTX ISA ``ptx_version``), where there is none, where it failed
+    (`disable`), and where ``TILECRAFT_PTXAS`` or ``TILECRAFT_JITLINK=0`` choose the ptxas
+    subprocess."""
     if os.environ.get("TILECRAFT_PTXAS") or os.environ.get(SWITCH, "1") == "0":
         return None
     if _LOADED:
         return _LOADED[0]
     with _LOCK:
         if not _LOADING:
-            thread = threading.Thread(target=_load_in_background, name="tilecraft-jitlink",
-                                      daemon=True)
+            thread = threading.Thread(target=_load_in_background, args=(arch, ptx_version),
+                                      name="tilecraft-jitlink", daemon=True)
             _LOADING.append(thread)
             thread.start()
     return None

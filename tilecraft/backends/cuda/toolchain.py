@@ -350,13 +350,21 @@ def cubin_arch(cubin: bytes) -> int:
     return (int.from_bytes(cubin[48:52], "little") >> 8) & 0xFF
 
 
+def start_assembler(capability: int) -> jitlink.Assembler | None:
+    """`jitlink.ready`, warming nvJitLink up (where this call starts its load) on
+    ``capability``'s target."""
+    version = _PTX_VERSION.get(capability, 70)
+    return jitlink.ready(gpu_name(capability) if capability in _PTX_VERSION else "sm_80",
+                         f"{version // 10}.{version % 10}")
+
+
 def ptx_to_cubin(ptx: str, capability: int, *, name: str = "kernel") -> CubinResult:
     """Assembles ``ptx`` with ``ptxas -O3 -v`` for ``capability``, in the process through
     nvJitLink once it is loaded (`jitlink`), else with a ptxas subprocess; ``name`` is the
     kernel whose registers, spills and shared memory are reported (and names the files).
     Raises `PTXASError` with ptxas's log and the command line when ptxas fails; the PTX is then
     left in the file that command names."""
-    assembler = jitlink.ready()
+    assembler = start_assembler(capability)
     if assembler is not None:
         try:
             cubin, log = assembler.assemble(ptx, gpu_name(capability), name)

@@ -117,7 +117,12 @@ int tc_traits_equal(const Trait *a, const Trait *b) {
     if (a->detail == NULL || b->detail == NULL) {
         return 0;
     }
-    return PyObject_RichCompareBool(a->detail, b->detail, Py_EQ);
+    /* (held across the comparison, which may run Python code) */
+    PyObject *left = Py_NewRef(a->detail), *right = Py_NewRef(b->detail);
+    int equal = PyObject_RichCompareBool(left, right, Py_EQ);
+    Py_DECREF(left);
+    Py_DECREF(right);
+    return equal;
 }
 
 Py_ssize_t tc_describe(PyObject *describer, PyObject *const *args, Trait *traits,

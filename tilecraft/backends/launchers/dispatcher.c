@@ -263,7 +263,9 @@ static int launch_last(Dispatcher *self, PyObject *grid, PyObject *stream,
         for (Py_ssize_t i = 0; i < count; i++) {
             PyTuple_SET_ITEM(read, i, Py_NewRef(values[i]));
         }
-        selected = PyObject_CallOneArg(last->select, read);
+        PyObject *select = Py_NewRef(last->select);  /* (a call may replace the last launch) */
+        selected = PyObject_CallOneArg(select, read);
+        Py_DECREF(select);
         Py_DECREF(read);
         if (selected == NULL) {
             return -1;
@@ -282,7 +284,7 @@ static int launch_last(Dispatcher *self, PyObject *grid, PyObject *stream,
     for (Py_ssize_t i = 0; i < count; i++) {
         arguments[2 + i] = values[i];
     }
-    PyObject *launch = Py_NewRef(last->launch);  /* (a launch may replace the last one) */
+    PyObject *launch = Py_NewRef(last->launch);
     PyObject *result = PyObject_Vectorcall(launch, arguments, (size_t)(count + 2), NULL);
     Py_DECREF(launch);
     Py_XDECREF(selected);
