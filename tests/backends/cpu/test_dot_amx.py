@@ -275,9 +275,11 @@ def amx(request, monkeypatch) -> str:
 
 
 # (M, N, K, BLOCK_M, BLOCK_N, BLOCK_K): one 2 x 2 block of tiles and one 32-step of K; ragged
-# edges; 1 x 1 and 1 x 2 blocks; K padded to 32 (BLOCK_K 16); several 32-steps of K per dot
+# edges; 1 x 1 and 1 x 2 blocks; K padded to 32 (BLOCK_K 16); several 32-steps of K per dot;
+# the bench's largest blocks, with ragged edges
 TUTORIAL_SHAPES = [(64, 64, 64, 64, 64, 32), (67, 45, 39, 32, 32, 16), (130, 70, 100, 32, 64, 32),
-                   (40, 50, 70, 16, 16, 16), (48, 80, 96, 16, 32, 64), (96, 64, 300, 64, 16, 128)]
+                   (40, 50, 70, 16, 16, 16), (48, 80, 96, 16, 32, 64), (96, 64, 300, 64, 16, 128),
+                   (160, 144, 300, 128, 128, 256)]
 
 
 @pytest.mark.parametrize("shape", TUTORIAL_SHAPES, ids=lambda s: "x".join(map(str, s)))
