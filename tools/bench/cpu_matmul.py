@@ -55,7 +55,7 @@ MATMUL_BLOCKS = (64, 64, 32)
 MATMUL_GOAL = 1.25
 # (BLOCK_M, BLOCK_N, BLOCK_K) that the bf16 case's autotuning chooses among
 BF16_BLOCKS = ((64, 64, 32), (64, 64, 128), (128, 64, 128), (64, 128, 128), (128, 128, 64),
-               (128, 128, 128), (128, 128, 256))
+               (128, 128, 128), (128, 128, 256), (256, 128, 128))
 BANDWIDTH_GOAL = 1.10
 
 
