@@ -7,8 +7,14 @@ vector add and softmax against the memory bandwidth ``numpy.copyto`` reaches, in
   pointer tensors advanced around the K loop, masks on K) at 1024^3, 2048^3 and 2048x2048x512,
   against ``np.matmul(a, b, out=c)``;
   goal: at most 1.25x numpy's time (the 2-core CI-like machine; 1.5x on the 16-core GPU host).
-* bf16 inputs with fp32 accumulation at 2048^3 (the same kernel), against torch's CPU bf16
-  matmul where torch is installed (else numpy's fp32 matmul of the same values); goal: faster.
+* bf16 inputs with fp32 accumulation at 2048^3 (the same kernel source), against torch's CPU
+  bf16 matmul where torch is installed (else numpy's fp32 matmul of the same values); goal:
+  faster. Its blocks are chosen per shape by ``tc.autotune`` over `BF16_BLOCKS` (with
+  GROUP_SIZE_M=8; the 64x64x32 of the fp32 cases among them), on its first launch, which is
+  not timed; the table names the blocks chosen (``--bf16-blocks BMxBNxBK`` fixes them instead;
+  ``TILECRAFT_PRINT_AUTOTUNING=1`` prints every configuration's time). Where the host runs AMX
+  bf16 (`dot_amx`), larger blocks amortize the packing of a dot's operands and the loads and
+  stores of its fp32 result tiles over more tile products; the list leans that way.
 * vector add of 2^26 fp32 and a one-row-per-program softmax of 16384x4096 fp32: their bytes
   moved per second against ``np.copyto`` of an array as large as the input (one read and one
   write per element); goal: within 10% of it.
@@ -21,11 +27,13 @@ float64 reference first (relative error ``max|out - ref| / max|ref|``, outputs p
 NaN).
 
     python tools/bench/cpu_matmul.py [--runs 7] [--threads N] [--only matmul,bf16,add,softmax]
+                                     [--bf16-blocks BMxBNxBK]
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import statistics
 import sys
@@ -45,6 +53,9 @@ import tilecraft as tc  # noqa: E402
 MATMUL_SHAPES = ((1024, 1024, 1024), (2048, 2048, 2048), (2048, 2048, 512))
 MATMUL_BLOCKS = (64, 64, 32)
 MATMUL_GOAL = 1.25
+# (BLOCK_M, BLOCK_N, BLOCK_K) that the bf16 case's autotuning chooses among
+BF16_BLOCKS = ((64, 64, 32), (64, 64, 128), (128, 64, 128), (64, 128, 128), (128, 128, 64),
+               (128, 128, 128), (128, 128, 256), (256, 128, 128))
 BANDWIDTH_GOAL = 1.10
 
 
@@ -125,15 +136,27 @@ def bf16_values(bits: np.ndarray) -> np.ndarray:
     return (bits.astype(np.uint32) << 16).view(np.float32)
 
 
-def matmul_bf16(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> None:
-    """The tutorial kernel on bf16 ``a`` and ``b`` (their bit patterns), fp32 ``c``."""
+@functools.cache
+def bf16_kernel(blocks: tuple[tuple[int, int, int], ...]):
+    """The tutorial kernel autotuned over ``blocks`` (per M, N, K and dtypes)."""
+    configs = [tc.Config({"BLOCK_SIZE_M": bm, "BLOCK_SIZE_N": bn, "BLOCK_SIZE_K": bk,
+                          "GROUP_SIZE_M": 8}) for bm, bn, bk in blocks]
+    return tc.autotune(configs=configs, key=["M", "N", "K"])(cpu_backend.matmul_tutorial_kernel)
+
+
+def matmul_bf16(a: np.ndarray, b: np.ndarray, c: np.ndarray,
+                blocks: tuple[tuple[int, int, int], ...]) -> str:
+    """The tutorial kernel on bf16 ``a`` and ``b`` (their bit patterns), fp32 ``c``, with the
+    best of ``blocks``; returns the blocks it ran with, as BMxBNxBK."""
     import tilecraft.language as tl
 
     (m, k), n = a.shape, b.shape[1]
-    bm, bn, bk = MATMUL_BLOCKS
-    cpu_backend.matmul_tutorial_kernel[(tc.cdiv(m, bm) * tc.cdiv(n, bn),)](
+    kernel = bf16_kernel(blocks)
+    kernel[lambda meta: (tc.cdiv(m, meta["BLOCK_SIZE_M"]) * tc.cdiv(n, meta["BLOCK_SIZE_N"]),)](
         tc.reinterpret(a, tl.bfloat16), tc.reinterpret(b, tl.bfloat16), c, m, n, k, k, 1, n, 1,
-        n, 1, BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn, BLOCK_SIZE_K=bk, GROUP_SIZE_M=8)
+        n, 1)
+    config = kernel.best_config.kwargs
+    return "x".join(str(config[f"BLOCK_SIZE_{d}"]) for d in "MNK")
 
 
 def bench_bf16(args, rng) -> Row:
@@ -148,6 +171,8 @@ def bench_bf16(args, rng) -> Row:
     row = Row("matmul bf16 in, fp32 acc, tutorial", f"{m}x{n}x{k}", baseline, 1.0,
               tolerance=1e-5)
     state: dict = {}
+    blocks = BF16_BLOCKS if args.bf16_blocks is None else \
+        (tuple(int(x) for x in args.bf16_blocks.split("x")),)
 
     def prepare():
         a = bf16_bits(rng.standard_normal((m, k), dtype=np.float32))
@@ -157,13 +182,13 @@ def bench_bf16(args, rng) -> Row:
         if torch is not None:
             ta = torch.from_numpy(a.view(np.int16)).view(torch.bfloat16)
             tb = torch.from_numpy(b.view(np.int16)).view(torch.bfloat16)
-            return lambda: matmul_bf16(a, b, c), lambda: torch.matmul(ta, tb)
+            return lambda: matmul_bf16(a, b, c, blocks), lambda: torch.matmul(ta, tb)
         a32, b32 = bf16_values(a), bf16_values(b)
-        return lambda: matmul_bf16(a, b, c), lambda: np.matmul(a32, b32, out=c)
+        return lambda: matmul_bf16(a, b, c, blocks), lambda: np.matmul(a32, b32, out=c)
 
     def check() -> float:
         state["c"].fill(np.nan)
-        matmul_bf16(state["a"], state["b"], state["c"])
+        row.case += f" ({matmul_bf16(state['a'], state['b'], state['c'], blocks)} blocks)"
         return cpu_backend.relative_error(
             state["c"], bf16_values(state["a"]).astype(np.float64) @ bf16_values(state["b"]))
 
@@ -248,6 +273,8 @@ def main() -> int:
     parser.add_argument("--settle", type=float, default=0.3,
                         help="seconds to wait before each round (numpy's BLAS threads spin)")
     parser.add_argument("--add-block", type=int, default=4096)
+    parser.add_argument("--bf16-blocks", default=None,
+                        help="BMxBNxBK for the bf16 case (default: autotuned over BF16_BLOCKS)")
     args = parser.parse_args()
     if args.threads:
         os.environ["TILECRAFT_CPU_THREADS"] = str(args.threads)

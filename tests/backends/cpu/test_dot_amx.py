@@ -246,7 +246,9 @@ _EMULATION: list[EmulatedTiles] = []
 @pytest.fixture(params=["emulated", "hardware"])
 def amx(request, monkeypatch) -> str:
     """AMX dots on, with the tile instructions emulated or (where the process may run them)
-    the hardware's; each test's kernels are compiled afresh."""
+    the hardware's; each test's kernels are compiled afresh, with the compile cache off: the
+    emulated and the hardware compiles share a key (the rewrite is no part of it), so one
+    would load the other's from disk."""
     if request.param == "hardware":
         if not engine.host_amx_bf16():
             pytest.skip("this process cannot run AMX bf16 instructions")
@@ -262,6 +264,7 @@ def amx(request, monkeypatch) -> str:
                             compile_module(emulation.rewrite(llvm_ir), name, **options))
         marker = f"@{emulation.symbol('tdpbf16ps')}"
     monkeypatch.setenv("TILECRAFT_BACKEND", "cpu")
+    monkeypatch.setenv("TILECRAFT_CACHE_DISABLE", "1")
     for kernel in KERNELS:
         kernel.forget_compiled()
     yield marker
@@ -272,9 +275,11 @@ def amx(request, monkeypatch) -> str:
 
 
 # (M, N, K, BLOCK_M, BLOCK_N, BLOCK_K): one 2 x 2 block of tiles and one 32-step of K; ragged
-# edges; 1 x 1 and 1 x 2 blocks; K padded to 32 (BLOCK_K 16); several 32-steps of K per dot
+# edges; 1 x 1 and 1 x 2 blocks; K padded to 32 (BLOCK_K 16); several 32-steps of K per dot;
+# the bench's largest blocks, with ragged edges
 TUTORIAL_SHAPES = [(64, 64, 64, 64, 64, 32), (67, 45, 39, 32, 32, 16), (130, 70, 100, 32, 64, 32),
-                   (40, 50, 70, 16, 16, 16), (48, 80, 96, 16, 32, 64), (96, 64, 300, 64, 16, 128)]
+                   (40, 50, 70, 16, 16, 16), (48, 80, 96, 16, 32, 64), (96, 64, 300, 64, 16, 128),
+                   (160, 144, 300, 128, 128, 256)]
 
 
 @pytest.mark.parametrize("shape", TUTORIAL_SHAPES, ids=lambda s: "x".join(map(str, s)))
@@ -424,3 +429,21 @@ def test_other_dots_and_hosts_keep_the_fma_path(monkeypatch):
         module = _lowered(monkeypatch, ttir, amx)
         assert "llvm.x86" not in module and "amx" not in module
     assert "llvm.x86.tdpbf16ps" in _lowered(monkeypatch, bf16, True)
+
+
+def test_loads_read_only_by_an_amx_dot_are_loaded_packed(monkeypatch):
+    """The tutorial's two loads feed the dot packed (`dot_amx.load_packed`); in the masked
+    kernel only ``b``'s does (``a`` is computed from an fp32 load); on a host without AMX
+    none."""
+    tutorial_ttir = _ttir(monkeypatch, tl.bfloat16, 256, 256, 256, (64, 64, 32))
+    m = n = k = 32
+    a = np.zeros((m, k), np.float32)
+    b = tc.reinterpret(np.zeros((k, n), np.uint16), tl.bfloat16)
+    masked_ttir = masked_kernel[(1, 1)](a, b, np.zeros(n, np.float32), np.zeros((m, n), np.float32),
+                                        m, n, k, BM=32, BN=32, BK=16).asm["ttir"]
+    for ttir, roles in ((tutorial_ttir, ["a", "b"]), (masked_ttir, [None, "b", None])):
+        loads = [op for op in parse_module(ttir).walk() if op.name == "tt.load"]
+        for amx in (True, False):
+            monkeypatch.setattr(engine, "host_amx_bf16", lambda amx=amx: amx)
+            assert [dot_amx.packed_role(op) for op in loads] == \
+                (roles if amx else [None] * len(roles))

@@ -17,9 +17,12 @@ of rows ``2q`` and ``2q + 1``.
 Each dot first packs its operands into two stack buffers: ``A`` as bf16 rows of ``K`` rounded up
 to a multiple of 32 (the padding is zero, written once when the function starts), ``B`` as
 pairs of rows (zero pairs below ``K``). The operands' register form is an f32 holding a bf16
-value exactly, so a bf16 is the f32's upper half. Then the ``M x N`` accumulator buffer
-is cut into blocks of 2 x 2 tiles (32 x 32 elements; 1 wide or high at an odd edge), column
-blocks outermost as in `dot`: a block's ``C`` tiles are loaded into registers 0-3, for each
+value exactly, so a bf16 is the f32's upper half. A 2-D load read only by such a dot, as its
+``A`` or ``B`` (`packed_role`), skips the register form: it copies the bf16 bits from memory
+straight into the packed buffer (`load_packed`: ``A``'s rows with vector loads and stores,
+``B``'s pairs of rows interleaved by one shuffle per vector), and the dot reads that buffer.
+Then the ``M x N`` accumulator buffer is cut into blocks of 2 x 2 tiles (32 x 32 elements; 1
+wide or high at an odd edge), column blocks outermost as in `dot`: a block's ``C`` tiles are loaded into registers 0-3, for each
 32-wide step of ``K`` its two ``A`` tiles into 4-5 and two ``B`` tiles into 6-7 and multiplied
 four times, and the ``C`` tiles are stored back.
 
@@ -40,8 +43,10 @@ from tilecraft.ir import FloatType, Operation
 
 from . import engine
 from . import types as T
+from .advancing import AdvancingTile
 from .lowering import AMX_TILE_CONFIG, FunctionLowering
-from .tiles import BufferTile, Tile, index_plus, index_times
+from .tiles import I32, BufferTile, Tile, index_plus, index_times
+from .vector_loads import prefetch
 
 TILE_ROWS = 16
 ROW_BYTES = 64
@@ -74,6 +79,128 @@ def takes_amx(op: Operation) -> bool:
     return fits_amx(op) and engine.host_amx_bf16()
 
 
+def packed_role(op: Operation) -> str | None:
+    """``"a"`` or ``"b"`` when the `tt.load` ``op`` has a 2-D result read only as that operand
+    of a `tt.dot` in the same block that takes AMX tiles (`takes_amx`); else None. (The caller
+    checks that nothing between them may write memory.)"""
+    result = op.results[0]
+    if len(getattr(result.type, "shape", ())) != 2 or len(result.uses) != 1:
+        return None
+    user = result.uses[0].owner
+    if user.name != "tt.dot" or user.parent is not op.parent or not takes_amx(user):
+        return None
+    if user.a is result and user.b is not result:
+        return "a"
+    if user.b is result and user.a is not result:
+        return "b"
+    return None
+
+
+class PackedOperand(Tile):
+    """A bf16 operand of an AMX dot as the dot reads it: ``buffer`` holds ``A``'s rows as bf16
+    (i16, ``k_padded`` apart) or ``B``'s pairs of rows (i32, the lower half from the even row),
+    zero beyond ``K``. Its elements still read as the register form (f32)."""
+
+    __slots__ = ("role", "buffer")
+
+    def __init__(self, role: str, shape, buffer: BufferTile) -> None:
+        super().__init__(shape, T.F32)
+        self.role = role
+        self.buffer = buffer
+
+    def emit(self, fl: FunctionLowering, idx) -> ir.Value:
+        b = fl.builder
+        row, column = idx
+        if self.role == "a":
+            bits = b.zext(fl.load_element(self.buffer, (row, column)), T.I32)
+            return b.bitcast(b.shl(bits, ir.Constant(T.I32, 16)), T.F32)
+        pair = fl.load_element(self.buffer, (b.lshr(row, ir.Constant(I32, 1)), column))
+        odd = b.and_(row, ir.Constant(I32, 1))
+        shift = b.sub(ir.Constant(T.I32, 16), b.mul(odd, ir.Constant(T.I32, 16)))
+        bits = b.and_(b.shl(pair, shift), ir.Constant(T.I32, 0xFFFF0000))
+        return b.bitcast(bits, T.F32)
+
+    def buffers(self) -> frozenset:
+        return frozenset([self.buffer.root])
+
+
+def packed_buffer(fl: FunctionLowering, role: str, shape) -> BufferTile:
+    """A stack buffer for operand ``role`` (of ``shape``) packed, its padding of K zeroed once."""
+    rows, columns = shape
+    if role == "a":
+        k = columns
+        buffer = fl.new_buffer((rows, -(-k // K_STEP) * K_STEP), T.I16)
+    else:
+        k = rows
+        buffer = fl.new_buffer((-(-k // K_STEP) * K_STEP // 2, columns), T.I32)
+    if k % K_STEP:
+        _zero_at_entry(fl, buffer)
+    return buffer
+
+
+def load_packed(fl: FunctionLowering, role: str, shape, pointers: Tile, width: int,
+                read: Callable[[tuple], ir.Value],
+                unmasked: Callable[[Callable[[], None], Callable[[], None]], None],
+                prefetch_next: bool) -> PackedOperand:
+    """The load of operand ``role`` (``shape``) straight into its packed buffer: with vector
+    loads of ``width`` bf16 from ``pointers`` where ``unmasked(vectors, elements)`` runs its
+    first argument (no element masked off; the second elsewhere), else one element at a time
+    through ``read(idx)`` (the bf16 bits as i16, ``other``'s where masked off)."""
+    buffer = packed_buffer(fl, role, shape)
+    rows, columns = shape
+    vector = ir.VectorType(T.I16, width)
+
+    def load_vector(idx: tuple) -> ir.Value:
+        b = fl.builder
+        pointer = pointers.emit(fl, idx)
+        raw = b.load(pointer, typ=vector, align=2)
+        if prefetch_next and isinstance(pointers, AdvancingTile) and pointers.step is not None:
+            prefetch(fl, b.gep(pointer, [pointers.step], source_etype=pointers.pointee))
+        return raw
+
+    if role == "a":
+        def vectors(idx: tuple) -> None:
+            first = (idx[0], index_times(fl.builder, idx[1], width))
+            fl.store_vector(buffer, first, load_vector(first))
+
+        def elements(idx: tuple) -> None:
+            fl.store_element(buffer, idx, read(idx))
+
+        vector_shape, element_shape = (rows, columns // width), (rows, columns)
+    else:
+        interleave = ir.Constant(ir.VectorType(I32, 2 * width),
+                                 [lane // 2 + (lane % 2) * width for lane in range(2 * width)])
+
+        def vectors(idx: tuple) -> None:
+            b = fl.builder
+            row = index_times(b, idx[0], 2)
+            column = index_times(b, idx[1], width)
+            low = load_vector((row, column))
+            high = load_vector((index_plus(b, row, 1), column))
+            pairs = b.shuffle_vector(low, high, interleave)
+            fl.store_vector(buffer, (idx[0], column),
+                            b.bitcast(pairs, ir.VectorType(T.I32, width)))
+
+        def elements(idx: tuple) -> None:
+            b = fl.builder
+            row = index_times(b, idx[0], 2)
+            low, high = (b.zext(read((r, idx[1])), T.I32) for r in (row, index_plus(b, row, 1)))
+            fl.store_element(buffer, idx, b.or_(b.shl(high, ir.Constant(T.I32, 16)), low))
+
+        vector_shape, element_shape = (rows // 2, columns // width), (rows // 2, columns)
+    if width > 1:
+        unmasked(lambda: fl.loop_nest(vector_shape, vectors),
+                 lambda: fl.loop_nest(element_shape, elements))
+    else:
+        fl.loop_nest(element_shape, elements)
+    return PackedOperand(role, shape, buffer)
+
+
+def bf16_bits(b: ir.IRBuilder, value: ir.Value) -> ir.Value:
+    """The bf16 bits (i16) of ``value``, a bf16 in its register form (an f32)."""
+    return b.trunc(b.lshr(b.bitcast(value, T.I32), ir.Constant(T.I32, 16)), T.I16)
+
+
 class AmxMatmul:
     """Emits ``d[prefix] += a[prefix] @ b[prefix]`` for one batch index ``prefix`` (``a`` and
     ``b`` bf16 tiles in their register form, ``d`` the contiguous fp32 accumulator)."""
@@ -86,12 +213,12 @@ class AmxMatmul:
         self.k_padded = -(-self.k // K_STEP) * K_STEP
         # what to emit before each block (`dot_prefetch`)
         self.before_block: Callable[[], None] | None = None
-        # the packed operands, shared by the batch indices
-        self.a_packed = fl.new_buffer((self.m, self.k_padded), T.I16)
-        self.b_packed = fl.new_buffer((self.k_padded // 2, self.n), T.I32)
-        if self.k_padded != self.k:  # the padding of K
-            _zero_at_entry(fl, self.a_packed)
-            _zero_at_entry(fl, self.b_packed)
+        # the packed operands, shared by the batch indices: loaded packed (`load_packed`), or
+        # packed by `emit`
+        self.packs_a, self.packs_b = not isinstance(a, PackedOperand), \
+            not isinstance(b, PackedOperand)
+        self.a_packed = packed_buffer(fl, "a", a.shape[-2:]) if self.packs_a else a.buffer
+        self.b_packed = packed_buffer(fl, "b", b.shape[-2:]) if self.packs_b else b.buffer
         _tile_config(fl.module)
 
     # -- the plan: runs of blocks 2 (or, at an odd edge, 1) tiles high or wide
@@ -111,8 +238,10 @@ class AmxMatmul:
 
     # -- code
     def emit(self, prefix: tuple) -> None:
-        self.pack_a(prefix)
-        self.pack_b(prefix)
+        if self.packs_a:
+            self.pack_a(prefix)
+        if self.packs_b:
+            self.pack_b(prefix)
         fl = self.fl
         for count, columns, first_column in self.runs(self.n // TILE_ROWS):
             def column_block(col0: ir.Value, columns: int = columns) -> None:
@@ -129,9 +258,8 @@ class AmxMatmul:
         fl = self.fl
 
         def element(idx: tuple) -> None:
-            b = fl.builder
-            bits = b.lshr(b.bitcast(self.a.emit(fl, prefix + idx), T.I32), ir.Constant(T.I32, 16))
-            fl.store_element(self.a_packed, idx, b.trunc(bits, T.I16))
+            fl.store_element(self.a_packed, idx, bf16_bits(fl.builder,
+                                                          self.a.emit(fl, prefix + idx)))
 
         fl.loop_nest((self.m, self.k), element)
 

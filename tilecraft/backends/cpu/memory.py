@@ -8,7 +8,8 @@ which turns contiguous accesses into (masked) vector loads and stores. A load wh
 run contiguously along its last dimension reads each run with vector loads (`vector_loads`);
 one read only as a dot's ``A`` operand, with contiguous rows, is not copied at all: the dot
 reads it where it lies (a `RowsTile` of row pointers), unless the dot prefetches its later
-tiles (`dot_prefetch`).
+tiles (`dot_prefetch`). A bf16 load read only by a dot that runs on AMX tiles is copied into
+the layout the tiles load, as bf16 (`dot_amx.load_packed`).
 
 A masked store of a wide tile first checks whether every element of its mask holds (as it does
 in all but the last programs of a grid over ``offsets < n``) and then runs a copy of its loop in
@@ -25,6 +26,7 @@ import llvmlite.ir as ir
 from tilecraft.ir import Operation, Value
 
 from . import types as T
+from .dot_amx import bf16_bits, load_packed, packed_role
 from .dot_prefetch import prefetched_by_dot
 from .elementwise import ELEMENTWISE_OPS
 from .lowering import FunctionLowering, is_tensor, lowers
@@ -145,6 +147,27 @@ def _load(fl: FunctionLowering, op: Operation) -> None:
 
     width = 1 if T.is_block_pointer(op.ptr.type) else vector_width(fl, op)
     prefetched = prefetched_by_dot(fl, op)
+    role = packed_role(op)
+    if role is not None and _nothing_writes_between(op, result.uses[0].owner):
+        def read(idx: tuple) -> ir.Value:
+            return bf16_bits(fl.builder, element(idx, lambda i: pointers.emit(fl, i),
+                                                 lambda i: mask.emit(fl, i),
+                                                 lambda i: other.emit(fl, i)))
+
+        def unmasked(vectors: Callable[[], None], elements: Callable[[], None]) -> None:
+            if not has_mask or fl.holds(mask):
+                vectors()
+                return
+
+            def assumed() -> None:
+                with fl.assuming(mask):
+                    vectors()
+
+            fl.if_else(_all_hold(fl, mask, shape, op.mask), assumed, elements)
+
+        fl.set(result, load_packed(fl, role, shape, pointers, width, read, unmasked,
+                                   not prefetched))
+        return
     if _read_in_place_by_dot(fl, op, width, prefetched):
         fl.set(result, _rows_in_place(fl, op, pointers, mask, out, body))
         return
