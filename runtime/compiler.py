@@ -24,10 +24,7 @@ for any target on any machine; launching needs the target's device.
 
 from __future__ import annotations
 
-import importlib
 import os
-import sys
-import threading
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
@@ -164,39 +161,10 @@ class Backend:
         raise NotImplementedError
 
 
-_BACKGROUND_IMPORTS: dict[str, threading.Thread] = {}
-
-
-def import_in_background(name: str) -> None:
-    """Starts importing module ``name`` in a daemon thread, unless it is imported or under way.
-    Its parent package is imported first, here, so that neither thread waits for an import the
-    other holds; an import that fails in the background is left for the main thread's own
-    import to raise."""
-    if name in sys.modules or name in _BACKGROUND_IMPORTS:
-        return
-    importlib.import_module(name.rpartition(".")[0])
-
-    def run() -> None:
-        try:
-            importlib.import_module(name)
-        except Exception:  # noqa: BLE001, S110 - raised again where the module is needed
-            pass
-
-    _BACKGROUND_IMPORTS[name] = thread = threading.Thread(
-        target=run, name=f"tilecraft-import-{name}", daemon=True)
-    thread.start()
-
-
 class CPUBackend(Backend):
     """The host CPU (`tilecraft.backends.cpu`), launched by `cpu_driver.CPUKernel`."""
 
     name = "cpu"
-
-    def prepare(self) -> None:
-        """Imports the LLVM engine (`tilecraft.backends.cpu.engine`, which loads llvmlite's
-        library: about 40 ms) in the background: a first compile needs it only after its
-        frontend and tile passes."""
-        import_in_background("tilecraft.backends.cpu.engine")
 
     def options(self, launch_options: dict) -> None:
         return None
