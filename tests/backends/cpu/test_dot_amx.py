@@ -25,40 +25,9 @@ from tilecraft.backends.cpu import dot_amx, engine
 from tilecraft.backends.cpu.lowering import lower_kernel
 from tilecraft.ir import FloatType, RankedTensorType, parse_module
 
+from .test_dot import tutorial_matmul_kernel as tutorial_kernel
+
 # -- kernels
-
-
-@tc.jit
-def tutorial_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn,
-                    BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
-                    GROUP_M: tl.constexpr):
-    """Triton's tutorial matmul: the accumulator carried by the K loop, masks on K, ``% M``
-    and ``% N`` offsets."""
-    pid = tl.program_id(axis=0)
-    num_pid_m = tl.cdiv(M, BLOCK_M)
-    num_pid_n = tl.cdiv(N, BLOCK_N)
-    num_pid_in_group = GROUP_M * num_pid_n
-    group_id = pid // num_pid_in_group
-    first_pid_m = group_id * GROUP_M
-    group_size_m = min(num_pid_m - first_pid_m, GROUP_M)
-    pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m)
-    pid_n = (pid % num_pid_in_group) // group_size_m
-    offs_am = (pid_m * BLOCK_M + tl.arange(0, BLOCK_M)) % M
-    offs_bn = (pid_n * BLOCK_N + tl.arange(0, BLOCK_N)) % N
-    offs_k = tl.arange(0, BLOCK_K)
-    a_ptrs = a_ptr + (offs_am[:, None] * stride_am + offs_k[None, :] * stride_ak)
-    b_ptrs = b_ptr + (offs_k[:, None] * stride_bk + offs_bn[None, :] * stride_bn)
-    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-    for k in range(0, tl.cdiv(K, BLOCK_K)):
-        a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BLOCK_K, other=0.0)
-        b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BLOCK_K, other=0.0)
-        acc = tl.dot(a, b, acc)
-        a_ptrs += BLOCK_K * stride_ak
-        b_ptrs += BLOCK_K * stride_bk
-    offs_cm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
-    offs_cn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
-    tl.store(c_ptr + N * offs_cm[:, None] + offs_cn[None, :], acc,
-             mask=(offs_cm[:, None] < M) & (offs_cn[None, :] < N))
 
 
 @tc.jit
@@ -127,8 +96,8 @@ def tutorial(rng, m: int, n: int, k: int, blocks: tuple[int, int, int], transpos
     grid = (tc.cdiv(m, blocks[0]) * tc.cdiv(n, blocks[1]),)
     compiled = tutorial_kernel[grid](
         tc.reinterpret(a, tl.bfloat16), tc.reinterpret(b_launched, tl.bfloat16), c, m, n, k, k,
-        1, stride_bk, stride_bn, BLOCK_M=blocks[0], BLOCK_N=blocks[1], BLOCK_K=blocks[2],
-        GROUP_M=2)
+        1, stride_bk, stride_bn, n, 1, BLOCK_M=blocks[0], BLOCK_N=blocks[1], BLOCK_K=blocks[2],
+        GROUP_M=2, ACC=tl.float32, PRECISION="ieee")
     return c, bf16_values(a) @ bf16_values(b), compiled
 
 
@@ -374,8 +343,9 @@ def _ttir(monkeypatch, dtype, m: int, n: int, k: int, blocks: tuple[int, int, in
     if dtype == tl.bfloat16:
         a, b = tc.reinterpret(a, dtype), tc.reinterpret(b, dtype)
     c = np.zeros((m, n), np.float32)
-    compiled = tutorial_kernel[(1,)](a, b, c, m, n, k, k, 1, n, 1, BLOCK_M=blocks[0],
-                                     BLOCK_N=blocks[1], BLOCK_K=blocks[2], GROUP_M=2)
+    compiled = tutorial_kernel[(1,)](a, b, c, m, n, k, k, 1, n, 1, n, 1, BLOCK_M=blocks[0],
+                                     BLOCK_N=blocks[1], BLOCK_K=blocks[2], GROUP_M=2,
+                                     ACC=tl.float32, PRECISION="ieee")
     return compiled.asm["ttir"]
 
 
