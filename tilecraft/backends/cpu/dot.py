@@ -50,7 +50,9 @@ from .tiles import I32, BufferTile, ExprTile, RowsTile, Tile, index_plus, index_
 # two 512-bit FMAs a cycle, so 8 chains only just cover the latency): 16, an 8 x 2-vector block,
 # which also divides the power-of-two heights of tiles (6 rows leave a slower 4-row block in
 # 64). On Zen 4 (one 512-bit FMA a cycle) 8, 12 and 16 accumulators all ran at 112-116 GFLOP/s
-# in a dot-only loop and within 3% of each other in the tutorial matmul.
+# in a dot-only loop and within 3% of each other in the tutorial matmul. With `K_UNROLL` steps
+# a trip on Zen 3, 6 x 16 blocks (12 accumulators) and 2 x 32 ones were no faster than 4 x 16,
+# in a dot-only loop or in the tutorial matmul.
 FEW_REGISTERS_ACCUMULATORS = 8
 MANY_REGISTERS_ACCUMULATORS = 16
 # Vector registers (of the column pieces) in a block of full-width pieces.

@@ -43,7 +43,8 @@ LINE_BYTES = 64
 # How many iterations ahead the lines are fetched. Measured on Zen 3 (2 cores shared with other
 # jobs, Triton's tutorial matmul at 1024^3 on one thread): the loads still waited for lines
 # asked for one iteration ahead (about 3 us); two ahead cut the program's time by 10-15%, three
-# did as well as two.
+# did as well as two. At 2048^3 on two threads (with the first lines of all rows fetched before
+# the first block, see above), one and three ahead were both slower than two.
 ITERATIONS_AHEAD = 2
 # A block's share of prefetches is emitted as straight-line code up to this many, else as a loop
 # (a dot of few blocks: small tiles).
