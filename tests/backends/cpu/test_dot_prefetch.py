@@ -232,3 +232,24 @@ def test_prefetching_past_the_end_of_the_matrices(monkeypatch, rng):
     del a, b
     a_region.close()
     b_region.close()
+
+
+def test_first_lines_of_every_row_before_the_first_block(monkeypatch, rng):
+    """Before its first register block the dot prefetches the first line of each row of both
+    later tiles (their pages walked together): A's 64 rows and B's 32, once each."""
+    m, n, k = 64, 128, 512
+    a, b, a64, b64 = _inputs(rng, "fp32", m, n, k)
+    c, compiled = _matmul(monkeypatch, "cpu", a, b, m, n, k, (64, 64, 32), tl.float32,
+                          np.float32)
+    _check(c, a64 @ b64, 1e-5, "cpu")
+    bursts = []
+    original = dot_prefetch._Spread._first_lines
+
+    def spy(self, stream):
+        bursts.append((stream.rows, stream.lines))
+        original(self, stream)
+
+    monkeypatch.setattr(dot_prefetch._Spread, "_first_lines", spy)
+    module = str(lower_kernel(parse_module(compiled.asm["ttir"]))[0])
+    assert bursts == [(64, 2), (32, 4)]
+    assert "llvm.prefetch" in module

@@ -1,19 +1,19 @@
 """`tt.dot`: ``D = A @ B + C`` as register-blocked micro-kernels over stack buffers.
 
 The ``M x N`` result is cut into blocks of ``rows x columns`` whose accumulators are LLVM
-vectors (as wide as the host's vector registers), kept in registers across the whole ``k``
-loop: each step loads one vector per column piece of ``B``'s row ``k``, broadcasts one element
-of ``A`` per row and issues ``rows x pieces`` vector multiply-adds. The block follows the
-host's vector registers (`types.vector_unit`): on an AVX2 host a block of f32 is 4 x 16 (two
-8-lane pieces, 8 accumulators: 2 loads and 4 broadcasts per 8 fused multiply-adds), on an
-AVX-512 host 8 x 32 (two 16-lane pieces, 16 accumulators), elsewhere 128-bit vectors. Columns
-that do not fill a block's pieces get narrower vectors (8, 4, 2, 1 lanes), rows that do not fill
-a block one shorter block; column blocks are the outer loop, so a ``K x 2``-vector panel of
-``B`` stays in the L1 cache while the row blocks run over it. ``B`` is read by rows, so a ``B``
-whose rows are not contiguous (a transposed view) is copied first; ``A`` is read one element at
-a time, so an ``A`` loaded only for the dot may stay where it lies (a `RowsTile`, see `memory`).
-Before each block the dot may prefetch a share of the tiles its operands' loads read in a later
-iteration of their loop (`dot_prefetch`).
+vectors (as wide as the host's vector registers), kept in registers across the whole ``k`` loop:
+each step loads one vector per column piece of ``B``'s row ``k``, broadcasts one element of
+``A`` per row and issues ``rows x pieces`` vector multiply-adds; a trip of the loop runs
+`K_UNROLL` steps. The block follows the host's vector registers (`types.vector_unit`): on an
+AVX2 host a block of f32 is 4 x 16 (two 8-lane pieces, 8 accumulators: 2 loads and 4 broadcasts
+per 8 fused multiply-adds), on an AVX-512 host 8 x 32 (two 16-lane pieces, 16 accumulators),
+elsewhere 128-bit vectors. Columns that do not fill a block's pieces get narrower vectors (8, 4,
+2, 1 lanes), rows that do not fill a block one shorter block; column blocks are the outer loop,
+so a ``K x 2``-vector panel of ``B`` stays in the L1 cache while the row blocks run over it.
+``B`` is read by rows, so a ``B`` whose rows are not contiguous (a transposed view) is copied
+first; ``A`` is read one element at a time, so an ``A`` loaded only for the dot may stay where
+it lies (a `RowsTile`, see `memory`). Before each block the dot may prefetch a share of the
+tiles its operands' loads read in a later iteration of their loop (`dot_prefetch`).
 
 Inputs are computed in their register form (fp16/bf16 widened to f32, so products are exact and
 sums are f32, as on tensor cores; integers widened to the accumulator's type);
@@ -35,6 +35,7 @@ buffer, and back by the loop's yield, on every iteration.
 from __future__ import annotations
 
 import functools
+import math
 from typing import Callable
 
 import llvmlite.ir as ir
@@ -46,7 +47,7 @@ from . import types as T
 from .dot_amx import AmxMatmul, takes_amx
 from .dot_prefetch import next_tiles
 from .lowering import FunctionLowering, lowers
-from .tiles import I32, BufferTile, ExprTile, RowsTile, Tile, index_plus
+from .tiles import I32, BufferTile, ExprTile, RowsTile, Tile, index_plus, index_times
 
 # Accumulator vectors per register block: enough independent multiply-add chains to cover
 # the FMA latency (4 cycles) times the FMA ports, while leaving registers for B's pieces and a
@@ -56,11 +57,20 @@ from .tiles import I32, BufferTile, ExprTile, RowsTile, Tile, index_plus
 # two 512-bit FMAs a cycle, so 8 chains only just cover the latency): 16, an 8 x 2-vector block,
 # which also divides the power-of-two heights of tiles (6 rows leave a slower 4-row block in
 # 64). On Zen 4 (one 512-bit FMA a cycle) 8, 12 and 16 accumulators all ran at 112-116 GFLOP/s
-# in a dot-only loop and within 3% of each other in the tutorial matmul.
+# in a dot-only loop and within 3% of each other in the tutorial matmul. With `K_UNROLL` steps
+# a trip on Zen 3, 6 x 16 blocks (12 accumulators) and 2 x 32 ones were no faster than 4 x 16,
+# in a dot-only loop or in the tutorial matmul.
 FEW_REGISTERS_ACCUMULATORS = 8
 MANY_REGISTERS_ACCUMULATORS = 16
 # Vector registers (of the column pieces) in a block of full-width pieces.
 BLOCK_VECTORS = 2
+# Steps of ``k`` per trip of a register block's loop (the largest divisor of ``K`` up to this):
+# straight-line code between the branches lets the core run ahead into the next steps' loads and
+# multiply-adds. Measured on Zen 3 (AVX2, 4 x 16 blocks of f32, 64x64x32 tiles), best of 25
+# runs: a dot-only loop ran at 84-89 GFLOP/s with one step a trip, 95-99 with 8, 89 with 16, 96
+# with 32 (a fully unrolled k loop); the tutorial matmul at 1024^3 on one thread took 8-15%
+# less time with 8 than with 1.
+K_UNROLL = 8
 
 
 @functools.cache
@@ -206,8 +216,22 @@ class _Matmul:
         col = [index_plus(b, col0, offset) for offset, _ in pieces]
         accs = [[fl.load_vector(self.d, prefix + (row[r], col[p]), lanes)
                  for p, (_, lanes) in enumerate(pieces)] for r in range(rows)]
+
+        def step(k: ir.Value, accs: list[list[ir.Value]]) -> list[list[ir.Value]]:
+            """The accumulators after the multiply-adds of ``k``."""
+            rights = [self.widen(fl.load_vector(self.b, prefix + (k, col[p]), lanes), self.b)
+                      for p, (_, lanes) in enumerate(pieces)]
+            updated = []
+            for r in range(rows):
+                left = self.widen(self.a.emit(fl, prefix + (row[r], k)), self.a)
+                splats: dict[int, ir.Value] = {}
+                updated.append([self.multiply_add(_splat(b, left, lanes, splats), right, acc)
+                                for (_, lanes), right, acc in zip(pieces, rights, accs[r])])
+            return updated
+
+        unroll = math.gcd(self.k, K_UNROLL)
         entry = b.block
-        with fl.loop(self.k) as k:
+        with fl.loop(self.k // unroll) as trip:
             phis = []
             for acc_row in accs:
                 phi_row = []
@@ -216,14 +240,10 @@ class _Matmul:
                     phi.add_incoming(acc, entry)
                     phi_row.append(phi)
                 phis.append(phi_row)
-            rights = [self.widen(fl.load_vector(self.b, prefix + (k, col[p]), lanes), self.b)
-                      for p, (_, lanes) in enumerate(pieces)]
-            updated = []
-            for r in range(rows):
-                left = self.widen(self.a.emit(fl, prefix + (row[r], k)), self.a)
-                splats: dict[int, ir.Value] = {}
-                updated.append([self.multiply_add(_splat(b, left, lanes, splats), right, acc)
-                                for (_, lanes), right, acc in zip(pieces, rights, phis[r])])
+            first = index_times(b, trip, unroll)
+            updated = phis
+            for offset in range(unroll):
+                updated = step(index_plus(b, first, offset), updated)
             latch = b.block
             for phi_row, new_row in zip(phis, updated):
                 for phi, new in zip(phi_row, new_row):

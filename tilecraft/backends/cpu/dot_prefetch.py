@@ -11,6 +11,13 @@ before each of its register blocks (see `dot`), a few prefetches of the lines of
 while the multiply-adds run. One address per cache line of each row (a row that straddles a
 line boundary may leave its last line to the hardware).
 
+Before its first block, the dot also prefetches the first line of every row of those tiles, all
+at once. Rows a page or more apart lie in as many pages, and a prefetch whose address misses the
+TLB holds up the core until its page walk is done: one walk at a time, as the spread prefetches
+met each row's page, took a tenth of the tutorial matmul's time at 2048^3 (B's rows are 8 KiB
+apart, 32 new pages an iteration); issued together, the walks overlap (a Zen 3 core runs six at
+a time) and the rest of the row's lines find the page in the TLB.
+
 It covers a dot operand loaded in the dot's block, for the dot alone, through an iteration
 argument advanced by a step defined before the loop, whose rows run contiguously; the loads of
 such operands leave prefetching to the dot (`prefetched_by_dot`).
@@ -36,7 +43,8 @@ LINE_BYTES = 64
 # How many iterations ahead the lines are fetched. Measured on Zen 3 (2 cores shared with other
 # jobs, Triton's tutorial matmul at 1024^3 on one thread): the loads still waited for lines
 # asked for one iteration ahead (about 3 us); two ahead cut the program's time by 10-15%, three
-# did as well as two.
+# did as well as two. At 2048^3 on two threads (with the first lines of all rows fetched before
+# the first block, see above), one and three ahead were both slower than two.
 ITERATIONS_AHEAD = 2
 # A block's share of prefetches is emitted as straight-line code up to this many, else as a loop
 # (a dot of few blocks: small tiles).
@@ -101,7 +109,7 @@ def next_tiles(fl: FunctionLowering, dot: Operation
 
 class _Spread:
     """Each stream's lines cut into equal shares, one share of each before each of ``blocks``
-    blocks, in row order."""
+    blocks, in row order; before the first block, also the first line of every row."""
 
     def __init__(self, fl: FunctionLowering, streams: list[_Stream], blocks: int) -> None:
         self.fl = fl
@@ -114,6 +122,9 @@ class _Spread:
         b = self.fl.builder
         block = b.load(self.counter, typ=I32)
         b.store(b.add(block, ir.Constant(I32, 1), flags=("nuw", "nsw")), self.counter)
+        with self.fl.if_then(b.icmp_unsigned("==", block, ir.Constant(I32, 0))):
+            for stream in self.streams:
+                self._first_lines(stream)
         for stream in self.streams:
             size = stream.rows * stream.lines
             share = -(-size // self.blocks)
@@ -125,6 +136,12 @@ class _Spread:
                 continue
             with self.fl.loop(share) as i:
                 self._line(stream, b.add(first, i, flags=("nuw", "nsw")), True)
+
+    def _first_lines(self, stream: _Stream) -> None:
+        """Prefetches the first line of each of ``stream``'s rows (their pages' walks at once,
+        see the module docstring)."""
+        with self.fl.loop(stream.rows) as row:
+            prefetch(self.fl, stream.pointers.emit(self.fl, (row, ir.Constant(I32, 0))))
 
     def _line(self, stream: _Stream, item: ir.Value, checked: bool) -> None:
         """Prefetches ``stream``'s line ``item`` (i32; past its lines, when ``checked``,
