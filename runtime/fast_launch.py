@@ -23,7 +23,9 @@ Where the native launchers are built (`tilecraft.backends.native`) when the disp
 one call of their ``Describer`` reads every parameter so, in C, instead of the generated
 Python (the key then holds the parts as one tuple), and their ``Dispatcher`` does the whole
 fast path in C (binding, backend, options, key, grid, launch), handing whatever it does not
-take to the generated dispatcher, which then does everything again.
+take to the generated dispatcher, which then does everything again. It remembers its last
+launch: a launch whose backend variables, options and argument traits are the same goes through
+that launch's entry without building the key.
 
 The tuple of those parts, with the backend the environment selects and the launch options, keys
 an `Entry` made by the first launch that went the slow way (and only one that succeeded, so a
