@@ -134,6 +134,31 @@ def test_launches_alternating_between_specializations_each_use_their_own(slow_la
     assert len({id(compiled) for compiled in compiled_by_case.values()}) == len(cases)
 
 
+def test_launches_hold_no_memory_they_do_not_give_back():
+    """Thousands of launches, alternating between specializations (each builds its key and
+    replaces the remembered launch) and repeating one (each reuses it), leave the number of
+    allocated memory blocks as it was: a reference the C dispatcher failed to drop would leave
+    one block or more per launch."""
+    import gc
+    import sys
+
+    x, doubles = _data(64, 11), _data(64, 12).astype(np.float64)
+    out, out_doubles = np.empty_like(x), np.empty_like(doubles)
+    launches = [lambda: scale_kernel[(2,)](x, out, 64, 2.0, BLOCK=32),
+                lambda: scale_kernel[(2,)](x, out, 63, 2.0, BLOCK=32),
+                lambda: scale_kernel[(2,)](doubles, out_doubles, 64, 2.0, BLOCK=32),
+                lambda: scale_kernel[(1,)](x, out, 64, 3, BLOCK=64, num_warps=8)]
+    for launch in launches:
+        launch()
+    gc.collect()
+    before = sys.getallocatedblocks()
+    for index in range(3000):
+        launches[index % len(launches)]()
+        launches[0]()
+    gc.collect()
+    assert sys.getallocatedblocks() - before < 300
+
+
 def test_the_constexpr_one_leaves_its_argument_out(slow_launches):
     x = _data(16, 4)
     for _ in range(2):
