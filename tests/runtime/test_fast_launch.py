@@ -135,10 +135,10 @@ def test_launches_alternating_between_specializations_each_use_their_own(slow_la
 
 
 def test_launches_hold_no_memory_they_do_not_give_back():
-    """Thousands of launches, alternating between specializations (each builds its key and
-    replaces the remembered launch) and repeating one (each reuses it), leave the number of
-    allocated memory blocks as it was: a reference the C dispatcher failed to drop would leave
-    one block or more per launch."""
+    """Thousands of launches, alternating between specializations and kernels (each builds its
+    key and replaces the remembered launch) and repeating one (each reuses it), leave the
+    number of allocated memory blocks as it was: a reference the C dispatcher failed to drop
+    would leave one block or more per launch."""
     import gc
     import sys
 
@@ -147,7 +147,9 @@ def test_launches_hold_no_memory_they_do_not_give_back():
     launches = [lambda: scale_kernel[(2,)](x, out, 64, 2.0, BLOCK=32),
                 lambda: scale_kernel[(2,)](x, out, 63, 2.0, BLOCK=32),
                 lambda: scale_kernel[(2,)](doubles, out_doubles, 64, 2.0, BLOCK=32),
-                lambda: scale_kernel[(1,)](x, out, 64, 3, BLOCK=64, num_warps=8)]
+                lambda: scale_kernel[(1,)](x, out, 64, 3, BLOCK=64, num_warps=8),
+                lambda: flag_kernel[(4,)](out, 64, True),  # a bool: described in Python
+                lambda: flag_kernel[(4,)](out_ptr=out, n=64, negate=False)]
     for launch in launches:
         launch()
     gc.collect()
