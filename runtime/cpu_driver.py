@@ -19,7 +19,7 @@ A launch runs on one thread per CPU (``TILECRAFT_CPU_THREADS`` sets the count), 
 the kernel's programs, timed on its previous launch, are too cheap to be worth a thread
 (`plan_threads`). A kernel's first launch of more programs than threads runs its first program
 alone in the calling thread to time it, then plans the rest: a cheap kernel then never starts
-the pool (nor compiles it, which the first such launch of the process would). On one thread, the
+the pool (whose code is compiled once per host and kept in the compile cache). On one thread, the
 kernel is called in this thread: for a kernel with no print and no assertion, by the native
 launcher (`tilecraft.backends.native`'s ``CpuLauncher``, compiled C that packs the arguments and
 calls the kernel: 0.6 us a launch where the Python launcher took 5.6 us, 2.7 of them in its
@@ -418,7 +418,8 @@ class _ThreadPool:
     def __init__(self) -> None:
         from tilecraft.backends.cpu import thread_pool
 
-        library = thread_pool.compiled_pool()
+        # (held as long as the pool: its workers run in that code for the process's life)
+        self._library = library = _pool_library()
         layout = thread_pool.LAYOUT
         self._state = ctypes.create_string_buffer(thread_pool.POOL_BYTES)
         address = ctypes.addressof(self._state)
@@ -452,6 +453,35 @@ class _ThreadPool:
                                      name=f"tilecraft-cpu-{self._workers}", daemon=True).start()
             finally:
                 threading.stack_size(previous)
+
+
+_POOL_FILE = "tilecraft_pool.o"
+
+
+def _pool_library() -> JITLibrary:
+    """The thread pool's functions for this host, loaded: from the compile cache where an
+    earlier process put them, else compiled (`thread_pool.compile_pool`, about 30 ms) and put
+    there. Keyed by tilecraft's source and the host, as kernels are; an entry whose object does
+    not define the pool's functions is discarded and compiled again."""
+    from tilecraft.backends.cpu import engine, thread_pool
+
+    from . import cache
+
+    key = cache.cache_key("cpu thread pool", cache.source_fingerprint(),
+                          list(engine.host_cache_key_parts()))
+    entry = cache.get(key)
+    if entry is not None:
+        obj = entry.get(_POOL_FILE)
+        try:
+            if isinstance(obj, bytes) and \
+                    set(thread_pool.SYMBOLS) <= engine.object_symbols(obj).defined:
+                return engine.JITLibrary(obj)
+        except engine.LLVMError:
+            pass  # not an object file: compiled again below
+        cache.discard(key)
+    obj = thread_pool.compile_pool()
+    cache.put(key, {_POOL_FILE: obj}, {"contents": "the CPU backend's thread pool"})
+    return engine.JITLibrary(obj)
 
 
 _POOL_LAUNCH_TYPE = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_char_p,

@@ -159,6 +159,31 @@ def test_pool_fields_do_not_overlap():
     assert fields[-1][1] <= thread_pool.POOL_BYTES
 
 
+def test_the_pool_is_compiled_once_per_host_then_loaded_from_the_cache(tmp_path,
+                                                                      monkeypatch):
+    """The pool's object goes into the compile cache: a later process (here, a second call)
+    loads it without compiling; an entry that does not define the pool's functions is
+    discarded and compiled again."""
+    from tilecraft.runtime import cache
+
+    monkeypatch.setenv("TILECRAFT_CACHE_DIR", str(tmp_path))
+    compiles = []
+    compile_pool = thread_pool.compile_pool
+    monkeypatch.setattr(thread_pool, "compile_pool",
+                        lambda: compiles.append(1) or compile_pool())
+    for expected in (1, 1):
+        library = cpu_driver._pool_library()
+        assert len(compiles) == expected
+        assert all(library.address(symbol) for symbol in thread_pool.SYMBOLS)
+    (key,) = [entry.name for entry in tmp_path.iterdir() if not entry.name.startswith(".")]
+    cache.discard(key)
+    cache.put(key, {cpu_driver._POOL_FILE: b"\x7fELF, but not an object"}, {})
+    library = cpu_driver._pool_library()
+    assert len(compiles) == 2 and library.address(thread_pool.SYMBOLS[0])
+    assert cache.get(key)[cpu_driver._POOL_FILE][:4] == b"\x7fELF"
+    assert thread_pool.SYMBOLS[1].encode() in cache.get(key)[cpu_driver._POOL_FILE]
+
+
 def test_chunks_run_in_parallel_on_the_pool(use_threads):
     """Sixteen chunks of slow programs on four threads: the workers, which wait in compiled
     code, take chunks while the calling thread runs its own, and a second launch reuses them."""

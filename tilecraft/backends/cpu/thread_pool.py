@@ -4,7 +4,8 @@ and no GIL in between.
 The pool's state is one `POOL_BYTES` block (`PoolLayout` gives the offsets): a pthread mutex,
 two condition variables (work posted, work done), a generation counter, and the job: the
 kernel's grid entry point and its arguments, the range of programs to run, the number of
-chunks, the next chunk to claim and how many are done. Two functions are compiled once per process:
+chunks, the next chunk to claim and how many are done. Two functions are compiled once per host
+(`compile_pool`; the runtime keeps the object in the compile cache):
 
 * ``tilecraft_pool_worker(pool)``: a worker's whole life. It waits until the generation
   changes, copies the job, then claims chunks and runs each with the kernel's grid entry point,
@@ -24,7 +25,6 @@ comes back late from one job cannot claim a chunk of the next with the old job's
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 
 import llvmlite.ir as ir
@@ -75,15 +75,18 @@ def pool_module() -> str:
     return str(module)
 
 
-@functools.cache
-def compiled_pool():
-    """The pool's functions compiled for this host, loaded (a `engine.JITLibrary`). They are
-    not optimized: they wait, claim chunks and call the kernel, and LLVM's pipeline would take
-    longer (about 10 ms) than it could ever save them."""
+# The functions the pool's object defines.
+SYMBOLS = ("tilecraft_pool_worker", "tilecraft_pool_launch")
+
+
+def compile_pool() -> bytes:
+    """The object code of the pool's functions for this host (about 30 ms of building the IR
+    and generating code: the runtime keeps it in the compile cache). They are not optimized:
+    they wait, claim chunks and call the kernel, and LLVM's pipeline would take longer (about
+    10 ms) than it could ever save them."""
     from . import engine
 
-    return engine.JITLibrary(
-        engine.compile_module(pool_module(), "tilecraft_pool", optimize=False).obj)
+    return engine.compile_module(pool_module(), "tilecraft_pool", optimize=False).obj
 
 
 class _Libc:
