@@ -29,7 +29,8 @@ NOT_FOR_EITHER = ("networkx", "lark", "jinja2", "lightgbm", "matplotlib",
 NOT_FOR_CUDA = (*NOT_FOR_EITHER, "numpy")
 NOT_FOR_CPU = (*NOT_FOR_EITHER, "cuda", "tilecraft.generated.ttg", "tilecraft.generated.ttng",
                "tilecraft.layouts", "tilecraft.backends.cpu.dot",
-               "tilecraft.backends.cpu.reductions", "tilecraft.backends.cpu.atomics",
+               "tilecraft.backends.cpu.dot_amx", "tilecraft.backends.cpu.reductions",
+               "tilecraft.backends.cpu.atomics",
                "tilecraft.backends.cpu.debug", "subprocess", "uuid")
 
 CUDA_COMPILE = """import tilecraft as tc

@@ -26,7 +26,6 @@ import llvmlite.ir as ir
 from tilecraft.ir import Operation, Value
 
 from . import types as T
-from .dot_amx import bf16_bits, load_packed, packed_role
 from .dot_prefetch import prefetched_by_dot
 from .elementwise import ELEMENTWISE_OPS
 from .lowering import FunctionLowering, is_tensor, lowers
@@ -60,6 +59,17 @@ def _can_defer(op: Operation) -> bool:
             return False
         value = user.results[0]
     return _nothing_writes_between(op, user)
+
+
+def _packed_role(op: Operation) -> str | None:
+    """`dot_amx.packed_role` of the `tt.load` ``op``, for a load that a dot reads alone (the
+    AMX lowering is imported with the first kernel that has one)."""
+    uses = op.results[0].uses
+    if len(uses) != 1 or uses[0].owner.name != "tt.dot":
+        return None
+    from .dot_amx import packed_role
+
+    return packed_role(op)
 
 
 def _nothing_writes_between(op: Operation, user: Operation) -> bool:
@@ -147,8 +157,10 @@ def _load(fl: FunctionLowering, op: Operation) -> None:
 
     width = 1 if T.is_block_pointer(op.ptr.type) else vector_width(fl, op)
     prefetched = prefetched_by_dot(fl, op)
-    role = packed_role(op)
+    role = _packed_role(op)
     if role is not None and _nothing_writes_between(op, result.uses[0].owner):
+        from .dot_amx import bf16_bits, load_packed
+
         def read(idx: tuple) -> ir.Value:
             return bf16_bits(fl.builder, element(idx, lambda i: pointers.emit(fl, i),
                                                  lambda i: mask.emit(fl, i),
