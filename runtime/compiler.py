@@ -249,10 +249,10 @@ class CUDABackend(Backend):
         self.capability = capability
 
     def prepare(self) -> None:
-        """Starts loading nvJitLink (`jitlink`), which takes 0.02-0.4 s (a cold disk): the
-        first compile assembles with a ptxas subprocess meanwhile, the next ones in the
-        process. It is warmed up on this backend's target (the device's, where none was
-        chosen; sm_80 where there is no device)."""
+        """Starts loading nvJitLink (`jitlink`), which takes 0.02-0.4 s (the longer from a cold
+        disk): a compile that reaches its assembly before the load has ended runs a ptxas
+        subprocess, the later ones assemble in the process. It is warmed up on this backend's
+        target (the device's, where none was chosen; sm_80 where there is no device)."""
         from tilecraft.backends.cuda import driver, toolchain
 
         capability = self.capability
