@@ -174,6 +174,10 @@ class JITFunction:
         new process would start."""
         self._binaries.clear()
         self._fast.clear()
+        # a binding held across this must not reuse the native dispatcher's last launch
+        forget = getattr(self._dispatch, "forget", None)
+        if forget is not None:
+            forget()
         self._dispatch = self._key_of = self._bound = None
 
     def _fast_store(self, grid, args: tuple, kwargs: dict, backend: str, spec: Specialization,

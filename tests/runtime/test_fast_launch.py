@@ -161,6 +161,22 @@ def test_launches_hold_no_memory_they_do_not_give_back():
     assert sys.getallocatedblocks() - before < 300
 
 
+def test_a_binding_held_across_forget_compiled_launches_what_was_compiled_since():
+    """A ``kernel[grid]`` kept while the kernel forgets its compiled code, then launched after
+    another binding compiled it again (its entries refilled to the count they had), launches
+    the new compile, not the one it launched before."""
+    x = _data(64, 13)
+    out = np.empty_like(x)
+    held = scale_kernel[(2,)]
+    first = held(x, out, 64, 2.0, BLOCK=32)
+    assert held(x, out, 64, 2.0, BLOCK=32) is first
+    scale_kernel.forget_compiled()
+    again = scale_kernel[(2,)](x, out, 64, 2.0, BLOCK=32)
+    assert again is not first and len(scale_kernel._fast) == 1
+    assert held(x, out, 64, 3.0, BLOCK=32) is again
+    np.testing.assert_array_equal(out, x * np.float32(3.0))
+
+
 def test_the_constexpr_one_leaves_its_argument_out(slow_launches):
     x = _data(16, 4)
     for _ in range(2):

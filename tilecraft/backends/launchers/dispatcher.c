@@ -344,6 +344,8 @@ static PyObject *dispatch_bound(Dispatcher *self, PyObject *grid, PyObject *cons
         PyObject *entry = PyDict_GetItemWithError(self->entries, key);
         Py_DECREF(key);
         if (entry == NULL) {
+            /* (the entries may have been cleared, and refilled to the remembered count) */
+            forget_last(&self->last);
             result = PyErr_Occurred() ? NULL : self->required;
             goto done;
         }
@@ -449,6 +451,11 @@ static PyObject *dispatcher_new(PyTypeObject *type, PyObject *args, PyObject *kw
                         "0 <= positional_only <= positional <= parameters are needed");
         return NULL;
     }
+    if (PyTuple_GET_SIZE(environ_keys) > MAX_ENVIRON) {
+        PyErr_Format(PyExc_ValueError, "Dispatcher: at most %d backend variables",
+                     MAX_ENVIRON);
+        return NULL;
+    }
     Dispatcher *self = (Dispatcher *)type->tp_alloc(type, 0);
     if (self == NULL) {
         return NULL;
@@ -534,6 +541,18 @@ static void dispatcher_dealloc(Dispatcher *self) {
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
+static PyObject *dispatcher_forget(PyObject *self, PyObject *unused) {
+    forget_last(&((Dispatcher *)self)->last);
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef dispatcher_methods[] = {
+    {"forget", dispatcher_forget, METH_NOARGS,
+     PyDoc_STR("forget() drops the last launch, whose entry the next launch must not reuse "
+               "(the entries were cleared)")},
+    {NULL},
+};
+
 static PyMemberDef dispatcher_members[] = {
     {"fallback", T_OBJECT, offsetof(Dispatcher, fallback), READONLY,
      PyDoc_STR("the generated Python dispatcher, which takes what this one does not")},
@@ -552,6 +571,7 @@ PyTypeObject DispatcherType = {
     .tp_traverse = (traverseproc)dispatcher_traverse,
     .tp_clear = (inquiry)dispatcher_clear,
     .tp_members = dispatcher_members,
+    .tp_methods = dispatcher_methods,
     .tp_vectorcall_offset = offsetof(Dispatcher, vectorcall),
     .tp_call = PyVectorcall_Call,
 };
