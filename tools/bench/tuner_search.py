@@ -15,11 +15,16 @@ where the threads happen to run then moved medians by up to 50% between passes (
 run: 1.54x by the exhaustive pass, 1.07x measured again side by side).
 
     python tools/bench/tuner_search.py [--size N] [--seeds 5] [--out DIR]
+    python tools/bench/tuner_search.py --replay DIR/measurements.json [--seeds 20]
+
+``--out`` also keeps the measurements (``measurements.json``: each configuration's time and
+compiled features), on which ``--replay`` runs the searches again without measuring.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import statistics
@@ -117,12 +122,52 @@ def exhaustive_times(matmul: Matmul, configs: list[tc.Config]) -> list[float | N
     return [None if a is None or b is None else min(a, b) for a, b in zip(first, second)]
 
 
+def replayed(space: tc.Space, times: list[float | None], features: dict[int, Any],
+             seeds: int, lines: list[str]) -> list[float]:
+    """Each seed's search run against measured ``times`` (no measurement): the best time it
+    found over the exhaustive best, a line each in ``lines``."""
+    best = min(t for t in times if t is not None)
+    ratios = []
+    for seed in range(seeds):
+        search = ModelSearch(space, len(space) // 4, seed=seed)
+        found = search.run(lambda p: times[p], lambda ps: [features[p] for p in ps])
+        ratio = min(t for t in found.values() if t is not None) / best
+        ratios.append(ratio)
+        lines.append(f"replayed search, seed {seed}: {len(found)} measured, best found / "
+                     f"exhaustive best {ratio:.3f} {'ok' if ratio <= 1.05 else 'MISSED'}")
+    return ratios
+
+
+def replay(path: Path, seeds: int) -> int:
+    """The replayed searches on an earlier run's measurements (``--replay``), to try changes
+    to the search offline; the space must be the one this script searches on that backend."""
+    saved = json.loads(path.read_text())
+    space = space_for(saved["backend"])
+    if [c.all_kwargs() for c in space_configs(space)] != saved["configs"]:
+        print(f"{path}: measured on another space than space_for({saved['backend']!r})",
+              file=sys.stderr)
+        return 2
+    features = dict(enumerate(saved["features"]))
+    lines: list[str] = []
+    ratios = replayed(space, saved["times"], features, seeds, lines)
+    lines.append(f"replayed: median {statistics.median(ratios):.3f}, worst {max(ratios):.3f}; "
+                 f"{sum(r <= 1.05 for r in ratios)}/{len(ratios)} within 5%")
+    print("\n".join(lines))
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=None, help="cube size (CPU 1024, GPU 4096)")
     parser.add_argument("--seeds", type=int, default=5, help="replayed searches")
-    parser.add_argument("--out", type=Path, default=None, help="folder for tuner.txt")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="folder for tuner.txt and measurements.json")
+    parser.add_argument("--replay", type=Path, default=None,
+                        help="an earlier run's measurements.json: replay the searches on its "
+                             "times, measuring nothing")
     args = parser.parse_args()
+    if args.replay is not None:
+        return replay(args.replay, args.seeds)
     backend = selected_backend()
     size = args.size or (4096 if backend == "cuda" else 1024)
     space = space_for(backend)
@@ -142,18 +187,16 @@ def main() -> int:
                                                                       **config.all_kwargs()))
         except Exception:  # noqa: BLE001 - does not compile: the search drops it
             features[position] = None
+    if args.out is not None:
+        args.out.mkdir(parents=True, exist_ok=True)
+        (args.out / "measurements.json").write_text(json.dumps(
+            {"backend": backend, "size": size, "configs": [c.all_kwargs() for c in configs],
+             "times": times, "features": [features[p] for p in range(len(configs))]}))
     lines = [f"model-guided search on the {backend} backend, matmul {size}^3: a space of "
              f"{len(space)} points ({sum(t is not None for t in times)} run), budget {budget} "
              f"(a quarter); exhaustive best {best:.4f} ms ({best_config}), measured twice in "
              f"{exhaustive_s:.0f} s; load average before: {load_before}", ""]
-    ratios = []
-    for seed in range(args.seeds):
-        search = ModelSearch(space, budget, seed=seed)
-        found = search.run(lambda p: times[p], lambda ps: [features[p] for p in ps])
-        ratio = min(t for t in found.values() if t is not None) / best
-        ratios.append(ratio)
-        lines.append(f"replayed search, seed {seed}: {len(found)} measured, best found / "
-                     f"exhaustive best {ratio:.3f} {'ok' if ratio <= 1.05 else 'MISSED'}")
+    ratios = replayed(space, times, features, args.seeds, lines)
     tuner = tc.autotune(key=["M", "N", "K"], space=space, budget=budget, warmup=5, rep=40,
                         cache_results=False)(matmul.kernel)
     start = time.perf_counter()
