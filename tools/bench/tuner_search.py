@@ -122,14 +122,14 @@ def exhaustive_times(matmul: Matmul, configs: list[tc.Config]) -> list[float | N
     return [None if a is None or b is None else min(a, b) for a, b in zip(first, second)]
 
 
-def replayed(space: tc.Space, times: list[float | None], features: dict[int, Any],
-             seeds: int, lines: list[str]) -> list[float]:
-    """Each seed's search run against measured ``times`` (no measurement): the best time it
-    found over the exhaustive best, a line each in ``lines``."""
+def replayed(space: tc.Space, budget: int, times: list[float | None],
+             features: dict[int, Any], seeds: int, lines: list[str]) -> list[float]:
+    """Each seed's search within ``budget`` run against measured ``times`` (no measurement):
+    the best time it found over the exhaustive best, a line each in ``lines``."""
     best = min(t for t in times if t is not None)
     ratios = []
     for seed in range(seeds):
-        search = ModelSearch(space, len(space) // 4, seed=seed)
+        search = ModelSearch(space, budget, seed=seed)
         found = search.run(lambda p: times[p], lambda ps: [features[p] for p in ps])
         ratio = min(t for t in found.values() if t is not None) / best
         ratios.append(ratio)
@@ -149,7 +149,7 @@ def replay(path: Path, seeds: int) -> int:
         return 2
     features = dict(enumerate(saved["features"]))
     lines: list[str] = []
-    ratios = replayed(space, saved["times"], features, seeds, lines)
+    ratios = replayed(space, len(space) // 4, saved["times"], features, seeds, lines)
     lines.append(f"replayed: median {statistics.median(ratios):.3f}, worst {max(ratios):.3f}; "
                  f"{sum(r <= 1.05 for r in ratios)}/{len(ratios)} within 5%")
     print("\n".join(lines))
@@ -196,7 +196,7 @@ def main() -> int:
              f"{len(space)} points ({sum(t is not None for t in times)} run), budget {budget} "
              f"(a quarter); exhaustive best {best:.4f} ms ({best_config}), measured twice in "
              f"{exhaustive_s:.0f} s; load average before: {load_before}", ""]
-    ratios = replayed(space, times, features, args.seeds, lines)
+    ratios = replayed(space, budget, times, features, args.seeds, lines)
     tuner = tc.autotune(key=["M", "N", "K"], space=space, budget=budget, warmup=5, rep=40,
                         cache_results=False)(matmul.kernel)
     start = time.perf_counter()

@@ -353,9 +353,10 @@ def cubin_arch(cubin: bytes) -> int:
 def start_assembler(capability: int) -> jitlink.Assembler | None:
     """`jitlink.ready`, warming nvJitLink up (where this call starts its load) on
     ``capability``'s target."""
-    version = _PTX_VERSION.get(capability, 70)
-    return jitlink.ready(gpu_name(capability) if capability in _PTX_VERSION else "sm_80",
-                         f"{version // 10}.{version % 10}")
+    if capability not in _PTX_VERSION:  # (its compiles fail on their own: no target)
+        return jitlink.ready()
+    version = _PTX_VERSION[capability]
+    return jitlink.ready(gpu_name(capability), f"{version // 10}.{version % 10}")
 
 
 def ptx_to_cubin(ptx: str, capability: int, *, name: str = "kernel") -> CubinResult:
