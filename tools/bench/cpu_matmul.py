@@ -3,18 +3,20 @@
 vector add and softmax against the memory bandwidth ``numpy.copyto`` reaches, in one run.
 
 * matmul: ``matmul_tutorial_kernel`` of ``cpu_backend.py`` (examples/04_matmul.py, Triton's
-  tutorial 03, with an fp32 result: 64x64x32 blocks, grouped ordering with GROUP_SIZE_M=8,
-  pointer tensors advanced around the K loop, masks on K) at 1024^3, 2048^3 and 2048x2048x512,
-  against ``np.matmul(a, b, out=c)``;
-  goal: at most 1.25x numpy's time (the 2-core CI-like machine; 1.5x on the 16-core GPU host).
+  tutorial 03, with an fp32 result: grouped ordering with GROUP_SIZE_M=8, pointer tensors
+  advanced around the K loop, masks on K) at 1024^3, 2048^3 and 2048x2048x512, against
+  ``np.matmul(a, b, out=c)``; goal: at most 1.25x numpy's time (the 2-core CI-like machine;
+  1.5x on the 16-core GPU host). As in Triton's tutorial, the kernel is autotuned: its blocks
+  are chosen per shape by ``tc.autotune`` over `FP32_BLOCKS`.
 * bf16 inputs with fp32 accumulation at 2048^3 (the same kernel source), against torch's CPU
   bf16 matmul where torch is installed (else numpy's fp32 matmul of the same values); goal:
-  faster. Its blocks are chosen per shape by ``tc.autotune`` over `BF16_BLOCKS` (with
-  GROUP_SIZE_M=8; the 64x64x32 of the fp32 cases among them), on its first launch, which is
-  not timed; the table names the blocks chosen (``--bf16-blocks BMxBNxBK`` fixes them instead;
-  ``TILECRAFT_PRINT_AUTOTUNING=1`` prints every configuration's time). Where the host runs AMX
-  bf16 (`dot_amx`), larger blocks amortize the packing of a dot's operands and the loads and
-  stores of its fp32 result tiles over more tile products; the list leans that way.
+  faster. Its blocks are chosen over `BF16_BLOCKS`. Where the host runs AMX bf16 (`dot_amx`),
+  larger blocks amortize the packing of a dot's operands and the loads and stores of its fp32
+  result tiles over more tile products; that list leans that way.
+
+Each autotuned case chooses on its first launch, which is not timed, with GROUP_SIZE_M=8; the
+table names the blocks chosen (``--fp32-blocks``/``--bf16-blocks BMxBNxBK`` fix them instead;
+``TILECRAFT_PRINT_AUTOTUNING=1`` prints every configuration's time).
 * vector add of 2^26 fp32 and a one-row-per-program softmax of 16384x4096 fp32: their bytes
   moved per second against ``np.copyto`` of an array as large as the input (one read and one
   write per element); goal: within 10% of it.
@@ -27,7 +29,7 @@ float64 reference first (relative error ``max|out - ref| / max|ref|``, outputs p
 NaN).
 
     python tools/bench/cpu_matmul.py [--runs 7] [--threads N] [--only matmul,bf16,add,softmax]
-                                     [--bf16-blocks BMxBNxBK]
+                                     [--fp32-blocks BMxBNxBK] [--bf16-blocks BMxBNxBK]
 """
 
 from __future__ import annotations
@@ -51,9 +53,12 @@ import cpu_backend  # noqa: E402  (the kernels; their launch helpers)
 import tilecraft as tc  # noqa: E402
 
 MATMUL_SHAPES = ((1024, 1024, 1024), (2048, 2048, 2048), (2048, 2048, 512))
-MATMUL_BLOCKS = (64, 64, 32)
 MATMUL_GOAL = 1.25
-# (BLOCK_M, BLOCK_N, BLOCK_K) that the bf16 case's autotuning chooses among
+# (BLOCK_M, BLOCK_N, BLOCK_K) that the fp32 and the bf16 cases' autotuning choose among. For
+# fp32 on the 2-core machine (Zen, AVX2), 128x128x32 ran at 1.03/1.20/1.27x numpy's time
+# where 64x64x32 ran at 1.18/1.50/1.38x (1024^3, 2048x2048x512, 2048^3; same run).
+FP32_BLOCKS = ((64, 64, 32), (64, 64, 64), (128, 64, 32), (128, 64, 64), (128, 128, 32),
+               (256, 128, 32))
 BF16_BLOCKS = ((64, 64, 32), (128, 128, 64), (128, 128, 128), (256, 128, 128), (128, 256, 128),
                (256, 256, 64), (256, 256, 128), (256, 512, 64))
 BANDWIDTH_GOAL = 1.10
@@ -102,7 +107,7 @@ def measure(row: Row, runs: int, settle: float, prepare: Callable[[], tuple[Call
 
 def bench_matmul(args, rng) -> list[Row]:
     rows = []
-    kernel = cpu_backend.matmul_tutorial_kernel
+    blocks = fixed_blocks(args.fp32_blocks) or FP32_BLOCKS
     for m, n, k in MATMUL_SHAPES:
         row = Row("matmul fp32, Triton tutorial", f"{m}x{n}x{k}", "np.matmul", MATMUL_GOAL,
                   tolerance=1e-5)
@@ -113,13 +118,11 @@ def bench_matmul(args, rng) -> list[Row]:
             b = rng.standard_normal((k, n), dtype=np.float32)
             c = np.full((m, n), np.nan, np.float32)
             state.update(a=a, b=b, c=c)
-            return (lambda: cpu_backend.matmul(kernel, a, b, c, MATMUL_BLOCKS, tutorial=True),
-                    lambda: np.matmul(a, b, out=c))
+            return (lambda: matmul_tuned(a, b, c, blocks), lambda: np.matmul(a, b, out=c))
 
-        def check(state=state) -> float:
+        def check(row=row, state=state) -> float:
             state["c"].fill(np.nan)
-            cpu_backend.matmul(kernel, state["a"], state["b"], state["c"], MATMUL_BLOCKS,
-                               tutorial=True)
+            row.case += f" ({matmul_tuned(state['a'], state['b'], state['c'], blocks)} blocks)"
             return cpu_backend.relative_error(state["c"], state["a"].astype(np.float64) @
                                               state["b"])
 
@@ -136,25 +139,31 @@ def bf16_values(bits: np.ndarray) -> np.ndarray:
     return (bits.astype(np.uint32) << 16).view(np.float32)
 
 
+def fixed_blocks(text: str | None) -> tuple[tuple[int, int, int], ...] | None:
+    """``BMxBNxBK`` as the one choice of blocks, or None."""
+    return None if text is None else (tuple(int(x) for x in text.split("x")),)
+
+
 @functools.cache
-def bf16_kernel(blocks: tuple[tuple[int, int, int], ...]):
+def tuned_kernel(blocks: tuple[tuple[int, int, int], ...]):
     """The tutorial kernel autotuned over ``blocks`` (per M, N, K and dtypes)."""
     configs = [tc.Config({"BLOCK_SIZE_M": bm, "BLOCK_SIZE_N": bn, "BLOCK_SIZE_K": bk,
                           "GROUP_SIZE_M": 8}) for bm, bn, bk in blocks]
     return tc.autotune(configs=configs, key=["M", "N", "K"])(cpu_backend.matmul_tutorial_kernel)
 
 
-def matmul_bf16(a: np.ndarray, b: np.ndarray, c: np.ndarray,
-                blocks: tuple[tuple[int, int, int], ...]) -> str:
-    """The tutorial kernel on bf16 ``a`` and ``b`` (their bit patterns), fp32 ``c``, with the
-    best of ``blocks``; returns the blocks it ran with, as BMxBNxBK."""
+def matmul_tuned(a: np.ndarray, b: np.ndarray, c: np.ndarray,
+                 blocks: tuple[tuple[int, int, int], ...]) -> str:
+    """The tutorial kernel on ``a`` and ``b`` (fp32, or bf16 as their uint16 bit patterns) into
+    fp32 ``c``, with the best of ``blocks``; returns the blocks it ran with, as BMxBNxBK."""
     import tilecraft.language as tl
 
     (m, k), n = a.shape, b.shape[1]
-    kernel = bf16_kernel(blocks)
+    kernel = tuned_kernel(blocks)
+    if a.dtype == np.uint16:
+        a, b = tc.reinterpret(a, tl.bfloat16), tc.reinterpret(b, tl.bfloat16)
     kernel[lambda meta: (tc.cdiv(m, meta["BLOCK_SIZE_M"]) * tc.cdiv(n, meta["BLOCK_SIZE_N"]),)](
-        tc.reinterpret(a, tl.bfloat16), tc.reinterpret(b, tl.bfloat16), c, m, n, k, k, 1, n, 1,
-        n, 1)
+        a, b, c, m, n, k, k, 1, n, 1, n, 1)
     config = kernel.best_config.kwargs
     return "x".join(str(config[f"BLOCK_SIZE_{d}"]) for d in "MNK")
 
@@ -171,8 +180,7 @@ def bench_bf16(args, rng) -> Row:
     row = Row("matmul bf16 in, fp32 acc, tutorial", f"{m}x{n}x{k}", baseline, 1.0,
               tolerance=1e-5)
     state: dict = {}
-    blocks = BF16_BLOCKS if args.bf16_blocks is None else \
-        (tuple(int(x) for x in args.bf16_blocks.split("x")),)
+    blocks = fixed_blocks(args.bf16_blocks) or BF16_BLOCKS
 
     def prepare():
         a = bf16_bits(rng.standard_normal((m, k), dtype=np.float32))
@@ -182,13 +190,13 @@ def bench_bf16(args, rng) -> Row:
         if torch is not None:
             ta = torch.from_numpy(a.view(np.int16)).view(torch.bfloat16)
             tb = torch.from_numpy(b.view(np.int16)).view(torch.bfloat16)
-            return lambda: matmul_bf16(a, b, c, blocks), lambda: torch.matmul(ta, tb)
+            return lambda: matmul_tuned(a, b, c, blocks), lambda: torch.matmul(ta, tb)
         a32, b32 = bf16_values(a), bf16_values(b)
-        return lambda: matmul_bf16(a, b, c, blocks), lambda: np.matmul(a32, b32, out=c)
+        return lambda: matmul_tuned(a, b, c, blocks), lambda: np.matmul(a32, b32, out=c)
 
     def check() -> float:
         state["c"].fill(np.nan)
-        row.case += f" ({matmul_bf16(state['a'], state['b'], state['c'], blocks)} blocks)"
+        row.case += f" ({matmul_tuned(state['a'], state['b'], state['c'], blocks)} blocks)"
         return cpu_backend.relative_error(
             state["c"], bf16_values(state["a"]).astype(np.float64) @ bf16_values(state["b"]))
 
@@ -273,6 +281,8 @@ def main() -> int:
     parser.add_argument("--settle", type=float, default=0.3,
                         help="seconds to wait before each round (numpy's BLAS threads spin)")
     parser.add_argument("--add-block", type=int, default=4096)
+    parser.add_argument("--fp32-blocks", default=None,
+                        help="BMxBNxBK for the fp32 cases (default: autotuned over FP32_BLOCKS)")
     parser.add_argument("--bf16-blocks", default=None,
                         help="BMxBNxBK for the bf16 case (default: autotuned over BF16_BLOCKS)")
     args = parser.parse_args()
