@@ -37,6 +37,7 @@ from __future__ import annotations
 import functools
 import inspect
 import os
+import statistics
 import sys
 import threading
 import time
@@ -56,7 +57,8 @@ from .tuning_devices import copy_to, measuring_devices
 from .tuning_space import Space
 
 _QUANTILES = (0.5, 0.2, 0.8)
-_RECHECKED = 3  # the fastest configurations of a model-guided search measured again
+_RECHECKED = 3  # the fastest configurations of a model-guided search measured again,
+_RECHECK_ROUNDS = 3  # in this many rounds that alternate between them
 _PRUNE_FIELDS = frozenset({"early_config_prune", "perf_model", "top_k"})
 _PLAIN_KEYS = frozenset({int, float, bool, str, type(None)})
 
@@ -302,10 +304,11 @@ class Autotuner(_Wrapper):
         timings: dict[Config, list[float] | None] = {}
         reasons = []
         saved = {name: _copy(named[name]) for name in self.restore_value}
+        best = None
         try:
             if self.space is not None:
-                self._search(configs, timings, reasons, args, kwargs, grid, named, saved,
-                             backend)
+                best = self._search(configs, timings, reasons, args, kwargs, grid, named,
+                                    saved, backend)
             else:
                 if backend != "interpret":
                     self._compile_configs(configs, args, kwargs)
@@ -327,7 +330,7 @@ class Autotuner(_Wrapper):
         if not measured:
             raise AutotuneError(f"kernel '{self.base.__name__}': every configuration failed "
                                 f"for key {key}:\n  " + "\n  ".join(reasons))
-        best = min(measured, key=lambda config: timings[config])
+        best = best or min(measured, key=lambda config: timings[config])
         if disk_key is not None:
             store_choice(disk_key, self.base.__name__, key, configs, timings, best)
         self._report(key, best, timings)
@@ -384,10 +387,11 @@ class Autotuner(_Wrapper):
 
     def _search(self, configs: list[Config], timings: dict[Config, list[float] | None],
                 reasons: list[str], args: tuple, kwargs: dict[str, Any], grid: Any,
-                named: dict[str, Any], saved: dict[str, Any], backend: str) -> None:
+                named: dict[str, Any], saved: dict[str, Any], backend: str) -> Config | None:
         """The model-guided search (`model_search.ModelSearch`) over the space: ``configs``
         are its points in order; the measured ones get their times in ``timings``, the
-        failures their reasons in ``reasons``."""
+        failures their reasons in ``reasons``. Returns the choice (`_recheck`), None when
+        nothing could be measured."""
         search = ModelSearch(self.space, self.budget, seed=self.search_seed)
         bar = _progress(range(search.budget), self.base.__name__)
         ticks = iter(bar)
@@ -416,19 +420,37 @@ class Autotuner(_Wrapper):
 
         search.run(measure, compile_features)
         self.search = search
-        # The fastest of many noisy medians is likely to have been lucky: the few fastest are
-        # measured once more (no new point, the budget holds) and ranked by both medians' mean.
-        measured = sorted((times[0], position) for position, config in enumerate(configs)
-                          if (times := timings.get(config)) is not None)
-        for _, position in measured[:_RECHECKED]:
-            config = configs[position]
-            try:
-                again = self._bench(config, args, kwargs, grid, named, saved, backend)
-            except Exception:  # noqa: BLE001 - it ran once: keep that measurement
-                continue
-            timings[config] = [(a + b) / 2 for a, b in zip(timings[config], again)]
         if hasattr(bar, "close"):
             bar.close()
+        measured = sorted((times[0], position) for position, config in enumerate(configs)
+                          if (times := timings.get(config)) is not None)
+        finalists = [configs[position] for _, position in measured[:_RECHECKED]]
+        return self._recheck(finalists, timings, args, kwargs, grid, named, saved, backend)
+
+    def _recheck(self, finalists: list[Config], timings: dict[Config, list[float] | None],
+                 args: tuple, kwargs: dict[str, Any], grid: Any, named: dict[str, Any],
+                 saved: dict[str, Any], backend: str) -> Config | None:
+        """The fastest of ``finalists`` (a search's fastest configurations) when measured again
+        in `_RECHECK_ROUNDS` rounds that alternate between them; their times in ``timings``
+        become the medians of those rounds.
+
+        The fastest of many noisy medians is likely to have been lucky, or measured while
+        the machine ran faster (a CPU's speed drifts over seconds); alternating rounds see
+        the same drift for each finalist. The points measured once are not compared with
+        these times, which were taken at another moment: the choice is among the finalists."""
+        rounds: dict[Config, list[list[float]]] = {config: [] for config in finalists}
+        for _ in range(_RECHECK_ROUNDS):
+            for config in finalists:
+                try:
+                    rounds[config].append(self._bench(config, args, kwargs, grid, named, saved,
+                                                      backend))
+                except Exception:  # noqa: BLE001 - it ran once: keep that measurement
+                    continue
+        for config, runs in rounds.items():
+            if runs:
+                timings[config] = [statistics.median(run[i] for run in runs)
+                                   for i in range(len(runs[0]))]
+        return min(finalists, key=lambda config: timings[config][0], default=None)
 
     def _compile_configs(self, configs: Sequence[Config], args: tuple,
                          kwargs: dict[str, Any]) -> list[Any]:
