@@ -3,8 +3,9 @@
 ``@autotune(configs=[Config({"BLOCK": 128}, num_warps=4), ...], key=["n"])`` above
 ``@jit`` (or above ``@heuristics``) makes a kernel that, the first time it is launched with a
 new *tuning key* (the values of the ``key`` arguments and the dtypes of the array
-arguments), launches it with each configuration under `tilecraft.testing.do_bench`, keeps the
-fastest (by the median time) and launches with it from then on; ``kernel.best_config`` is the
+arguments), launches it with each configuration under `tilecraft.testing.do_bench`, measures the three
+fastest again in three rounds that alternate between them (`Autotuner._recheck`), keeps the
+fastest of those (by the median time) and launches with it from then on; ``kernel.best_config`` is the
 configuration of the last launch. Tuning runs the kernel many times: ``reset_to_zero`` names
 arrays zeroed before each run and ``restore_value`` arrays put back as they were, and both are
 left as they were given before the real launch.
@@ -57,7 +58,8 @@ from .tuning_devices import copy_to, measuring_devices
 from .tuning_space import Space
 
 _QUANTILES = (0.5, 0.2, 0.8)
-_RECHECKED = 3  # the fastest configurations of a model-guided search measured again,
+_RECHECKED = 3  # the fastest configurations measured again (those within _CLOSE of the best),
+_CLOSE = 1.25  # (the spread of a configuration's medians between moments on a loaded CPU)
 _RECHECK_ROUNDS = 3  # in this many rounds that alternate between them
 _PRUNE_FIELDS = frozenset({"early_config_prune", "perf_model", "top_k"})
 _PLAIN_KEYS = frozenset({int, float, bool, str, type(None)})
@@ -322,6 +324,8 @@ class Autotuner(_Wrapper):
                     for config in _progress(configs, self.base.__name__):
                         self._measure(config, timings, reasons, args, kwargs, grid, named,
                                       saved, backend)
+                best = self._recheck(_fastest(configs, timings), timings, args, kwargs, grid,
+                                     named, saved, backend)
         finally:
             self._reset(named, saved)
         self.bench_time = time.perf_counter() - start
@@ -422,15 +426,13 @@ class Autotuner(_Wrapper):
         self.search = search
         if hasattr(bar, "close"):
             bar.close()
-        measured = sorted((times[0], position) for position, config in enumerate(configs)
-                          if (times := timings.get(config)) is not None)
-        finalists = [configs[position] for _, position in measured[:_RECHECKED]]
-        return self._recheck(finalists, timings, args, kwargs, grid, named, saved, backend)
+        return self._recheck(_fastest(configs, timings), timings, args, kwargs, grid, named,
+                             saved, backend)
 
     def _recheck(self, finalists: list[Config], timings: dict[Config, list[float] | None],
                  args: tuple, kwargs: dict[str, Any], grid: Any, named: dict[str, Any],
                  saved: dict[str, Any], backend: str) -> Config | None:
-        """The fastest of ``finalists`` (a search's fastest configurations) when measured again
+        """The fastest of ``finalists`` (the fastest configurations measured) when measured again
         in `_RECHECK_ROUNDS` rounds that alternate between them; their times in ``timings``
         become the medians of those rounds.
 
@@ -438,6 +440,8 @@ class Autotuner(_Wrapper):
         the machine ran faster (a CPU's speed drifts over seconds); alternating rounds see
         the same drift for each finalist. The points measured once are not compared with
         these times, which were taken at another moment: the choice is among the finalists."""
+        if len(finalists) < 2:
+            return finalists[0] if finalists else None
         rounds: dict[Config, list[list[float]]] = {config: [] for config in finalists}
         for _ in range(_RECHECK_ROUNDS):
             for config in finalists:
@@ -512,6 +516,16 @@ class Autotuner(_Wrapper):
         for config, times in timings.items():
             measured = "failed" if times is None else f"{times[0]:.4f} ms"
             print(f"  {config}: {measured}")
+
+
+def _fastest(configs: Sequence[Config], timings: dict[Config, list[float] | None]
+             ) -> list[Config]:
+    """The `_RECHECKED` configurations of ``configs`` with the lowest median time measured, of
+    those within `_CLOSE` times the lowest: the ones that measurement noise could reorder."""
+    measured = sorted((config for config in configs if timings.get(config) is not None),
+                      key=lambda config: timings[config][0])
+    return [config for config in measured[:_RECHECKED]
+            if timings[config][0] <= _CLOSE * timings[measured[0]][0]]
 
 
 def _base_kwargs(fn: Any, args: tuple, kwargs: dict[str, Any]) -> dict[str, Any]:

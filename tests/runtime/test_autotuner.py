@@ -274,7 +274,8 @@ def test_autotune_above_heuristics_and_on_the_interpreter(benchmarks):
     out = np.full_like(x, np.nan)
     kernel[grid](x, out, 40)
     np.testing.assert_array_equal(out, x + 32)
-    assert len(benchmarks) == 2 and kernel.best_config in kernel.configs
+    # two configurations that run alike: each measured once, and again three times where close
+    assert len(benchmarks) in (2, 2 + 2 * 3) and kernel.best_config in kernel.configs
 
 
 def _cuda_available() -> bool:
