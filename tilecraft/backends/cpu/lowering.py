@@ -246,11 +246,8 @@ class FunctionLowering:
 
     # -- loops and branches
     @contextlib.contextmanager
-    def loop(self, count: int | ir.Value, start: int = 0, interleave: bool = True
-             ) -> Iterator[ir.Value]:
-        """``for (i = start; i < count; ++i)`` over i32; ``count`` > ``start`` when constant.
-        Without ``interleave``, LLVM's loop vectorizer runs one vector per step (a memory-bound
-        copy gains nothing from more, and more makes it vectorize a remainder loop too)."""
+    def loop(self, count: int | ir.Value, start: int = 0) -> Iterator[ir.Value]:
+        """``for (i = start; i < count; ++i)`` over i32; ``count`` > ``start`` when constant."""
         b = self.builder
         pre = b.block
         head = b.append_basic_block("loop")
@@ -270,21 +267,8 @@ class FunctionLowering:
         nxt = b.add(iv, ir.Constant(I32, 1), flags=("nuw", "nsw"))
         bound = ir.Constant(I32, count) if isinstance(count, int) else count
         iv.add_incoming(nxt, b.block)
-        latch = b.cbranch(b.icmp_signed("<", nxt, bound), head, exit_)
-        if not interleave:
-            latch.set_metadata("llvm.loop", self._single_interleave_loop_id())
+        b.cbranch(b.icmp_signed("<", nxt, bound), head, exit_)
         b.position_at_end(exit_)
-
-    def _single_interleave_loop_id(self) -> ir.MDValue:
-        """The loop ID (``!0 = !{!0, !{"llvm.loop.interleave.count", i32 1}}``) that loops
-        without interleaving share: a loop ID's first operand is the node itself."""
-        hint = self.module.add_metadata([ir.MetaDataString(self.module,
-                                                           "llvm.loop.interleave.count"),
-                                         ir.Constant(I32, 1)])
-        loop_id = self.module.add_metadata([hint])  # the module's one node of that key
-        if loop_id.operands[0] is not loop_id:
-            loop_id.operands = (loop_id, hint)
-        return loop_id
 
     def strided(self, count: int, step: int, body: Callable[[ir.Value], None],
                 start: int = 0) -> None:
@@ -300,14 +284,13 @@ class FunctionLowering:
             body(index_plus(self.builder, at, start))
 
     def loop_nest(self, shape: Sequence[int], body: Callable[[tuple], None],
-                  limit: tuple[int, ir.Value] | None = None, interleave: bool = True) -> None:
+                  limit: tuple[int, ir.Value] | None = None) -> None:
         """Calls ``body(idx)`` inside loops over every index of ``shape`` (row-major; dims of
         size 1 get no loop). Up to two dims get a loop each; more (the [2, 2, ..., 2] shapes of
         bitonic sorts) share one loop over their linear index, with the innermost dim kept
         apart when it is wide enough to vectorize, so LLVM does not unroll deep nests. A
         ``limit`` ``(d, count)`` runs dim ``d`` (larger than 1, of at most two such dims)
-        over its first ``count`` indices only (an i32 value, at most its size).
-        ``interleave`` is that of the innermost loop (`loop`)."""
+        over its first ``count`` indices only (an i32 value, at most its size)."""
         shape = tuple(shape)
         zero = ir.Constant(I32, 0)
         active = [d for d, size in enumerate(shape) if size != 1]
@@ -323,9 +306,7 @@ class FunctionLowering:
                 if position == len(active):
                     body(tuple(idx))
                     return
-                innermost = position == len(active) - 1
-                with self.loop(bounds[active[position]],
-                               interleave=interleave or not innermost) as iv:
+                with self.loop(bounds[active[position]]) as iv:
                     idx[active[position]] = iv
                     nest(position + 1)
 
@@ -348,7 +329,7 @@ class FunctionLowering:
             if inner is None:
                 body(tuple(idx))
                 return
-            with self.loop(shape[inner], interleave=interleave) as iv:
+            with self.loop(shape[inner]) as iv:
                 idx[inner] = iv
                 body(tuple(idx))
 

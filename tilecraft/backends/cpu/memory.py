@@ -238,7 +238,7 @@ def _store(fl: FunctionLowering, op: Operation) -> None:
             body(idx)
 
         with fl.assuming(mask):
-            fl.loop_nest(shape, in_prefix, limit=prefix.limit, interleave=False)
+            fl.loop_nest(shape, in_prefix, limit=prefix.limit)
         return
     if mask is None or mask.numel < _UNMASKED_COPY_MIN:
         fl.loop_nest(shape, body)

@@ -8,14 +8,11 @@ broadcast of it, the form the tile passes give ``offs[None, :] < n``):
 ``count = clamp(b - a[0], 0, size)`` (one more for ``<=``). A masked store of such a mask is one
 loop over those indices with no mask at all, where the mask-based form was a check of every
 element, an unmasked copy of the loop for programs whose mask holds everywhere, and a loop of
-per-element branches for the others; LLVM vectorizes the one loop with a scalar remainder, in
-about a quarter less time than the three (`tools/bench/cpu_launch.py`, a new specialization).
+per-element branches for the others; LLVM vectorizes the one loop (with a vectorized and a
+scalar remainder) in less time than the three.
 
 In that loop ``a[0] + i`` stays below ``b`` and never wraps, so `PrefixMask.enter` gives ``a``'s
-elements the ``nsw`` flag, which spares LLVM a run-time overflow check and a copy of the loop;
-and the loop's vectorizer takes one vector per step (``llvm.loop.interleave.count`` 1, see
-`FunctionLowering.loop`): interleaving a memory-bound copy bought nothing but a vectorized
-remainder loop more to compile.
+elements the ``nsw`` flag, which spares LLVM a run-time overflow check and a copy of the loop.
 """
 
 from __future__ import annotations
