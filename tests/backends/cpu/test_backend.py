@@ -204,3 +204,62 @@ def test_vector_loads_check_masks_at_the_deciding_end(form):
         mask = [offs < hi, offs <= hi, offs >= lo, offs > lo, hi > offs, lo < offs][form]
         np.testing.assert_array_equal(out, np.where(mask, x, -1.0), err_msg=f"lo={lo} hi={hi}")
     assert re.search(r"load <\d+ x float>", compiled.asm["llir"]) is not None
+
+
+@tc.jit
+def prefix_store_kernel(x_ptr, out_ptr, hi, BLOCK: tl.constexpr, FORM: tl.constexpr):
+    """Stores twice x where the mask of FORM holds: each holds for a prefix of the program's
+    offsets (the store runs over that prefix only, with no mask)."""
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    if FORM == 0:
+        mask = offs < hi
+    elif FORM == 1:
+        mask = offs <= hi
+    elif FORM == 2:
+        mask = hi > offs
+    else:
+        mask = hi >= offs
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) * 2.0, mask=mask)
+
+
+@pytest.mark.parametrize("form", range(4))
+def test_stores_under_prefix_masks_write_exactly_the_prefix(form):
+    """Bounds inside a program, at its first and last element, just outside, below every
+    offset and at the largest i32 (where ``hi - offs`` and ``offs + 1`` would wrap): every
+    element of the mask is written, and no other."""
+    block, programs = 64, 6
+    x = np.random.default_rng().standard_normal(block * programs).astype(np.float32)
+    offs = np.arange(block * programs)
+    for hi in (200, 63, 64, 127, 0, -5, -2**31, 400, 2**31 - 1):
+        out = np.full_like(x, np.nan)
+        compiled = prefix_store_kernel[(programs,)](x, out, hi, BLOCK=block, FORM=form)
+        mask = [offs < hi, offs <= hi, hi > offs, hi >= offs][form]
+        np.testing.assert_array_equal(out, np.where(mask, x * 2, np.nan), err_msg=f"hi={hi}")
+    assert "@llvm.masked.store" not in compiled.asm["llir"]
+
+
+@tc.jit
+def prefix_store_2d_kernel(x_ptr, out_ptr, m, n, stride, BLOCK_M: tl.constexpr,
+                           BLOCK_N: tl.constexpr, AXIS: tl.constexpr):
+    """Copies a block of x where its rows (AXIS 0) or its columns (AXIS 1) are in bounds."""
+    rows = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    cols = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
+    if AXIS == 0:
+        mask = tl.broadcast_to(rows[:, None], (BLOCK_M, BLOCK_N)) < m
+    else:
+        mask = tl.broadcast_to(cols[None, :], (BLOCK_M, BLOCK_N)) < n
+    offsets = rows[:, None] * stride + cols[None, :]
+    tl.store(out_ptr + offsets, tl.load(x_ptr + offsets, mask=mask), mask=mask)
+
+
+@pytest.mark.parametrize("axis", [0, 1])
+def test_2d_stores_under_prefix_masks(axis):
+    block_m, block_n, rows, cols = 8, 32, 8 * 3, 32 * 3
+    x = np.random.default_rng().standard_normal((rows, cols)).astype(np.float32)
+    for m, n in ((19, 70), (8, 32), (0, 0), (24, 96)):
+        out = np.full_like(x, np.nan)
+        prefix_store_2d_kernel[(3, 3)](x, out, m, n, cols, BLOCK_M=block_m, BLOCK_N=block_n,
+                                       AXIS=axis)
+        inside = (np.arange(rows) < m)[:, None] if axis == 0 else (np.arange(cols) < n)[None]
+        inside = np.broadcast_to(inside, x.shape)
+        np.testing.assert_array_equal(out, np.where(inside, x, np.nan), err_msg=f"{m} {n}")

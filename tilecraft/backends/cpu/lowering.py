@@ -283,14 +283,22 @@ class FunctionLowering:
             at = index_times(self.builder, i, step)
             body(index_plus(self.builder, at, start))
 
-    def loop_nest(self, shape: Sequence[int], body: Callable[[tuple], None]) -> None:
+    def loop_nest(self, shape: Sequence[int], body: Callable[[tuple], None],
+                  limit: tuple[int, ir.Value] | None = None) -> None:
         """Calls ``body(idx)`` inside loops over every index of ``shape`` (row-major; dims of
         size 1 get no loop). Up to two dims get a loop each; more (the [2, 2, ..., 2] shapes of
         bitonic sorts) share one loop over their linear index, with the innermost dim kept
-        apart when it is wide enough to vectorize, so LLVM does not unroll deep nests."""
+        apart when it is wide enough to vectorize, so LLVM does not unroll deep nests. A
+        ``limit`` ``(d, count)`` runs dim ``d`` (larger than 1, of at most two such dims)
+        over its first ``count`` indices only (an i32 value, at most its size)."""
         shape = tuple(shape)
         zero = ir.Constant(I32, 0)
         active = [d for d, size in enumerate(shape) if size != 1]
+        bounds: list[int | ir.Value] = list(shape)
+        if limit is not None:
+            if len(active) > 2 or limit[0] not in active:
+                raise ValueError(f"a loop nest over {shape} takes no limit on dim {limit[0]}")
+            bounds[limit[0]] = limit[1]
         if len(active) <= 2:
             idx = [zero] * len(shape)
 
@@ -298,7 +306,7 @@ class FunctionLowering:
                 if position == len(active):
                     body(tuple(idx))
                     return
-                with self.loop(shape[active[position]]) as iv:
+                with self.loop(bounds[active[position]]) as iv:
                     idx[active[position]] = iv
                     nest(position + 1)
 

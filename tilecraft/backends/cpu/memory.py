@@ -11,10 +11,12 @@ reads it where it lies (a `RowsTile` of row pointers), unless the dot prefetches
 tiles (`dot_prefetch`). A bf16 load read only by a dot that runs on AMX tiles is copied into
 the layout the tiles load, as bf16 (`dot_amx.load_packed`).
 
-A masked store of a wide tile first checks whether every element of its mask holds (as it does
-in all but the last programs of a grid over ``offsets < n``) and then runs a copy of its loop in
-which that mask, and the loads that share it, are unconditional: masked vector stores are slow
-on some CPUs (microcoded on AMD's), and plain ones let LLVM drop the mask arithmetic.
+A masked store whose mask holds for a prefix of one dimension (``offsets < n``) runs over that
+prefix only, with that mask, and the loads that share it, unconditional (`prefix_masks`). Any
+other masked store of a wide tile first checks whether every element of its mask holds (as it
+does in all but the last programs of a grid over ``offsets < n``) and then runs a copy of its
+loop in which that mask, and the loads that share it, are unconditional: masked vector stores
+are slow on some CPUs (microcoded on AMD's), and plain ones let LLVM drop the mask arithmetic.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from . import types as T
 from .dot_prefetch import prefetched_by_dot
 from .elementwise import ELEMENTWISE_OPS
 from .lowering import FunctionLowering, is_tensor, lowers
+from .prefix_masks import prefix_mask
 from .shapes import scalar_constant
 from .tiles import BufferTile, ExprTile, RowsTile, Tile
 from .vector_loads import load_vectors, vector_width
@@ -227,6 +230,16 @@ def _store(fl: FunctionLowering, op: Operation) -> None:
         with fl.if_then(mask.emit(fl, idx)):
             write(pointers.emit(fl, idx), values.emit(fl, idx))
 
+    prefix = None if mask is None or T.is_block_pointer(op.ptr.type) else \
+        prefix_mask(fl, op.mask, shape)
+    if prefix is not None:
+        def in_prefix(idx: tuple) -> None:
+            prefix.enter(fl, idx)
+            body(idx)
+
+        with fl.assuming(mask):
+            fl.loop_nest(shape, in_prefix, limit=prefix.limit)
+        return
     if mask is None or mask.numel < _UNMASKED_COPY_MIN:
         fl.loop_nest(shape, body)
         return

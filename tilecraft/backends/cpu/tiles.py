@@ -202,6 +202,12 @@ class ExprTile(Tile):
             fl.memo_put(key, cached, self, idx)
         return cached
 
+    def know(self, fl: FunctionLowering, idx: Index, value: ir.Value) -> None:
+        """Makes ``value``, which the caller knows to equal element ``idx`` (in a form LLVM
+        reads better: with flags the expression cannot carry), what `emit` gives for ``idx``
+        in the current expression memo scope."""
+        fl.memo_put((id(self), tuple(id(i) for i in idx)), value, self, idx)
+
     def buffers(self) -> frozenset:
         found: frozenset = frozenset()
         for operand in self.operands:
