@@ -7,9 +7,11 @@ launch option ``arch="sm80"``, run on this GPU: ``tilecraft-sm80``, ``triton-sm8
 same kernel through tensor
 descriptors (examples/07_matmul_descriptors.py: TMA copies on Hopper) compiled by both
 (``tilecraft-tma``, ``triton-tma``). Every output is checked against
-torch before it is timed (``triton.testing.do_bench`` medians).
+torch before it is timed. The columns are timed in ``--rounds`` rounds that alternate between
+them (``triton.testing.do_bench`` medians, then the median of the rounds), since the GPU's
+clocks drift over seconds.
 
-    python tools/bench/gpu_matmul.py [--out DIR] [--sizes 4096,8192] [--stages 3]
+    python tools/bench/gpu_matmul.py [--out DIR] [--sizes 4096,8192] [--stages 3] [--rounds 3]
 """
 
 from __future__ import annotations
@@ -52,7 +54,7 @@ def _descriptor_class(compiler: str) -> Any:
 
 def matmul(device: gpu.CudaDevice, modules: dict[str, ModuleType],
            tma_modules: dict[str, ModuleType], size: int, dtype_name: str,
-           stages: int) -> gpu.Row:
+           stages: int, rounds: int) -> gpu.Row:
     torch = device.torch
     dtype = getattr(torch, dtype_name)
     row = gpu.Row(f"matmul {dtype_name} {size}^3", "TFLOP/s", True)
@@ -70,7 +72,7 @@ def matmul(device: gpu.CudaDevice, modules: dict[str, ModuleType],
         if not worst <= 2e-2 * scale:
             raise AssertionError(f"wrong result: max |difference| {worst:.3g} (scale {scale:.3g})")
 
-    gpu.measure(row, device.peer, lambda: torch.matmul(a, b), check, figure, device)
+    launches: dict[str, Any] = {device.peer: lambda: torch.matmul(a, b)}
     for compiler, module in modules.items():
         c = torch.empty((size, size), dtype=dtype, device="cuda")
         grid = (math.ceil(size / CONFIG["BLOCK_SIZE_M"])
@@ -83,10 +85,9 @@ def matmul(device: gpu.CudaDevice, modules: dict[str, ModuleType],
                                        **CONFIG)
             return c
 
-        gpu.measure(row, compiler, launch, check, figure, device)
+        launches[compiler] = launch
         # the mma.sync code of each compiler (its sm_80 target run on this GPU)
-        gpu.measure(row, f"{compiler}-sm80", lambda launch=launch: launch(arch="sm80"), check,
-                    figure, device)
+        launches[f"{compiler}-sm80"] = lambda launch=launch: launch(arch="sm80")
     blocks = (CONFIG["BLOCK_SIZE_M"], CONFIG["BLOCK_SIZE_N"], CONFIG["BLOCK_SIZE_K"])
     for compiler, module in tma_modules.items():
         c = torch.empty((size, size), dtype=dtype, device="cuda")
@@ -101,7 +102,8 @@ def matmul(device: gpu.CudaDevice, modules: dict[str, ModuleType],
                                        num_stages=stages, **CONFIG)
             return c
 
-        gpu.measure(row, f"{compiler}-tma", launch_tma, check, figure, device)
+        launches[f"{compiler}-tma"] = launch_tma
+    gpu.measure_alternating(row, launches, check, figure, device, rounds)
     return row
 
 
@@ -110,6 +112,8 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=None, help="folder for matmul.txt")
     parser.add_argument("--sizes", default="4096,8192", help="comma-separated cube sizes")
     parser.add_argument("--stages", type=int, default=NUM_STAGES, help="num_stages of both")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="timing rounds that alternate between the columns (medians)")
     args = parser.parse_args()
     os.environ["TILECRAFT_BACKEND"] = "cuda"
     start = time.perf_counter()
@@ -121,9 +125,10 @@ def main() -> int:
         for size in (int(s) for s in args.sizes.split(",")):
             for dtype_name in ("float16", "bfloat16"):
                 rows.append(matmul(device, modules, tma_modules, size, dtype_name,
-                                   args.stages))
+                                   args.stages, args.rounds))
     heading = (f"matmul: tilecraft vs Triton vs torch (cuBLAS) on {device.describe()}; "
-               f"blocks {CONFIG}, num_warps={NUM_WARPS}, num_stages={args.stages}; "
+               f"blocks {CONFIG}, num_warps={NUM_WARPS}, num_stages={args.stages}; medians "
+               f"of {args.rounds} rounds alternating between the columns; "
                f"{time.perf_counter() - start:.0f} s")
     table = gpu.format_table(rows, ["tilecraft", "triton", "tilecraft-tma", "triton-tma",
                                     "tilecraft-sm80", "triton-sm80", device.peer], heading)
