@@ -203,6 +203,39 @@ def test_pointers_recomputed_each_iteration_prefetch_nothing(monkeypatch, rng):
         _check(c, reference, 1e-5, backend)
 
 
+def _read_in_place(monkeypatch, compiled) -> list[bool]:
+    """Lowers ``compiled``'s tile IR again and says, for each load in it that could be read in
+    place (in order), whether it is."""
+    answers = []
+    original = memory._read_in_place_by_dot
+
+    def spy(*args):
+        answer = original(*args)
+        answers.append(answer)
+        return answer
+
+    monkeypatch.setattr(memory, "_read_in_place_by_dot", spy)
+    lower_kernel(parse_module(compiled.asm["ttir"]))
+    return answers
+
+
+# (M, N, K, BLOCK_M, BLOCK_N, BLOCK_K): a masked K tail (its A tile copied before the dot reads
+# it), several row and column blocks, programs past M (offsets % M)
+IN_PLACE_SHAPES = [(70, 96, 200, 32, 64, 32), (128, 80, 96, 64, 16, 32), (9, 48, 77, 16, 32, 16)]
+
+
+@pytest.mark.parametrize("shape", IN_PLACE_SHAPES, ids=lambda s: "x".join(map(str, s)))
+def test_prefetched_a_is_read_where_it_lies(monkeypatch, rng, shape):
+    """The dot that prefetches A's later tiles reads A's tile where it lies, a row block's rows
+    copied at a time (B's tile, read by rows as vectors, is copied whole)."""
+    m, n, k, *blocks = shape
+    a, b, a64, b64 = _inputs(rng, "fp32", m, n, k)
+    c, compiled = _matmul(monkeypatch, "cpu", a, b, m, n, k, blocks, tl.float32, np.float32)
+    _check(c, a64 @ b64, 1e-5, "cpu")
+    assert _prefetched_operands(monkeypatch, compiled) == [True, True]
+    assert _read_in_place(monkeypatch, compiled) == [True, False]
+
+
 def _guarded(shape: tuple[int, int]) -> tuple[np.ndarray, mmap.mmap]:
     """A float32 array that ends where an inaccessible page begins."""
     page = mmap.PAGESIZE

@@ -6,10 +6,10 @@ when absent) and are never read. A store is one loop nest that evaluates the poi
 mask expressions in place. The address arithmetic of ``base + offsets`` stays visible to LLVM,
 which turns contiguous accesses into (masked) vector loads and stores. A load whose pointers
 run contiguously along its last dimension reads each run with vector loads (`vector_loads`);
-one read only as a dot's ``A`` operand, with contiguous rows, is not copied at all: the dot
-reads it where it lies (a `RowsTile` of row pointers), unless the dot prefetches its later
-tiles (`dot_prefetch`). A bf16 load read only by a dot that runs on AMX tiles is copied into
-the layout the tiles load, as bf16 (`dot_amx.load_packed`).
+one read only as a dot's ``A`` operand, with contiguous rows, is not copied whole: the dot
+reads it where it lies (a `RowsTile` of row pointers), a few rows at a time. A bf16 load read
+only by a dot that runs on AMX tiles is copied into the layout the tiles load, as bf16
+(`dot_amx.load_packed`).
 
 A masked store whose mask holds for a prefix of one dimension (``offsets < n``) runs over that
 prefix only, with that mask, and the loads that share it, unconditional (`prefix_masks`). Any
@@ -85,17 +85,14 @@ def _nothing_writes_between(op: Operation, user: Operation) -> bool:
     return True
 
 
-def _read_in_place_by_dot(fl: FunctionLowering, op: Operation, width: int,
-                          prefetched: bool) -> bool:
+def _read_in_place_by_dot(fl: FunctionLowering, op: Operation, width: int) -> bool:
     """Whether a load's 2-D result can stay in memory as a `RowsTile`: it is the ``a`` operand
     of the one `tt.dot` that reads it, in the same block with nothing that may write memory in
-    between; each of its rows is contiguous; its elements have the same form in memory and in
-    registers; and the dot does not prefetch its later tiles (``prefetched``: rows a
-    power-of-two stride apart share a few L1 sets, which evict the prefetched lines before the
-    dot reads them, again and again; such tiles are copied, contiguous)."""
+    between; each of its rows is contiguous; and its elements have the same form in memory and
+    in registers. (The dot copies a few rows at a time, see `dot`.)"""
     result = op.results[0]
     shape = result.type.shape
-    if len(shape) != 2 or len(result.uses) != 1 or width == 1 or prefetched or \
+    if len(shape) != 2 or len(result.uses) != 1 or width == 1 or \
             fl.axis_info.get(op.ptr).contiguity[1] % shape[1] != 0:
         return False
     user = result.uses[0].owner
@@ -183,7 +180,7 @@ def _load(fl: FunctionLowering, op: Operation) -> None:
         fl.set(result, load_packed(fl, role, shape, pointers, width, read, unmasked,
                                    not prefetched))
         return
-    if _read_in_place_by_dot(fl, op, width, prefetched):
+    if _read_in_place_by_dot(fl, op, width):
         fl.set(result, _rows_in_place(fl, op, pointers, mask, out, body))
         return
     if width == 1:
