@@ -14,7 +14,8 @@ vector add and softmax against the memory bandwidth ``numpy.copyto`` reaches, in
   larger blocks amortize the packing of a dot's operands and the loads and stores of its fp32
   result tiles over more tile products; that list leans that way.
 
-Each autotuned case chooses on its first launch, which is not timed, with GROUP_SIZE_M=8; the
+Each autotuned case chooses on its first launch, which is not timed, with GROUP_SIZE_M=8 (each
+configuration timed for `TUNING_REP_MS`, the choice not cached on disk); the
 table names the blocks chosen (``--fp32-blocks``/``--bf16-blocks BMxBNxBK`` fix them instead;
 ``TILECRAFT_PRINT_AUTOTUNING=1`` prints every configuration's time).
 * vector add of 2^26 fp32 and a one-row-per-program softmax of 16384x4096 fp32: their bytes
@@ -62,6 +63,8 @@ FP32_BLOCKS = ((64, 64, 32), (64, 64, 64), (128, 64, 32), (128, 64, 64), (128, 1
 BF16_BLOCKS = ((64, 64, 32), (128, 128, 64), (128, 128, 128), (256, 128, 128), (128, 256, 128),
                (256, 256, 64), (256, 256, 128), (256, 512, 64))
 BANDWIDTH_GOAL = 1.10
+# how long the autotuner times each configuration (ms): at least 5 runs of the slowest case
+TUNING_REP_MS = 1000
 
 
 @dataclass
@@ -149,7 +152,10 @@ def tuned_kernel(blocks: tuple[tuple[int, int, int], ...]):
     """The tutorial kernel autotuned over ``blocks`` (per M, N, K and dtypes)."""
     configs = [tc.Config({"BLOCK_SIZE_M": bm, "BLOCK_SIZE_N": bn, "BLOCK_SIZE_K": bk,
                           "GROUP_SIZE_M": 8}) for bm, bn, bk in blocks]
-    return tc.autotune(configs=configs, key=["M", "N", "K"])(cpu_backend.matmul_tutorial_kernel)
+    # do_bench's default 100 ms would time a 2048^3 fp32 matmul on 2 cores (~140 ms) once; the
+    # choice is made in this run, not taken from the disk cache of an earlier one
+    return tc.autotune(configs=configs, key=["M", "N", "K"], warmup=100, rep=TUNING_REP_MS,
+                       cache_results=False)(cpu_backend.matmul_tutorial_kernel)
 
 
 def matmul_tuned(a: np.ndarray, b: np.ndarray, c: np.ndarray,
