@@ -244,10 +244,11 @@ def _cast(name: str, value: np.ndarray, in_type, out_type) -> np.ndarray:
         return normalize(value, _width(out_type))
     if name == "extui":
         return normalize(_unsigned(value, _width(in_type)), _width(out_type))
-    if name == "sitofp":
-        return value.astype(_float_dtype(out_type))
-    if name == "uitofp":
-        return _unsigned(value, _width(in_type)).astype(_float_dtype(out_type))
+    if name in ("sitofp", "uitofp"):
+        if name == "uitofp":
+            value = _unsigned(value, _width(in_type))
+        with np.errstate(over="ignore"):  # beyond the float's range is inf, as in LLVM
+            return value.astype(_float_dtype(out_type))
     if name in ("extf", "truncf"):
         with np.errstate(all="ignore"):
             return value.astype(_float_dtype(out_type))
