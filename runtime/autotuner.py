@@ -3,12 +3,13 @@
 ``@autotune(configs=[Config({"BLOCK": 128}, num_warps=4), ...], key=["n"])`` above
 ``@jit`` (or above ``@heuristics``) makes a kernel that, the first time it is launched with a
 new *tuning key* (the values of the ``key`` arguments and the dtypes of the array
-arguments), launches it with each configuration under `tilecraft.testing.do_bench`, measures the three
-fastest again in three rounds that alternate between them (`Autotuner._recheck`), keeps the
-fastest of those (by the median time) and launches with it from then on; ``kernel.best_config`` is the
-configuration of the last launch. Tuning runs the kernel many times: ``reset_to_zero`` names
-arrays zeroed before each run and ``restore_value`` arrays put back as they were, and both are
-left as they were given before the real launch.
+arguments), launches it with each configuration under `tilecraft.testing.do_bench`, measures
+the three fastest (of those within 25% of the fastest) again in three rounds that alternate
+between them (`Autotuner._recheck`), keeps the fastest of those by the median time and launches
+with it from then on; ``kernel.best_config`` is the configuration of the last launch. Tuning
+runs the kernel many times: ``reset_to_zero`` names arrays zeroed before each run and
+``restore_value`` arrays put back as they were, and both are left as they were given before the
+real launch.
 
 A configuration that fails (it does not compile, needs more shared memory than the device has,
 does not launch) is skipped with an `AutotuneWarning` that gives its reason; when every one
@@ -58,9 +59,12 @@ from .tuning_devices import copy_to, measuring_devices
 from .tuning_space import Space
 
 _QUANTILES = (0.5, 0.2, 0.8)
-_RECHECKED = 3  # the fastest configurations measured again (those within _CLOSE of the best),
-_CLOSE = 1.25  # (the spread of a configuration's medians between moments on a loaded CPU)
-_RECHECK_ROUNDS = 3  # in this many rounds that alternate between them
+# After measuring, the _RECHECKED fastest configurations whose medians are within _CLOSE times
+# the fastest (the spread of one configuration's medians between moments on a loaded CPU) are
+# measured again in _RECHECK_ROUNDS rounds that alternate between them (`Autotuner._recheck`).
+_RECHECKED = 3
+_CLOSE = 1.25
+_RECHECK_ROUNDS = 3
 _PRUNE_FIELDS = frozenset({"early_config_prune", "perf_model", "top_k"})
 _PLAIN_KEYS = frozenset({int, float, bool, str, type(None)})
 
@@ -454,7 +458,7 @@ class Autotuner(_Wrapper):
             if runs:
                 timings[config] = [statistics.median(run[i] for run in runs)
                                    for i in range(len(runs[0]))]
-        return min(finalists, key=lambda config: timings[config][0], default=None)
+        return min(finalists, key=lambda config: timings[config][0])
 
     def _compile_configs(self, configs: Sequence[Config], args: tuple,
                          kwargs: dict[str, Any]) -> list[Any]:
