@@ -13,14 +13,14 @@ vector add and softmax against the memory bandwidth ``numpy.copyto`` reaches, in
   faster. Its blocks are chosen over `BF16_BLOCKS`. Where the host runs AMX bf16 (`dot_amx`),
   larger blocks amortize the packing of a dot's operands and the loads and stores of its fp32
   result tiles over more tile products; that list leans that way.
-
-Each autotuned case chooses on its first launch, which is not timed, with GROUP_SIZE_M=8 (each
-configuration timed for `TUNING_REP_MS`, the choice not cached on disk); the
-table names the blocks chosen (``--fp32-blocks``/``--bf16-blocks BMxBNxBK`` fix them instead;
-``TILECRAFT_PRINT_AUTOTUNING=1`` prints every configuration's time).
 * vector add of 2^26 fp32 and a one-row-per-program softmax of 16384x4096 fp32: their bytes
   moved per second against ``np.copyto`` of an array as large as the input (one read and one
   write per element); goal: within 10% of it.
+
+Each autotuned case chooses on its first launch, which is not timed, with GROUP_SIZE_M=8 (each
+configuration timed for `TUNING_REP_MS`, the choice not cached on disk); the table names the
+blocks chosen (``--fp32-blocks``/``--bf16-blocks BMxBNxBK`` fix them instead;
+``TILECRAFT_PRINT_AUTOTUNING=1`` prints every configuration's time).
 
 Each of ``--runs`` rounds draws fresh random inputs, then times tilecraft, then numpy; the table
 gives medians and the ratio of medians. numpy's idle BLAS threads spin for a while after a call
