@@ -110,7 +110,7 @@ def measure(row: Row, runs: int, settle: float, prepare: Callable[[], tuple[Call
 
 def bench_matmul(args, rng) -> list[Row]:
     rows = []
-    blocks = fixed_blocks(args.fp32_blocks) or FP32_BLOCKS
+    blocks = args.fp32_blocks or FP32_BLOCKS
     for m, n, k in MATMUL_SHAPES:
         row = Row("matmul fp32, Triton tutorial", f"{m}x{n}x{k}", "np.matmul", MATMUL_GOAL,
                   tolerance=1e-5)
@@ -142,9 +142,13 @@ def bf16_values(bits: np.ndarray) -> np.ndarray:
     return (bits.astype(np.uint32) << 16).view(np.float32)
 
 
-def fixed_blocks(text: str | None) -> tuple[tuple[int, int, int], ...] | None:
-    """``BMxBNxBK`` as the one choice of blocks, or None."""
-    return None if text is None else (tuple(int(x) for x in text.split("x")),)
+def blocks_option(text: str) -> tuple[tuple[int, int, int], ...]:
+    """``--fp32-blocks``/``--bf16-blocks``: ``BMxBNxBK`` as the one choice of blocks."""
+    sizes = text.split("x")
+    if len(sizes) != 3 or not all(size.isdigit() and int(size) > 0 for size in sizes):
+        raise argparse.ArgumentTypeError(f"expected BMxBNxBK, three positive integers, got "
+                                         f"{text!r}")
+    return (tuple(int(size) for size in sizes),)
 
 
 @functools.cache
@@ -186,7 +190,7 @@ def bench_bf16(args, rng) -> Row:
     row = Row("matmul bf16 in, fp32 acc, tutorial", f"{m}x{n}x{k}", baseline, 1.0,
               tolerance=1e-5)
     state: dict = {}
-    blocks = fixed_blocks(args.bf16_blocks) or BF16_BLOCKS
+    blocks = args.bf16_blocks or BF16_BLOCKS
 
     def prepare():
         a = bf16_bits(rng.standard_normal((m, k), dtype=np.float32))
@@ -287,9 +291,9 @@ def main() -> int:
     parser.add_argument("--settle", type=float, default=0.3,
                         help="seconds to wait before each round (numpy's BLAS threads spin)")
     parser.add_argument("--add-block", type=int, default=4096)
-    parser.add_argument("--fp32-blocks", default=None,
+    parser.add_argument("--fp32-blocks", default=None, type=blocks_option, metavar="BMxBNxBK",
                         help="BMxBNxBK for the fp32 cases (default: autotuned over FP32_BLOCKS)")
-    parser.add_argument("--bf16-blocks", default=None,
+    parser.add_argument("--bf16-blocks", default=None, type=blocks_option, metavar="BMxBNxBK",
                         help="BMxBNxBK for the bf16 case (default: autotuned over BF16_BLOCKS)")
     args = parser.parse_args()
     if args.threads:
