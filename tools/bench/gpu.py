@@ -298,8 +298,13 @@ def measure(row: Row, column: str, launch: Callable[[], Any], check: Callable[[A
         check(launch())
         row.values[column] = figure(device.time_ms(launch))
     except Exception as error:  # noqa: BLE001 - a failing case is reported, the run goes on
-        row.values[column] = None
-        row.errors[column] = f"{type(error).__name__}: {error}"
+        _failed(row, column, error)
+
+
+def _failed(row: Row, column: str, error: Exception) -> None:
+    """Records ``error`` as ``column``'s result in ``row``."""
+    row.values[column] = None
+    row.errors[column] = f"{type(error).__name__}: {error}"
 
 
 def measure_alternating(row: Row, launches: dict[str, Callable[[], Any]],
@@ -316,8 +321,7 @@ def measure_alternating(row: Row, launches: dict[str, Callable[[], Any]],
             check(launch())
             ready[column] = launch
         except Exception as error:  # noqa: BLE001 - a failing case is reported, the run goes on
-            row.values[column] = None
-            row.errors[column] = f"{type(error).__name__}: {error}"
+            _failed(row, column, error)
     times: dict[str, list[float]] = {column: [] for column in ready}
     for _ in range(rounds):
         for column, launch in ready.items():
@@ -325,8 +329,7 @@ def measure_alternating(row: Row, launches: dict[str, Callable[[], Any]],
                 try:
                     times[column].append(device.time_ms(launch))
                 except Exception as error:  # noqa: BLE001
-                    row.values[column] = None
-                    row.errors[column] = f"{type(error).__name__}: {error}"
+                    _failed(row, column, error)
     for column, measured in times.items():
         if column not in row.errors:
             row.values[column] = figure(statistics.median(measured))
