@@ -24,8 +24,10 @@ for any target on any machine; launching needs the target's device.
 
 from __future__ import annotations
 
+import functools
 import os
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from . import cache
@@ -89,25 +91,62 @@ class ASTSource:
 
 class CompiledKernel:
     """A kernel compiled for one specialization on one backend: ``asm`` has each stage's text,
-    ``metadata`` what launching needs; ``launch(grid, args)`` runs it."""
+    ``metadata`` what launching needs; ``launch(grid, args)`` runs it.
+
+    A quick build (see `compile_module`) has ``finish``, which makes the optimized build and
+    puts it in the disk cache; `optimize` replaces the quick build by it, and ``asm`` is the
+    optimized build's."""
 
     def __init__(self, name: str, asm: dict, metadata: dict, backend: Backend,
-                 binary: Any) -> None:
+                 binary: Any, finish: Callable[[], Any] | None = None) -> None:
         self.name = name
-        self.asm = asm
+        self._asm = asm
         self.metadata = metadata
         self.backend = backend
         self._binary = binary
+        self._finish = finish
+        self._lock = threading.Lock()
         self._launcher = None
 
     def __repr__(self) -> str:
-        return f"CompiledKernel({self.name}, stages={list(self.asm)})"
+        return f"CompiledKernel({self.name}, stages={list(self._asm)})"
+
+    @property
+    def asm(self) -> dict:
+        """Each stage's text (of the optimized build: a quick build is optimized first)."""
+        self.optimize()
+        return self._asm
+
+    @property
+    def quick(self) -> bool:
+        """Whether this is still a quick build."""
+        return self._finish is not None
+
+    def optimize(self) -> None:
+        """Replaces a quick build by the optimized one, in the launcher too: once, for the
+        first thread that asks (the launcher asks once the quick build has run long enough).
+        Nothing for any other build."""
+        if self._finish is None:
+            return
+        with self._lock:
+            if self._finish is None:
+                return
+            binary = self._finish()
+            self._binary = binary
+            self._asm = self.backend.describe(binary)[1]
+            self._finish = None
+            if self._launcher is not None:
+                self._launcher.replace(binary)
 
     @property
     def launcher(self):
         """The backend's launcher, made on first use (compiling needs no device)."""
         if self._launcher is None:
-            self._launcher = self.backend.launcher(self._binary)
+            with self._lock:
+                if self._launcher is None:
+                    quick = self._finish is not None
+                    self._launcher = self.backend.launcher(self._binary,
+                                                           self.optimize if quick else None)
         return self._launcher
 
     def launch(self, grid: tuple[int, int, int], args: list, **options) -> None:
@@ -137,7 +176,17 @@ class Backend:
     def cache_key_parts(self, options: Any) -> tuple:
         raise NotImplementedError
 
-    def compile(self, module, options: Any) -> Any:
+    def compile(self, module, options: Any, quick: bool = False) -> Any:
+        """The binary of ``module``; with ``quick``, the backend may make a quick build
+        instead (`is_quick`), whose code runs slower and which `optimized` completes."""
+        raise NotImplementedError
+
+    def is_quick(self, binary: Any) -> bool:
+        """Whether ``binary`` is a quick build (none is, unless the backend makes them)."""
+        return False
+
+    def optimized(self, binary: Any) -> Any:
+        """The optimized build of the quick build ``binary``."""
         raise NotImplementedError
 
     def from_cache(self, files: dict, metadata: dict) -> Any:
@@ -157,7 +206,10 @@ class Backend:
         """(name, asm, metadata) of a binary."""
         raise NotImplementedError
 
-    def launcher(self, binary: Any):
+    def launcher(self, binary: Any, optimize: Callable[[], None] | None = None):
+        """The launcher of ``binary``; for a quick build, ``optimize`` (its kernel's
+        `CompiledKernel.optimize`) is what the launcher calls once the quick build has run long
+        enough, and the launcher's ``replace(binary)`` then takes the optimized build."""
         raise NotImplementedError
 
 
@@ -174,10 +226,18 @@ class CPUBackend(Backend):
 
         return engine.host_cache_key_parts()
 
-    def compile(self, module, options: None):
+    def compile(self, module, options: None, quick: bool = False):
         from tilecraft.backends.cpu import compiler
 
-        return compiler.compile_ttir(module)
+        return compiler.compile_ttir(module, quick=quick)
+
+    def is_quick(self, binary) -> bool:
+        return binary.quick
+
+    def optimized(self, binary):
+        from tilecraft.backends.cpu import compiler
+
+        return compiler.optimized(binary)
 
     def from_cache(self, files: dict, metadata: dict):
         from tilecraft.backends.cpu import compiler, engine
@@ -201,22 +261,28 @@ class CPUBackend(Backend):
     def cache_files(self, binary) -> tuple[dict, dict]:
         from tilecraft.backends.cpu import compiler
 
-        return compiler.cache_files(binary), binary.metadata()
+        return compiler.cache_files(binary), compiler.cache_metadata(binary)
 
     def describe(self, binary) -> tuple[str, dict, dict]:
         return binary.name, binary.asm, binary.metadata()
 
-    def launcher(self, binary):
-        from tilecraft.backends.cpu import engine, mathlib
-
+    def launcher(self, binary, optimize: Callable[[], None] | None = None):
         from .cpu_driver import CPUKernel
 
         info = binary.info
-        library = engine.JITLibrary(binary.obj)
-        if library.imports:  # (finding libm runs ldconfig: only for code that calls out)
-            mathlib.load_libm()
-        kernel = CPUKernel(library, info.grid_symbol, info.arg_kinds, info.prints, info.asserts)
+        kernel = CPUKernel(_cpu_library(binary), info.grid_symbol, info.arg_kinds, info.prints,
+                           info.asserts, optimize)
         return _CPULauncher(kernel)
+
+
+def _cpu_library(binary):
+    """The object code of a `CPUBinary`, loaded."""
+    from tilecraft.backends.cpu import engine, mathlib
+
+    library = engine.JITLibrary(binary.obj)
+    if library.imports:  # (finding libm runs ldconfig: only for code that calls out)
+        mathlib.load_libm()
+    return library
 
 
 class _CPULauncher:
@@ -229,6 +295,10 @@ class _CPULauncher:
 
     def launch(self, grid, args: list, **_options) -> None:
         self.kernel.launch(grid, args)
+
+    def replace(self, binary) -> None:
+        """Runs ``binary``, the optimized build of the quick one launched so far."""
+        self.kernel.replace_code(_cpu_library(binary))
 
 
 def parse_arch(arch: str | int) -> int:
@@ -283,7 +353,7 @@ class CUDABackend(Backend):
 
         return astuple(options)
 
-    def compile(self, module, options):
+    def compile(self, module, options, quick: bool = False):
         from tilecraft.backends.cuda import compiler
 
         return compiler.compile_ttir(module, options)
@@ -313,7 +383,7 @@ class CUDABackend(Backend):
     def describe(self, binary) -> tuple[str, dict, dict]:
         return binary.name, binary.asm, binary.metadata
 
-    def launcher(self, binary):
+    def launcher(self, binary, optimize: Callable[[], None] | None = None):
         from tilecraft.backends.cuda import driver
 
         meta = binary.metadata
@@ -344,22 +414,42 @@ def get_backend(name: str, capability: int | None = None) -> Backend:
 
 
 def compile_module(module, backend: Backend, launch_options: dict | None = None,
-                   arg_names: list[str] | None = None) -> CompiledKernel:
+                   arg_names: list[str] | None = None, *, quick: bool = False
+                   ) -> CompiledKernel:
     """``module`` (the frontend's `tt` module) compiled by ``backend``, from the disk cache
-    when it holds an entry that passes the checks of the module docstring."""
+    when it holds an entry that passes the checks of the module docstring.
+
+    With ``quick`` (a launch's compile), the backend may make a quick build (the CPU's, for
+    kernels that run straight through), and a quick build found in the cache is kept: the
+    kernel's `CompiledKernel.optimize` makes the optimized build and puts that in the cache in
+    its place. Without it, a quick build is optimized before this returns."""
     options, key = _options_and_key(module, backend, launch_options)
     binary = None if always_compile() else _cached_binary(key, module, backend)
     if binary is None:
-        binary = _compile_and_store(module, backend, options, key)
-    return _compiled_kernel(module, backend, binary, arg_names)
+        binary = backend.compile(module, options, quick)
+        _store(backend, binary, key)
+    return _compiled_kernel(module, backend, binary, arg_names, key, quick=quick)
 
 
 def _compile_and_store(module, backend: Backend, options: Any, key: str) -> Any:
     """``module`` compiled by ``backend`` with ``options``, put in the cache under ``key``."""
     binary = backend.compile(module, options)
+    _store(backend, binary, key)
+    return binary
+
+
+def _optimize_and_store(backend: Backend, binary: Any, key: str) -> Any:
+    """The optimized build of the quick ``binary``, put in the cache under ``key`` in place of
+    the quick build's entry."""
+    binary = backend.optimized(binary)
+    cache.discard(key)
+    _store(backend, binary, key)
+    return binary
+
+
+def _store(backend: Backend, binary: Any, key: str) -> None:
     files, metadata = backend.cache_files(binary)
     cache.put(key, files, metadata)
-    return binary
 
 
 def compile_modules(jobs: Sequence[tuple[Any, Backend, dict, list[str]]]
@@ -383,13 +473,14 @@ def compile_modules(jobs: Sequence[tuple[Any, Backend, dict, list[str]]]
         if binary is None:
             missing.append(index)
         else:
-            outcomes[index] = _compiled_kernel(module, backend, binary, arg_names)
+            outcomes[index] = _compiled_kernel(module, backend, binary, arg_names, key)
 
     def compile_here(index: int) -> None:  # (the cache was read above)
         module, backend, _, arg_names = jobs[index]
         try:
             binary = _compile_and_store(module, backend, *prepared[index])
-            outcomes[index] = _compiled_kernel(module, backend, binary, arg_names)
+            outcomes[index] = _compiled_kernel(module, backend, binary, arg_names,
+                                               prepared[index][1])
         except Exception as error:  # noqa: BLE001 - each job's own outcome
             outcomes[index] = error
 
@@ -412,7 +503,8 @@ def compile_modules(jobs: Sequence[tuple[Any, Backend, dict, list[str]]]
                 except Exception:  # noqa: BLE001 - compiled again below, here
                     continue
                 cache.put(prepared[index][1], files, metadata)
-                outcomes[index] = _compiled_kernel(module, backend, binary, arg_names)
+                outcomes[index] = _compiled_kernel(module, backend, binary, arg_names,
+                                                   prepared[index][1])
     for index in missing:
         if outcomes[index] is None:
             compile_here(index)
@@ -436,15 +528,23 @@ def _options_and_key(module, backend: Backend, launch_options: dict | None) -> t
     return options, key
 
 
-def _compiled_kernel(module, backend: Backend, binary: Any,
-                     arg_names: list[str] | None) -> CompiledKernel:
+def _compiled_kernel(module, backend: Backend, binary: Any, arg_names: list[str] | None,
+                     key: str, *, quick: bool = False) -> CompiledKernel:
+    """The `CompiledKernel` of ``binary``, cached under ``key``; a quick build stays one only
+    where ``quick`` allows it, else it is optimized now."""
     name, asm, metadata = backend.describe(binary)
     if arg_names is not None:
         metadata["arg_names"] = _launched_names(module, arg_names,
                                                 metadata.get("tensormaps", ()))
         if metadata.get("global_scratch"):
             metadata["arg_names"].append("global_scratch")
-    return CompiledKernel(name, asm, metadata, backend, binary)
+    finish = None
+    if backend.is_quick(binary):
+        finish = functools.partial(_optimize_and_store, backend, binary, key)
+    compiled = CompiledKernel(name, asm, metadata, backend, binary, finish)
+    if not quick:
+        compiled.optimize()
+    return compiled
 
 
 def scratch_arguments(metadata: dict, grid: tuple[int, int, int], stream: object) -> list:
@@ -475,6 +575,12 @@ def _launched_names(module, arg_names: list[str], tensormaps: Sequence[dict]) ->
         else:
             names.append(name)
     return names
+
+
+def quick_builds() -> bool:
+    """Whether a launch's compile may make a quick build (`compile_module`): yes unless
+    ``TILECRAFT_QUICK_BUILDS=0``."""
+    return os.environ.get("TILECRAFT_QUICK_BUILDS", "") != "0"
 
 
 def always_compile() -> bool:

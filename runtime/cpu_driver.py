@@ -31,6 +31,14 @@ first launch that needs it, whose workers never return to Python: the calling th
 workers claim the chunks in order, and no Python runs until every program has. Neighbouring
 programs stay on one thread within a chunk, and a thread that runs ahead (its core not shared
 with another process) takes more chunks.
+
+A new specialization's launch may get a quick build (`tilecraft.backends.cpu.compiler`: no LLVM
+optimization, level-0 code generation; for kernels with no loop, call or dot), whose code runs
+several times slower but costs a tenth of the compile time. Its launches run in this thread, in
+runs of programs, and count the time they take (`QUICK_SECONDS`); past it, the optimized build
+is made in another thread while the launch goes on with the quick code, and the rest of the
+launch, and every later one, runs the optimized code. A kernel launched once, or for a few short
+launches, never waits for LLVM's optimization; one that runs long loses at most that time.
 """
 
 from __future__ import annotations
@@ -42,6 +50,7 @@ import struct
 import sys
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -63,6 +72,14 @@ _UNSIGNED_WIDTHS = {"ptr": 64, "u8": 8, "u16": 16, "u32": 32, "u64": 64}
 
 POOL_STACK_SIZE = 64 << 20  # the lowering keeps tile buffers on the stack
 MIN_CHUNK_SECONDS = 100e-6
+# How long a quick build (see `CPUKernel`) runs, over all its launches, before the kernel is
+# optimized: a few times less than O3 takes for a small kernel, so that a launch that would
+# run long on quick code loses little, and a kernel launched once or for short runs never
+# waits for O3.
+QUICK_SECONDS = 2e-3
+# How long a quick build's launch runs its programs between looks at whether the optimized
+# build has come.
+QUICK_STEP_SECONDS = 1e-3
 # Chunks per thread of a launch on several: enough that a thread slowed by another process on
 # its core leaves its later chunks to the others, few enough to keep neighbours together.
 CHUNKS_PER_THREAD = 4
@@ -145,10 +162,14 @@ class CPUKernel:
     "line", "function"}``. Either may add ``"shape"`` (the tile's shape, ``[]`` for a scalar):
     the element index passed to the callback is then shown as a position in the tile, as the
     interpreter shows it, instead of a linear index.
+
+    ``optimize``, given for a quick build, has the optimized build made; it calls
+    `replace_code` with it (see the module docstring).
     """
 
     def __init__(self, library: JITLibrary, symbol: str, arg_kinds: list[str],
-                 prints: list[dict], asserts: list[dict]) -> None:
+                 prints: list[dict], asserts: list[dict],
+                 optimize: Callable[[], None] | None = None) -> None:
         self.library = library
         self.symbol = symbol
         self.arg_kinds = list(arg_kinds)
@@ -157,6 +178,13 @@ class CPUKernel:
         _register_callbacks()
         self._address = library.address(symbol)
         self._function = _KERNEL_TYPE(self._address)
+        # A quick build: what makes the optimized build (and calls `replace_code`), and how
+        # long the quick build has run.
+        self._optimize = optimize
+        self._quick_seconds = 0.0
+        self._retired: list[JITLibrary] = []  # quick code another thread may still be running
+        if optimize is not None:
+            _QUICK_KERNELS.add(self)
         # Kernels with no print and no assertion call back nothing; launched in one chunk, they
         # are given a context no one writes (the abort flag stays zero).
         self._silent = not self.prints and not self.asserts
@@ -170,11 +198,40 @@ class CPUKernel:
             self.launch_values = self._launch_in_python
         else:
             # It runs the launches this thread would run alone and hands the others to
-            # _launch_in_python; it keeps the timing that both read.
+            # _launch_in_python; it keeps the timing that both read. A quick build's launches
+            # all go to _launch_in_python, which counts their time.
             self._timing = launchers.CpuLauncher(tuple(self.arg_kinds), self._address,
                                                  self._no_abort_address,
-                                                 self._launch_in_python, MIN_CHUNK_SECONDS)
+                                                 self._launch_in_python, MIN_CHUNK_SECONDS,
+                                                 direct=optimize is None)
             self.launch_values = self._timing
+
+    @property
+    def quick(self) -> bool:
+        """Whether launches still run a quick build."""
+        return self._optimize is not None
+
+    def optimize(self) -> None:
+        """Has the optimized build of a quick build made and run from now on (nothing for an
+        optimized kernel)."""
+        optimize = self._optimize
+        if optimize is not None:
+            optimize()
+
+    def replace_code(self, library: JITLibrary) -> None:
+        """Launches run ``library``'s code (the optimized build of this quick build) from now
+        on. A launch running the quick code in another thread finishes with it."""
+        address = library.address(self.symbol)
+        self._retired.append(self.library)
+        self.library = library
+        self._address = address
+        self._function = _KERNEL_TYPE(address)
+        self._optimize = None
+        _QUICK_KERNELS.discard(self)
+        if isinstance(self._timing, _Timing):
+            self._timing.program_seconds = None
+        else:
+            self._timing.retarget(address)
 
     @property
     def program_seconds(self) -> float | None:
@@ -203,24 +260,31 @@ class CPUKernel:
             packed = self._pack(*args)
         except struct.error:
             raise self._argument_error(list(args)) from None
+        begin = 0
+        if self._optimize is not None:
+            begin = self._run_quick(packed, gx, gy, gz, total)
+            if begin == total:
+                return
         timing = self._timing
-        threads = 1 if total == 1 else plan_threads(total, thread_count(),
+        count = total - begin
+        threads = 1 if count == 1 else plan_threads(count, thread_count(),
                                                     timing.program_seconds)
-        first = int(timing.program_seconds is None and 1 < threads < total)  # time program 0
+        # (times the first program alone, to plan the threads)
+        first = begin + int(timing.program_seconds is None and 1 < threads < count)
         if threads == 1 and self._silent:
             # One chunk, in this thread, and no callback to call: nothing can set the abort
             # flag, so the launch needs no context of its own.
             start = time.perf_counter()
-            self._function(packed, gx, gy, gz, 0, total, self._no_abort_address)
-            timing.program_seconds = (time.perf_counter() - start) / total
+            self._function(packed, gx, gy, gz, begin, total, self._no_abort_address)
+            timing.program_seconds = (time.perf_counter() - start) / count
             return
         context = _LaunchContext()
         context.kernel = self
         address = ctypes.addressof(context)
         _LAUNCHES[address] = context  # keeps the context alive as long as a chunk holds it
         try:
-            if first:
-                self._run_chunk(packed, gx, gy, gz, 0, first, address)
+            if first > begin:
+                self._run_chunk(packed, gx, gy, gz, begin, first, address)
                 threads = plan_threads(total - first, threads, timing.program_seconds)
             if threads == 1:
                 self._run_chunk(packed, gx, gy, gz, first, total, address)
@@ -234,6 +298,39 @@ class CPUKernel:
         finally:
             del _LAUNCHES[address]
         context.raise_failure()
+
+    def _run_quick(self, packed: bytes, gx: int, gy: int, gz: int, total: int) -> int:
+        """Runs the quick build's programs in this thread, a run of them at a time (about
+        `QUICK_STEP_SECONDS` each), until all have run or the optimized build is in place.
+        Once the quick build has run for `QUICK_SECONDS` in all (since its first launch), the
+        optimized build is made in another thread while this one goes on; the launch waits for
+        it before it returns. Returns how many programs ran: the launch runs the others with
+        the optimized build."""
+        context = _LaunchContext()
+        context.kernel = self
+        address = ctypes.addressof(context)
+        _LAUNCHES[address] = context
+        begin, length = 0, 1
+        optimizing: _Optimizing | None = None
+        before, launched = self._quick_seconds, time.perf_counter()
+        try:
+            while begin < total and context.failure is None and self._optimize is not None:
+                if optimizing is None and self._quick_seconds >= QUICK_SECONDS:
+                    optimizing = _Optimizing(self._optimize)
+                end = min(total, begin + length)
+                start = time.perf_counter()
+                self._function(packed, gx, gy, gz, begin, end, address)
+                now = time.perf_counter()
+                self._quick_seconds = before + now - launched
+                begin = end
+                if now - start < QUICK_STEP_SECONDS / 2:
+                    length *= 2
+        finally:
+            del _LAUNCHES[address]
+            if optimizing is not None:
+                optimizing.join()
+        context.raise_failure()
+        return begin
 
     def _run_chunk(self, packed: bytes, gx: int, gy: int, gz: int, begin: int, end: int,
                    ctx: int) -> None:
@@ -255,6 +352,16 @@ class CPUKernel:
         return TypeError(f"{self.symbol}: invalid arguments {args!r}")
 
 
+_QUICK_KERNELS: weakref.WeakSet[CPUKernel] = weakref.WeakSet()
+
+
+def optimize_quick_builds() -> None:
+    """Has every kernel that still runs a quick build optimized now (benchmarks call this after
+    a first launch, so that they time the code that a kernel run many times runs)."""
+    for kernel in list(_QUICK_KERNELS):
+        kernel.optimize()
+
+
 def plan_threads(programs: int, threads: int, program_seconds: float | None) -> int:
     """How many threads a launch of ``programs`` programs runs on: all, but fewer when the cost
     of a program (as last measured, if it was) says that a thread would get less than
@@ -274,6 +381,28 @@ def thread_count() -> int:
 
 
 # -- launch contexts and the callbacks ----------------------------------------------------------
+
+
+class _Optimizing(threading.Thread):
+    """A quick build's kernel being optimized (its `CompiledKernel.optimize`) in a thread of
+    its own, while the launch goes on with the quick code; `join` re-raises what it raised."""
+
+    def __init__(self, optimize: Callable[[], None]) -> None:
+        super().__init__(name="tilecraft-optimize", daemon=True)
+        self._optimize = optimize
+        self._error: BaseException | None = None
+        self.start()
+
+    def run(self) -> None:
+        try:
+            self._optimize()
+        except BaseException as error:  # noqa: BLE001 - re-raised by join
+            self._error = error
+
+    def join(self, timeout: float | None = None) -> None:
+        super().join(timeout)
+        if self._error is not None:
+            raise self._error
 
 
 class _Timing:

@@ -25,7 +25,7 @@ from .arguments import (address_of, element_type_of, is_array_like, is_tensor_de
                         scalar_type_of)
 from .arguments import reinterpret  # noqa: F401 (tilecraft.runtime.jit.reinterpret, as before)
 from .compiler import (compile_module, compile_modules, get_backend, launch_arguments,
-                       scratch_arguments, selected_backend)
+                       quick_builds, scratch_arguments, selected_backend)
 
 LAUNCH_OPTIONS = frozenset({
     "num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion", "warmup", "debug",
@@ -152,7 +152,7 @@ class JITFunction:
                 from .interpreter import run_grid
 
                 return run_grid(self, _resolve_grid(grid, spec.bound), spec.bound)
-            compiled = self._compiled(spec, backend, options)
+            compiled = self._compiled(spec, backend, options, quick=quick_builds())
             launched = launch_arguments(spec, compiled.metadata["arg_kinds"], backend,
                                         compiled.metadata.get("tensormaps", ()))
             resolved = _resolve_grid(grid, spec.bound)
@@ -199,9 +199,12 @@ class JITFunction:
         self._fast[key] = fast_launch.Entry(compiled, compiled.launcher.launch_values, runtime,
                                             len(candidates))
 
-    def _compiled(self, spec: Specialization, backend: str, options: dict):
+    def _compiled(self, spec: Specialization, backend: str, options: dict, *,
+                  quick: bool = False):
         """The kernel compiled for ``spec`` on ``backend`` with the launch ``options``
-        (memoized per specialization and options)."""
+        (memoized per specialization and options). A launch's compile may be ``quick``
+        (`compile_module`); any other gets the optimized build, made now if the kernel was
+        built quickly for a launch before."""
         key = (spec.key, backend, tuple(sorted(options.items())))
         compiled = self._binaries.get(key)
         if compiled is None:
@@ -209,8 +212,10 @@ class JITFunction:
             target.prepare()  # (what its compiles need, while the frontend runs)
             cache.prefetch_source_fingerprint()  # (for the cache key, meanwhile too)
             compiled = compile_module(self._compile(spec), target, options,
-                                      list(spec.arg_types))
+                                      list(spec.arg_types), quick=quick)
             self._binaries[key] = compiled
+        if not quick:
+            compiled.optimize()
         return compiled
 
     def compile_all(self, calls: Sequence[tuple[tuple, dict]]) -> list:
@@ -232,6 +237,8 @@ class JITFunction:
                 compiled = self._binaries.get(key)
                 if compiled is None:
                     module = self._compile(spec)
+                else:
+                    compiled.optimize()
             except Exception as error:  # noqa: BLE001 - each call's own outcome
                 outcomes.append(error)
                 continue

@@ -49,9 +49,9 @@ def compiles(monkeypatch):
     count = [0]
     original = CPUBackend.compile
 
-    def counting(self, module, options):
+    def counting(self, module, options, quick=False):
         count[0] += 1
-        return original(self, module, options)
+        return original(self, module, options, quick)
 
     monkeypatch.setattr(CPUBackend, "compile", counting)
     return count
@@ -158,8 +158,9 @@ def test_garbage_metadata_is_compiled_again(cache_dir, compiles, metadata):
     lambda meta: meta.update(name="other_kernel"),
     lambda meta: meta.update(prints=[{"prefix": 1}]),
     lambda meta: meta.update(asserts=[{"message": "m"}]),
+    lambda meta: meta.update(quick="yes"),
 ], ids=["two-args", "one-fewer", "one-more", "wrong-kind", "wrong-name", "bad-prints",
-        "bad-asserts"])
+        "bad-asserts", "bad-quick"])
 def test_metadata_is_checked_against_the_kernels_own_signature(cache_dir, compiles, damage):
     _run()
     entry = _entry(cache_dir)

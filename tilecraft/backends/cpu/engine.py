@@ -74,11 +74,13 @@ def _initialize() -> None:
     llvm.initialize_native_asmprinter()
 
 
-def _create_machine(triple: str, cpu: str, features: str) -> llvm.TargetMachine:
+def _create_machine(triple: str, cpu: str, features: str, level: int = 3
+                    ) -> llvm.TargetMachine:
     # "jitdefault" is the large code model on 64-bit hosts: the object's calls to libm and to
     # the runtime's callbacks may land anywhere in the address space.
     return llvm.Target.from_triple(triple).create_target_machine(
-        cpu=cpu, features=features, opt=3, reloc="default", codemodel="jitdefault", jit=True)
+        cpu=cpu, features=features, opt=level, reloc="default", codemodel="jitdefault",
+        jit=True)
 
 
 @functools.cache
@@ -124,29 +126,40 @@ def host_amx_bf16() -> bool:
     return answer == 0
 
 
-def compile_module(llvm_ir: str, name: str, *, optimize: bool = True) -> CompiledObject:
-    """Parses and verifies ``llvm_ir``, retargets it to the host, optimizes it at O3 (loop and
-    SLP vectorization on, loop unrolling off) unless ``optimize`` is false, and generates the
-    object code. Raises `LLVMError` for text LLVM rejects.
+def compile_module(llvm_ir: str, name: str, *, quick: bool = False) -> CompiledObject:
+    """Parses and verifies ``llvm_ir``, retargets it to the host, and generates its object code:
+    optimized at O3 (loop and SLP vectorization on, loop unrolling off), or, ``quick``, with no
+    optimization and LLVM's level-0 code generation (fast instruction selection and register
+    allocation), which takes a tenth of the time for code that runs several times slower.
+    Raises `LLVMError` for text LLVM rejects.
 
     Unrolling is off because it cost more than it earned on the lowering's loops: it roughly
     doubled the time of a small kernel's optimization and code generation (fully unrolled
     vectorized loops), and kernels ran within a few percent either way (the blocked matmul
     faster without it; see ``tools/bench/cpu_launch.py`` and ``cpu_backend.py``)."""
     target = host_target()
+    machine = quick_machine() if quick else target.machine
     with _LOCK:
         module = _parse(llvm_ir, name)
         module.name = name
         module.triple = target.triple
-        module.data_layout = str(target.machine.target_data)
-        if optimize:
+        module.data_layout = str(machine.target_data)
+        if not quick:
             options = llvm.create_pipeline_tuning_options(speed_level=3)
             options.loop_vectorization = True
             options.slp_vectorization = True
             options.loop_unrolling = False
-            builder = llvm.create_pass_builder(target.machine, options)
+            builder = llvm.create_pass_builder(machine, options)
             builder.getModulePassManager().run(module, builder)
-        return CompiledObject(llir=str(module), obj=target.machine.emit_object(module))
+        return CompiledObject(llir=str(module), obj=machine.emit_object(module))
+
+
+@functools.cache
+def quick_machine() -> llvm.TargetMachine:
+    """A TargetMachine for the host at code-generation level 0, for `compile_module`'s quick
+    builds."""
+    target = host_target()
+    return _create_machine(target.triple, target.cpu, target.features, level=0)
 
 
 def assembly(llir: str) -> str:

@@ -2,7 +2,9 @@
  * and no assertion in this thread where the runtime would run it there (one program, or
  * programs too cheap for several threads) and times it; any other launch, and any value it
  * cannot pack, goes to the Python launcher it was given (runtime/cpu_driver.py), which owns the
- * thread pool and the error messages. */
+ * thread pool and the error messages. Made with ``direct=False`` (a quick build, whose time the
+ * Python launcher counts), it hands every launch on until ``retarget(address)`` gives it the
+ * optimized build's code. */
 #include "common.h"
 
 typedef void (*CpuKernel)(void *args, int32_t grid_x, int32_t grid_y, int32_t grid_z,
@@ -17,6 +19,7 @@ typedef struct {
     unsigned char *kinds;
     double program_seconds;   /* what one program cost at the last launch; NaN: not measured */
     double min_chunk_seconds; /* less work than this for a second thread: run in this one */
+    int direct;               /* 0: every launch goes to the fallback */
     PyObject *fallback;       /* launch_values(grid, stream, *values) in Python */
 } CpuLauncher;
 
@@ -31,8 +34,8 @@ static PyObject *cpu_launch(PyObject *callable, PyObject *const *args, size_t na
     CpuLauncher *self = (CpuLauncher *)callable;
     Py_ssize_t given = PyVectorcall_NARGS(nargsf);
     long long dims[3];
-    if ((kwnames != NULL && PyTuple_GET_SIZE(kwnames)) || given != self->count + 2 ||
-        !PyTuple_CheckExact(args[0])) {
+    if (!self->direct || (kwnames != NULL && PyTuple_GET_SIZE(kwnames)) ||
+        given != self->count + 2 || !PyTuple_CheckExact(args[0])) {
         goto fallback;
     }
     if (tc_grid_dims(args[0], dims) < 0) {
@@ -82,11 +85,12 @@ static PyObject *cpu_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
     PyObject *kind_names, *fallback;
     unsigned long long kernel, context;
     double min_chunk_seconds;
+    int direct = 1;
     static char *keywords[] = {"kinds", "kernel", "context", "fallback", "min_chunk_seconds",
-                               NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!KKOd:CpuLauncher", keywords,
+                               "direct", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!KKOd|p:CpuLauncher", keywords,
                                      &PyTuple_Type, &kind_names, &kernel, &context, &fallback,
-                                     &min_chunk_seconds)) {
+                                     &min_chunk_seconds, &direct)) {
         return NULL;
     }
     if (kernel == 0) {
@@ -107,6 +111,7 @@ static PyObject *cpu_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
     self->context = (void *)(uintptr_t)context;
     self->program_seconds = NAN;
     self->min_chunk_seconds = min_chunk_seconds;
+    self->direct = direct;
     self->fallback = Py_NewRef(fallback);
     return (PyObject *)self;
 }
@@ -148,6 +153,28 @@ static int cpu_set_seconds(CpuLauncher *self, PyObject *value, void *closure) {
     return 0;
 }
 
+static PyObject *cpu_retarget(CpuLauncher *self, PyObject *address) {
+    unsigned long long kernel = PyLong_AsUnsignedLongLong(address);
+    if (kernel == (unsigned long long)-1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    if (kernel == 0) {
+        PyErr_SetString(PyExc_ValueError, "CpuLauncher.retarget: the kernel's address is 0");
+        return NULL;
+    }
+    self->kernel = (CpuKernel)(uintptr_t)kernel;
+    self->program_seconds = NAN;
+    self->direct = 1;
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef cpu_methods[] = {
+    {"retarget", (PyCFunction)cpu_retarget, METH_O,
+     PyDoc_STR("retarget(address): launches run the kernel at address from now on, untimed "
+               "yet, in this thread where they may")},
+    {NULL, NULL, 0, NULL},
+};
+
 static PyGetSetDef cpu_getset[] = {
     {"program_seconds", (getter)cpu_get_seconds, (setter)cpu_set_seconds,
      PyDoc_STR("what one program cost at the kernel's last timed launch (None: not timed)"),
@@ -167,6 +194,7 @@ PyTypeObject CpuLauncherType = {
     .tp_traverse = (traverseproc)cpu_traverse,
     .tp_clear = (inquiry)cpu_clear,
     .tp_getset = cpu_getset,
+    .tp_methods = cpu_methods,
     .tp_vectorcall_offset = offsetof(CpuLauncher, vectorcall),
     .tp_call = PyVectorcall_Call,
 };
