@@ -6,11 +6,18 @@ launches (microseconds per launch), with the spread of the batches, and the medi
 the launching thread per launch; the load average is printed since other processes on the
 machine skew wall times.
 
+The kernels are launched once, then optimized (`cpu_driver.optimize_quick_builds`: a launch
+compiles a new specialization quickly, and a kernel launched this often would be optimized
+within its first milliseconds of running) before they are timed.
+
 Also, in fresh processes with an empty compile cache (``--compile``): the first compile and
-launch of vector add, ``import tilecraft`` included, and the compile of a new specialization in
-the warm process (a ``BLOCK`` not seen before), with the process's CPU time (numpy's BLAS
-threads spin a while after ``import numpy``, on another core) and that of the main thread (the
-work itself, which a loaded machine's wall time overstates). Those processes keep Python's
+launch of vector add, ``import tilecraft`` included, and the compile and launch of a new
+specialization in the warm process (a ``BLOCK`` not seen before), with the process's CPU time
+(numpy's BLAS threads spin a while after ``import numpy``, on another core) and that of the
+main thread (the work itself, which a loaded machine's wall time overstates). Those launches
+get quick builds; the new specialization's optimization, which a kernel that runs long pays
+later, is timed apart, and the same processes run with ``TILECRAFT_QUICK_BUILDS=0`` too, in
+turn with the others, for the figures without quick builds. Those processes keep Python's
 bytecode (in a temporary folder), as an installed package does: with PYTHONDONTWRITEBYTECODE
 set, as on the CI machines, every process would compile each module's source again (about 0.4 s
 more here); and the native launchers' module, which the first process of a fresh cache builds
@@ -36,6 +43,7 @@ import numpy as np
 
 import tilecraft as tc
 import tilecraft.language as tl
+from tilecraft.runtime import cpu_driver
 
 N = 256
 
@@ -101,6 +109,8 @@ def launch_table(batches: int, per_batch: int) -> list[str]:
     axpy8_kernel[grid](out, *arrays[1:], *scalars, N, BLOCK=N)
     expected = sum(s * a.astype(np.float64) for s, a in zip(scalars, arrays[1:]))
     np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-5)
+    empty_kernel[grid]()
+    cpu_driver.optimize_quick_builds()
     cases = [
         ("numpy np.add(x, y, out=out)", lambda: np.add(x, y, out=out)),
         ("0 arguments", lambda: empty_kernel[grid]()),
@@ -144,19 +154,24 @@ first, first_cpu = time.perf_counter() - start, time.process_time() - start_cpu
 first_thread = time.thread_time() - start_thread
 assert np.allclose(out, 2 * x)
 start = time.perf_counter()
-add_kernel[(8,)](x, x, out, 4096, BLOCK=512)
+compiled = add_kernel[(8,)](x, x, out, 4096, BLOCK=512)
 again = time.perf_counter() - start
+assert np.allclose(out, 2 * x)
+start = time.perf_counter()
+compiled.optimize()
+optimize = time.perf_counter() - start
 print(json.dumps({"first": first, "first_cpu": first_cpu, "first_thread": first_thread,
-                  "new_specialization": again}))
+                  "new_specialization": again, "optimize": optimize}))
 """
 
 
-def _fresh_process(bytecode: str, native: str | None) -> dict[str, float]:
+def _fresh_process(bytecode: str, native: str | None, quick: bool) -> dict[str, float]:
     """The figures of `FIRST_COMPILE` run in a new process with an empty compile cache, Python's
     bytecode cached under ``bytecode`` (as an installed package has it, whatever
-    PYTHONDONTWRITEBYTECODE says here) and, where ``native`` names it, the native launchers'
-    module already built (copied into the cache's ``.native``, where a first process builds it
-    once in the background: a gcc that, on two cores, takes one from the compile)."""
+    PYTHONDONTWRITEBYTECODE says here), quick builds on or off, and, where ``native`` names it,
+    the native launchers' module already built (copied into the cache's ``.native``, where a
+    first process builds it once in the background: a gcc that, on two cores, takes one from
+    the compile)."""
     with tempfile.TemporaryDirectory() as folder:
         script = os.path.join(folder, "first_compile.py")  # the frontend reads the source
         with open(script, "w") as file:
@@ -164,7 +179,8 @@ def _fresh_process(bytecode: str, native: str | None) -> dict[str, float]:
         if native is not None:
             shutil.copytree(native, os.path.join(folder, "cache", ".native"))
         env = {**os.environ, "TILECRAFT_CACHE_DIR": os.path.join(folder, "cache"),
-               "TILECRAFT_BACKEND": "cpu", "PYTHONPYCACHEPREFIX": bytecode}
+               "TILECRAFT_BACKEND": "cpu", "PYTHONPYCACHEPREFIX": bytecode,
+               "TILECRAFT_QUICK_BUILDS": "1" if quick else "0"}
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         result = subprocess.run([sys.executable, script], env=env, capture_output=True,
                                 text=True, check=True)
@@ -183,25 +199,38 @@ def _built_launchers(folder: str) -> str | None:
 
 
 def compile_times(runs: int) -> list[str]:
-    """First compile (fresh process, empty cache) and a new specialization, medians of runs;
-    a first process, which writes the bytecode of every module it imports, is reported apart."""
+    """First compile (fresh process, empty cache) and a new specialization, medians of runs
+    with quick builds and as many without, in turn; a first process, which writes the bytecode
+    of every module it imports, is reported apart."""
     with tempfile.TemporaryDirectory() as bytecode, tempfile.TemporaryDirectory() as built:
-        unwritten = _fresh_process(bytecode, None)
+        unwritten = _fresh_process(bytecode, None, True)
         native = _built_launchers(built)
-        measured = [_fresh_process(bytecode, native) for _ in range(runs)]
-    firsts = [figures["first"] for figures in measured]
-    agains = [figures["new_specialization"] for figures in measured]
-    return [f"first compile + launch of vector add, fresh process, empty cache, import "
-            f"included: median {statistics.median(firsts) * 1e3:.0f} ms "
-            f"(runs: {', '.join(f'{t * 1e3:.0f}' for t in firsts)}; process CPU time "
-            f"{statistics.median(f['first_cpu'] for f in measured) * 1e3:.0f} ms, of the "
-            f"main thread {statistics.median(f['first_thread'] for f in measured) * 1e3:.0f} "
-            f"ms); with no "
-            f"bytecode written yet (Python compiles each module): {unwritten['first'] * 1e3:.0f}"
-            f" ms",
-            f"new specialization in the warm process: median "
-            f"{statistics.median(agains) * 1e3:.1f} ms "
-            f"(runs: {', '.join(f'{t * 1e3:.1f}' for t in agains)})"]
+        measured: dict[bool, list[dict[str, float]]] = {True: [], False: []}
+        for _ in range(runs):
+            for quick in (True, False):
+                measured[quick].append(_fresh_process(bytecode, native, quick))
+    lines = [f"with no bytecode written yet (Python compiles each module), first compile + "
+             f"launch: {unwritten['first'] * 1e3:.0f} ms"]
+    for quick, label in ((True, "quick builds (the default)"),
+                         (False, "TILECRAFT_QUICK_BUILDS=0")):
+        figures = measured[quick]
+        firsts = [f["first"] for f in figures]
+        agains = [f["new_specialization"] for f in figures]
+        lines += [f"{label}:",
+                  f"  first compile + launch of vector add, fresh process, empty cache, import "
+                  f"included: median {statistics.median(firsts) * 1e3:.0f} ms (runs: "
+                  f"{', '.join(f'{t * 1e3:.0f}' for t in firsts)}; process CPU time "
+                  f"{statistics.median(f['first_cpu'] for f in figures) * 1e3:.0f} ms, of the "
+                  f"main thread {statistics.median(f['first_thread'] for f in figures) * 1e3:.0f}"
+                  f" ms)",
+                  f"  new specialization in the warm process, compile + launch: median "
+                  f"{statistics.median(agains) * 1e3:.1f} ms (runs: "
+                  f"{', '.join(f'{t * 1e3:.1f}' for t in agains)})"]
+        if quick:
+            lines.append(f"  its optimization, made once the kernel has run "
+                         f"{cpu_driver.QUICK_SECONDS * 1e3:g} ms: median "
+                         f"{statistics.median(f['optimize'] for f in figures) * 1e3:.1f} ms")
+    return lines
 
 
 def main() -> int:
