@@ -211,8 +211,6 @@ class AmxMatmul:
         self.m, self.n = d.shape[-2:]
         self.k = a.shape[-1]
         self.k_padded = -(-self.k // K_STEP) * K_STEP
-        # what to emit before each block (`dot_prefetch`)
-        self.before_block: Callable[[], None] | None = None
         # the packed operands, shared by the batch indices: loaded packed (`load_packed`), or
         # packed by `emit`
         self.packs_a, self.packs_b = not isinstance(a, PackedOperand), \
@@ -231,10 +229,6 @@ class AmxMatmul:
         if tiles % BLOCK_TILES:
             runs.append((1, tiles % BLOCK_TILES, tiles - tiles % BLOCK_TILES))
         return runs
-
-    def block_count(self) -> int:
-        """How many blocks one batch index runs."""
-        return -(-self.m // (TILE_ROWS * BLOCK_TILES)) * -(-self.n // (TILE_ROWS * BLOCK_TILES))
 
     # -- code
     def emit(self, prefix: tuple) -> None:
@@ -284,8 +278,6 @@ class AmxMatmul:
               columns: int) -> None:
         """The ``rows x columns`` tiles of the result from ``(row0, col0)`` on."""
         fl = self.fl
-        if self.before_block is not None:
-            self.before_block()
         b = fl.builder
         row = [index_plus(b, row0, TILE_ROWS * r) for r in range(rows)]
         col = [index_plus(b, col0, TILE_ROWS * c) for c in range(columns)]

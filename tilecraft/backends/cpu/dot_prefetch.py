@@ -20,7 +20,8 @@ a time) and the rest of the row's lines find the page in the TLB.
 
 It covers a dot operand loaded in the dot's block, for the dot alone, through an iteration
 argument advanced by a step defined before the loop, whose rows run contiguously; the loads of
-such operands leave prefetching to the dot (`prefetched_by_dot`).
+such operands leave prefetching to the dot (`prefetched_by_dot`). A dot on AMX tiles
+(`dot_amx`) prefetches nothing: it ran faster so.
 """
 
 from __future__ import annotations
@@ -63,7 +64,9 @@ class _Stream:
 
 
 def prefetched_by_dot(fl: FunctionLowering, load: Operation) -> bool:
-    """Whether the `tt.dot` that reads ``load``'s tile prefetches its later ones."""
+    """Whether ``load`` leaves the prefetching of its later tiles to the `tt.dot` that reads
+    its tile: the FMA micro-kernels prefetch them (`next_tiles`), a dot on AMX tiles does not,
+    since no prefetch ran faster there (see `dot`)."""
     result = load.results[0]
     if len(result.uses) != 1:
         return False
