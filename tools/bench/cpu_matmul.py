@@ -22,12 +22,15 @@ configuration timed for `TUNING_REP_MS`, the choice not cached on disk); the tab
 blocks chosen (``--fp32-blocks``/``--bf16-blocks BMxBNxBK`` fix them instead;
 ``TILECRAFT_PRINT_AUTOTUNING=1`` prints every configuration's time).
 
-Each of ``--runs`` rounds draws fresh random inputs, then times tilecraft, then numpy; the table
-gives medians and the ratio of medians. numpy's idle BLAS threads spin for a while after a call
-(OpenBLAS), which would take cores from tilecraft's next run: each round waits ``--settle``
-seconds after numpy before timing tilecraft again. Every tilecraft result is checked against a
-float64 reference first (relative error ``max|out - ref| / max|ref|``, outputs poisoned with
-NaN).
+Each of ``--runs`` rounds draws fresh random inputs, then times tilecraft and numpy, in turn
+first (the first pass over freshly allocated arrays is the slower: on the 2-core machine a
+``np.copyto`` of 2^26 floats took 28 ms first and 18.5 ms after the vector add, which took
+20-26 ms after it and 31 first); the table gives medians and the ratio of medians. numpy's idle
+BLAS threads spin for a while after a call (OpenBLAS), which would take cores from tilecraft's
+next run: tilecraft's calls wait ``--settle`` seconds first. Every tilecraft result is checked
+against a float64 reference first (relative error ``max|out - ref| / max|ref|``, outputs
+poisoned with NaN).
+
 
     python tools/bench/cpu_matmul.py [--runs 7] [--threads N] [--only matmul,bf16,add,softmax]
                                      [--fp32-blocks BMxBNxBK] [--bf16-blocks BMxBNxBK]
@@ -100,11 +103,13 @@ def measure(row: Row, runs: int, settle: float, prepare: Callable[[], tuple[Call
     tilecraft_call()  # compiles
     row.error = check()
     numpy_call()
-    for _ in range(runs):
+    for run in range(runs):
         tilecraft_call, numpy_call = prepare()
-        time.sleep(settle)
-        row.tilecraft.append(timed(tilecraft_call))
-        row.numpy.append(timed(numpy_call))
+        calls = [(tilecraft_call, row.tilecraft), (numpy_call, row.numpy)]
+        for call, times in calls[run % 2:] + calls[:run % 2]:
+            if call is tilecraft_call:
+                time.sleep(settle)
+            times.append(timed(call))
     return row
 
 
