@@ -314,9 +314,12 @@ class CPUKernel:
         optimizing: _Optimizing | None = None
         before, launched = self._quick_seconds, time.perf_counter()
         try:
-            while begin < total and context.failure is None and self._optimize is not None:
+            while begin < total and context.failure is None:
+                optimize = self._optimize
+                if optimize is None:
+                    break  # optimized: by this launch's thread or another launch's
                 if optimizing is None and self._quick_seconds >= QUICK_SECONDS:
-                    optimizing = _Optimizing(self._optimize)
+                    optimizing = _Optimizing(optimize)
                 end = min(total, begin + length)
                 start = time.perf_counter()
                 self._function(packed, gx, gy, gz, begin, end, address)
