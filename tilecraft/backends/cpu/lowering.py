@@ -528,15 +528,16 @@ def _grid_function(module: ir.Module, program: ir.Function, info: KernelInfo) ->
 
 
 # An innermost loop whose body holds at least this many floating-point operations (`exp`'s
-# alone holds 12) is vectorized two vectors at a time. LLVM's vectorizer interleaves only small
+# alone holds 11 or 12) is vectorized two vectors at a time. LLVM's vectorizer interleaves only small
 # bodies by itself, and a long one runs its iterations' dependency chains nearly one after
 # another. On the 2-core CI-like machine (Zen 3, AVX2), the softmax of 256 x 4096 floats (an
 # `exp` per element) took 1-7% less time with this hint on its `exp` loop, and 6-10% less with
 # every loop interleaved (two or four vectors: LLVM's process-wide option, which also reorders
 # sums), in A/Bs within one process.
-LONG_BODY_FLOAT_OPS = 12
+LONG_BODY_FLOAT_OPS = 10
 INTERLEAVED_VECTORS = 2
 _FLOAT_OPS = frozenset({"fadd", "fsub", "fmul", "fdiv", "fneg"})
+_FLOAT_TYPES = (ir.FloatType(), ir.DoubleType())
 
 
 class _LoopID(ir.values.MDValue):
@@ -561,15 +562,16 @@ def _interleaved(module: ir.Module) -> _LoopID:
 
 def _long_body(head: ir.Block, exit_: ir.Block) -> bool:
     """Whether the loop from ``head`` (whose body's blocks were appended after ``exit_``)
-    holds `LONG_BODY_FLOAT_OPS` floating-point operations or more, counting ``fmuladd``s."""
+    holds `LONG_BODY_FLOAT_OPS` floating-point operations or more, counting the intrinsics that
+    return a float (``fmuladd``, ``ldexp``...)."""
     blocks = head.function.blocks
     count = 0
     for block in [head, *blocks[blocks.index(exit_) + 1:]]:
         for instruction in block.instructions:
             if instruction.opname in _FLOAT_OPS:
                 count += 1
-            elif instruction.opname == "call" and \
-                    getattr(instruction.callee, "name", "").startswith("llvm.fmuladd"):
+            elif instruction.opname == "call" and instruction.type in _FLOAT_TYPES and \
+                    getattr(instruction.callee, "name", "").startswith("llvm."):
                 count += 1
     return count >= LONG_BODY_FLOAT_OPS
 
