@@ -3,7 +3,9 @@
 float64 reference, for every dot dtype, over K loops of many iterations (whose last ones
 prefetch past the end of the matrices), masked and unmasked K tails, ragged M and N, operands
 whose rows are not contiguous (not prefetched along them) and pointers recomputed each iteration
-(nothing to prefetch). Inputs are fresh random values; outputs are poisoned before each run."""
+(nothing to prefetch). Inputs are fresh random values; outputs are poisoned before each run.
+These are the FMA micro-kernels' prefetches: on a host with AMX the tests keep bf16 dots off
+its tiles, which prefetch nothing (test_dot_amx.py checks that)."""
 
 from __future__ import annotations
 
@@ -16,10 +18,15 @@ import pytest
 
 import tilecraft as tc
 import tilecraft.language as tl
-from tilecraft.backends.cpu import dot_prefetch, memory
+from tilecraft.backends.cpu import dot_prefetch, engine, memory
 from tilecraft.backends.cpu.lowering import lower_kernel
 from tilecraft.ir.parser import parse_module
 
+
+@pytest.fixture(autouse=True)
+def fma_dots(monkeypatch):
+    """bf16 dots on the FMA micro-kernels whatever the host (see the module docstring)."""
+    monkeypatch.setattr(engine, "host_amx_bf16", lambda: False)
 
 
 @tc.jit
