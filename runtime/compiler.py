@@ -426,14 +426,15 @@ def compile_module(module, backend: Backend, launch_options: dict | None = None,
     options, key = _options_and_key(module, backend, launch_options)
     binary = None if always_compile() else _cached_binary(key, module, backend)
     if binary is None:
-        binary = backend.compile(module, options, quick)
-        _store(backend, binary, key)
+        binary = _compile_and_store(module, backend, options, key, quick)
     return _compiled_kernel(module, backend, binary, arg_names, key, quick=quick)
 
 
-def _compile_and_store(module, backend: Backend, options: Any, key: str) -> Any:
-    """``module`` compiled by ``backend`` with ``options``, put in the cache under ``key``."""
-    binary = backend.compile(module, options)
+def _compile_and_store(module, backend: Backend, options: Any, key: str,
+                       quick: bool = False) -> Any:
+    """``module`` compiled by ``backend`` with ``options`` (a quick build where ``quick`` asks
+    and the backend makes one), put in the cache under ``key``."""
+    binary = backend.compile(module, options, quick)
     _store(backend, binary, key)
     return binary
 

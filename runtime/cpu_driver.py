@@ -38,7 +38,8 @@ several times slower but costs a tenth of the compile time. Its launches run in 
 runs of programs, and count the time they take (`QUICK_SECONDS`); past it, the optimized build
 is made in another thread while the launch goes on with the quick code, and the rest of the
 launch, and every later one, runs the optimized code. A kernel launched once, or for a few short
-launches, never waits for LLVM's optimization; one that runs long loses at most that time.
+launches, never waits for LLVM's optimization; one that runs long at once pays about that
+time and the quick compile's, once (about 15 ms for a vector add of 2^24 elements here).
 """
 
 from __future__ import annotations

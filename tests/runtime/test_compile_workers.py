@@ -32,8 +32,8 @@ def compiled_here(monkeypatch):
     names: list[str] = []
     real = CPUBackend.compile
 
-    def counting(self, module, options):
-        binary = real(self, module, options)
+    def counting(self, module, options, quick=False):
+        binary = real(self, module, options, quick)
         names.append(binary.name)
         return binary
 
