@@ -28,8 +28,8 @@ from .tiles import ExprTile, Tile
 
 Emitter = Callable[[FunctionLowering, Operation, list], ir.Value]
 
-# The element-wise ops lowered here, by name.
-ELEMENTWISE_OPS: set[str] = set()
+# The element-wise ops lowered here: their instructions per element, by name.
+ELEMENTWISE_COSTS: dict[str, int] = {}
 # The op hooks that `.td` lowerings name (`OpHook<"name">`), by name.
 OP_HOOKS: dict[str, Emitter] = {}
 
@@ -37,7 +37,7 @@ OP_HOOKS: dict[str, Emitter] = {}
 def register(name: str, emit: Emitter, cost: int) -> None:
     """Lowers the element-wise op ``name`` with the scalar emitter ``emit`` of ``cost``
     instructions per element."""
-    ELEMENTWISE_OPS.add(name)
+    ELEMENTWISE_COSTS[name] = cost
 
     def lower(fl: FunctionLowering, op: Operation) -> None:
         operands = [fl.get(v) for v in op.operands]

@@ -113,6 +113,7 @@ class FunctionLowering:
         self.reduction_depth = 0
         self._loops = 0  # loops emitted so far
         self._holding: list[Tile] = []
+        self._splitting = False  # lowering the two versions of a block's tail (`lower_ops`)
         # buffers written more than once: the storage of values carried along control flow
         self.carrier_roots: set[ir.Value] = set()
 
@@ -158,15 +159,50 @@ class FunctionLowering:
         for arg, value in zip(block.arguments, args):
             self.values[arg] = value
         ops = list(block)
-        for op in ops[:-1]:
-            self.lower_op(op)
-        terminator = ops[-1] if ops else None
-        if terminator is None:
+        if not ops:
             return []
+        *body, terminator = ops
+        self.lower_ops(body, terminator.name in _PLAIN_ENDS and not terminator.operands)
         if not _is_terminator(terminator):
             self.lower_op(terminator)
             return []
         return [self.get(v) for v in terminator.operands]
+
+    def lower_ops(self, ops: Sequence[Operation], split: bool) -> None:
+        """Lowers ``ops`` in order. Where ``split`` (the block ends with them, and nothing after
+        reads their values), the rest of them from a masked load that `memory.tail_mask` picks
+        is lowered twice: once taking every element of its mask as true, for the programs where
+        it all holds (all but the last of a grid over ``offsets < n``), so that the loads and
+        stores under that mask need no per-element checks; once as it is."""
+        for index, op in enumerate(ops):
+            if split and self._split_at(ops[index:]):
+                return
+            self.lower_op(op)
+
+    def _split_at(self, tail: Sequence[Operation]) -> bool:
+        from .memory import tail_mask  # (memory's lowerings import this module)
+
+        if self._splitting:
+            return False
+        found = tail_mask(self, tail[0], list(tail))
+        if found is None:
+            return False
+        mask, holds = found
+
+        def lower_tail() -> None:
+            for op in tail:
+                self.lower_op(op)
+
+        def unmasked() -> None:
+            with self.assuming(mask):
+                lower_tail()
+
+        self._splitting = True
+        try:
+            self.if_else(holds, unmasked, lower_tail)
+        finally:
+            self._splitting = False
+        return True
 
     def intrinsic(self, name: str, result: ir.Type, params: list) -> ir.Function:
         """The LLVM intrinsic ``name`` overloaded on ``result`` and ``params`` (mangled as LLVM
@@ -606,6 +642,11 @@ def _consumer_count(value: Value) -> int:
         if home is not None and user.parent_region is not home:
             count += 1
     return count
+
+
+# The ops that end a block with nothing after them reading the block's values (when they take
+# no operands).
+_PLAIN_ENDS = ("tt.return", "scf.yield", "cf.br")
 
 
 def _is_terminator(op: Operation) -> bool:

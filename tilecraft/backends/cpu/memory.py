@@ -29,39 +29,88 @@ from tilecraft.ir import Operation, Value
 
 from . import types as T
 from .dot_prefetch import prefetched_by_dot
-from .elementwise import ELEMENTWISE_OPS
-from .lowering import FunctionLowering, is_tensor, lowers
+from .elementwise import ELEMENTWISE_COSTS
+from .lowering import MATERIALIZE_COST, FunctionLowering, is_tensor, lowers
 from .prefix_masks import prefix_mask
 from .shapes import scalar_constant
 from .tiles import BufferTile, ExprTile, RowsTile, Tile
 from .vector_loads import load_vectors, vector_width
 
+# The instructions per element of a load read where it is consumed (`_deferred_readers`), and the
+# most places that may read it so.
+DEFERRED_LOAD_COST = 3
+_DEFERRED_READS = 3
+# Ops whose regions only combine values (a reduction's or scan's combine function).
+_PURE_REGIONS = ("tt.reduce", "tt.scan")
 # Ops after which a deferred load could read different memory.
 _WRITES_MEMORY = ("tt.store", "tt.atomic_rmw", "tt.atomic_cas", "tt.call",
                   "tt.elementwise_inline_asm", "tt.extern_elementwise")
 
 
-def _can_defer(op: Operation) -> bool:
-    """Whether a load can be read where its value is consumed instead of into a buffer: its
-    value flows, through single-use element-wise ops of the same shape in the same block, into
-    one store or reduction, and nothing in between may write memory."""
-    value = op.results[0]
-    shape = value.type.shape
-    while True:
-        uses = value.uses
-        if len(uses) != 1:
-            return False
-        user = uses[0].owner
-        if user.parent is not op.parent:
-            return False
-        if user.name in ("tt.store", "tt.reduce"):
-            break
-        if user.name not in ELEMENTWISE_OPS or len(user.results) != 1 or \
-                getattr(user.results[0].type, "shape", None) != shape or \
-                any(getattr(v.type, "shape", shape) != shape for v in user.operands):
-            return False
-        value = user.results[0]
-    return _nothing_writes_between(op, user)
+def _deferred_readers(op: Operation) -> list[Operation] | None:
+    """The ops that would read a load where its value is consumed instead of copied into a
+    buffer, or None where it cannot be: every use of its value leads, through element-wise ops
+    of the same shape in the same block, to a store, a reduction or an element-wise result
+    that `FunctionLowering.set` stores (a costly one read twice); at most `_DEFERRED_READS`
+    such readers, and no op from the load to the last of them may write memory."""
+    readers: list[Operation] = []
+    followed: set[Operation] = set()
+
+    def follow(value: Value, cost: int) -> bool:
+        shape = value.type.shape
+        for use in value.uses:
+            user = use.owner
+            if user in followed:
+                continue
+            followed.add(user)
+            if user.parent is not op.parent:
+                return False
+            if user.name in ("tt.store", "tt.reduce"):
+                readers.append(user)
+                continue
+            if user.name not in ELEMENTWISE_COSTS or len(user.results) != 1 or \
+                    getattr(user.results[0].type, "shape", None) != shape or \
+                    any(getattr(v.type, "shape", shape) != shape for v in user.operands):
+                return False
+            result = user.results[0]
+            total = cost + ELEMENTWISE_COSTS[user.name]
+            if total >= MATERIALIZE_COST and len(result.uses) > 1:
+                readers.append(user)
+            elif not follow(result, total):
+                return False
+        return True
+
+    if not follow(op.results[0], DEFERRED_LOAD_COST) or not readers or \
+            len(readers) > _DEFERRED_READS:
+        return None
+    last = readers[0]
+    for reader in readers[1:]:
+        if last.is_before_in_block(reader):
+            last = reader
+    return readers if _nothing_writes_between(op, last) else None
+
+
+def tail_mask(fl: FunctionLowering, op: Operation, tail: list[Operation]
+              ) -> tuple[Tile, ir.Value] | None:
+    """Whether the rest of a block, ``tail``, which starts with ``op``, is lowered twice
+    (`FunctionLowering.lower_ops`): once where every element of ``op``'s mask holds, with
+    that mask taken as true, and once for the other programs. ``op`` qualifies as the masked
+    load of a wide tile that is read where it is consumed, by a reduction or in several
+    places, each of which would otherwise check the mask element by element (a load only
+    stored under the same mask is left to the store's own check, see `_store`); ``tail`` must
+    have no loops or branches. Returns (the mask's tile, whether all of it holds) or None."""
+    if op.name != "tt.load" or op.mask is None or not is_tensor(op.mask) or \
+            T.is_block_pointer(op.ptr.type):
+        return None
+    mask = fl.tile(op.mask)
+    if mask.numel < _UNMASKED_COPY_MIN or fl.holds(mask) or \
+            any(o.regions and o.name not in _PURE_REGIONS for o in tail):
+        return None
+    readers = _deferred_readers(op)
+    if readers is None or (len(readers) == 1 and readers[0].name == "tt.store" and
+                           readers[0].mask is op.mask):
+        return None
+    return mask, _all_hold(fl, mask, op.results[0].type.shape, op.mask)
 
 
 def _packed_role(op: Operation) -> str | None:
@@ -79,7 +128,8 @@ def _nothing_writes_between(op: Operation, user: Operation) -> bool:
     """Whether no op from ``op`` to ``user`` (in one block) may write memory."""
     between = op.next_op
     while between is not None and between is not user:
-        if between.name in _WRITES_MEMORY or between.regions:
+        if between.name in _WRITES_MEMORY or \
+                (between.regions and between.name not in _PURE_REGIONS):
             return False
         between = between.next_op
     return True
@@ -138,13 +188,13 @@ def _load(fl: FunctionLowering, op: Operation) -> None:
         pointers = fl.tile(op.ptr)
         mask = fl.as_tile(op.mask) if has_mask else None
         other = fl.as_tile(op.other) if has_other else None
-    if _can_defer(op):
+    if _deferred_readers(op) is not None:
         operands = [t for t in (pointers, mask, other) if t is not None]
         fl.set(result, ExprTile(
             result.type.shape, ty,
             lambda fl, idx: element(idx, lambda i: pointers.emit(fl, i),
                                     lambda i: mask.emit(fl, i), lambda i: other.emit(fl, i)),
-            operands, cost=3, pointwise=True))
+            operands, cost=DEFERRED_LOAD_COST, pointwise=True))
         return
     shape = result.type.shape
     out = fl.new_buffer(shape, ty)
@@ -227,8 +277,10 @@ def _store(fl: FunctionLowering, op: Operation) -> None:
         with fl.if_then(mask.emit(fl, idx)):
             write(pointers.emit(fl, idx), values.emit(fl, idx))
 
-    prefix = None if mask is None or T.is_block_pointer(op.ptr.type) else \
-        prefix_mask(fl, op.mask, shape)
+    if mask is None or fl.holds(mask):
+        fl.loop_nest(shape, body)
+        return
+    prefix = None if T.is_block_pointer(op.ptr.type) else prefix_mask(fl, op.mask, shape)
     if prefix is not None:
         def in_prefix(idx: tuple) -> None:
             prefix.enter(fl, idx)
@@ -237,7 +289,7 @@ def _store(fl: FunctionLowering, op: Operation) -> None:
         with fl.assuming(mask):
             fl.loop_nest(shape, in_prefix, limit=prefix.limit)
         return
-    if mask is None or mask.numel < _UNMASKED_COPY_MIN:
+    if mask.numel < _UNMASKED_COPY_MIN:
         fl.loop_nest(shape, body)
         return
 

@@ -1,0 +1,114 @@
+"""Loads read where their value is consumed (no copy into a stack buffer), and the two versions
+of a block's tail under a masked load: one where the mask is taken as true, one checking it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import tilecraft as tc
+import tilecraft.language as tl
+
+
+@pytest.fixture(autouse=True)
+def _cpu_backend(monkeypatch):
+    monkeypatch.delenv("TILECRAFT_INTERPRET", raising=False)
+    monkeypatch.setenv("TILECRAFT_BACKEND", "cpu")
+
+
+@tc.jit
+def softmax_kernel(out_ptr, in_ptr, stride, n_cols, BLOCK: tl.constexpr):
+    """A row read twice: by its maximum and by the exponential, which is stored (read by the
+    sum and the division)."""
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    x = tl.load(in_ptr + row * stride + cols, mask=mask, other=-float("inf"))
+    num = tl.exp(x - tl.max(x, axis=0))
+    tl.store(out_ptr + row * stride + cols, num / tl.sum(num, axis=0), mask=mask)
+
+
+@tc.jit
+def persistent_softmax_kernel(out_ptr, in_ptr, stride, n_rows, n_cols, BLOCK: tl.constexpr):
+    """The same in a loop over rows: the tail of the loop's body has the two versions."""
+    for row in tl.range(tl.program_id(0), n_rows, tl.num_programs(0)):
+        cols = tl.arange(0, BLOCK)
+        mask = cols < n_cols
+        x = tl.load(in_ptr + row * stride + cols, mask=mask, other=-float("inf"))
+        num = tl.exp(x - tl.max(x, axis=0))
+        tl.store(out_ptr + row * stride + cols, num / tl.sum(num, axis=0), mask=mask)
+
+
+def _softmax(x: np.ndarray) -> np.ndarray:
+    shifted = np.exp(x.astype(np.float64) - x.max(axis=1, keepdims=True))
+    return shifted / shifted.sum(axis=1, keepdims=True)
+
+
+@pytest.mark.parametrize("n_cols", [256, 255, 129, 1])
+@pytest.mark.parametrize("in_place", [False, True])
+def test_a_row_read_by_its_max_and_its_exponential(n_cols, in_place):
+    """Full rows (every mask holds) and ragged ones, written elsewhere or over the input: the
+    loads are read before the store, whichever version runs."""
+    rng = np.random.default_rng(n_cols)
+    x = np.full((6, 256), np.nan, np.float32)  # past n_cols: never read
+    x[:, :n_cols] = rng.standard_normal((6, n_cols)).astype(np.float32) * 4
+    x[1, 1:n_cols:3] = -np.inf
+    expected = _softmax(x[:, :n_cols])
+    out = x if in_place else np.full_like(x, 7.0)
+    compiled = softmax_kernel[(6,)](out, x, 256, n_cols, BLOCK=256)
+    np.testing.assert_allclose(out[:, :n_cols], expected, rtol=2e-6, atol=1e-30)
+    if not in_place:
+        assert (out[:, n_cols:] == 7.0).all()
+    assert "@llvm.memcpy" not in compiled.asm["llir"]  # not copied, even where the mask holds
+
+
+@pytest.mark.parametrize("n_cols", [128, 100])
+def test_the_tail_of_a_loop_body_has_two_versions(n_cols):
+    x = np.random.default_rng(n_cols).standard_normal((37, 128)).astype(np.float32)
+    out = np.full_like(x, np.nan)
+    persistent_softmax_kernel[(4,)](out, x, 128, 37, n_cols, BLOCK=128)
+    np.testing.assert_allclose(out[:, :n_cols], _softmax(x[:, :n_cols]), rtol=2e-6)
+    assert np.isnan(out[:, n_cols:]).all()
+
+
+@tc.jit
+def sum_twice_kernel(x_ptr, sums_ptr, n, BLOCK: tl.constexpr):
+    """Sums x, doubles it in memory, then sums the loaded x again."""
+    offs = tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+    tl.store(sums_ptr, tl.sum(x, axis=0))
+    tl.store(x_ptr + offs, x * 2.0, mask=mask)
+    tl.store(sums_ptr + 1, tl.sum(x, axis=0))
+
+
+@pytest.mark.parametrize("n", [64, 50])
+def test_a_load_whose_memory_is_written_before_its_last_reader_is_copied(n):
+    values = np.arange(64, dtype=np.float32)
+    x = values.copy()
+    sums = np.zeros(2, np.float32)
+    sum_twice_kernel[(1,)](x, sums, n, BLOCK=64)
+    assert sums.tolist() == [values[:n].sum()] * 2
+    np.testing.assert_array_equal(x[:n], values[:n] * 2)
+    np.testing.assert_array_equal(x[n:], values[n:])
+
+
+@tc.jit
+def stats_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    """Three reductions of one masked load (other than its mask's padding they all read)."""
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + tl.program_id(0) * BLOCK + offs, mask=offs < n, other=1.0)
+    base = out_ptr + tl.program_id(0) * 3
+    tl.store(base, tl.sum(x, axis=0))
+    tl.store(base + 1, tl.max(x, axis=0))
+    tl.store(base + 2, tl.min(x, axis=0))
+
+
+@pytest.mark.parametrize("n", [32, 31, 0])
+def test_reductions_of_a_masked_load_see_its_padding(n):
+    x = np.random.default_rng(n).uniform(2.0, 3.0, (2, 32)).astype(np.float32)
+    out = np.zeros((2, 3), np.float32)
+    stats_kernel[(2,)](x, out, n, BLOCK=32)
+    padded = np.where(np.arange(32) < n, x, np.float32(1.0))
+    np.testing.assert_allclose(out, np.stack([padded.sum(1), padded.max(1), padded.min(1)], 1),
+                               rtol=1e-6)
