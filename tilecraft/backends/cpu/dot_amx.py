@@ -21,8 +21,6 @@ value exactly, so a bf16 is the f32's upper half. A 2-D load read only by such a
 ``A`` or ``B`` (`packed_role`), skips the register form: it copies the bf16 bits from memory
 straight into the packed buffer (`load_packed`: ``A``'s rows with vector loads and stores,
 ``B``'s pairs of rows interleaved by one shuffle per vector), and the dot reads that buffer.
-``A``'s rows are not copied at all where they lie evenly spaced in memory, run contiguously
-along ``K`` (no padding needed) and no element is masked off: the tile loads read them there.
 Then the ``M x N`` accumulator buffer is cut into blocks of 2 x 2 tiles (32 x 32 elements; 1
 wide or high at an odd edge), column blocks outermost as in `dot`: a block's ``C`` tiles are loaded into registers 0-3, for each
 32-wide step of ``K`` its two ``A`` tiles into 4-5 and two ``B`` tiles into 6-7 and multiplied
@@ -101,27 +99,20 @@ def packed_role(op: Operation) -> str | None:
 class PackedOperand(Tile):
     """A bf16 operand of an AMX dot as the dot reads it: ``buffer`` holds ``A``'s rows as bf16
     (i16, ``k_padded`` apart) or ``B``'s pairs of rows (i32, the lower half from the even row),
-    zero beyond ``K``. ``A``'s rows are read from ``rows`` (a pointer), ``row_bytes`` apart (an
-    i64): the buffer, or where `load_packed` may, the loaded memory itself. Its elements still
-    read as the register form (f32)."""
+    zero beyond ``K``. Its elements still read as the register form (f32)."""
 
-    __slots__ = ("role", "buffer", "rows", "row_bytes")
+    __slots__ = ("role", "buffer")
 
-    def __init__(self, role: str, shape, buffer: BufferTile, rows: ir.Value | None = None,
-                 row_bytes: ir.Value | None = None) -> None:
+    def __init__(self, role: str, shape, buffer: BufferTile) -> None:
         super().__init__(shape, T.F32)
         self.role = role
         self.buffer = buffer
-        self.rows = buffer.ptr if rows is None else rows
-        self.row_bytes = ir.Constant(T.I64, 2 * buffer.strides[0]) if row_bytes is None \
-            else row_bytes
 
     def emit(self, fl: FunctionLowering, idx) -> ir.Value:
         b = fl.builder
         row, column = idx
         if self.role == "a":
-            bf16 = b.load(a_element(b, self.rows, self.row_bytes, row, column), typ=T.I16)
-            bits = b.zext(bf16, T.I32)
+            bits = b.zext(fl.load_element(self.buffer, (row, column)), T.I32)
             return b.bitcast(b.shl(bits, ir.Constant(T.I32, 16)), T.F32)
         pair = fl.load_element(self.buffer, (b.lshr(row, ir.Constant(I32, 1)), column))
         odd = b.and_(row, ir.Constant(I32, 1))
@@ -131,15 +122,6 @@ class PackedOperand(Tile):
 
     def buffers(self) -> frozenset:
         return frozenset([self.buffer.root])
-
-
-def a_element(b: ir.IRBuilder, rows: ir.Value, row_bytes: ir.Value, row: ir.Value,
-              column: ir.Value) -> ir.Value:
-    """The address of element (``row``, ``column``) of bf16 rows ``row_bytes`` apart from
-    ``rows``."""
-    offset = b.add(b.mul(b.sext(row, T.I64), row_bytes),
-                   b.shl(b.sext(column, T.I64), ir.Constant(T.I64, 1)))
-    return b.gep(rows, [offset], source_etype=_I8)
 
 
 def packed_buffer(fl: FunctionLowering, role: str, shape) -> BufferTile:
@@ -159,18 +141,11 @@ def packed_buffer(fl: FunctionLowering, role: str, shape) -> BufferTile:
 def load_packed(fl: FunctionLowering, role: str, shape, pointers: Tile, width: int,
                 read: Callable[[tuple], ir.Value],
                 unmasked: Callable[[Callable[[], None], Callable[[], None]], None],
-                prefetch_next: bool,
-                mask_holds: Callable[[], ir.Value | None] | None = None) -> PackedOperand:
+                prefetch_next: bool) -> PackedOperand:
     """The load of operand ``role`` (``shape``) straight into its packed buffer: with vector
     loads of ``width`` bf16 from ``pointers`` where ``unmasked(vectors, elements)`` runs its
     first argument (no element masked off; the second elsewhere), else one element at a time
-    through ``read(idx)`` (the bf16 bits as i16, ``other``'s where masked off).
-
-    ``A``'s rows, when each runs contiguously (the caller gives ``mask_holds``, which emits
-    whether every element of the load's mask holds, or gives None without a mask) and ``K``
-    needs no padding, are not copied where the mask holds and the rows lie evenly spaced in
-    memory (as a matrix's rows do, ``% M`` wrapping aside): the dot's tile loads read them
-    there."""
+    through ``read(idx)`` (the bf16 bits as i16, ``other``'s where masked off)."""
     buffer = packed_buffer(fl, role, shape)
     rows, columns = shape
     vector = ir.VectorType(T.I16, width)
@@ -213,48 +188,12 @@ def load_packed(fl: FunctionLowering, role: str, shape, pointers: Tile, width: i
             fl.store_element(buffer, idx, b.or_(b.shl(high, ir.Constant(T.I32, 16)), low))
 
         vector_shape, element_shape = (rows // 2, columns // width), (rows // 2, columns)
-
-    def copy() -> None:
-        if width > 1:
-            unmasked(lambda: fl.loop_nest(vector_shape, vectors),
-                     lambda: fl.loop_nest(element_shape, elements))
-        else:
-            fl.loop_nest(element_shape, elements)
-
-    if role != "a" or mask_holds is None or columns % K_STEP:
-        copy()
-        return PackedOperand(role, shape, buffer)
-    b = fl.builder
-    first, spacing, in_place = _evenly_spaced_rows(fl, pointers, rows)
-    holds = mask_holds()
-    if holds is not None:
-        in_place = b.and_(in_place, holds)
-    with fl.if_then(b.not_(in_place)):
-        copy()
-    return PackedOperand(role, shape, buffer, b.select(in_place, first, buffer.ptr),
-                         b.select(in_place, spacing, ir.Constant(T.I64, 2 * buffer.strides[0])))
-
-
-def _evenly_spaced_rows(fl: FunctionLowering, pointers: Tile, rows: int
-                        ) -> tuple[ir.Value, ir.Value, ir.Value]:
-    """(the first row's pointer, the bytes from it to the second's, whether every row starts
-    that many bytes after the one before) for the 2-D tile of pointers ``pointers``."""
-    b = fl.builder
-    zero = ir.Constant(I32, 0)
-    first = pointers.emit(fl, (zero, zero))
-    start = b.ptrtoint(first, T.I64)
-    spacing = b.sub(b.ptrtoint(pointers.emit(fl, (ir.Constant(I32, 1), zero)), T.I64), start)
-    slot = fl.alloca(T.I32)
-    b.store(ir.Constant(T.I32, 0), slot)
-
-    def check(idx: tuple) -> None:
-        expected = b.add(start, b.mul(b.sext(idx[0], T.I64), spacing))
-        actual = b.ptrtoint(pointers.emit(fl, (idx[0], zero)), T.I64)
-        missed = b.zext(b.icmp_unsigned("!=", actual, expected), T.I32)
-        b.store(b.or_(b.load(slot, typ=T.I32), missed), slot)
-
-    fl.loop_nest((rows,), check)
-    return first, spacing, b.icmp_unsigned("==", b.load(slot, typ=T.I32), ir.Constant(T.I32, 0))
+    if width > 1:
+        unmasked(lambda: fl.loop_nest(vector_shape, vectors),
+                 lambda: fl.loop_nest(element_shape, elements))
+    else:
+        fl.loop_nest(element_shape, elements)
+    return PackedOperand(role, shape, buffer)
 
 
 def bf16_bits(b: ir.IRBuilder, value: ir.Value) -> ir.Value:
@@ -278,10 +217,6 @@ class AmxMatmul:
             not isinstance(b, PackedOperand)
         self.a_packed = packed_buffer(fl, "a", a.shape[-2:]) if self.packs_a else a.buffer
         self.b_packed = packed_buffer(fl, "b", b.shape[-2:]) if self.packs_b else b.buffer
-        # where the tile loads read A's rows, and the bytes between them
-        self.a_rows, self.a_row_bytes = \
-            (self.a_packed.ptr, ir.Constant(T.I64, 2 * self.k_padded)) if self.packs_a else \
-            (a.rows, a.row_bytes)
         _tile_config(fl.module)
 
     # -- the plan: runs of blocks 2 (or, at an odd edge, 1) tiles high or wide
@@ -358,8 +293,8 @@ class AmxMatmul:
             k0 = index_times(b, k_step, K_STEP)
             pair_row = index_times(b, k_step, K_STEP // 2)
             for r in range(rows):
-                _tile_load(fl, A_TILES + r, a_element(b, self.a_rows, self.a_row_bytes, row[r],
-                                                      k0), self.a_row_bytes)
+                _tile_load(fl, A_TILES + r, fl.buffer_pointer(self.a_packed, (row[r], k0)),
+                           2 * self.k_padded)
             for c in range(columns):
                 _tile_load(fl, B_TILES + c, fl.buffer_pointer(self.b_packed, (pair_row, col[c])),
                            4 * self.n)
@@ -375,13 +310,10 @@ class AmxMatmul:
                   [ir.Constant(_I8, tile), pointer, ir.Constant(T.I64, c_stride)])
 
 
-def _tile_load(fl: FunctionLowering, tile: int, pointer: ir.Value, stride: int | ir.Value
-               ) -> None:
+def _tile_load(fl: FunctionLowering, tile: int, pointer: ir.Value, stride: int) -> None:
     """Tile register ``tile`` loaded from 16 rows ``stride`` bytes apart from ``pointer``."""
-    if isinstance(stride, int):
-        stride = ir.Constant(T.I64, stride)
     _call(fl.builder, "llvm.x86.tileloadd64", [_I8, T.PTR, T.I64],
-          [ir.Constant(_I8, tile), pointer, stride])
+          [ir.Constant(_I8, tile), pointer, ir.Constant(T.I64, stride)])
 
 
 def _call(b: ir.IRBuilder, name: str, params: list[ir.Type], args: list[ir.Value]) -> None:

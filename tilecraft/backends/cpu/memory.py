@@ -9,7 +9,7 @@ run contiguously along its last dimension reads each run with vector loads (`vec
 one read only as a dot's ``A`` operand, with contiguous rows, is not copied whole: the dot
 reads it where it lies (a `RowsTile` of row pointers), a few rows at a time. A bf16 load read
 only by a dot that runs on AMX tiles is copied into the layout the tiles load, as bf16
-(`dot_amx.load_packed`), or for the left operand read where it lies.
+(`dot_amx.load_packed`).
 
 A masked store whose mask holds for a prefix of one dimension (``offsets < n``) runs over that
 prefix only, with that mask, and the loads that share it, unconditional (`prefix_masks`). Any
@@ -227,14 +227,8 @@ def _load(fl: FunctionLowering, op: Operation) -> None:
 
             fl.if_else(_all_hold(fl, mask, shape, op.mask), assumed, elements)
 
-        def mask_holds() -> ir.Value | None:
-            if not has_mask or fl.holds(mask):
-                return None
-            return _all_hold(fl, mask, shape, op.mask)
-
-        rows_contiguous = width > 1 and fl.axis_info.get(op.ptr).contiguity[1] % shape[1] == 0
         fl.set(result, load_packed(fl, role, shape, pointers, width, read, unmasked,
-                                   not prefetched, mask_holds if rows_contiguous else None))
+                                   not prefetched))
         return
     if _read_in_place_by_dot(fl, op, width):
         fl.set(result, _rows_in_place(fl, op, pointers, mask, out, body))
