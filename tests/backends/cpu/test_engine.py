@@ -444,7 +444,7 @@ def test_host_cache_key_parts():
 
 
 def test_long_loop_bodies_are_interleaved():
-    """The lowering asks LLVM to interleave two vectors an iteration in an innermost loop with a
+    """The lowering asks LLVM to interleave four vectors an iteration in an innermost loop with a
     long floating-point body (an exp per element), and in no other loop; results stay exact."""
     import numpy as np
 
@@ -464,7 +464,7 @@ def test_long_loop_bodies_are_interleaved():
     out, out2 = np.zeros_like(x), np.zeros_like(x)
     compiled = exp_and_add.warmup(x, out, out2, BLOCK=1024)
     module = str(lower_kernel(parse_module(compiled.asm["ttir"]))[0])
-    assert module.count('!"llvm.loop.interleave.count", i32 2') == 1
+    assert module.count('!"llvm.loop.interleave.count", i32 4') == 1
     assert module.count("!llvm.loop") == 1  # the exp's loop, not the add's
     exp_and_add[(1,)](x, out, out2, BLOCK=1024)
     np.testing.assert_allclose(out, np.exp(x.astype(np.float64)), rtol=2e-7)
