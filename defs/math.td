@@ -280,7 +280,8 @@ def Math_TanOp : Math_FloatUnaryOp<"tan", "Tangent"> {
   let tlSignature = "float_unary";
 }
 def Math_TanhOp : Math_FloatUnaryOp<"tanh", "Hyperbolic tangent"> {
-  let llvmLowering = [Intrinsic<"llvm.tanh", "cpu">, Libdevice<"tanh">];
+  let llvmLowering = [FunctionHook<"tanh_f32", "cpu", ["f32"]>,
+                      Intrinsic<"llvm.tanh", "cpu", ["f64"]>, Libdevice<"tanh">];
   let interpreterImpl = "np.tanh";
   let tlName = "tanh";
   let tlSignature = "float_unary";

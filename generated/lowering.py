@@ -173,7 +173,7 @@ LOWERINGS: dict[str, OpLowering] = {
     ), 1, 1, False, 'defs/math.td:86:7'),
     'math.absi': OpLowering((
         Rule('op_hook', 'absi', '', (), False),
-    ), 1, 1, False, 'defs/math.td:366:7'),
+    ), 1, 1, False, 'defs/math.td:367:7'),
     'math.acos': OpLowering((
         Rule('intrinsic', 'llvm.acos', 'cpu', (), False),
         Rule('call', '__nv_acosf', 'cuda', ('f32',), False),
@@ -205,7 +205,7 @@ LOWERINGS: dict[str, OpLowering] = {
         Rule('intrinsic', 'llvm.atan2', 'cpu', (), False),
         Rule('call', '__nv_atan2f', 'cuda', ('f32',), False),
         Rule('call', '__nv_atan2', 'cuda', ('f64',), False),
-    ), 2, 12, False, 'defs/math.td:301:7'),
+    ), 2, 12, False, 'defs/math.td:302:7'),
     'math.atanh': OpLowering((
         Rule('call', 'atanhf', 'cpu', ('f32',), False),
         Rule('call', 'atanh', 'cpu', ('f64',), False),
@@ -223,7 +223,7 @@ LOWERINGS: dict[str, OpLowering] = {
     ), 1, 1, False, 'defs/math.td:133:7'),
     'math.copysign': OpLowering((
         Rule('intrinsic', 'llvm.copysign', '', (), False),
-    ), 2, 1, False, 'defs/math.td:308:7'),
+    ), 2, 1, False, 'defs/math.td:309:7'),
     'math.cos': OpLowering((
         Rule('intrinsic', 'llvm.cos', 'cpu', (), False),
         Rule('call', '__nv_cosf', 'cuda', ('f32',), False),
@@ -236,13 +236,13 @@ LOWERINGS: dict[str, OpLowering] = {
     ), 1, 12, False, 'defs/math.td:148:7'),
     'math.ctlz': OpLowering((
         Rule('op_hook', 'bit_count', '', (), False),
-    ), 1, 1, False, 'defs/math.td:370:7'),
+    ), 1, 1, False, 'defs/math.td:371:7'),
     'math.ctpop': OpLowering((
         Rule('intrinsic', 'llvm.ctpop', '', (), False),
-    ), 1, 1, False, 'defs/math.td:379:7'),
+    ), 1, 1, False, 'defs/math.td:380:7'),
     'math.cttz': OpLowering((
         Rule('op_hook', 'bit_count', '', (), False),
-    ), 1, 1, False, 'defs/math.td:376:7'),
+    ), 1, 1, False, 'defs/math.td:377:7'),
     'math.erf': OpLowering((
         Rule('call', 'erff', 'cpu', ('f32',), False),
         Rule('call', 'erf', 'cpu', ('f64',), False),
@@ -279,13 +279,13 @@ LOWERINGS: dict[str, OpLowering] = {
     ), 1, 1, False, 'defs/math.td:194:7'),
     'math.fma': OpLowering((
         Rule('intrinsic', 'llvm.fma', '', (), False),
-    ), 3, 1, False, 'defs/math.td:333:7'),
+    ), 3, 1, False, 'defs/math.td:334:7'),
     'math.fpowi': OpLowering((
         Rule('op_hook', 'fpowi', '', (), False),
-    ), 2, 12, False, 'defs/math.td:323:7'),
+    ), 2, 12, False, 'defs/math.td:324:7'),
     'math.ipowi': OpLowering((
         Rule('op_hook', 'ipowi', '', (), False),
-    ), 2, 12, False, 'defs/math.td:386:7'),
+    ), 2, 12, False, 'defs/math.td:387:7'),
     'math.isfinite': OpLowering((
         Rule('op_hook', 'float_class', '', (), False),
     ), 1, 1, False, 'defs/math.td:78:7'),
@@ -325,7 +325,7 @@ LOWERINGS: dict[str, OpLowering] = {
         Rule('intrinsic', 'llvm.pow', 'cpu', (), False),
         Rule('call', '__nv_powf', 'cuda', ('f32',), False),
         Rule('call', '__nv_pow', 'cuda', ('f64',), False),
-    ), 2, 12, False, 'defs/math.td:315:7'),
+    ), 2, 12, False, 'defs/math.td:316:7'),
     'math.round': OpLowering((
         Rule('intrinsic', 'llvm.round', '', (), False),
     ), 1, 1, False, 'defs/math.td:233:7'),
@@ -356,13 +356,14 @@ LOWERINGS: dict[str, OpLowering] = {
         Rule('call', '__nv_tan', 'cuda', ('f64',), False),
     ), 1, 12, False, 'defs/math.td:277:7'),
     'math.tanh': OpLowering((
-        Rule('intrinsic', 'llvm.tanh', 'cpu', (), False),
+        Rule('function_hook', 'tanh_f32', 'cpu', ('f32',), False),
+        Rule('intrinsic', 'llvm.tanh', 'cpu', ('f64',), False),
         Rule('call', '__nv_tanhf', 'cuda', ('f32',), False),
         Rule('call', '__nv_tanh', 'cuda', ('f64',), False),
     ), 1, 12, False, 'defs/math.td:283:7'),
     'math.trunc': OpLowering((
         Rule('intrinsic', 'llvm.trunc', '', (), False),
-    ), 1, 1, False, 'defs/math.td:289:7'),
+    ), 1, 1, False, 'defs/math.td:290:7'),
     'tt.addptr': OpLowering((
         Rule('op_hook', 'addptr', '', (), False),
     ), 2, 1, False, 'defs/tt.td:318:7'),

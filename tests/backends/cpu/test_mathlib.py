@@ -143,7 +143,8 @@ def _math_function(name: str) -> Callable[..., ir.Value]:
 
 # On f32, the CPU's lowerings of these are the inline FUNCTION_HOOKS.
 _INLINE = {"exp": (_math_function("exp"), np.exp), "exp2": (_math_function("exp2"), np.exp2),
-           "log": (_math_function("log"), np.log), "log2": (_math_function("log2"), np.log2)}
+           "log": (_math_function("log"), np.log), "log2": (_math_function("log2"), np.log2),
+           "tanh": (_math_function("tanh"), np.tanh)}
 
 _F32_SPECIALS = np.array([
     0.0, -0.0, np.inf, -np.inf, np.nan, -np.nan, 1.0, -1.0, 2.0, 0.5, 1e-45, -1e-45, 1e-40,
@@ -159,7 +160,10 @@ def _random_f32_bits(rng: np.random.Generator, n: int) -> np.ndarray:
 
 def _inline_inputs(name: str, rng: np.random.Generator) -> np.ndarray:
     n = 20000
-    if name.startswith("exp"):
+    if name == "tanh":
+        core = np.concatenate([rng.uniform(-12.0, 12.0, n), rng.uniform(-1.1, 1.1, n),
+                               rng.uniform(0.9, 1.1, n), rng.uniform(-1e-3, 1e-3, n)])
+    elif name.startswith("exp"):
         lo, hi = (-110.0, 95.0) if name == "exp" else (-155.0, 135.0)
         core = np.concatenate([rng.uniform(lo, hi, n), rng.uniform(-1.0, 1.0, n),
                                rng.uniform(-1e-3, 1e-3, n)])
@@ -198,10 +202,13 @@ def test_inline_f32_special_values(inline_kernels: _Compiled) -> None:
                 [-inf, -inf, 0.0, inf, nan, nan, nan, nan]),
         "log2": ([0.0, -0.0, 1.0, inf, -inf, nan, -1.0, tiny, 2.0**-130, 2.0**127, 0.5],
                  [-inf, -inf, 0.0, inf, nan, nan, nan, -149.0, -130.0, 127.0, -1.0]),
+        "tanh": ([0.0, -0.0, inf, -inf, nan, 1e-40, -1e-40, 20.0, -20.0, 100.0],
+                 [0.0, -0.0, 1.0, -1.0, nan, 1e-40, -1e-40, 1.0, -1.0, 1.0]),
     }
     for name, (x, expected) in cases.items():
         got = inline_kernels(name, np.array(x, np.float32))
         np.testing.assert_array_equal(got, np.array(expected, np.float32), err_msg=name)
+        np.testing.assert_array_equal(np.signbit(got), np.signbit(expected), err_msg=name)
 
 
 # --------------------------------------------------------------------------------------------
