@@ -151,7 +151,8 @@ def Math_CoshOp : Math_FloatUnaryOp<"cosh", "Hyperbolic cosine"> {
   let tlSignature = "float_unary";
 }
 def Math_ErfOp : Math_FloatUnaryOp<"erf", "Error function"> {
-  let llvmLowering = [Libm<"erf">, Libdevice<"erf">];
+  let llvmLowering = [FunctionHook<"erf_f32", "cpu", ["f32"]>, Libm<"erf">,
+                      Libdevice<"erf">];
   let interpreterImpl = "erf";
   let tlName = "erf";
   let tlTopLevel = 1;

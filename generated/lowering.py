@@ -173,7 +173,7 @@ LOWERINGS: dict[str, OpLowering] = {
     ), 1, 1, False, 'defs/math.td:86:7'),
     'math.absi': OpLowering((
         Rule('op_hook', 'absi', '', (), False),
-    ), 1, 1, False, 'defs/math.td:367:7'),
+    ), 1, 1, False, 'defs/math.td:368:7'),
     'math.acos': OpLowering((
         Rule('intrinsic', 'llvm.acos', 'cpu', (), False),
         Rule('call', '__nv_acosf', 'cuda', ('f32',), False),
@@ -205,7 +205,7 @@ LOWERINGS: dict[str, OpLowering] = {
         Rule('intrinsic', 'llvm.atan2', 'cpu', (), False),
         Rule('call', '__nv_atan2f', 'cuda', ('f32',), False),
         Rule('call', '__nv_atan2', 'cuda', ('f64',), False),
-    ), 2, 12, False, 'defs/math.td:302:7'),
+    ), 2, 12, False, 'defs/math.td:303:7'),
     'math.atanh': OpLowering((
         Rule('call', 'atanhf', 'cpu', ('f32',), False),
         Rule('call', 'atanh', 'cpu', ('f64',), False),
@@ -223,7 +223,7 @@ LOWERINGS: dict[str, OpLowering] = {
     ), 1, 1, False, 'defs/math.td:133:7'),
     'math.copysign': OpLowering((
         Rule('intrinsic', 'llvm.copysign', '', (), False),
-    ), 2, 1, False, 'defs/math.td:309:7'),
+    ), 2, 1, False, 'defs/math.td:310:7'),
     'math.cos': OpLowering((
         Rule('intrinsic', 'llvm.cos', 'cpu', (), False),
         Rule('call', '__nv_cosf', 'cuda', ('f32',), False),
@@ -236,14 +236,15 @@ LOWERINGS: dict[str, OpLowering] = {
     ), 1, 12, False, 'defs/math.td:148:7'),
     'math.ctlz': OpLowering((
         Rule('op_hook', 'bit_count', '', (), False),
-    ), 1, 1, False, 'defs/math.td:371:7'),
+    ), 1, 1, False, 'defs/math.td:372:7'),
     'math.ctpop': OpLowering((
         Rule('intrinsic', 'llvm.ctpop', '', (), False),
-    ), 1, 1, False, 'defs/math.td:380:7'),
+    ), 1, 1, False, 'defs/math.td:381:7'),
     'math.cttz': OpLowering((
         Rule('op_hook', 'bit_count', '', (), False),
-    ), 1, 1, False, 'defs/math.td:377:7'),
+    ), 1, 1, False, 'defs/math.td:378:7'),
     'math.erf': OpLowering((
+        Rule('function_hook', 'erf_f32', 'cpu', ('f32',), False),
         Rule('call', 'erff', 'cpu', ('f32',), False),
         Rule('call', 'erf', 'cpu', ('f64',), False),
         Rule('call', '__nv_erff', 'cuda', ('f32',), False),
@@ -254,38 +255,38 @@ LOWERINGS: dict[str, OpLowering] = {
         Rule('call', 'erfc', 'cpu', ('f64',), False),
         Rule('call', '__nv_erfcf', 'cuda', ('f32',), False),
         Rule('call', '__nv_erfc', 'cuda', ('f64',), False),
-    ), 1, 12, False, 'defs/math.td:161:7'),
+    ), 1, 12, False, 'defs/math.td:162:7'),
     'math.exp': OpLowering((
         Rule('function_hook', 'exp_f32', 'cpu', ('f32',), False),
         Rule('intrinsic', 'llvm.exp', 'cpu', ('f64',), False),
         Rule('call', '__nv_expf', 'cuda', ('f32',), False),
         Rule('call', '__nv_exp', 'cuda', ('f64',), False),
-    ), 1, 12, False, 'defs/math.td:168:7'),
+    ), 1, 12, False, 'defs/math.td:169:7'),
     'math.exp2': OpLowering((
         Rule('function_hook', 'exp2_f32', 'cpu', ('f32',), False),
         Rule('intrinsic', 'llvm.exp2', 'cpu', ('f64',), False),
         Rule('call', 'llvm.nvvm.ex2.approx.ftz.f', 'cuda', ('f32',), False),
         Rule('call', '__nv_exp2f', 'cuda', ('f32',), False),
         Rule('call', '__nv_exp2', 'cuda', ('f64',), False),
-    ), 1, 12, False, 'defs/math.td:179:7'),
+    ), 1, 12, False, 'defs/math.td:180:7'),
     'math.expm1': OpLowering((
         Rule('call', 'expm1f', 'cpu', ('f32',), False),
         Rule('call', 'expm1', 'cpu', ('f64',), False),
         Rule('call', '__nv_expm1f', 'cuda', ('f32',), False),
         Rule('call', '__nv_expm1', 'cuda', ('f64',), False),
-    ), 1, 12, False, 'defs/math.td:188:7'),
+    ), 1, 12, False, 'defs/math.td:189:7'),
     'math.floor': OpLowering((
         Rule('intrinsic', 'llvm.floor', '', (), False),
-    ), 1, 1, False, 'defs/math.td:194:7'),
+    ), 1, 1, False, 'defs/math.td:195:7'),
     'math.fma': OpLowering((
         Rule('intrinsic', 'llvm.fma', '', (), False),
-    ), 3, 1, False, 'defs/math.td:334:7'),
+    ), 3, 1, False, 'defs/math.td:335:7'),
     'math.fpowi': OpLowering((
         Rule('op_hook', 'fpowi', '', (), False),
-    ), 2, 12, False, 'defs/math.td:324:7'),
+    ), 2, 12, False, 'defs/math.td:325:7'),
     'math.ipowi': OpLowering((
         Rule('op_hook', 'ipowi', '', (), False),
-    ), 2, 12, False, 'defs/math.td:387:7'),
+    ), 2, 12, False, 'defs/math.td:388:7'),
     'math.isfinite': OpLowering((
         Rule('op_hook', 'float_class', '', (), False),
     ), 1, 1, False, 'defs/math.td:78:7'),
@@ -303,67 +304,67 @@ LOWERINGS: dict[str, OpLowering] = {
         Rule('intrinsic', 'llvm.log', 'cpu', ('f64',), False),
         Rule('call', '__nv_logf', 'cuda', ('f32',), False),
         Rule('call', '__nv_log', 'cuda', ('f64',), False),
-    ), 1, 12, False, 'defs/math.td:202:7'),
+    ), 1, 12, False, 'defs/math.td:203:7'),
     'math.log10': OpLowering((
         Rule('intrinsic', 'llvm.log10', 'cpu', (), False),
         Rule('call', '__nv_log10f', 'cuda', ('f32',), False),
         Rule('call', '__nv_log10', 'cuda', ('f64',), False),
-    ), 1, 12, False, 'defs/math.td:211:7'),
+    ), 1, 12, False, 'defs/math.td:212:7'),
     'math.log1p': OpLowering((
         Rule('call', 'log1pf', 'cpu', ('f32',), False),
         Rule('call', 'log1p', 'cpu', ('f64',), False),
         Rule('call', '__nv_log1pf', 'cuda', ('f32',), False),
         Rule('call', '__nv_log1p', 'cuda', ('f64',), False),
-    ), 1, 12, False, 'defs/math.td:217:7'),
+    ), 1, 12, False, 'defs/math.td:218:7'),
     'math.log2': OpLowering((
         Rule('function_hook', 'log2_f32', 'cpu', ('f32',), False),
         Rule('intrinsic', 'llvm.log2', 'cpu', ('f64',), False),
         Rule('call', '__nv_log2f', 'cuda', ('f32',), False),
         Rule('call', '__nv_log2', 'cuda', ('f64',), False),
-    ), 1, 12, False, 'defs/math.td:223:7'),
+    ), 1, 12, False, 'defs/math.td:224:7'),
     'math.powf': OpLowering((
         Rule('intrinsic', 'llvm.pow', 'cpu', (), False),
         Rule('call', '__nv_powf', 'cuda', ('f32',), False),
         Rule('call', '__nv_pow', 'cuda', ('f64',), False),
-    ), 2, 12, False, 'defs/math.td:316:7'),
+    ), 2, 12, False, 'defs/math.td:317:7'),
     'math.round': OpLowering((
         Rule('intrinsic', 'llvm.round', '', (), False),
-    ), 1, 1, False, 'defs/math.td:233:7'),
+    ), 1, 1, False, 'defs/math.td:234:7'),
     'math.roundeven': OpLowering((
         Rule('intrinsic', 'llvm.roundeven', '', (), False),
-    ), 1, 1, False, 'defs/math.td:241:7'),
+    ), 1, 1, False, 'defs/math.td:242:7'),
     'math.rsqrt': OpLowering((
         Rule('function_hook', 'rsqrt', 'cpu', (), False),
         Rule('call', '__nv_rsqrtf', 'cuda', ('f32',), False),
         Rule('call', '__nv_rsqrt', 'cuda', ('f64',), False),
-    ), 1, 4, False, 'defs/math.td:248:7'),
+    ), 1, 4, False, 'defs/math.td:249:7'),
     'math.sin': OpLowering((
         Rule('intrinsic', 'llvm.sin', 'cpu', (), False),
         Rule('call', '__nv_sinf', 'cuda', ('f32',), False),
         Rule('call', '__nv_sin', 'cuda', ('f64',), False),
-    ), 1, 12, False, 'defs/math.td:256:7'),
+    ), 1, 12, False, 'defs/math.td:257:7'),
     'math.sinh': OpLowering((
         Rule('intrinsic', 'llvm.sinh', 'cpu', (), False),
         Rule('call', '__nv_sinhf', 'cuda', ('f32',), False),
         Rule('call', '__nv_sinh', 'cuda', ('f64',), False),
-    ), 1, 12, False, 'defs/math.td:263:7'),
+    ), 1, 12, False, 'defs/math.td:264:7'),
     'math.sqrt': OpLowering((
         Rule('intrinsic', 'llvm.sqrt', '', (), False),
-    ), 1, 1, False, 'defs/math.td:269:7'),
+    ), 1, 1, False, 'defs/math.td:270:7'),
     'math.tan': OpLowering((
         Rule('intrinsic', 'llvm.tan', 'cpu', (), False),
         Rule('call', '__nv_tanf', 'cuda', ('f32',), False),
         Rule('call', '__nv_tan', 'cuda', ('f64',), False),
-    ), 1, 12, False, 'defs/math.td:277:7'),
+    ), 1, 12, False, 'defs/math.td:278:7'),
     'math.tanh': OpLowering((
         Rule('function_hook', 'tanh_f32', 'cpu', ('f32',), False),
         Rule('intrinsic', 'llvm.tanh', 'cpu', ('f64',), False),
         Rule('call', '__nv_tanhf', 'cuda', ('f32',), False),
         Rule('call', '__nv_tanh', 'cuda', ('f64',), False),
-    ), 1, 12, False, 'defs/math.td:283:7'),
+    ), 1, 12, False, 'defs/math.td:284:7'),
     'math.trunc': OpLowering((
         Rule('intrinsic', 'llvm.trunc', '', (), False),
-    ), 1, 1, False, 'defs/math.td:290:7'),
+    ), 1, 1, False, 'defs/math.td:291:7'),
     'tt.addptr': OpLowering((
         Rule('op_hook', 'addptr', '', (), False),
     ), 2, 1, False, 'defs/tt.td:318:7'),
