@@ -12,3 +12,11 @@ def rng() -> np.random.Generator:
     seed = np.random.SeedSequence().entropy
     print(f"seed: {seed}")
     return np.random.default_rng(seed)
+
+
+@pytest.fixture
+def cpu_backend(monkeypatch) -> None:
+    """Launches run on the CPU backend, whatever the environment selects (the test modules that
+    launch on it use it throughout: ``pytestmark``)."""
+    monkeypatch.delenv("TILECRAFT_INTERPRET", raising=False)
+    monkeypatch.setenv("TILECRAFT_BACKEND", "cpu")

@@ -15,10 +15,7 @@ from tilecraft.runtime import compiler as runtime_compiler
 from tilecraft.runtime.cpu_driver import DeviceAssertionError
 
 
-@pytest.fixture(autouse=True)
-def _cpu_backend(monkeypatch):
-    monkeypatch.delenv("TILECRAFT_INTERPRET", raising=False)
-    monkeypatch.setenv("TILECRAFT_BACKEND", "cpu")
+pytestmark = pytest.mark.usefixtures("cpu_backend")
 
 
 @tc.jit

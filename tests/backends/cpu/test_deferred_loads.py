@@ -10,10 +10,7 @@ import tilecraft as tc
 import tilecraft.language as tl
 
 
-@pytest.fixture(autouse=True)
-def _cpu_backend(monkeypatch):
-    monkeypatch.delenv("TILECRAFT_INTERPRET", raising=False)
-    monkeypatch.setenv("TILECRAFT_BACKEND", "cpu")
+pytestmark = pytest.mark.usefixtures("cpu_backend")
 
 
 @tc.jit

@@ -18,10 +18,7 @@ from ...interpreter.test_classic_kernels import (  # noqa: F401  (collected agai
 from ...interpreter.test_examples import EXAMPLES
 
 
-@pytest.fixture(autouse=True)
-def _cpu_backend(monkeypatch):
-    monkeypatch.delenv("TILECRAFT_INTERPRET", raising=False)
-    monkeypatch.setenv("TILECRAFT_BACKEND", "cpu")
+pytestmark = pytest.mark.usefixtures("cpu_backend")
 
 
 @pytest.fixture
