@@ -14,6 +14,8 @@ the ``ttg`` attributes (``infer_expand_dims_encoding``, ``infer_reduce_encoding`
 
 from __future__ import annotations
 
+import functools
+
 from collections.abc import Mapping, Sequence
 from math import prod
 
@@ -217,7 +219,19 @@ def default_blocked(shape: Sequence[int], num_warps: int, threads_per_warp: int 
     """Triton's blocked layout of ``shape`` for ``size_per_thread`` (default: one element per
     thread in every dim) and ``order`` (default: the last dim fastest): CTAs split the slowest
     dims first; then, from the fastest dim, threads of a warp and then warps cover the dim as
-    far as its size allows, and the slowest dim takes the lanes and warps that remain."""
+    far as its size allows, and the slowest dim takes the lanes and warps that remain.
+
+    Remembered per arguments (attributes are immutable and uniqued): the conversion to
+    `ttg` asks for the same few layouts for every tensor type of a kernel."""
+    return _default_blocked(tuple(shape), num_warps, threads_per_warp, num_ctas,
+                            None if size_per_thread is None else tuple(size_per_thread),
+                            None if order is None else tuple(order))
+
+
+@functools.lru_cache(maxsize=4096)
+def _default_blocked(shape: tuple[int, ...], num_warps: int, threads_per_warp: int,
+                     num_ctas: int, size_per_thread: tuple[int, ...] | None,
+                     order: tuple[int, ...] | None) -> BlockedEncodingAttr:
     rank = len(shape)
     # A dim that is not a power of two (Triton's are) is laid out as the next one, an empty dim
     # as one of size 1, and so are the elements per thread such dims give: the layout's lanes,
