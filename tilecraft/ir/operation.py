@@ -226,7 +226,10 @@ class Operation:
                 op = block._first
                 while op is not None:
                     following = op._next
-                    yield from op.walk(post_order)
+                    if op.regions:
+                        yield from op.walk(post_order)
+                    else:  # (most ops: no generator of their own)
+                        yield op
                     op = following
         if post_order:
             yield self
