@@ -22,6 +22,8 @@ ops erased.
 
 from __future__ import annotations
 
+import functools
+import threading
 from collections import Counter
 
 from tilecraft.generated import DIALECTS
@@ -60,17 +62,22 @@ class CanonicalizationPatternSet(PatternSet):
     ``ttg``). The lookups are the same since each op's patterns are rooted at that op (checked
     as they are collected)."""
 
-    __slots__ = ("_collected",)
+    __slots__ = ("_collected", "_lock")
 
     def __init__(self) -> None:
         super().__init__(())
         self._collected: set[str] = set()
+        self._lock = threading.Lock()
 
     def for_op(self, name: str) -> tuple[RewritePattern, ...]:
-        if name not in self._collected:
-            self._collected.add(name)
-            self._collect(name)
-        return super().for_op(name)
+        found = self._cache.get(name)
+        if found is not None:
+            return found
+        with self._lock:  # (one set serves every thread: `canonicalize`)
+            if name not in self._collected:
+                self._collect(name)
+                self._collected.add(name)
+            return super().for_op(name)
 
     def _collect(self, name: str) -> None:
         dialect_name = name.partition(".")[0]
@@ -85,6 +92,13 @@ class CanonicalizationPatternSet(PatternSet):
                                  f"rooted at '{name}'")
         self._by_root.setdefault(name, []).extend(patterns)
         self.patterns += tuple(patterns)
+
+
+@functools.cache
+def _every_canonicalization() -> CanonicalizationPatternSet:
+    """The one `CanonicalizationPatternSet` of the process: patterns hold no state, and each
+    op's are collected and ordered once."""
+    return CanonicalizationPatternSet()
 
 
 class CanonicalizeDriver(_GreedyDriver):
@@ -176,7 +190,7 @@ def canonicalize(op: Operation, *, top_down: bool = True, max_iterations: int = 
     sweep of the greedy driver followed by the simplification of the regions (without
     erasing dead blocks and arguments unless ``region_simplify``), as in MLIR;
     ``max_iterations`` bounds them."""
-    pattern_set = CanonicalizationPatternSet() if patterns is None else PatternSet(patterns)
+    pattern_set = _every_canonicalization() if patterns is None else PatternSet(patterns)
     driver = CanonicalizeDriver(op, pattern_set, top_down=top_down,
                                 max_num_rewrites=max_num_rewrites)
     for _ in range(max(max_iterations, 1)):

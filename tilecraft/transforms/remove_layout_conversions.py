@@ -20,6 +20,7 @@ conversions from and to them.
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
 from tilecraft.generated import scf as scf_ops
@@ -29,6 +30,7 @@ from tilecraft.ir import Operation
 from tilecraft.ir.traits import Terminator
 
 from .greedy import apply_patterns_greedily
+from .patterns import PatternSet
 from .layout_propagation import propagate_layouts
 from .layout_hoisting import hoist_conversions
 from .layout_rematerialization import backward_rematerialization
@@ -41,11 +43,18 @@ __all__ = ["TritonGPURemoveLayoutConversionsPass", "remove_layout_conversions"]
 
 
 def _cleanup(module: Operation, *, loops: bool = False) -> None:
+    apply_patterns_greedily(module, _cleanup_patterns(loops))
+
+
+@functools.cache
+def _cleanup_patterns(loops: bool) -> PatternSet:
+    """The canonicalization patterns of ``ttg.convert_layout`` (and, with ``loops``, of
+    ``scf.for`` and ``scf.if``), made once: patterns hold no state."""
     patterns = list(ttg_ops.ConvertLayoutOp.get_canonicalization_patterns())
     if loops:
         patterns += scf_ops.ForOp.get_canonicalization_patterns()
         patterns += scf_ops.IfOp.get_canonicalization_patterns()
-    apply_patterns_greedily(module, patterns)
+    return PatternSet(patterns)
 
 
 _ROOT = "live"
