@@ -9,7 +9,13 @@ run contiguously along its last dimension reads each run with vector loads (`vec
 one read only as a dot's ``A`` operand, with contiguous rows, is not copied whole: the dot
 reads it where it lies (a `RowsTile` of row pointers), a few rows at a time. A bf16 load read
 only by a dot that runs on AMX tiles is copied into the layout the tiles load, as bf16
-(`dot_amx.load_packed`).
+(`dot_amx.load_packed`). A load whose value only flows, element by element, into at most three
+stores, reductions or stored expressions, with nothing that may write memory before the last
+of them, is not copied at all: each of them reads the memory itself (`_deferred_readers`; a
+softmax's row is read by its maximum and by its exponential). Where such a load is masked, the
+rest of its block is lowered in two versions (`tail_mask`, `FunctionLowering.lower_ops`): one
+for the programs where its whole mask holds, which reads without checking it, and one that
+checks.
 
 A masked store whose mask holds for a prefix of one dimension (``offsets < n``) runs over that
 prefix only, with that mask, and the loads that share it, unconditional (`prefix_masks`). Any
