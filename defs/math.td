@@ -215,7 +215,8 @@ def Math_Log10Op : Math_FloatUnaryOp<"log10", "Base-10 logarithm"> {
   let tlSignature = "float_unary";
 }
 def Math_Log1pOp : Math_FloatUnaryOp<"log1p", "log(1 + x), accurate near zero"> {
-  let llvmLowering = [Libm<"log1p">, Libdevice<"log1p">];
+  let llvmLowering = [FunctionHook<"log1p_f32", "cpu", ["f32"]>, Libm<"log1p">,
+                      Libdevice<"log1p">];
   let interpreterImpl = "np.log1p";
   let tlName = "log1p";
   let tlSignature = "float_unary";

