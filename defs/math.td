@@ -186,7 +186,8 @@ def Math_Exp2Op : Math_FloatUnaryOp<"exp2", "Base-2 exponential"> {
   let tlSignature = "float_unary";
 }
 def Math_ExpM1Op : Math_FloatUnaryOp<"expm1", "exp(x) - 1, accurate near zero"> {
-  let llvmLowering = [Libm<"expm1">, Libdevice<"expm1">];
+  let llvmLowering = [FunctionHook<"expm1_f32", "cpu", ["f32"]>, Libm<"expm1">,
+                      Libdevice<"expm1">];
   let interpreterImpl = "np.expm1";
   let tlName = "expm1";
   let tlSignature = "float_unary";

@@ -173,7 +173,7 @@ LOWERINGS: dict[str, OpLowering] = {
     ), 1, 1, False, 'defs/math.td:86:7'),
     'math.absi': OpLowering((
         Rule('op_hook', 'absi', '', (), False),
-    ), 1, 1, False, 'defs/math.td:369:7'),
+    ), 1, 1, False, 'defs/math.td:370:7'),
     'math.acos': OpLowering((
         Rule('intrinsic', 'llvm.acos', 'cpu', (), False),
         Rule('call', '__nv_acosf', 'cuda', ('f32',), False),
@@ -205,7 +205,7 @@ LOWERINGS: dict[str, OpLowering] = {
         Rule('intrinsic', 'llvm.atan2', 'cpu', (), False),
         Rule('call', '__nv_atan2f', 'cuda', ('f32',), False),
         Rule('call', '__nv_atan2', 'cuda', ('f64',), False),
-    ), 2, 12, False, 'defs/math.td:304:7'),
+    ), 2, 12, False, 'defs/math.td:305:7'),
     'math.atanh': OpLowering((
         Rule('call', 'atanhf', 'cpu', ('f32',), False),
         Rule('call', 'atanh', 'cpu', ('f64',), False),
@@ -223,7 +223,7 @@ LOWERINGS: dict[str, OpLowering] = {
     ), 1, 1, False, 'defs/math.td:133:7'),
     'math.copysign': OpLowering((
         Rule('intrinsic', 'llvm.copysign', '', (), False),
-    ), 2, 1, False, 'defs/math.td:311:7'),
+    ), 2, 1, False, 'defs/math.td:312:7'),
     'math.cos': OpLowering((
         Rule('intrinsic', 'llvm.cos', 'cpu', (), False),
         Rule('call', '__nv_cosf', 'cuda', ('f32',), False),
@@ -236,13 +236,13 @@ LOWERINGS: dict[str, OpLowering] = {
     ), 1, 12, False, 'defs/math.td:148:7'),
     'math.ctlz': OpLowering((
         Rule('op_hook', 'bit_count', '', (), False),
-    ), 1, 1, False, 'defs/math.td:373:7'),
+    ), 1, 1, False, 'defs/math.td:374:7'),
     'math.ctpop': OpLowering((
         Rule('intrinsic', 'llvm.ctpop', '', (), False),
-    ), 1, 1, False, 'defs/math.td:382:7'),
+    ), 1, 1, False, 'defs/math.td:383:7'),
     'math.cttz': OpLowering((
         Rule('op_hook', 'bit_count', '', (), False),
-    ), 1, 1, False, 'defs/math.td:379:7'),
+    ), 1, 1, False, 'defs/math.td:380:7'),
     'math.erf': OpLowering((
         Rule('function_hook', 'erf_f32', 'cpu', ('f32',), False),
         Rule('call', 'erff', 'cpu', ('f32',), False),
@@ -270,6 +270,7 @@ LOWERINGS: dict[str, OpLowering] = {
         Rule('call', '__nv_exp2', 'cuda', ('f64',), False),
     ), 1, 12, False, 'defs/math.td:180:7'),
     'math.expm1': OpLowering((
+        Rule('function_hook', 'expm1_f32', 'cpu', ('f32',), False),
         Rule('call', 'expm1f', 'cpu', ('f32',), False),
         Rule('call', 'expm1', 'cpu', ('f64',), False),
         Rule('call', '__nv_expm1f', 'cuda', ('f32',), False),
@@ -277,16 +278,16 @@ LOWERINGS: dict[str, OpLowering] = {
     ), 1, 12, False, 'defs/math.td:189:7'),
     'math.floor': OpLowering((
         Rule('intrinsic', 'llvm.floor', '', (), False),
-    ), 1, 1, False, 'defs/math.td:195:7'),
+    ), 1, 1, False, 'defs/math.td:196:7'),
     'math.fma': OpLowering((
         Rule('intrinsic', 'llvm.fma', '', (), False),
-    ), 3, 1, False, 'defs/math.td:336:7'),
+    ), 3, 1, False, 'defs/math.td:337:7'),
     'math.fpowi': OpLowering((
         Rule('op_hook', 'fpowi', '', (), False),
-    ), 2, 12, False, 'defs/math.td:326:7'),
+    ), 2, 12, False, 'defs/math.td:327:7'),
     'math.ipowi': OpLowering((
         Rule('op_hook', 'ipowi', '', (), False),
-    ), 2, 12, False, 'defs/math.td:389:7'),
+    ), 2, 12, False, 'defs/math.td:390:7'),
     'math.isfinite': OpLowering((
         Rule('op_hook', 'float_class', '', (), False),
     ), 1, 1, False, 'defs/math.td:78:7'),
@@ -304,68 +305,68 @@ LOWERINGS: dict[str, OpLowering] = {
         Rule('intrinsic', 'llvm.log', 'cpu', ('f64',), False),
         Rule('call', '__nv_logf', 'cuda', ('f32',), False),
         Rule('call', '__nv_log', 'cuda', ('f64',), False),
-    ), 1, 12, False, 'defs/math.td:203:7'),
+    ), 1, 12, False, 'defs/math.td:204:7'),
     'math.log10': OpLowering((
         Rule('intrinsic', 'llvm.log10', 'cpu', (), False),
         Rule('call', '__nv_log10f', 'cuda', ('f32',), False),
         Rule('call', '__nv_log10', 'cuda', ('f64',), False),
-    ), 1, 12, False, 'defs/math.td:212:7'),
+    ), 1, 12, False, 'defs/math.td:213:7'),
     'math.log1p': OpLowering((
         Rule('function_hook', 'log1p_f32', 'cpu', ('f32',), False),
         Rule('call', 'log1pf', 'cpu', ('f32',), False),
         Rule('call', 'log1p', 'cpu', ('f64',), False),
         Rule('call', '__nv_log1pf', 'cuda', ('f32',), False),
         Rule('call', '__nv_log1p', 'cuda', ('f64',), False),
-    ), 1, 12, False, 'defs/math.td:218:7'),
+    ), 1, 12, False, 'defs/math.td:219:7'),
     'math.log2': OpLowering((
         Rule('function_hook', 'log2_f32', 'cpu', ('f32',), False),
         Rule('intrinsic', 'llvm.log2', 'cpu', ('f64',), False),
         Rule('call', '__nv_log2f', 'cuda', ('f32',), False),
         Rule('call', '__nv_log2', 'cuda', ('f64',), False),
-    ), 1, 12, False, 'defs/math.td:225:7'),
+    ), 1, 12, False, 'defs/math.td:226:7'),
     'math.powf': OpLowering((
         Rule('intrinsic', 'llvm.pow', 'cpu', (), False),
         Rule('call', '__nv_powf', 'cuda', ('f32',), False),
         Rule('call', '__nv_pow', 'cuda', ('f64',), False),
-    ), 2, 12, False, 'defs/math.td:318:7'),
+    ), 2, 12, False, 'defs/math.td:319:7'),
     'math.round': OpLowering((
         Rule('intrinsic', 'llvm.round', '', (), False),
-    ), 1, 1, False, 'defs/math.td:235:7'),
+    ), 1, 1, False, 'defs/math.td:236:7'),
     'math.roundeven': OpLowering((
         Rule('intrinsic', 'llvm.roundeven', '', (), False),
-    ), 1, 1, False, 'defs/math.td:243:7'),
+    ), 1, 1, False, 'defs/math.td:244:7'),
     'math.rsqrt': OpLowering((
         Rule('function_hook', 'rsqrt', 'cpu', (), False),
         Rule('call', '__nv_rsqrtf', 'cuda', ('f32',), False),
         Rule('call', '__nv_rsqrt', 'cuda', ('f64',), False),
-    ), 1, 4, False, 'defs/math.td:250:7'),
+    ), 1, 4, False, 'defs/math.td:251:7'),
     'math.sin': OpLowering((
         Rule('intrinsic', 'llvm.sin', 'cpu', (), False),
         Rule('call', '__nv_sinf', 'cuda', ('f32',), False),
         Rule('call', '__nv_sin', 'cuda', ('f64',), False),
-    ), 1, 12, False, 'defs/math.td:258:7'),
+    ), 1, 12, False, 'defs/math.td:259:7'),
     'math.sinh': OpLowering((
         Rule('intrinsic', 'llvm.sinh', 'cpu', (), False),
         Rule('call', '__nv_sinhf', 'cuda', ('f32',), False),
         Rule('call', '__nv_sinh', 'cuda', ('f64',), False),
-    ), 1, 12, False, 'defs/math.td:265:7'),
+    ), 1, 12, False, 'defs/math.td:266:7'),
     'math.sqrt': OpLowering((
         Rule('intrinsic', 'llvm.sqrt', '', (), False),
-    ), 1, 1, False, 'defs/math.td:271:7'),
+    ), 1, 1, False, 'defs/math.td:272:7'),
     'math.tan': OpLowering((
         Rule('intrinsic', 'llvm.tan', 'cpu', (), False),
         Rule('call', '__nv_tanf', 'cuda', ('f32',), False),
         Rule('call', '__nv_tan', 'cuda', ('f64',), False),
-    ), 1, 12, False, 'defs/math.td:279:7'),
+    ), 1, 12, False, 'defs/math.td:280:7'),
     'math.tanh': OpLowering((
         Rule('function_hook', 'tanh_f32', 'cpu', ('f32',), False),
         Rule('intrinsic', 'llvm.tanh', 'cpu', ('f64',), False),
         Rule('call', '__nv_tanhf', 'cuda', ('f32',), False),
         Rule('call', '__nv_tanh', 'cuda', ('f64',), False),
-    ), 1, 12, False, 'defs/math.td:285:7'),
+    ), 1, 12, False, 'defs/math.td:286:7'),
     'math.trunc': OpLowering((
         Rule('intrinsic', 'llvm.trunc', '', (), False),
-    ), 1, 1, False, 'defs/math.td:292:7'),
+    ), 1, 1, False, 'defs/math.td:293:7'),
     'tt.addptr': OpLowering((
         Rule('op_hook', 'addptr', '', (), False),
     ), 2, 1, False, 'defs/tt.td:318:7'),

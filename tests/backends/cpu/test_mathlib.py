@@ -145,7 +145,8 @@ def _math_function(name: str) -> Callable[..., ir.Value]:
 _INLINE = {"exp": (_math_function("exp"), np.exp), "exp2": (_math_function("exp2"), np.exp2),
            "log": (_math_function("log"), np.log), "log2": (_math_function("log2"), np.log2),
            "log1p": (_math_function("log1p"), np.log1p), "tanh": (_math_function("tanh"), np.tanh),
-           "erf": (_math_function("erf"), lambda x: _erf(x))}
+           "erf": (_math_function("erf"), lambda x: _erf(x)),
+           "expm1": (_math_function("expm1"), np.expm1)}
 
 _F32_SPECIALS = np.array([
     0.0, -0.0, np.inf, -np.inf, np.nan, -np.nan, 1.0, -1.0, 2.0, 0.5, 1e-45, -1e-45, 1e-40,
@@ -169,7 +170,7 @@ def _inline_inputs(name: str, rng: np.random.Generator) -> np.ndarray:
         core = np.concatenate([magnitude, -magnitude / 2.0**20, rng.uniform(-1.0, 1.0, n),
                                rng.uniform(-1e-3, 1e-3, n)])
     elif name.startswith("exp"):
-        lo, hi = (-110.0, 95.0) if name == "exp" else (-155.0, 135.0)
+        lo, hi = {"exp": (-110.0, 95.0), "exp2": (-155.0, 135.0), "expm1": (-30.0, 95.0)}[name]
         core = np.concatenate([rng.uniform(lo, hi, n), rng.uniform(-1.0, 1.0, n),
                                rng.uniform(-1e-3, 1e-3, n)])
     else:
@@ -213,6 +214,8 @@ def test_inline_f32_special_values(inline_kernels: _Compiled) -> None:
                 [0.0, -0.0, 1.0, -1.0, nan, 1.0, -1.0, 1.0, 1.0, -1.0]),
         "log1p": ([0.0, -0.0, inf, -inf, nan, -1.0, -2.0, 1e-40, -1e-40, 2.0**-30],
                   [0.0, -0.0, inf, nan, nan, -inf, nan, 1e-40, -1e-40, 2.0**-30]),
+        "expm1": ([0.0, -0.0, inf, -inf, nan, 1e-40, -1e-40, 89.0, -100.0, 88.72284],
+                  [0.0, -0.0, inf, -1.0, nan, 1e-40, -1e-40, inf, -1.0, inf]),
     }
     for name, (x, expected) in cases.items():
         got = inline_kernels(name, np.array(x, np.float32))

@@ -2,17 +2,17 @@
 
 Tile ops become loops whose bodies are scalar code, and LLVM's loop vectorizer widens them. A
 call to libm in such a body keeps the loop scalar, so the functions that dominate softmax,
-attention, GELU and softplus (`exp`, `exp2`, `log`, `log2`, `log1p`, `tanh`, `erf`) are
-written here for f32 as straight-line arithmetic and bit operations: range reduction, minimax
-polynomials, and selects for the special values. Over all 2**32 inputs they are within one ulp
-(exp 0.90, exp2 0.88, log 0.92, log2 0.99, log1p 0.91, tanh 0.98; erf 0.98 over every input
-from 2**-20 to 4.5 in magnitude, where it is not x times a constant or 1), with inf, NaN,
-overflow, underflow and denormals right. (Through libm, on one Zen 3 core, tanh of 2**20
-floats took 28.8 ms against 1.14 inline, log1p 32.9 against 1.98, and an erf GELU 19.1
-against 2.85.) Every math function is reached by name through `emit_math`, which applies the
-lowering that `.td` declares for its op: those seven for f32 and rsqrt are the
-`FUNCTION_HOOKS` here, the others LLVM intrinsics or calls to libm functions declared in the
-module (call `load_libm` once before JIT-compiling).
+attention, GELU and softplus (`exp`, `exp2`, `expm1`, `log`, `log2`, `log1p`, `tanh`, `erf`)
+are written here for f32 as straight-line arithmetic and bit operations (expm1 finishes in
+f64): range reduction, minimax polynomials, and selects for the special values. Over all 2**32
+inputs they are within one ulp (exp 0.90, exp2 0.88, expm1 0.77, log 0.92, log2 0.99, log1p
+0.91, tanh 0.98; erf 0.98 over every input from 2**-20 to 4.5 in magnitude, where it is not x
+times a constant or 1), with inf, NaN, overflow, underflow and denormals right. (Through libm,
+on one Zen 3 core, tanh of 2**20 floats took 28.8 ms against 1.14 inline, log1p 32.9 against
+1.98, expm1 34.8 against 2.69, and an erf GELU 19.1 against 2.85.) Every math function is
+reached by name through `emit_math`, which applies the lowering that `.td` declares for its
+op: those eight for f32 and rsqrt are the `FUNCTION_HOOKS` here, the others LLVM intrinsics or
+calls to libm functions declared in the module (call `load_libm` once before JIT-compiling).
 
 Half-precision values are never LLVM ``half``/``bfloat``: they travel as ``i16`` bit patterns and
 are computed on as f32. The conversions (`f16_to_f32`, `f32_to_f16`, `f64_to_f16`, the bf16 ones
@@ -42,6 +42,7 @@ F32 = ir.FloatType()
 F64 = ir.DoubleType()
 I16 = ir.IntType(16)
 I32 = ir.IntType(32)
+I64 = ir.IntType(64)
 
 # --------------------------------------------------------------------------------------------
 # Small helpers
@@ -249,6 +250,38 @@ def _erf_f32(builder: ir.IRBuilder, x: ir.Value) -> ir.Value:
     return _call_intrinsic(builder, "copysign", [chosen, x])
 
 
+# e**r - 1 = r + r**2 * P(r) on [-ln2/2, ln2/2]: relative error 2.3e-9.
+_EXPM1_P = (0.5, 0.1666666567325592, 0.04166635870933533, 0.008333389647305012,
+            0.0013940720818936825, 0.00019845884526148438)
+# Above this, e**x - 1 rounds as e**x does; below -18 it rounds to -1.
+_EXPM1_HIGH = 87.0
+_EXPM1_LOW = -18.0
+
+
+def _expm1_f32(builder: ir.IRBuilder, x: ir.Value) -> ir.Value:
+    """e**x - 1 as 2**n * p + (2**n - 1), n = round(x / ln 2), p = e**r - 1 of the remainder
+    r (a polynomial), summed in f64; `_exp_f32` above 87; x itself for +-0."""
+    clamped = _clamp(builder, x, _EXPM1_LOW, _EXPM1_HIGH)
+    shifted = _fmuladd(builder, clamped, ir.Constant(F32, _LOG2E),
+                       ir.Constant(F32, _ROUND_SHIFTER))
+    n_f, n_i = _round_shifted(builder, shifted)
+    r = _fmuladd(builder, n_f, ir.Constant(F32, -_LN2_HI), clamped)
+    r = _fmuladd(builder, n_f, ir.Constant(F32, -_LN2_LO), r)
+    # The rest in f64, rounded once to f32 at the end: p from r (exact) and the polynomial,
+    # then 2**n * p + (2**n - 1), where 2**n - 1 is exact.
+    poly = builder.fpext(_horner(builder, r, _EXPM1_P), F64)
+    wide_r = builder.fpext(r, F64)
+    p = _call_intrinsic(builder, "fma", [builder.fmul(wide_r, wide_r), poly, wide_r])
+    biased = builder.add(builder.sext(n_i, I64), ir.Constant(I64, 1023))
+    scale = builder.bitcast(builder.shl(biased, ir.Constant(I64, 52)), F64)
+    wide = _call_intrinsic(builder, "fma", [scale, p,
+                                            builder.fsub(scale, ir.Constant(F64, 1.0))])
+    result = builder.fptrunc(wide, F32)
+    result = builder.select(builder.fcmp_ordered(">", x, ir.Constant(F32, _EXPM1_HIGH)),
+                            _exp_f32(builder, x), result)
+    return builder.select(builder.fcmp_ordered("==", x, ir.Constant(F32, 0.0)), x, result)
+
+
 def _split_log_f32(builder: ir.IRBuilder, x: ir.Value) -> tuple[ir.Value, ir.Value]:
     """(e, f) with x = 2**e * (1 + f), f in [sqrt(1/2) - 1, sqrt(2) - 1), e an f32; for finite
     x > 0, denormals included (they are scaled by 2**23 first)."""
@@ -332,11 +365,11 @@ FUNCTION_HOOKS: Mapping[str, FunctionHook] = MappingProxyType({
     "exp_f32": _unary_hook(_exp_f32), "exp2_f32": _unary_hook(_exp2_f32),
     "log_f32": _unary_hook(_log_f32), "log2_f32": _unary_hook(_log2_f32),
     "tanh_f32": _unary_hook(_tanh_f32), "erf_f32": _unary_hook(_erf_f32),
-    "log1p_f32": _unary_hook(_log1p_f32),
+    "log1p_f32": _unary_hook(_log1p_f32), "expm1_f32": _unary_hook(_expm1_f32),
     "rsqrt": _unary_hook(_rsqrt),
 })
 """The CPU's hand-written math functions that `.td` lowerings name (``FunctionHook<"name">``):
-the inline f32 exp, exp2, log, log2, log1p, tanh and erf, and rsqrt as 1 / sqrt."""
+the inline f32 exp, exp2, expm1, log, log2, log1p, tanh and erf, and rsqrt as 1 / sqrt."""
 
 
 def emit_math(builder: ir.IRBuilder, name: str, args: Sequence[ir.Value]) -> ir.Value:
