@@ -109,3 +109,35 @@ def test_reductions_of_a_masked_load_see_its_padding(n):
     padded = np.where(np.arange(32) < n, x, np.float32(1.0))
     np.testing.assert_allclose(out, np.stack([padded.sum(1), padded.max(1), padded.min(1)], 1),
                                rtol=1e-6)
+
+
+@tc.jit
+def scale_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    """A masked load only stored, under the same mask."""
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * 2.0, mask=offs < n)
+
+
+def test_which_masked_loads_split_the_rest_of_their_block(monkeypatch):
+    """The softmax's row load splits the rest of the kernel in two versions; a load that is
+    only stored under its own mask does not (the store checks the mask itself)."""
+    from tilecraft.backends.cpu import memory
+
+    decided = []
+    tail_mask = memory.tail_mask
+
+    def spy(fl, ops, start):
+        found = tail_mask(fl, ops, start)
+        if ops[start].name == "tt.load":
+            decided.append(found is not None)
+        return found
+
+    monkeypatch.setattr(memory, "tail_mask", spy)
+    monkeypatch.setenv("TILECRAFT_CACHE_DISABLE", "1")
+    x = np.ones((2, 64), np.float32)
+    softmax_kernel.forget_compiled()
+    softmax_kernel[(2,)](np.empty_like(x), x, 64, 50, BLOCK=64)
+    assert decided == [True]
+    decided.clear()
+    scale_kernel[(2,)](x, np.empty_like(x), 100, BLOCK=64)
+    assert decided == [False]

@@ -175,19 +175,20 @@ class FunctionLowering:
         it all holds (all but the last of a grid over ``offsets < n``), so that the loads and
         stores under that mask need no per-element checks; once as it is."""
         for index, op in enumerate(ops):
-            if split and self._split_at(ops[index:]):
+            if split and self._split_at(ops, index):
                 return
             self.lower_op(op)
 
-    def _split_at(self, tail: Sequence[Operation]) -> bool:
+    def _split_at(self, ops: Sequence[Operation], start: int) -> bool:
         from .memory import tail_mask  # (memory's lowerings import this module)
 
         if self._splitting:
             return False
-        found = tail_mask(self, tail[0], list(tail))
+        found = tail_mask(self, ops, start)
         if found is None:
             return False
         mask, holds = found
+        tail = ops[start:]
 
         def lower_tail() -> None:
             for op in tail:

@@ -27,7 +27,7 @@ are slow on some CPUs (microcoded on AMD's), and plain ones let LLVM drop the ma
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Sequence
 
 import llvmlite.ir as ir
 
@@ -96,21 +96,23 @@ def _deferred_readers(op: Operation) -> list[Operation] | None:
     return readers if _nothing_writes_between(op, last) else None
 
 
-def tail_mask(fl: FunctionLowering, op: Operation, tail: list[Operation]
+def tail_mask(fl: FunctionLowering, ops: Sequence[Operation], start: int
               ) -> tuple[Tile, ir.Value] | None:
-    """Whether the rest of a block, ``tail``, which starts with ``op``, is lowered twice
-    (`FunctionLowering.lower_ops`): once where every element of ``op``'s mask holds, with
-    that mask taken as true, and once for the other programs. ``op`` qualifies as the masked
-    load of a wide tile that is read where it is consumed, by a reduction or in several
+    """Whether the rest of a block, ``ops[start:]``, is lowered twice
+    (`FunctionLowering.lower_ops`): once where every element of the mask of its first op holds,
+    with that mask taken as true, and once for the other programs. That op qualifies as the
+    masked load of a wide tile that is read where it is consumed, by a reduction or in several
     places, each of which would otherwise check the mask element by element (a load only
-    stored under the same mask is left to the store's own check, see `_store`); ``tail`` must
-    have no loops or branches. Returns (the mask's tile, whether all of it holds) or None."""
+    stored under the same mask is left to the store's own check, see `_store`); the rest of
+    the block must have no loops or branches. Returns (the mask's tile, whether all of it
+    holds) or None."""
+    op = ops[start]
     if op.name != "tt.load" or op.mask is None or not is_tensor(op.mask) or \
             T.is_block_pointer(op.ptr.type):
         return None
     mask = fl.tile(op.mask)
     if mask.numel < _UNMASKED_COPY_MIN or fl.holds(mask) or \
-            any(o.regions and o.name not in _PURE_REGIONS for o in tail):
+            any(o.regions and o.name not in _PURE_REGIONS for o in ops[start:]):
         return None
     readers = _deferred_readers(op)
     if readers is None or (len(readers) == 1 and readers[0].name == "tt.store" and
