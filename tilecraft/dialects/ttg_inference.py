@@ -15,7 +15,6 @@ the ``ttg`` attributes (``infer_expand_dims_encoding``, ``infer_reduce_encoding`
 from __future__ import annotations
 
 import functools
-
 from collections.abc import Mapping, Sequence
 from math import prod
 
