@@ -46,7 +46,10 @@ def test_changing_a_def_and_regenerating_recompiles(tmp_path: Path) -> None:
     (project.root / "launch.py").write_text(SCRIPT, encoding="utf-8")
 
     def launch() -> dict:
-        proc = project.run("launch.py", TILECRAFT_CACHE_DIR=str(cache), TILECRAFT_BACKEND="cpu")
+        # One thread: a launch that runs slowly (a loaded machine) would otherwise start the
+        # thread pool, whose object is a cache entry of its own.
+        proc = project.run("launch.py", TILECRAFT_CACHE_DIR=str(cache), TILECRAFT_BACKEND="cpu",
+                           TILECRAFT_CPU_THREADS="1")
         return json.loads(proc.stdout.strip().splitlines()[-1])
 
     first = launch()
