@@ -53,9 +53,8 @@ from tilecraft.ir.values import BlockArgument
 from . import types as T
 from .dot_amx import AmxMatmul, takes_amx
 from .dot_prefetch import LINE_BYTES, next_tiles
-from .lowering import FunctionLowering, lowers
+from .lowering import FunctionLowering, lowers, prefetch
 from .tiles import I32, BufferTile, ExprTile, RowsTile, Tile, index_plus, index_times
-from .vector_loads import prefetch
 
 # Accumulator vectors per register block: enough independent multiply-add chains to cover
 # the FMA latency (4 cycles) times the FMA ports, while leaving registers for B's pieces and a

@@ -44,9 +44,8 @@ from tilecraft.ir import FloatType, Operation
 from . import engine
 from . import types as T
 from .advancing import AdvancingTile
-from .lowering import AMX_TILE_CONFIG, FunctionLowering
+from .lowering import AMX_TILE_CONFIG, FunctionLowering, prefetch
 from .tiles import I32, BufferTile, Tile, index_plus, index_times
-from .vector_loads import prefetch
 
 TILE_ROWS = 16
 ROW_BYTES = 64

@@ -36,9 +36,8 @@ from tilecraft.ir.values import OpResult
 
 from . import types as T
 from .advancing import AdvancingTile
-from .lowering import FunctionLowering
+from .lowering import FunctionLowering, prefetch
 from .tiles import I32
-from .vector_loads import prefetch
 
 LINE_BYTES = 64
 # How many iterations ahead the lines are fetched. Measured on Zen 3 (2 cores shared with other

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ctypes
 import functools
+import os
 import struct
 import sys
 import threading
@@ -100,7 +101,38 @@ def host_cache_key_parts() -> tuple[str, ...]:
     target = host_target()
     llvm_version = ".".join(str(part) for part in llvm.llvm_version_info)
     return (target.triple, target.cpu, target.features, f"llvmlite {llvmlite.__version__}",
-            f"LLVM {llvm_version}", f"AMX bf16 {'on' if host_amx_bf16() else 'off'}")
+            f"LLVM {llvm_version}", f"AMX bf16 {'on' if host_amx_bf16() else 'off'}",
+            f"last-level cache {host_cache_bytes()}")
+
+
+# Where Linux describes CPU 0's caches (a folder per cache, with its type and size), and the
+# size taken where it does not.
+_CACHES = "/sys/devices/system/cpu/cpu0/cache"
+_DEFAULT_CACHE_BYTES = 32 << 20
+_SIZE_UNITS = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+
+
+@functools.cache
+def host_cache_bytes() -> int:
+    """The size in bytes of the largest data or unified cache of CPU 0 (its last level, as
+    Linux's sysfs gives it: the L3 of its socket or chiplet), or 32 MiB where that cannot be
+    read. Launches that store more than this stream their stores (`streaming`)."""
+    sizes = []
+    try:
+        folders = os.listdir(_CACHES)
+    except OSError:
+        return _DEFAULT_CACHE_BYTES
+    for folder in folders:
+        try:
+            with open(os.path.join(_CACHES, folder, "type"), encoding="ascii") as file:
+                kind = file.read().strip()
+            with open(os.path.join(_CACHES, folder, "size"), encoding="ascii") as file:
+                text = file.read().strip()
+        except (OSError, UnicodeDecodeError):
+            continue
+        if kind != "Instruction" and text[:-1].isdigit() and text[-1:] in _SIZE_UNITS:
+            sizes.append(int(text[:-1]) * _SIZE_UNITS[text[-1]])
+    return max(sizes, default=_DEFAULT_CACHE_BYTES)
 
 
 # Linux's arch_prctl(2) (x86-64): the request for permission to use an XSAVE feature, and the

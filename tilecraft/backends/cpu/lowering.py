@@ -39,10 +39,19 @@ LOWERINGS: dict[str, Lowering] = {}
 # The global holding the AMX tile configuration of a module whose dots use AMX tiles (`dot_amx`):
 # its grid function configures the tiles before its programs and releases them after.
 AMX_TILE_CONFIG = "tilecraft.amx_tile_config"
+# A module flag: the kernel streams some of its stores (`streaming`); its grid function then
+# ends with a fence.
+STREAMING_FLAG = "tilecraft.streams"
 
 # An expression used by more than one consumer is stored once it costs this many instructions
 # per element (recomputing a few adds is cheaper than a round trip through memory).
 MATERIALIZE_COST = 6
+# A 1-D expression stored at this many instructions per element or more (softmax's
+# exponential) prefetches what the next program reads, `PREFETCH_STRIP` elements per strip
+# (`next_program`).
+PREFETCHING_LOOP_COST = 10
+PREFETCH_STRIP = 64
+CACHE_LINE = 64
 
 
 def lowers(*names: str) -> Callable[[Lowering], Lowering]:
@@ -116,6 +125,9 @@ class FunctionLowering:
         self._splitting = False  # lowering the two versions of a block's tail (`lower_ops`)
         # buffers written more than once: the storage of values carried along control flow
         self.carrier_roots: set[ir.Value] = set()
+        # what the next program reads, to prefetch (`prefetch_next_read`): the first address,
+        # the bytes, and the memo scope in which the address was computed
+        self._next_reads: list[tuple[ir.Value, int, dict]] = []
 
     # -- values
     def get(self, value: Value):
@@ -263,13 +275,54 @@ class FunctionLowering:
                                 source_etype=storage, inbounds=True)
 
     def materialize(self, tile: Tile, into: BufferTile | None = None) -> BufferTile:
-        """``tile`` stored in a buffer (``into``, or a new one): one loop nest over its shape."""
+        """``tile`` stored in a buffer (``into``, or a new one): one loop nest over its shape,
+        which prefetches what the next program reads (`prefetch_next_read`) where ``tile`` is
+        a costly 1-D expression."""
         if into is None and isinstance(tile, BufferTile):
             return tile
         target = into if into is not None else self.new_buffer(tile.shape, tile.ty)
-        self.loop_nest(tile.shape, lambda idx: self.store_element(target, idx,
-                                                                  tile.emit(self, idx)))
+
+        def body(idx: tuple) -> None:
+            self.store_element(target, idx, tile.emit(self, idx))
+
+        dims = [d for d, size in enumerate(tile.shape) if size != 1]
+        if len(dims) == 1 and isinstance(tile, ExprTile) and \
+                tile.cost >= PREFETCHING_LOOP_COST and self._next_reads:
+            self._prefetching_loop(tile.shape, dims[0], body)
+        else:
+            self.loop_nest(tile.shape, body)
         return target
+
+    def prefetch_next_read(self, address: ir.Value, size: int) -> None:
+        """Has the next costly 1-D loop that `materialize` emits in the current scope (where
+        ``address`` is defined) prefetch the ``size`` bytes from ``address`` on, a few lines
+        at a time (`next_program`)."""
+        self._next_reads.append((address, size, self._memo[-1]))
+
+    def _prefetching_loop(self, shape: Sequence[int], dim: int,
+                          body: Callable[[tuple], None]) -> None:
+        """``body`` over every index of ``shape`` (larger than 1 along ``dim`` only), in
+        strips of `PREFETCH_STRIP` indices that each prefetch their share of the lines of the
+        pending next reads (those whose address this scope sees; the others are dropped)."""
+        reads = [(address, size) for address, size, scope in self._next_reads
+                 if any(scope is open_scope for open_scope in self._memo)]
+        self._next_reads = []
+        strips = shape[dim] // PREFETCH_STRIP if shape[dim] % PREFETCH_STRIP == 0 else 1
+        strip = shape[dim] // strips
+        b = self.builder
+        with self.loop(strips) as s:
+            for address, size in reads:
+                lines = size // CACHE_LINE + 1  # (the row may start inside a line)
+                per_strip = -(-lines // strips)
+                first = b.mul(b.zext(s, I64), ir.Constant(I64, per_strip * CACHE_LINE))
+                for k in range(per_strip):
+                    offset = b.add(first, ir.Constant(I64, k * CACHE_LINE))
+                    prefetch(self, b.gep(address, [offset], source_etype=T.I8))
+            start = b.mul(s, ir.Constant(I32, strip), flags=("nuw", "nsw"))
+            with self.loop(strip) as i:
+                idx = [ir.Constant(I32, 0)] * len(shape)
+                idx[dim] = b.add(start, i, flags=("nuw", "nsw"))
+                body(tuple(idx))
 
     # -- index arithmetic
     def linear_index(self, idx, strides: Sequence[int]) -> ir.Value:
@@ -284,8 +337,11 @@ class FunctionLowering:
 
     # -- loops and branches
     @contextlib.contextmanager
-    def loop(self, count: int | ir.Value, start: int = 0) -> Iterator[ir.Value]:
-        """``for (i = start; i < count; ++i)`` over i32; ``count`` > ``start`` when constant."""
+    def loop(self, count: int | ir.Value, start: int = 0,
+             interleave: bool = True) -> Iterator[ir.Value]:
+        """``for (i = start; i < count; ++i)`` over i32; ``count`` > ``start`` when constant.
+        An innermost loop with a long floating-point body asks LLVM to interleave vectors
+        (`INTERLEAVED_VECTORS`) unless ``interleave`` is false."""
         b = self.builder
         pre = b.block
         head = b.append_basic_block("loop")
@@ -308,7 +364,7 @@ class FunctionLowering:
         bound = ir.Constant(I32, count) if isinstance(count, int) else count
         iv.add_incoming(nxt, b.block)
         latch = b.cbranch(b.icmp_signed("<", nxt, bound), head, exit_)
-        if serial == self._loops and _long_body(head, exit_):
+        if interleave and serial == self._loops and _long_body(head, exit_):
             latch.set_metadata("llvm.loop", _interleaved(self.module))
         b.position_at_end(exit_)
 
@@ -526,7 +582,8 @@ def _load_argument(fl: FunctionLowering, slots: ir.Value, index: int, t) -> ir.V
 
 def _grid_function(module: ir.Module, program: ir.Function, info: KernelInfo) -> None:
     """``@<name>.grid``: runs the programs with linear ids in [begin, end) (between loading
-    and releasing the AMX tile configuration when the programs use AMX tiles)."""
+    and releasing the AMX tile configuration when the programs use AMX tiles, and then a fence
+    when they stream stores)."""
     ty = ir.FunctionType(ir.VoidType(), [T.PTR, I32, I32, I32, I64, I64, T.PTR])
     grid = ir.Function(module, ty, info.grid_symbol)
     for arg, arg_name in zip(grid.args, GRID_ARGS):
@@ -561,7 +618,33 @@ def _grid_function(module: ir.Module, program: ir.Function, info: KernelInfo) ->
         from .dot_amx import release_tiles
 
         release_tiles(b)
+    if STREAMING_FLAG in module.globals:  # its non-temporal stores done before the runtime reads
+        _store_fence(module, b)
     b.ret_void()
+
+
+def _store_fence(module: ir.Module, b: ir.IRBuilder) -> None:
+    """Orders the non-temporal stores before it before every later store: ``sfence`` on x86
+    (LLVM's ``fence`` gives a locked instruction there), else a sequentially consistent
+    fence."""
+    if T.is_x86():
+        intrinsic = module.globals.get("llvm.x86.sse.sfence")
+        if intrinsic is None:
+            intrinsic = ir.Function(module, ir.FunctionType(ir.VoidType(), []),
+                                    "llvm.x86.sse.sfence")
+        b.call(intrinsic, [])
+    else:
+        b.fence("seq_cst")
+
+
+def prefetch(fl: FunctionLowering, pointer: ir.Value) -> None:
+    """Asks the CPU to bring the line at ``pointer`` into its caches (a read, kept close)."""
+    intrinsic = fl.module.globals.get("llvm.prefetch.p0")
+    if intrinsic is None:
+        intrinsic = ir.Function(fl.module, ir.FunctionType(ir.VoidType(), [T.PTR, I32, I32, I32]),
+                                "llvm.prefetch.p0")
+    fl.builder.call(intrinsic, [pointer, ir.Constant(I32, 0), ir.Constant(I32, 3),
+                                ir.Constant(I32, 1)])
 
 
 # An innermost loop whose body holds at least this many floating-point operations (`exp`'s

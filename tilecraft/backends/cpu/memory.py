@@ -27,19 +27,22 @@ are slow on some CPUs (microcoded on AMD's), and plain ones let LLVM drop the ma
 
 from __future__ import annotations
 
+import contextlib
 from typing import Callable, Sequence
 
 import llvmlite.ir as ir
 
 from tilecraft.ir import Operation, Value
 
+from . import streaming
 from . import types as T
 from .dot_prefetch import prefetched_by_dot
 from .elementwise import ELEMENTWISE_COSTS
 from .lowering import MATERIALIZE_COST, FunctionLowering, is_tensor, lowers
+from .next_program import prefetch_next_row
 from .prefix_masks import prefix_mask
 from .shapes import scalar_constant
-from .tiles import BufferTile, ExprTile, RowsTile, Tile
+from .tiles import ZERO, BufferTile, ExprTile, RowsTile, Tile
 from .vector_loads import load_vectors, vector_width
 
 # The instructions per element of a load read where it is consumed (`_deferred_readers`), and the
@@ -164,6 +167,23 @@ def _load_element(fl: FunctionLowering, pointer: ir.Value, elem) -> ir.Value:
     return T.from_memory(fl, fl.builder.load(pointer, typ=T.mem_type(elem)), elem)
 
 
+def _from_row_starts(fl: FunctionLowering, ptr: Value, pointers: Tile, storage: ir.Type) -> Tile:
+    """The tile ``pointers`` of the tensor of pointers ``ptr`` to ``storage`` elements, with
+    each element's address taken from its row's first (its index along the last dimension
+    added) where the axis info says that every row runs contiguously: an address LLVM sees is
+    its row's plus the index, where ``offsets`` arithmetic in i32 hid it behind a sign
+    extension (the SLP vectorizer cannot join such loads, `streaming`). Else ``pointers``."""
+    shape = tuple(ptr.type.shape)
+    if fl.axis_info is None or fl.axis_info.get(ptr).contiguity[-1] % shape[-1] != 0:
+        return pointers
+
+    def address(fl: FunctionLowering, idx: tuple) -> ir.Value:
+        first = pointers.emit(fl, idx[:-1] + (ZERO,))
+        return fl.builder.gep(first, [fl.builder.zext(idx[-1], T.I64)], source_etype=storage)
+
+    return ExprTile(shape, T.PTR, address, [pointers], cost=0)
+
+
 @lowers("tt.load")
 def _load(fl: FunctionLowering, op: Operation) -> None:
     result = op.results[0]
@@ -196,7 +216,10 @@ def _load(fl: FunctionLowering, op: Operation) -> None:
         pointers = fl.tile(op.ptr)
         mask = fl.as_tile(op.mask) if has_mask else None
         other = fl.as_tile(op.other) if has_other else None
+        prefetch_next_row(fl, op)
     if _deferred_readers(op) is not None:
+        if not T.is_block_pointer(op.ptr.type):
+            pointers = _from_row_starts(fl, op.ptr, pointers, T.mem_type(elem))
         operands = [t for t in (pointers, mask, other) if t is not None]
         fl.set(result, ExprTile(
             result.type.shape, ty,
@@ -285,17 +308,26 @@ def _store(fl: FunctionLowering, op: Operation) -> None:
         with fl.if_then(mask.emit(fl, idx)):
             write(pointers.emit(fl, idx), values.emit(fl, idx))
 
-    if mask is None or fl.holds(mask):
-        fl.loop_nest(shape, body)
-        return
-    prefix = None if T.is_block_pointer(op.ptr.type) else prefix_mask(fl, op.mask, shape)
-    if prefix is not None:
+    held = mask is None or fl.holds(mask)
+    prefix = None if held or T.is_block_pointer(op.ptr.type) else \
+        prefix_mask(fl, op.mask, shape)
+    if held:
+        def ordinary() -> None:
+            fl.loop_nest(shape, body)
+    elif prefix is not None:
         def in_prefix(idx: tuple) -> None:
             prefix.enter(fl, idx)
             body(idx)
 
-        with fl.assuming(mask):
-            fl.loop_nest(shape, in_prefix, limit=prefix.limit)
+        def ordinary() -> None:
+            with fl.assuming(mask):
+                fl.loop_nest(shape, in_prefix, limit=prefix.limit)
+    if held or prefix is not None:
+        if not T.is_block_pointer(op.ptr.type) and streaming.applies(fl, op, prefix, not held):
+            with fl.assuming(mask) if mask is not None else contextlib.nullcontext():
+                streaming.store(fl, op, pointers, values, prefix, ordinary)
+        else:
+            ordinary()
         return
     if mask.numel < _UNMASKED_COPY_MIN:
         fl.loop_nest(shape, body)

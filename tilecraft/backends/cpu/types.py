@@ -120,6 +120,13 @@ def _native(fl: FunctionLowering, t: Type) -> bool:
     return t.kind == "f16" and host_has_f16c()
 
 
+def is_x86() -> bool:
+    """Whether the host is an x86-64 one."""
+    from .engine import host_target
+
+    return host_target().triple.startswith("x86_64")
+
+
 def vector_unit() -> tuple[int, int]:
     """The host's vector registers: (bytes in one, how many there are)."""
     from .engine import host_target

@@ -24,7 +24,7 @@ from tilecraft.ir import Operation
 
 from . import types as T
 from .advancing import AdvancingTile
-from .lowering import FunctionLowering
+from .lowering import FunctionLowering, prefetch
 from .tiles import I32, BufferTile, Tile, index_plus, index_times
 
 
@@ -70,13 +70,3 @@ def load_vectors(fl: FunctionLowering, pointers: Tile, out: BufferTile, elem, wi
             fl.store_element(out, first[:-1] + (index_plus(b, first[-1], lane),), value)
 
     fl.loop_nest(shape[:-1] + (shape[-1] // width,), body)
-
-
-def prefetch(fl: FunctionLowering, pointer: ir.Value) -> None:
-    """Asks the CPU to bring the line at ``pointer`` into its caches (a read, kept close)."""
-    intrinsic = fl.module.globals.get("llvm.prefetch.p0")
-    if intrinsic is None:
-        intrinsic = ir.Function(fl.module, ir.FunctionType(ir.VoidType(), [T.PTR, I32, I32, I32]),
-                                "llvm.prefetch.p0")
-    fl.builder.call(intrinsic, [pointer, ir.Constant(I32, 0), ir.Constant(I32, 3),
-                                ir.Constant(I32, 1)])
