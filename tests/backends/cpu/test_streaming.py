@@ -11,7 +11,7 @@ import pytest
 
 import tilecraft as tc
 import tilecraft.language as tl
-from tilecraft.backends.cpu import engine
+from tilecraft.backends.cpu import engine, streaming
 from tilecraft.backends.cpu import types as T
 
 pytestmark = pytest.mark.usefixtures("cpu_backend")
@@ -23,6 +23,14 @@ def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
     mask = offsets < n
     tl.store(out_ptr + offsets, tl.load(x_ptr + offsets, mask=mask)
              + tl.load(y_ptr + offsets, mask=mask), mask=mask)
+
+
+@tc.jit
+def exp_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    """Costly values: streamed a chunk at a time through a buffer."""
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    tl.store(out_ptr + offsets, tl.exp(tl.load(x_ptr + offsets, mask=mask)), mask=mask)
 
 
 @tc.jit
@@ -56,12 +64,12 @@ def counting_kernel(x_ptr, out_ptr, count_ptr, BLOCK: tl.constexpr):
     tl.atomic_add(count_ptr, 1)
 
 
-KERNELS = (add_kernel, scale_kernel, strided_kernel, odd_mask_kernel, rows_kernel,
+KERNELS = (add_kernel, exp_kernel, scale_kernel, strided_kernel, odd_mask_kernel, rows_kernel,
            counting_kernel)
 
 
 @pytest.fixture
-def streaming(monkeypatch):
+def stream_all(monkeypatch):
     """Every launch streams (the last-level cache is taken as zero bytes); kernels compiled
     afresh."""
     monkeypatch.setenv("TILECRAFT_CACHE_DISABLE", "1")
@@ -83,7 +91,7 @@ def _unaligned(n: int, dtype, byte_offset: int) -> np.ndarray:
 
 @pytest.mark.parametrize("n", [1, 7, 31, 32, 100, 1000, 1023, 1024, 4099])
 @pytest.mark.parametrize("byte_offset", [0, 4, 12, 28, 32, 1, 2])
-def test_results_for_every_length_and_alignment(streaming, n, byte_offset):
+def test_results_for_every_length_and_alignment(stream_all, n, byte_offset):
     rng = np.random.default_rng(n)
     x = rng.standard_normal(n).astype(np.float32)
     y = rng.standard_normal(n).astype(np.float32)
@@ -95,8 +103,23 @@ def test_results_for_every_length_and_alignment(streaming, n, byte_offset):
     assert "!nontemporal" in compiled.asm["llir"]
 
 
+@pytest.mark.parametrize("n", [5, 63, 64, 200, 1024, 3000])
+@pytest.mark.parametrize("byte_offset", [0, 4, 20, 1])
+def test_costly_values_stream_a_chunk_at_a_time(stream_all, n, byte_offset):
+    x = np.random.default_rng(n).uniform(-20, 20, n).astype(np.float32)
+    out = _unaligned(n + 8, np.float32, byte_offset)
+    out[:] = np.nan
+    compiled = exp_kernel[(tc.cdiv(n, 1024) + 1,)](x, out, n, BLOCK=1024)
+    np.testing.assert_allclose(out[:n], np.exp(x.astype(np.float64)), rtol=2e-7)
+    assert np.isnan(out[n:]).all()
+    assert "!nontemporal" in compiled.asm["llir"]
+    if T.is_x86():  # a buffer's vectors streamed one after another
+        vectors = streaming.CHUNK_BYTES // T.vector_unit()[0]
+        assert compiled.asm["asm"].count("vmovntps") >= vectors > 1
+
+
 @pytest.mark.parametrize("dtype", [np.float64, np.int32, np.int64])
-def test_other_element_types(streaming, dtype):
+def test_other_element_types(stream_all, dtype):
     x = np.arange(3 * 512, dtype=dtype) - 700
     out = _unaligned(x.size, dtype, 8)
     compiled = scale_kernel[(3,)](x, out, BLOCK=512)
@@ -104,7 +127,7 @@ def test_other_element_types(streaming, dtype):
     assert "!nontemporal" in compiled.asm["llir"]
 
 
-def test_streamed_values_are_stored_from_vector_registers(streaming):
+def test_streamed_values_are_stored_from_vector_registers(stream_all):
     """The loads of a streamed add are joined into vectors (the addresses LLVM sees are a row
     start plus an index), and the kernel ends with a store fence."""
     x = np.arange(4096, dtype=np.float32)
@@ -118,7 +141,7 @@ def test_streamed_values_are_stored_from_vector_registers(streaming):
     assert "vinsertps" not in asm  # no vector built lane by lane
 
 
-def test_stores_that_do_not_qualify_keep_ordinary_code(streaming):
+def test_stores_that_do_not_qualify_keep_ordinary_code(stream_all):
     x = np.arange(1024, dtype=np.float32)
     out = np.zeros(2048, np.float32)
     strided = strided_kernel[(4,)](x, out, BLOCK=256)  # not contiguous

@@ -7,15 +7,19 @@ memcpy) writes large copies with non-temporal stores that skip the read and the 
 output that fits in the cache is likely read again soon, from there: launches that store less
 keep ordinary stores, chosen at run time from the grid's size (`store`).
 
-The values are stored straight from registers: the loop over a tile's aligned vectors computes
-each vector's elements one by one (LLVM's SLP vectorizer joins them into vector operations) and
-stores the vector with ``!nontemporal`` (``vmovntps``, which needs an aligned address). LLVM's
-loop vectorizer cannot be asked for this: it does not widen a ``!nontemporal`` store whose
-alignment is less than the vector's, and the element stores of a tile have the element's. A
-store through a stack buffer (values into the buffer, then copied out) keeps reads and writes
-of memory apart in time and lost most of the gain: in C, a vector add of 2^26 floats on two
-Zen 3 threads, in time per byte of two-thread memcpy, was 0.97 with ordinary stores, 0.78
-streaming from registers and 0.89 through a buffer.
+LLVM's loop vectorizer cannot be asked for such stores: it does not widen a ``!nontemporal``
+store whose alignment is less than the vector's, and the element stores of a tile have the
+element's. So the loop over a tile's aligned vectors computes each vector's elements one by one
+(LLVM's SLP vectorizer joins them into vector operations) and stores the vector with
+``!nontemporal`` (``vmovntps``, which needs an aligned address). A store through a buffer the
+size of the tile (values into it, then copied out) keeps reads and writes of memory apart in
+time and lost most of the gain: in C, a vector add of 2^26 floats on two Zen 3 threads, in time
+per byte of two-thread memcpy, was 0.97 with ordinary stores, 0.78 streaming from registers and
+0.89 through a buffer (0.86 through a 256-byte buffer filled and emptied in turns). Costly
+values (`CHUNKED_COST`: an exponential) take that last form, since the SLP vectorizer does not
+join their lanes well: a loop that LLVM vectorizes computes `CHUNK_BYTES` of them into a stack
+buffer, whose vectors are then streamed out (a row of 4096 exponentials stored on two threads,
+16384 rows: 5.9 us a row joined by SLP, 1.4 chunked, where np.copyto took 1.3).
 
 A tile's elements before its first vector-aligned address, and after its last whole vector,
 are stored one by one with ordinary stores. Non-temporal stores are weakly ordered: the grid
@@ -39,6 +43,10 @@ from .tiles import I32, I64, ZERO, Tile
 
 # A tile of fewer vectors than this keeps ordinary stores: its head and tail would be most of it.
 MIN_TILE_VECTORS = 4
+# Values that cost this many instructions per element or more are computed `CHUNK_BYTES` at a
+# time into a stack buffer (see the module docstring).
+CHUNKED_COST = 10
+CHUNK_BYTES = 256
 
 def applies(fl: FunctionLowering, op: Operation, prefix: PrefixMask | None,
             masked: bool) -> bool:
@@ -94,6 +102,8 @@ def _stream(fl: FunctionLowering, op: Operation, pointers: Tile, values: Tile,
     size = T.byte_size(ty)
     vector_bytes = T.vector_unit()[0]
     lanes = vector_bytes // size
+    # elements a trip of the main loop stores: a vector's worth, or a chunk's
+    step = lanes if getattr(values, "cost", 1) < CHUNKED_COST else CHUNK_BYTES // size
     count = ir.Constant(I32, op.value.type.shape[0]) if prefix is None else prefix.count
     base = pointers.emit(fl, (ZERO,))
     address = b.ptrtoint(base, I64)
@@ -104,8 +114,8 @@ def _stream(fl: FunctionLowering, op: Operation, pointers: Tile, values: Tile,
     misaligned = b.icmp_unsigned("!=", b.and_(address, ir.Constant(I64, size - 1)),
                                  ir.Constant(I64, 0))
     head = b.select(b.or_(misaligned, b.icmp_unsigned(">", head, count)), count, head)
-    vectors = b.udiv(b.sub(count, head), ir.Constant(I32, lanes))
-    body_end = b.add(head, b.mul(vectors, ir.Constant(I32, lanes)))
+    trips = b.udiv(b.sub(count, head), ir.Constant(I32, step))
+    body_end = b.add(head, b.mul(trips, ir.Constant(I32, step)))
 
     def value(at: ir.Value) -> ir.Value:
         if prefix is not None:
@@ -115,21 +125,35 @@ def _stream(fl: FunctionLowering, op: Operation, pointers: Tile, values: Tile,
     def element(at: ir.Value) -> None:
         b.store(value(at), pointers.emit(fl, (at,)))
 
-    # (no loop here asks LLVM to interleave: the vectors' loop is vector code already, the
-    # others run less than a vector's worth of elements)
-    with fl.loop(head, interleave=False) as i:
-        element(i)
-    with fl.loop(vectors, interleave=False) as j:
-        first = b.add(head, b.mul(j, ir.Constant(I32, lanes), flags=("nuw", "nsw")),
-                      flags=("nuw", "nsw"))
-        vector = ir.Constant(ir.VectorType(ty, lanes), ir.Undefined)
-        for lane in range(lanes):
-            at = first if lane == 0 else b.add(first, ir.Constant(I32, lane),
-                                               flags=("nuw", "nsw"))
-            vector = b.insert_element(vector, value(at), ir.Constant(I32, lane))
-        stored = ir.instructions.StoreInstr(b.block, vector, pointers.emit(fl, (first,)))
+    def stream(vector: ir.Value, at: ir.Value) -> None:
+        stored = ir.instructions.StoreInstr(b.block, vector, pointers.emit(fl, (at,)))
         stored.align = vector_bytes
         b._insert(stored)
         stored.set_metadata("nontemporal", fl.module.add_metadata([ir.Constant(I32, 1)]))
-    with fl.loop(b.sub(count, body_end), interleave=False) as i:
+
+    # (the head's loop runs less than a vector's worth of elements: LLVM is not asked to
+    # interleave vectors there, nor in a loop of vector code)
+    with fl.loop(head, interleave=False) as i:
+        element(i)
+    if step == lanes:
+        with fl.loop(trips, interleave=False) as j:
+            first = b.add(head, b.mul(j, ir.Constant(I32, lanes), flags=("nuw", "nsw")),
+                          flags=("nuw", "nsw"))
+            vector = ir.Constant(ir.VectorType(ty, lanes), ir.Undefined)
+            for lane in range(lanes):
+                at = first if lane == 0 else b.add(first, ir.Constant(I32, lane),
+                                                   flags=("nuw", "nsw"))
+                vector = b.insert_element(vector, value(at), ir.Constant(I32, lane))
+            stream(vector, first)
+    else:
+        chunk = fl.new_buffer((step,), ty)
+        with fl.loop(trips, interleave=False) as j:
+            first = b.add(head, b.mul(j, ir.Constant(I32, step), flags=("nuw", "nsw")),
+                          flags=("nuw", "nsw"))
+            with fl.loop(step) as k:
+                fl.store_element(chunk, (k,), value(b.add(first, k, flags=("nuw", "nsw"))))
+            for at in range(0, step, lanes):
+                vector = fl.load_vector(chunk, (ir.Constant(I32, at),), lanes)
+                stream(vector, b.add(first, ir.Constant(I32, at), flags=("nuw", "nsw")))
+    with fl.loop(b.sub(count, body_end)) as i:
         element(b.add(body_end, i, flags=("nuw", "nsw")))
