@@ -141,3 +141,51 @@ def test_which_masked_loads_split_the_rest_of_their_block(monkeypatch):
     decided.clear()
     scale_kernel[(2,)](x, np.empty_like(x), 100, BLOCK=64)
     assert decided == [False]
+
+
+@tc.jit
+def shift_kernel(x_ptr, STEP: tl.constexpr, BLOCK: tl.constexpr):
+    """Element ``i`` of ``x`` stored ``STEP`` elements further on (``STEP`` added to the
+    store's base, as ``x + 1 + offs`` reads)."""
+    offs = tl.arange(0, BLOCK)
+    tl.store(x_ptr + STEP + offs, tl.load(x_ptr + offs))
+
+
+@tc.jit
+def offset_shift_kernel(x_ptr, BLOCK: tl.constexpr):
+    """The same with the step added to the offsets."""
+    offs = tl.arange(0, BLOCK)
+    tl.store(x_ptr + (offs + 1), tl.load(x_ptr + offs))
+
+
+@tc.jit
+def add_kernel(x_ptr, y_ptr, out_ptr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs) + tl.load(y_ptr + offs))
+
+
+@pytest.mark.parametrize("step", [1, 7, -3])
+def test_a_store_that_overwrites_what_its_load_reads_later_stores_the_old_values(step):
+    """In one program, a load's values are those before the store that writes into it (the
+    interpreter's semantics; across programs, or between two pointer arguments that overlap,
+    it is a race as on a GPU): such a load is copied, not read where it lies."""
+    x = np.arange(1040, dtype=np.float32)
+    start = 8
+    expected = x.copy()
+    expected[start + step:start + step + 1024] = x[start:start + 1024]
+    shift_kernel[(1,)](x[start:], STEP=step, BLOCK=1024)
+    np.testing.assert_array_equal(x, expected)
+    y = np.arange(1025, dtype=np.float32)
+    offset_shift_kernel[(1,)](y, BLOCK=1024)
+    np.testing.assert_array_equal(y, np.concatenate([[0], np.arange(1024)]).astype(np.float32))
+
+
+def test_an_in_place_update_still_reads_where_the_load_lies():
+    """out = x (the same array, the same offsets): element i is read before it is written."""
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal(4096).astype(np.float32)
+    y = rng.standard_normal(4096).astype(np.float32)
+    expected = x + y
+    compiled = add_kernel[(4,)](x, y, x, BLOCK=1024)
+    np.testing.assert_array_equal(x, expected)
+    assert "@llvm.memcpy" not in compiled.asm["llir"]

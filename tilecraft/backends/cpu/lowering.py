@@ -125,9 +125,9 @@ class FunctionLowering:
         self._splitting = False  # lowering the two versions of a block's tail (`lower_ops`)
         # buffers written more than once: the storage of values carried along control flow
         self.carrier_roots: set[ir.Value] = set()
-        # what the next program reads, to prefetch (`prefetch_next_read`): the first address,
-        # the bytes, and the memo scope in which the address was computed
-        self._next_reads: list[tuple[ir.Value, int, dict]] = []
+        # what the next program reads, to prefetch (`prefetch_next_read`): what emits the first
+        # address, the bytes, and the memo scope of the load
+        self._next_reads: list[tuple[Callable[[], ir.Value], int, dict]] = []
 
     # -- values
     def get(self, value: Value):
@@ -293,10 +293,10 @@ class FunctionLowering:
             self.loop_nest(tile.shape, body)
         return target
 
-    def prefetch_next_read(self, address: ir.Value, size: int) -> None:
-        """Has the next costly 1-D loop that `materialize` emits in the current scope (where
-        ``address`` is defined) prefetch the ``size`` bytes from ``address`` on, a few lines
-        at a time (`next_program`)."""
+    def prefetch_next_read(self, address: Callable[[], ir.Value], size: int) -> None:
+        """Has the next costly 1-D loop that `materialize` emits in the current scope prefetch
+        the ``size`` bytes from the address that ``address()`` emits (there, before the loop)
+        on, a few lines at a time (`next_program`)."""
         self._next_reads.append((address, size, self._memo[-1]))
 
     def _prefetching_loop(self, shape: Sequence[int], dim: int,
@@ -304,7 +304,7 @@ class FunctionLowering:
         """``body`` over every index of ``shape`` (larger than 1 along ``dim`` only), in
         strips of `PREFETCH_STRIP` indices that each prefetch their share of the lines of the
         pending next reads (those whose address this scope sees; the others are dropped)."""
-        reads = [(address, size) for address, size, scope in self._next_reads
+        reads = [(address(), size) for address, size, scope in self._next_reads
                  if any(scope is open_scope for open_scope in self._memo)]
         self._next_reads = []
         strips = shape[dim] // PREFETCH_STRIP if shape[dim] % PREFETCH_STRIP == 0 else 1

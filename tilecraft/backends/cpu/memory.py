@@ -61,7 +61,8 @@ def _deferred_readers(op: Operation) -> list[Operation] | None:
     buffer, or None where it cannot be: every use of its value leads, through element-wise ops
     of the same shape in the same block, to a store, a reduction or an element-wise result
     that `FunctionLowering.set` stores (a costly one read twice); at most `_DEFERRED_READS`
-    such readers, and no op from the load to the last of them may write memory."""
+    such readers, no op from the load to the last of them may write memory, and a store
+    among them writes index by index where the load reads (`_index_aligned`)."""
     readers: list[Operation] = []
     followed: set[Operation] = set()
 
@@ -73,6 +74,8 @@ def _deferred_readers(op: Operation) -> list[Operation] | None:
                 continue
             followed.add(user)
             if user.parent is not op.parent:
+                return False
+            if user.name == "tt.store" and not _index_aligned(op, user):
                 return False
             if user.name in ("tt.store", "tt.reduce"):
                 readers.append(user)
@@ -97,6 +100,41 @@ def _deferred_readers(op: Operation) -> list[Operation] | None:
         if last.is_before_in_block(reader):
             last = reader
     return readers if _nothing_writes_between(op, last) else None
+
+
+def _index_aligned(load: Operation, store: Operation) -> bool:
+    """Whether the store's loop, reading the load where it lies, never overwrites an element
+    the load reads at a later index: the store writes through the load's own pointers, or the
+    same offsets are added to two uniform bases that are the same value or come from different
+    arguments (arrays that overlap with a shift, which programs would race on anyway). A store
+    to ``x + 1 + offs`` of a load of ``x + offs`` would overwrite element ``i + 1`` before
+    reading it: such loads are copied first."""
+    if store.ptr is load.ptr:
+        return True
+    read, written = _uniform_base(load.ptr), _uniform_base(store.ptr)
+    if read is None or written is None or read[1] is not written[1]:
+        return False
+    return read[0] is written[0] or _root(read[0]) is not _root(written[0])
+
+
+def _uniform_base(ptr: Value) -> tuple[Value, Value] | None:
+    """(base, offsets) of a tensor of pointers ``tt.addptr(tt.splat(base), offsets)``."""
+    owner = getattr(ptr, "owner", None)
+    if not isinstance(owner, Operation) or owner.name != "tt.addptr":
+        return None
+    splat = getattr(owner.operands[0], "owner", None)
+    if not isinstance(splat, Operation) or splat.name != "tt.splat":
+        return None
+    return splat.operands[0], owner.operands[1]
+
+
+def _root(pointer: Value) -> Value:
+    """The value a scalar pointer is computed from by ``tt.addptr``s (a kernel argument)."""
+    owner = getattr(pointer, "owner", None)
+    while isinstance(owner, Operation) and owner.name == "tt.addptr":
+        pointer = owner.operands[0]
+        owner = getattr(pointer, "owner", None)
+    return pointer
 
 
 def tail_mask(fl: FunctionLowering, ops: Sequence[Operation], start: int

@@ -11,10 +11,10 @@ streaming stores, 31.8 without the prefetches): they must be spread through the 
 So a 1-D load in a program's top-level block, whose pointers run contiguously over the tile
 and depend on the program id along the grid's first axis (the one that varies fastest in the
 order programs run), has its pointer expression lowered a second time with that program id
-plus one, for the address of the first element the next program reads (`prefetch_next_row`).
-The first costly 1-D loop that stores an expression in that scope afterwards
-(`FunctionLowering.materialize`) is strip-mined, and each strip prefetches its share of the
-row's lines. A prefetch of an address no program reads (after the grid's last program) is
+plus one, for the address of the first element the next program reads (`prefetch_next_row`),
+by the first costly 1-D loop that stores an expression in that scope afterwards
+(`FunctionLowering.materialize`): that loop is strip-mined, and each strip prefetches its share
+of the row's lines. A prefetch of an address no program reads (after the grid's last program) is
 harmless: prefetches never fault.
 """
 
@@ -54,18 +54,22 @@ def prefetch_next_row(fl: FunctionLowering, op: Operation) -> None:
     lowered = {result: fl.values[result] for o in ops for result in o.results}
     if any(isinstance(tile, BufferTile) for tile in lowered.values()):
         return  # an expression stored in a buffer: lowering it again would emit a loop
-    b = fl.builder
-    try:
-        for o in [o for o in block if o in ops]:  # in their order
-            if o.name == "tt.get_program_id" and int(o.axis) == 0:
-                fl.values[o.results[0]] = b.add(fl.pid[0], ir.Constant(I32, 1))
-            else:
-                fl.lower_op(o)
-        first = fl.tile(op.ptr).emit(fl, (ZERO,))
-    finally:
-        fl.values.update(lowered)
+
+    def first_address() -> ir.Value:
+        """The pointer expression lowered again with the next program id, for its first
+        element (emitted where a loop takes the prefetches: most kernels have none)."""
+        try:
+            for o in [o for o in block if o in ops]:  # in their order
+                if o.name == "tt.get_program_id" and int(o.axis) == 0:
+                    fl.values[o.results[0]] = fl.builder.add(fl.pid[0], ir.Constant(I32, 1))
+                else:
+                    fl.lower_op(o)
+            return fl.tile(op.ptr).emit(fl, (ZERO,))
+        finally:
+            fl.values.update(lowered)
+
     element = T.byte_size(T.mem_type(T.element_type(op.results[0].type)))
-    fl.prefetch_next_read(first, shape[0] * element)
+    fl.prefetch_next_read(first_address, shape[0] * element)
 
 
 def _pointer_ops(ptr: Value, block) -> set[Operation] | None:
