@@ -122,38 +122,29 @@ def _stream(fl: FunctionLowering, op: Operation, pointers: Tile, values: Tile,
             prefix.enter(fl, (at,))
         return values.emit(fl, (at,))
 
-    def element(at: ir.Value) -> None:
+    # Every trip of the main loop computes `step` values into a stack buffer, by a loop that
+    # LLVM vectorizes (a chunk) or unrolls for its SLP vectorizer to join the lanes (a vector's
+    # worth), then streams the buffer's vectors out.
+    chunk = fl.new_buffer((step,), ty)
+    nontemporal = fl.module.add_metadata([ir.Constant(I32, 1)])
+    with fl.loop(trips, interleave=False) as j:
+        first = b.add(head, b.mul(j, ir.Constant(I32, step), flags=("nuw", "nsw")),
+                      flags=("nuw", "nsw"))
+        with fl.loop(step, interleave=step > lanes) as k:
+            fl.store_element(chunk, (k,), value(b.add(first, k, flags=("nuw", "nsw"))))
+        target = pointers.emit(fl, (first,))  # (the tile's pointers are contiguous)
+        for at in range(0, step, lanes):
+            stored = ir.instructions.StoreInstr(
+                b.block, fl.load_vector(chunk, (ir.Constant(I32, at),), lanes),
+                b.gep(target, [ir.Constant(I64, at)], source_etype=ty) if at else target)
+            stored.align = vector_bytes
+            b._insert(stored)
+            stored.set_metadata("nontemporal", nontemporal)
+    # the elements before the first aligned vector and after the last whole trip, in one loop
+    # (each element is written once, in any order: a load read in place is index-aligned)
+    edges = b.add(head, b.sub(count, body_end))
+    with fl.loop(edges, interleave=False) as i:
+        after = b.icmp_unsigned(">=", i, head)
+        at = b.add(i, b.select(after, b.sub(body_end, head), ir.Constant(I32, 0)),
+                   flags=("nuw", "nsw"))
         b.store(value(at), pointers.emit(fl, (at,)))
-
-    def stream(vector: ir.Value, at: ir.Value) -> None:
-        stored = ir.instructions.StoreInstr(b.block, vector, pointers.emit(fl, (at,)))
-        stored.align = vector_bytes
-        b._insert(stored)
-        stored.set_metadata("nontemporal", fl.module.add_metadata([ir.Constant(I32, 1)]))
-
-    # (the head's loop runs less than a vector's worth of elements: LLVM is not asked to
-    # interleave vectors there, nor in a loop of vector code)
-    with fl.loop(head, interleave=False) as i:
-        element(i)
-    if step == lanes:
-        with fl.loop(trips, interleave=False) as j:
-            first = b.add(head, b.mul(j, ir.Constant(I32, lanes), flags=("nuw", "nsw")),
-                          flags=("nuw", "nsw"))
-            vector = ir.Constant(ir.VectorType(ty, lanes), ir.Undefined)
-            for lane in range(lanes):
-                at = first if lane == 0 else b.add(first, ir.Constant(I32, lane),
-                                                   flags=("nuw", "nsw"))
-                vector = b.insert_element(vector, value(at), ir.Constant(I32, lane))
-            stream(vector, first)
-    else:
-        chunk = fl.new_buffer((step,), ty)
-        with fl.loop(trips, interleave=False) as j:
-            first = b.add(head, b.mul(j, ir.Constant(I32, step), flags=("nuw", "nsw")),
-                          flags=("nuw", "nsw"))
-            with fl.loop(step) as k:
-                fl.store_element(chunk, (k,), value(b.add(first, k, flags=("nuw", "nsw"))))
-            for at in range(0, step, lanes):
-                vector = fl.load_vector(chunk, (ir.Constant(I32, at),), lanes)
-                stream(vector, b.add(first, ir.Constant(I32, at), flags=("nuw", "nsw")))
-    with fl.loop(b.sub(count, body_end)) as i:
-        element(b.add(body_end, i, flags=("nuw", "nsw")))
