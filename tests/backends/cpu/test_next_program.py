@@ -11,17 +11,9 @@ import pytest
 import tilecraft as tc
 import tilecraft.language as tl
 
+from .test_deferred_loads import softmax_kernel
+
 pytestmark = pytest.mark.usefixtures("cpu_backend")
-
-
-@tc.jit
-def softmax_kernel(out_ptr, in_ptr, stride, n_cols, BLOCK: tl.constexpr):
-    row = tl.program_id(0)
-    cols = tl.arange(0, BLOCK)
-    mask = cols < n_cols
-    x = tl.load(in_ptr + row * stride + cols, mask=mask, other=-float("inf"))
-    num = tl.exp(x - tl.max(x, axis=0))
-    tl.store(out_ptr + row * stride + cols, num / tl.sum(num, axis=0), mask=mask)
 
 
 @tc.jit
