@@ -89,6 +89,47 @@ def test_fp16_matmul_runs_on_tensor_cores() -> None:
     assert "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16" in ptx
 
 
+@tc.jit
+def repeated_dot_kernel(a_ptr, b_ptr, c_ptr, trips, BM: tl.constexpr, BN: tl.constexpr,
+                        BK: tl.constexpr):
+    """The same A and B tiles multiplied into one accumulator on every trip."""
+    rm, rn, rk = tl.arange(0, BM), tl.arange(0, BN), tl.arange(0, BK)
+    a = tl.load(a_ptr + rm[:, None] * BK + rk[None, :])
+    b = tl.load(b_ptr + rk[:, None] * BN + rn[None, :])
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for _ in range(trips):
+        acc = tl.dot(a, b, acc)
+    tl.store(c_ptr + rm[:, None] * BN + rn[None, :], acc)
+
+
+def _loop_body(ptx: str, marker: str) -> str:
+    """The PTX of the loop around the first ``marker``: from the label before it to the
+    branch back."""
+    at = ptx.index(marker)
+    start = ptx.rfind("$L__BB", 0, at)
+    return ptx[start:ptx.index("bra", at)]
+
+
+@needs_ptxas
+def test_loop_invariant_dot_operands_are_staged_once() -> None:
+    """sm_80: operands the loop does not change go through shared memory into their mma
+    registers once, before the loop (`triton-licm`); the loop holds the mma.sync alone."""
+    source = tc.ASTSource(repeated_dot_kernel, {"a_ptr": "*fp16:16", "b_ptr": "*fp16:16",
+                                                "c_ptr": "*fp32:16", "trips": "i32",
+                                                "BM": "constexpr", "BN": "constexpr",
+                                                "BK": "constexpr"},
+                          {"BM": 64, "BN": 64, "BK": 32})
+    ptx = tc.compile(source, target=tc.GPUTarget("cuda", 80, 32)).asm["ptx"]
+    loop = _loop_body(ptx, "mma.sync")
+    # a 64x64x32 dot on 4 warps: (64 / 16) * (64 / 8) * (32 / 16) / 4 instructions a warp, on
+    # each of the trips that LLVM unrolled into one
+    mmas = loop.count("mma.sync.aligned.m16n8k16")
+    assert mmas and mmas % 16 == 0
+    for staging in ("st.shared", "ld.shared", "ldmatrix", "bar.sync"):
+        assert staging not in loop
+    assert "ldmatrix" in ptx  # before the loop
+
+
 def _aligned_matmul(capability: int, stages: int):
     """The fp16 matmul with sizes divisible by 16, so that the masks are uniform over 8
     elements: 16-byte copies, pipelined."""

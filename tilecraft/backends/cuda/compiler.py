@@ -45,14 +45,17 @@ class CUDAOptions:
 
 
 def ttgir_pipeline(options: CUDAOptions) -> str:
-    """Triton's ``make_ttgir`` pass list, as far as tilecraft has the passes."""
+    """Triton's ``make_ttgir`` pass list, as far as tilecraft has the passes. ``triton-licm``
+    runs before the pipeliner, as in Triton (for sm_80 and sm_90): it hoists a dot operand's
+    layout conversion whose operand the loop does not change, so that the conversion's staging
+    through shared memory (stores, barriers, ``ldmatrix``) runs once, not on every trip."""
     convert = (f"convert-triton-to-tritongpu{{num-warps={options.num_warps} "
                f"threads-per-warp={options.threads_per_warp} num-ctas={options.num_ctas} "
                f"target=cuda:{options.capability}}}")
     return (f"builtin.module({convert}, tritongpu-coalesce, "
             "tritongpu-remove-layout-conversions, tritongpu-optimize-thread-locality, "
             "tritongpu-accelerate-matmul, "
-            "tritongpu-remove-layout-conversions, canonicalize, cse, "
+            "tritongpu-remove-layout-conversions, canonicalize, cse, triton-licm, "
             f"tritongpu-reduce-data-duplication, tritongpu-pipeline{{num-stages={options.num_stages}}}, "
             "tritongpu-prefetch, triton-nvidia-tma-lowering, canonicalize)")
 
