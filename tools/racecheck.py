@@ -5,9 +5,11 @@ stages; 4 warps, and 8 warps in two warp groups), the same through tensor descri
 copies and mbarriers on sm_90), and the attention kernel of
 ``examples/05_fused_attention.py`` (tools/bench/gpu_attention.py's blocks, causal and not), fp16,
 at square and ragged shapes (not multiples of the blocks), each checked against torch, and
-descriptor stores in a loop (asynchronous TMA stores on sm_90). On an
-sm_90 GPU both run on wgmma. Run it under the sanitizer; it also runs alone (then it only
-checks results):
+descriptor stores in a loop (asynchronous TMA stores on sm_90). On an sm_90 GPU both run on
+wgmma, and the cp.async matmul and the attention kernel run again as compiled for sm_80
+(``arch="sm80"``: mma.sync, operands read with ldmatrix, the next K slice prefetched at the
+end of each trip, one barrier a trip). Run it under the sanitizer; it also runs alone (then it
+only checks results):
 
     compute-sanitizer --tool racecheck --racecheck-report hazard \\
         python tools/racecheck.py
@@ -42,10 +44,12 @@ def _report(label: str, out, expected, tolerance: float) -> bool:
 
 
 def _launch_matmul(module, descriptors: bool, a, b, c, config: dict, warps: int,
-                   stages: int) -> None:
+                   stages: int, arch: str | None = None) -> None:
     (m, k), n = a.shape, b.shape[1]
     grid = (math.ceil(m / config["BLOCK_SIZE_M"]) * math.ceil(n / config["BLOCK_SIZE_N"]), )
     options = {"num_warps": warps, "num_stages": stages, **config}
+    if arch is not None:
+        options["arch"] = arch
     if not descriptors:
         module.matmul_kernel[grid](a, b, c, m, n, k, a.stride(0), a.stride(1), b.stride(0),
                                    b.stride(1), c.stride(0), c.stride(1), **options)
@@ -65,7 +69,9 @@ def check_matmuls(folder: Path) -> int:
     import torch
 
     failures = 0
-    for stem, source in (("matmul", gpu_matmul.MATMUL), ("matmul_tma", gpu_matmul.MATMUL_TMA)):
+    for stem, source, arch in (("matmul", gpu_matmul.MATMUL, None),
+                               ("matmul", gpu_matmul.MATMUL, "sm80"),
+                               ("matmul_tma", gpu_matmul.MATMUL_TMA, None)):
         module = gpu.kernel_modules(folder, stem, source, ("tilecraft",))["tilecraft"]
         for config, warps in MATMUL_CONFIGS:
             for stages in (2, 3, 4):
@@ -74,12 +80,12 @@ def check_matmuls(folder: Path) -> int:
                     b = torch.randn((k, n), device="cuda", dtype=torch.float16)
                     c = torch.empty((m, n), device="cuda", dtype=torch.float16)
                     _launch_matmul(module, stem == "matmul_tma", a, b, c, config, warps,
-                                   stages)
+                                   stages, arch)
                     torch.cuda.synchronize()
                     expected = torch.matmul(a.float(), b.float())
                     failures += not _report(
-                        f"{stem} {warps} warps stages={stages} {m}x{n}x{k}", c, expected,
-                        2e-2 * expected.abs().max().item())
+                        f"{stem}{' ' + arch if arch else ''} {warps} warps stages={stages} "
+                        f"{m}x{n}x{k}", c, expected, 2e-2 * expected.abs().max().item())
     return failures
 
 
@@ -90,22 +96,25 @@ def check_attention(folder: Path) -> int:
     module = gpu.kernel_modules(folder, "attention", gpu_attention.kernel_source(),
                                 ("tilecraft",))["tilecraft"]
     failures = 0
-    for n_ctx in (256, 200):
-        for causal in (False, True):
-            q, k, v = (torch.randn((1, 2, n_ctx, 64), device="cuda", dtype=torch.float16)
-                       for _ in range(3))
-            o = torch.empty_like(q)
-            grid = (math.ceil(n_ctx / gpu_attention.BLOCK_M), 2, 1)
-            module._attn_fwd[grid](q, k, v, 0.125, o, *q.stride(), *k.stride(), *v.stride(),
-                                   *o.stride(), 2, n_ctx, HEAD_DIM=64,
-                                   BLOCK_M=gpu_attention.BLOCK_M,
-                                   BLOCK_N=gpu_attention.BLOCK_N, CAUSAL=causal,
-                                   num_warps=gpu_attention.NUM_WARPS,
-                                   num_stages=gpu_attention.NUM_STAGES)
-            torch.cuda.synchronize()
-            expected = _attention_reference(q, k, v, causal)
-            failures += not _report(f"attention n={n_ctx}{' causal' if causal else ''}", o,
-                                    expected, 2e-2)
+    for arch in (None, "sm80"):
+        for n_ctx in (256, 200):
+            for causal in (False, True):
+                q, k, v = (torch.randn((1, 2, n_ctx, 64), device="cuda", dtype=torch.float16)
+                           for _ in range(3))
+                o = torch.empty_like(q)
+                grid = (math.ceil(n_ctx / gpu_attention.BLOCK_M), 2, 1)
+                module._attn_fwd[grid](q, k, v, 0.125, o, *q.stride(), *k.stride(),
+                                       *v.stride(), *o.stride(), 2, n_ctx, HEAD_DIM=64,
+                                       BLOCK_M=gpu_attention.BLOCK_M,
+                                       BLOCK_N=gpu_attention.BLOCK_N, CAUSAL=causal,
+                                       num_warps=gpu_attention.NUM_WARPS,
+                                       num_stages=gpu_attention.NUM_STAGES,
+                                       **({"arch": arch} if arch else {}))
+                torch.cuda.synchronize()
+                expected = _attention_reference(q, k, v, causal)
+                failures += not _report(
+                    f"attention{' ' + arch if arch else ''} n={n_ctx}"
+                    f"{' causal' if causal else ''}", o, expected, 2e-2)
     return failures
 
 

@@ -32,6 +32,14 @@ a buffer's bytes, narrowed to a box of elements when the descriptor is a
 Functions are processed callees first (`ModuleMembar`); what a function leaves pending at its
 returns is what its calls bring in.
 
+With ``skip_satisfied_waits`` (the CUDA backend's choice; Triton always synchronizes after a
+wait) a run of ``ttg.async_wait`` that every path reaches with its copies already waited for
+(`wait_is_satisfied`: an earlier wait for as few pending groups, no ``ttg.async_commit_group``
+since, through the back edge of an ``scf.for`` too) gets no barrier of its own: it waits for
+nothing, and the earlier wait's barrier made those copies visible. The pipeliner's wait at the
+top of a loop whose first operand slice `tritongpu-prefetch` loads at the end of the previous
+trip is such a wait; without its barrier, a pipelined matmul loop synchronizes once a trip.
+
 A backend may pass a *filter* (Triton's ``MembarFilterFn``): when two accesses conflict, the
 barrier is left out if the filter says, for every pair of an earlier and a later op behind
 them, that the pair needs none. Without a filter every conflict gets its barrier.
@@ -59,7 +67,7 @@ from tilecraft.ir import Block, BlockArgument, BoolAttr, Operation, Value
 __all__ = ["BlockInfo", "FunctionMembar", "MembarFilter", "ModuleMembar", "Slice",
            "access_slice", "shared_effects",
            "LOCAL", "SYNCED_VIA_ASYNC_WAIT", "amd_membar_filter", "cuda_membar_filter",
-           "annotate_synced_via_async_wait"]
+           "annotate_synced_via_async_wait", "wait_is_satisfied"]
 
 #: The ``local`` bit of ``ttg.barrier``'s address space.
 LOCAL = 1
@@ -213,11 +221,13 @@ class FunctionMembar:
 
     def __init__(self, func: Operation, allocation: FunctionAllocation,
                  callee_infos: dict[Operation, BlockInfo],
-                 filter: MembarFilter | None = None) -> None:
+                 filter: MembarFilter | None = None,
+                 skip_satisfied_waits: bool = False) -> None:
         self.func = func
         self.allocation = allocation
         self.callee_infos = callee_infos
         self.filter = filter
+        self.skip_satisfied_waits = skip_satisfied_waits
         self.barriers: list[Operation] = []
         self.exit_info = BlockInfo()
 
@@ -295,6 +305,8 @@ class FunctionMembar:
             following = op.next_op
             if following is not None and following.name in _WAITS:
                 return  # the next wait's barrier follows both
+            if self.skip_satisfied_waits and _run_is_satisfied(op):
+                return
             if not _is_local_barrier(following):
                 self._insert_barrier(None, after=op)
             info.sync()
@@ -328,13 +340,62 @@ def _position(op: Operation) -> int:
     return list(op.parent).index(op)
 
 
+def _run_is_satisfied(last: Operation) -> bool:
+    """Whether the run of waits ending at ``last`` is all ``ttg.async_wait`` and
+    `wait_is_satisfied` for the fewest pending groups any of them leaves."""
+    first, fewest = last, None
+    while first.prev_op is not None and first.prev_op.name in _WAITS:
+        first = first.prev_op
+    op: Operation | None = first
+    while op is not None:
+        if op.name != "ttg.async_wait":
+            return False
+        fewest = op.num if fewest is None else min(fewest, op.num)
+        if op is last:
+            break
+        op = op.next_op
+    return fewest is not None and wait_is_satisfied(first, fewest)
+
+
+def wait_is_satisfied(op: Operation, pending: int) -> bool:
+    """Whether every path to ``op`` passes a ``ttg.async_wait`` that leaves at most
+    ``pending`` groups in flight after the last ``ttg.async_commit_group``: looking back
+    through ``op``'s block, and from the start of an ``scf.for`` body both before the loop and
+    from the end of the body (the back edge). A call, or an op whose regions commit, ends the
+    search with False."""
+    return _satisfied_before(op, pending, set())
+
+
+def _satisfied_before(op: Operation, pending: int, entered: set[int]) -> bool:
+    previous = op.prev_op
+    while previous is not None:
+        if previous.name == "ttg.async_wait":
+            return previous.num <= pending
+        if previous.name in ("ttg.async_commit_group", "tt.call") or (
+                previous.regions and any(inner.name in ("ttg.async_commit_group", "tt.call")
+                                         for inner in previous.walk())):
+            return False
+        previous = previous.prev_op
+    block = op.parent
+    loop = block.parent_op if block is not None else None
+    if loop is None or loop.name != "scf.for" or len(loop.regions[0].blocks) != 1:
+        return False
+    if id(block) in entered:  # around the body without a wait or a commit: as on entry
+        return True
+    entered.add(id(block))
+    return (_satisfied_before(loop, pending, entered)
+            and _satisfied_before(block.terminator, pending, entered))
+
+
 class ModuleMembar:
     """Barrier insertion in every function of a module, callees first."""
 
     def __init__(self, module: Operation, allocation: ModuleAllocation | None = None,
-                 filter: MembarFilter | None = None) -> None:
+                 filter: MembarFilter | None = None,
+                 skip_satisfied_waits: bool = False) -> None:
         self.allocation = allocation if allocation is not None else ModuleAllocation(module)
         self.filter = filter
+        self.skip_satisfied_waits = skip_satisfied_waits
         self.infos: dict[Operation, BlockInfo] = {}
         self.barriers: list[Operation] = []
 
@@ -343,7 +404,8 @@ class ModuleMembar:
         for func, data in self.allocation.functions.items():
             if not func.regions or not func.regions[0].blocks:
                 continue
-            analysis = FunctionMembar(func, data, self.infos, self.filter)
+            analysis = FunctionMembar(func, data, self.infos, self.filter,
+                                      self.skip_satisfied_waits)
             analysis.run()
             self.infos[func] = analysis.exit_info
             self.barriers.extend(analysis.barriers)

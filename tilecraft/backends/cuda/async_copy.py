@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import llvmlite.ir as ir
 
+from tilecraft.analysis.membar import wait_is_satisfied
 from tilecraft.dialects.foldutils import const_attr, is_zero
 from tilecraft.ir import Operation
 
@@ -80,11 +81,12 @@ def _commit_group(fl: GPULowering, op: Operation) -> None:
 
 @lowers("ttg.async_wait")
 def _wait(fl: GPULowering, op: Operation) -> None:
-    """``cp.async.wait_group num``; none for a wait right after one with the same ``num``
-    (nothing was committed between them)."""
+    """``cp.async.wait_group num``; none for a wait that every path reaches with at most
+    ``num`` groups in flight (`membar.wait_is_satisfied`: after a wait for as few, with
+    nothing committed since, as the pipeliner's wait at the top of a loop whose operands the
+    prefetch pass loaded at the end of the previous trip)."""
     pending = op.num
-    previous = op.prev_op
-    if previous is not None and previous.name == op.name and previous.num == pending:
+    if wait_is_satisfied(op, pending):
         fl.set(op.results[0], _TOKEN)
         return
     fl.builder.call(fl.declare("llvm.nvvm.cp.async.wait.group", ir.VoidType(), [I32]),

@@ -111,7 +111,7 @@ def lower_kernel(module_op: Operation, *, num_warps: int, threads_per_warp: int 
     fl.axis_info = AxisInfoAnalysis(module_op)
     allocation = ModuleAllocation(module_op, scratch_fn=scratch_bytes)
     annotate_synced_via_async_wait(module_op)
-    ModuleMembar(module_op, allocation, cuda_membar_filter).run()
+    ModuleMembar(module_op, allocation, cuda_membar_filter, skip_satisfied_waits=True).run()
     fl.allocation = allocation.of(kernel)
     fl.async_proxy_reads = any(op.name == "ttng.warp_group_dot" for op in kernel.walk())
     fl.global_scratch = func.args[len(arg_types)] if info.global_scratch else None
