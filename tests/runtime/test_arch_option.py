@@ -50,3 +50,28 @@ def test_sm80_code_assembled_for_a_hopper_gpu():
                         target=tc.GPUTarget("cuda", 90, 32), options={"arch": "sm80"})
     assert ".target sm_80" in kernel.asm["ptx"]
     assert toolchain.cubin_arch(kernel.asm["cubin"]) == 90
+
+
+def _big_pipelined_matmul(target: int, options: dict):
+    """The fp16 matmul of the CUDA tests with 128x256x64 blocks in 4 stages: 192 KiB of
+    operand buffers, more than an sm_80 GPU has per program and less than an sm_90 one."""
+    from tests.backends.cuda.test_kernels import SIGNATURES
+
+    fn, signature, constexprs = SIGNATURES["matmul_f16"]
+    signature = {name: "i32:16" if kind == "i32" else kind for name, kind in signature.items()}
+    constexprs = {**constexprs, "BM": 128, "BN": 256, "BK": 64}
+    return tc.compile(tc.ASTSource(fn, signature, constexprs),
+                      target=tc.GPUTarget("cuda", target, 32),
+                      options={"num_stages": 4, "num_warps": 8, **options})
+
+
+@pytest.mark.skipif(not HAVE_PTXAS, reason="ptxas not found")
+def test_shared_memory_is_bounded_by_the_gpu_the_code_runs_on():
+    """sm_80 code for a Hopper GPU may use Hopper's 227 KiB of shared memory per program; on
+    an sm_80 GPU the same kernel is refused, naming the bytes and sm_80's limit."""
+    kernel = _big_pipelined_matmul(90, {"arch": "sm80"})
+    assert ".target sm_80" in kernel.asm["ptx"]
+    assert 163 * 1024 < kernel.metadata["shared"] <= 227 * 1024
+    with pytest.raises(Exception, match=r"needs \d+ bytes of shared memory here; sm_80 allows "
+                                        rf"{163 * 1024} per program"):
+        _big_pipelined_matmul(80, {})

@@ -72,7 +72,8 @@ def make_llir(ttgir: Operation, options: CUDAOptions, metadata: dict) -> str:
     module, info = lower_kernel(ttgir.clone(), num_warps=options.num_warps,
                                 threads_per_warp=options.threads_per_warp,
                                 capability=options.capability,
-                                fp_fusion=options.enable_fp_fusion, maxnreg=options.maxnreg)
+                                fp_fusion=options.enable_fp_fusion, maxnreg=options.maxnreg,
+                                runs_on=options.assemble_for)
     metadata.update(name=info.name, arg_kinds=info.arg_kinds, shared=info.shared,
                     num_warps=options.num_warps, tensormaps=info.tensormaps,
                     global_scratch=info.global_scratch)

@@ -68,11 +68,14 @@ def _check_types(kernel: Operation, capability: int) -> None:
 
 def lower_kernel(module_op: Operation, *, num_warps: int, threads_per_warp: int = 32,
                  capability: int = 90, fp_fusion: bool = True,
-                 maxnreg: int | None = None) -> tuple[ir.Module, KernelInfo]:
+                 maxnreg: int | None = None,
+                 runs_on: int | None = None) -> tuple[ir.Module, KernelInfo]:
     """The LLVM module of the one public kernel of ``module_op`` (a `ttg` module, inlined).
     Shared memory is allocated and barriers inserted into ``module_op`` first; with
     ``fp_fusion`` floating-point multiplies and adds may become fused multiply-adds; ``maxnreg``
-    caps the registers of a thread."""
+    caps the registers of a thread. ``runs_on``: the compute capability the code is assembled
+    for when it is not ``capability`` (Triton's ``arch`` option: sm_80 code on a Hopper GPU),
+    whose shared memory per program bounds the kernel's."""
     funcs = [op for op in module_op.regions[0].blocks[0] if op.name == "tt.func"]
     kernels = [f for f in funcs if f.sym_visibility != "private"] or funcs
     if not kernels:
@@ -121,9 +124,10 @@ def lower_kernel(module_op: Operation, *, num_warps: int, threads_per_warp: int 
     control.lower_region(fl, kernel.body, args)
     if not fl.builder.block.is_terminated:
         fl.builder.ret_void()
-    limit = SHARED_LIMITS.get(capability, 48 * 1024)
+    device = runs_on or capability
+    limit = SHARED_LIMITS.get(device, 48 * 1024)
     if info.shared > limit:
         raise error_at(fl.largest_shared_user or kernel,
                        f"kernel '{name}' needs {info.shared} bytes of shared memory here; "
-                       f"sm_{capability} allows {limit} per program")
+                       f"sm_{device} allows {limit} per program")
     return module, info
