@@ -7,10 +7,11 @@ inputs with fp32 accumulation; beside them the instruction's own ceiling, a hand
 loop of independent ``mma.sync.m16n8k16`` (`raw_ptx`: no shared memory, no address arithmetic),
 and cuBLAS's matmul at 8192^3 (``torch.matmul``), all in one run.
 
-The compiled loops are not the instruction's ceiling: their SASS (H200, 128x256x32 on 8 warps)
-shows tilecraft's sm_80 code staging both operands through shared memory on every trip (stores,
-four barriers, ldmatrix, then the 64 HMMA) and Triton's reloading them with ldmatrix on every
-trip. Every output is checked (ITERS times A @ B; the PTX loop's sums) before it is timed.
+The compiled loops need not reach the instruction's ceiling: in their SASS (H200, 128x256x32
+on 8 warps) Triton's sm_80 code reloads both operands with ldmatrix on every trip, and
+tilecraft's staged them through shared memory on every trip (stores, four barriers, ldmatrix)
+until `triton-licm` ran before the pipeliner; its loop now holds the 64 HMMA alone. Every
+output is checked (ITERS times A @ B; the PTX loop's sums) before it is timed.
 
     python tools/bench/gpu_mma_peak.py [--out DIR] [--iters 512]
 """
