@@ -251,6 +251,16 @@ def test_matmul_loop_is_pipelined_with_cp_async(stages: int) -> None:
     assert kernel.metadata["shared"] >= stages * (64 * 32 + 32 * 64) * 2
 
 
+@needs_ptxas
+def test_masked_copies_zero_fill_through_the_ignore_src_predicate() -> None:
+    """The matmul's copies under its K masks: cp.async's ignore-src predicate (the negated
+    mask), not a source size selected from the mask."""
+    ptx = _aligned_matmul(80, 3).asm["ptx"]
+    masked = re.findall(r"cp\.async\.cg\.shared\.global \[[^]]+\], \[[^]]+\], 16, (%\w+);",
+                        ptx)
+    assert masked and all(operand.startswith("%p") for operand in masked)
+
+
 @tc.jit
 def axpy_kernel(x_ptr, y_ptr, z_ptr, out_ptr, BLOCK: tl.constexpr):
     offsets = tl.arange(0, BLOCK)

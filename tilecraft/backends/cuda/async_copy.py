@@ -66,11 +66,23 @@ def _async_copy(fl: GPULowering, op: Operation) -> None:
         source = pointers.values[register]
         if source.type.addrspace != GLOBAL:
             source = b.addrspacecast(source, pointer_type(GLOBAL))
-        size: ir.Value = ir.Constant(I32, nbytes)
-        if mask is not None:
-            size = b.select(mask.values[register], size, ir.Constant(I32, 0))
-        b.call(copy, [target, source, size])
+        if mask is None:
+            b.call(copy, [target, source, ir.Constant(I32, nbytes)])
+        else:
+            _masked_copy(fl, kind, nbytes, target, source, mask.values[register])
     fl.set(op.results[0], _TOKEN)
+
+
+def _masked_copy(fl: GPULowering, kind: str, nbytes: int, target: ir.Value, source: ir.Value,
+                 mask: ir.Value) -> None:
+    """``cp.async`` of ``nbytes`` that fills the bytes with zeros where ``mask`` (an i1) is
+    false, through the instruction's ``ignore-src`` predicate. (The intrinsic takes a source
+    size instead, 0 or ``nbytes``: ptxas turned each select of it back into a predicate with
+    two more instructions a copy, in the loop of a pipelined matmul 12 copies a trip.)"""
+    text = f"cp.async.{kind}.shared.global [$0], [$1], {nbytes}, $2;"
+    asm = ir.InlineAsm(ir.FunctionType(ir.VoidType(), [target.type, source.type, T.I1]), text,
+                       "l,l,b", side_effect=True)
+    fl.builder.call(asm, [target, source, fl.builder.not_(mask)])
 
 
 @lowers("ttg.async_commit_group")
