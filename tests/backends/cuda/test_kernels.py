@@ -241,9 +241,7 @@ def test_matmul_loop_is_pipelined_with_cp_async(stages: int) -> None:
     assert ttgir.count(f"!ttg.memdesc<{stages}x") >= 2
     ptx = kernel.asm["ptx"]
     assert "cp.async.cg.shared.global" in ptx and "cp.async.commit_group" in ptx
-    first_mma = ptx.index("mma.sync")
-    loop = ptx[ptx.rfind("$L__BB", 0, first_mma):]
-    loop = loop[:loop.index("bra")]
+    loop = _loop_body(ptx, "mma.sync")
     waits = [line.strip() for line in loop.splitlines() if "cp.async.wait_group" in line]
     assert waits == [f"cp.async.wait_group \t{stages - 2};"]
     assert loop.count("bar.sync") == 1
