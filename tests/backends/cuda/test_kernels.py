@@ -250,6 +250,24 @@ def test_matmul_loop_is_pipelined_with_cp_async(stages: int) -> None:
 
 
 @needs_ptxas
+def test_shared_addresses_fold_register_constants_into_offsets() -> None:
+    """sm_80, 128x256x64 on 8 warps: the bits of a register's shared-memory offset that no
+    lane or warp sets are an immediate of the address (``[%rd + 4096]``), so the loop's 32
+    ldmatrix start from a few addresses, not one (and one register) each."""
+    fn, signature, constexprs = SIGNATURES["matmul_f16"]
+    signature = {name: "i32:16" if kind == "i32" else kind for name, kind in signature.items()}
+    constexprs = {**constexprs, "BM": 128, "BN": 256, "BK": 64}
+    kernel = tc.compile(tc.ASTSource(fn, signature, constexprs),
+                        target=tc.GPUTarget("cuda", 80, 32),
+                        options={"num_warps": 8, "num_stages": 3})
+    addresses = re.findall(r"ldmatrix[^\[]*\[([^]]+)\]",
+                           _loop_body(kernel.asm["ptx"], "mma.sync"))
+    assert len(addresses) == 32
+    starts = {address.split("+")[0] for address in addresses}
+    assert len(starts) <= 8, sorted(starts)
+
+
+@needs_ptxas
 def test_masked_copies_zero_fill_through_the_ignore_src_predicate() -> None:
     """The matmul's copies under its K masks: cp.async's ignore-src predicate (the negated
     mask), not a source size selected from the mask."""

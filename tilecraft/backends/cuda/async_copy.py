@@ -27,7 +27,7 @@ from tilecraft.ir import Operation
 from ..cpu import types as T
 from .lowering import GLOBAL, I32, GPULowering, error_at, lowers, pointer_type
 from .memory import vector_plan
-from .shared_memory import access_plan, shared_tensor, xor_offset
+from .shared_memory import access_plan, shared_tensor, thread_offset
 
 _SIZES = (16, 8, 4)
 #: A token's stand-in: the lowering keeps no state for tokens.
@@ -56,13 +56,12 @@ def _async_copy(fl: GPULowering, op: Operation) -> None:
     kind = "cg" if nbytes == 16 else "ca"
     copy = fl.declare(f"llvm.nvvm.cp.async.{kind}.shared.global.{nbytes}.s", ir.VoidType(),
                       [pointer_type(3), pointer_type(GLOBAL), I32])
-    thread = fl.thread_offsets(plan.offsets)[0]
     free = pointers.layout.free_variable_masks().get("register", 0)
     for register in range(0, pointers.layout.in_dim_size("register"), width):
         if register & free:
             continue
         constant = plan.offsets.apply(register=register)[0] ^ tensor.corner
-        target = storage.pointer(fl, tensor.base, xor_offset(fl, thread, constant))
+        target = storage.pointer(fl, tensor.base, thread_offset(fl, plan.offsets, constant))
         source = pointers.values[register]
         if source.type.addrspace != GLOBAL:
             source = b.addrspacecast(source, pointer_type(GLOBAL))

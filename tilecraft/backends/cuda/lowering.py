@@ -296,22 +296,27 @@ class GPULowering:
         return result
 
     def coordinates(self, layout: LinearLayout, register: int) -> list[ir.Value]:
-        """The coordinates of register ``register`` of this thread, one i32 per dim. Where the
-        register's constant has no bit that a lane or warp can set, the xor is an add that
-        cannot wrap (``nuw nsw``): LLVM then folds the constant into the addresses that use it
-        (``[%rd + 8192]``) instead of keeping one 64-bit address per register."""
+        """The coordinates of register ``register`` of this thread, one i32 per dim
+        (`with_constant` of the register's constant)."""
         offsets = self.thread_offsets(layout)
         constant = layout.apply(register=register)
+        return [self.with_constant(layout, dim, offset, c)
+                for dim, (offset, c) in enumerate(zip(offsets, constant))]
+
+    def with_constant(self, layout: LinearLayout, dim: int, offset: ir.Value,
+                      constant: int) -> ir.Value:
+        """``offset`` (this thread's part of coordinate ``dim`` of ``layout``,
+        `thread_offsets`) xor ``constant``. The bits of ``constant`` that no lane or warp can
+        set are added instead (``nuw nsw``: they cannot carry into the thread's bits), so
+        that LLVM folds them into the addresses that use the result (``[%rd + 8192]``): a
+        thread keeps one address per pattern of the other bits, not one per register."""
         b = self.builder
-        out = []
-        for dim, (offset, c) in enumerate(zip(offsets, constant)):
-            if c == 0:
-                out.append(offset)
-            elif c & _thread_bits(layout, dim) == 0:
-                out.append(b.add(offset, ir.Constant(I32, c), flags=("nuw", "nsw")))
-            else:
-                out.append(b.xor(offset, ir.Constant(I32, c)))
-        return out
+        overlap = constant & _thread_bits(layout, dim)
+        value = offset if overlap == 0 else b.xor(offset, ir.Constant(I32, overlap))
+        rest = constant ^ overlap
+        if rest == 0:
+            return value
+        return b.add(value, ir.Constant(I32, rest), flags=("nuw", "nsw"))
 
     def is_representative(self, layout: LinearLayout) -> ir.Value | None:
         """Whether this thread is the first of the threads holding the same elements (lanes

@@ -83,18 +83,18 @@ def access_plan(shared: LinearLayout, distributed: LinearLayout, element_bytes: 
 
 
 def _pointers(fl: GPULowering, tensor: SharedTensor, plan: AccessPlan):
-    thread = fl.thread_offsets(plan.offsets)[0]
     vector = tensor.storage.ty if plan.width == 1 else ir.VectorType(tensor.storage.ty,
                                                                        plan.width)
     for start, constant in zip(plan.starts, plan.constants):
-        pointer = tensor.storage.pointer(fl, tensor.base, xor_offset(fl, thread,
-                                                              constant ^ tensor.corner))
+        pointer = tensor.storage.pointer(fl, tensor.base, thread_offset(
+            fl, plan.offsets, constant ^ tensor.corner))
         yield start, pointer, vector
 
 
-def xor_offset(fl: GPULowering, thread: ir.Value, constant: int) -> ir.Value:
-    """A thread's offset ``thread`` xor a register's constant part."""
-    return thread if constant == 0 else fl.builder.xor(thread, ir.Constant(I32, constant))
+def thread_offset(fl: GPULowering, offsets: LinearLayout, constant: int) -> ir.Value:
+    """This thread's offset in the map ``offsets`` ((register,) lane, warp -> offset) xor a
+    register's ``constant`` part (`GPULowering.with_constant`)."""
+    return fl.with_constant(offsets, 0, fl.thread_offsets(offsets)[0], constant)
 
 
 def store_distributed(fl: GPULowering, tensor: SharedTensor, source: Distributed) -> None:
@@ -177,11 +177,10 @@ def load_by_ldmatrix(fl: GPULowering, tensor: SharedTensor, plan: LdmatrixPlan,
     name = "llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4." + ("trans." if plan.transposed else "")
     result = ir.LiteralStructType([I32] * 4)
     fn = fl.declare(name + "b16.p3", result, [tensor.base.type])
-    thread = fl.thread_offsets(plan.addresses)[0]
     half = ir.IntType(16)
     values: list = []
     for constant in plan.constants:
-        offset = xor_offset(fl, thread, constant ^ tensor.corner)
+        offset = thread_offset(fl, plan.addresses, constant ^ tensor.corner)
         loaded = b.call(fn, [tensor.storage.pointer(fl, tensor.base, offset)])
         for matrix in range(4):
             word = b.extract_value(loaded, matrix)
