@@ -114,28 +114,27 @@ def raw_ptx(kind: str) -> str:
 
 
 def raw_peak(device: gpu.CudaDevice, row: gpu.Row, kind: str, trips: int) -> None:
-    """The PTX loop's TFLOP/s in ``row``'s ``ptx`` column (cuda-python loads and launches it)."""
-    import ctypes
-
-    from cuda.bindings import driver
-
-    from tilecraft.backends.cuda.driver import _check
+    """The PTX loop's TFLOP/s in ``row``'s ``ptx`` column (assembled by tilecraft's toolchain,
+    launched through its driver)."""
+    from tilecraft.backends.cuda.driver import CudaFunction
+    from tilecraft.backends.cuda.toolchain import ptx_to_cubin
 
     torch = device.torch
-    blocks = RAW_BLOCKS_PER_SM * torch.cuda.get_device_properties(0).multi_processor_count
+    properties = torch.cuda.get_device_properties(0)
+    blocks = RAW_BLOCKS_PER_SM * properties.multi_processor_count
+    # the sm_80 PTX assembled for this GPU, as ``arch="sm80"`` kernels are
+    capability = 10 * properties.major + properties.minor
+    cubin = ptx_to_cubin(raw_ptx(kind), capability, name="mma_ptx").cubin
+    function = CudaFunction(cubin, "mma_ptx", 0, RAW_WARPS, ("ptr", "i32"),
+                            arg_names=("out", "trips"))
     threads = 32 * RAW_WARPS
-    module = _check(driver.cuModuleLoadData(raw_ptx(kind).encode() + b"\0"), "cuModuleLoadData")
-    function = _check(driver.cuModuleGetFunction(module, b"mma_ptx"), "cuModuleGetFunction")
     out = torch.empty(blocks * threads, device="cuda")
-    values = (ctypes.c_uint64(out.data_ptr()), ctypes.c_uint32(trips))
-    params = (ctypes.c_void_p * 2)(*(ctypes.addressof(value) for value in values))
     # each MMA adds 16 (k products of 1.0) to every accumulator: small integers, exact in fp32
     index = torch.arange(threads, device="cuda", dtype=torch.float32).repeat(blocks)
     expected = 4 * RAW_CHAINS * (index + 16 * trips)
 
-    def launch(keep: tuple = (values, params)) -> Any:
-        _check(driver.cuLaunchKernel(function, blocks, 1, 1, threads, 1, 1, 0, 0,
-                                     ctypes.addressof(params), 0), "cuLaunchKernel")
+    def launch() -> Any:
+        function.launch((blocks, 1, 1), (out, trips), None)
         return out
 
     def check(result: Any) -> None:
