@@ -27,6 +27,7 @@ on a machine without a GPU.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import importlib.util
 import json
@@ -41,7 +42,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Callable
+from typing import Any, Callable, ContextManager
 
 import numpy as np
 
@@ -309,12 +310,14 @@ def _failed(row: Row, column: str, error: Exception) -> None:
 
 def measure_alternating(row: Row, launches: dict[str, Callable[[], Any]],
                         check: Callable[[Any], None], figure: Callable[[float], float],
-                        device: Device, rounds: int = 3) -> None:
+                        device: Device, rounds: int = 3,
+                        span: Callable[[str], ContextManager[None]] | None = None) -> None:
     """`measure` for several columns at once: each launches once (compiling) and is checked,
     then they are timed in ``rounds`` rounds that alternate between them, and each column gets
     ``figure`` of the median of its rounds' medians. A GPU's clocks drift over seconds (on an
     H200, cuBLAS's own fp16 8192^3 matmul ran at 767 and 667 TFLOP/s two rounds apart), and
-    alternating rounds give every column the same drift."""
+    alternating rounds give every column the same drift. ``span(column)``, where given, is
+    entered around each of the column's timings (`gpu_clocks.ClockLog.span`)."""
     ready: dict[str, Callable[[], Any]] = {}
     for column, launch in launches.items():
         try:
@@ -327,7 +330,8 @@ def measure_alternating(row: Row, launches: dict[str, Callable[[], Any]],
         for column, launch in ready.items():
             if column not in row.errors:
                 try:
-                    times[column].append(device.time_ms(launch))
+                    with span(column) if span is not None else contextlib.nullcontext():
+                        times[column].append(device.time_ms(launch))
                 except Exception as error:  # noqa: BLE001
                     _failed(row, column, error)
     for column, measured in times.items():

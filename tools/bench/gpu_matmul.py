@@ -9,7 +9,9 @@ descriptors (examples/07_matmul_descriptors.py: TMA copies on Hopper) compiled b
 (``tilecraft-tma``, ``triton-tma``). Every output is checked against
 torch before it is timed. The columns are timed in ``--rounds`` rounds that alternate between
 them (``triton.testing.do_bench`` medians, then the median of the rounds), since the GPU's
-clocks drift over seconds.
+clocks drift over seconds. A second table gives each column's median SM clock and board power
+while it was timed (`gpu_clocks`): these matmuls run at the power cap, at clocks that differ
+by kernel.
 
     python tools/bench/gpu_matmul.py [--out DIR] [--sizes 4096,8192] [--stages 3] [--rounds 3]
 """
@@ -29,6 +31,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import gpu  # noqa: E402  (tools/bench/gpu.py: headers, rows, timing, the table)
+from gpu_clocks import ClockLog  # noqa: E402
 
 # examples/04_matmul.py's kernel (Triton's tutorial 03-matrix-multiplication.py, MIT license,
 # without its activation).
@@ -54,7 +57,7 @@ def _descriptor_class(compiler: str) -> Any:
 
 def matmul(device: gpu.CudaDevice, modules: dict[str, ModuleType],
            tma_modules: dict[str, ModuleType], size: int, dtype_name: str,
-           stages: int, rounds: int) -> gpu.Row:
+           stages: int, rounds: int, clocks: ClockLog) -> gpu.Row:
     torch = device.torch
     dtype = getattr(torch, dtype_name)
     row = gpu.Row(f"matmul {dtype_name} {size}^3", "TFLOP/s", True)
@@ -103,8 +106,27 @@ def matmul(device: gpu.CudaDevice, modules: dict[str, ModuleType],
             return c
 
         launches[f"{compiler}-tma"] = launch_tma
-    gpu.measure_alternating(row, launches, check, figure, device, rounds)
+    gpu.measure_alternating(row, launches, check, figure, device, rounds,
+                            span=lambda column: clocks.span(f"{row.case}|{column}"))
     return row
+
+
+def clocks_table(rows: list[gpu.Row], columns: list[str], clocks: ClockLog) -> str:
+    """Each case's median SM clock (MHz) and power (W) per column, while it was timed."""
+    if clocks.unavailable:
+        return f"SM clock and power: {clocks.unavailable}\n"
+    width = max(len(row.case) for row in rows)
+    widths = [max(11, len(column) + 1) for column in columns]
+    lines = ["SM clock (MHz) / board power (W) while each column was timed (nvidia-smi)", "",
+             f"{'case':<{width}}  " + "".join(f"{c:>{w}}" for c, w in zip(columns, widths))]
+    for row in rows:
+        cells = []
+        for column, w in zip(columns, widths):
+            summary = clocks.summary(f"{row.case}|{column}")
+            cell = "n/a" if summary is None else f"{summary[0]:.0f}/{summary[1]:.0f}"
+            cells.append(f"{cell:>{w}}")
+        lines.append(f"{row.case:<{width}}  " + "".join(cells))
+    return "\n".join(lines) + "\n"
 
 
 def main() -> int:
@@ -119,19 +141,22 @@ def main() -> int:
     start = time.perf_counter()
     device = gpu.CudaDevice(gpu.import_triton())
     rows = []
+    clocks = ClockLog(device.torch.cuda.current_device())
     with tempfile.TemporaryDirectory(prefix="bench-matmul-") as folder_name:
         modules = gpu.kernel_modules(Path(folder_name), "matmul", MATMUL)
         tma_modules = gpu.kernel_modules(Path(folder_name), "matmul_tma", MATMUL_TMA)
         for size in (int(s) for s in args.sizes.split(",")):
             for dtype_name in ("float16", "bfloat16"):
                 rows.append(matmul(device, modules, tma_modules, size, dtype_name,
-                                   args.stages, args.rounds))
+                                   args.stages, args.rounds, clocks))
+    clocks.close()
     heading = (f"matmul: tilecraft vs Triton vs torch (cuBLAS) on {device.describe()}; "
                f"blocks {CONFIG}, num_warps={NUM_WARPS}, num_stages={args.stages}; medians "
                f"of {args.rounds} rounds alternating between the columns; "
                f"{time.perf_counter() - start:.0f} s")
-    table = gpu.format_table(rows, ["tilecraft", "triton", "tilecraft-tma", "triton-tma",
-                                    "tilecraft-sm80", "triton-sm80", device.peer], heading)
+    columns = ["tilecraft", "triton", "tilecraft-tma", "triton-tma", "tilecraft-sm80",
+               "triton-sm80", device.peer]
+    table = gpu.format_table(rows, columns, heading) + "\n" + clocks_table(rows, columns, clocks)
     print(table, end="")
     if args.out is not None:
         args.out.mkdir(parents=True, exist_ok=True)
