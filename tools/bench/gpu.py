@@ -27,7 +27,6 @@ on a machine without a GPU.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import importlib
 import importlib.util
 import json
@@ -42,7 +41,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Callable, ContextManager
+from typing import Any, Callable
 
 import numpy as np
 
@@ -310,14 +309,12 @@ def _failed(row: Row, column: str, error: Exception) -> None:
 
 def measure_alternating(row: Row, launches: dict[str, Callable[[], Any]],
                         check: Callable[[Any], None], figure: Callable[[float], float],
-                        device: Device, rounds: int = 3,
-                        span: Callable[[str], ContextManager[None]] | None = None) -> None:
+                        device: Device, rounds: int = 3) -> None:
     """`measure` for several columns at once: each launches once (compiling) and is checked,
     then they are timed in ``rounds`` rounds that alternate between them, and each column gets
     ``figure`` of the median of its rounds' medians. A GPU's clocks drift over seconds (on an
     H200, cuBLAS's own fp16 8192^3 matmul ran at 767 and 667 TFLOP/s two rounds apart), and
-    alternating rounds give every column the same drift. ``span(column)``, where given, is
-    entered around each of the column's timings (`gpu_clocks.ClockLog.span`)."""
+    alternating rounds give every column the same drift."""
     ready: dict[str, Callable[[], Any]] = {}
     for column, launch in launches.items():
         try:
@@ -330,8 +327,7 @@ def measure_alternating(row: Row, launches: dict[str, Callable[[], Any]],
         for column, launch in ready.items():
             if column not in row.errors:
                 try:
-                    with span(column) if span is not None else contextlib.nullcontext():
-                        times[column].append(device.time_ms(launch))
+                    times[column].append(device.time_ms(launch))
                 except Exception as error:  # noqa: BLE001
                     _failed(row, column, error)
     for column, measured in times.items():

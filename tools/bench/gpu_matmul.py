@@ -9,11 +9,15 @@ descriptors (examples/07_matmul_descriptors.py: TMA copies on Hopper) compiled b
 (``tilecraft-tma``, ``triton-tma``). Every output is checked against
 torch before it is timed. The columns are timed in ``--rounds`` rounds that alternate between
 them (``triton.testing.do_bench`` medians, then the median of the rounds), since the GPU's
-clocks drift over seconds. A second table gives each column's median SM clock and board power
-while it was timed (`gpu_clocks`): these matmuls run at the power cap, at clocks that differ
-by kernel.
+clocks drift over seconds.
+
+``--sustained SECONDS`` then runs each column back to back for that long and prints a second
+table: its TFLOP/s over the second half of the run, with the median SM clock and board power
+there (`gpu_clocks`). These matmuls run at the board's power cap, where the clock the cap
+leaves differs by kernel: a ratio of sustained TFLOP/s is also one of energy per FLOP.
 
     python tools/bench/gpu_matmul.py [--out DIR] [--sizes 4096,8192] [--stages 3] [--rounds 3]
+                                     [--sustained 2]
 """
 
 from __future__ import annotations
@@ -57,7 +61,9 @@ def _descriptor_class(compiler: str) -> Any:
 
 def matmul(device: gpu.CudaDevice, modules: dict[str, ModuleType],
            tma_modules: dict[str, ModuleType], size: int, dtype_name: str,
-           stages: int, rounds: int, clocks: ClockLog) -> gpu.Row:
+           stages: int, rounds: int, seconds: float,
+           clocks: ClockLog | None) -> tuple[gpu.Row, dict[str, float] | None]:
+    """The case's row of TFLOP/s, and with ``seconds`` its sustained runs (`sustained`)."""
     torch = device.torch
     dtype = getattr(torch, dtype_name)
     row = gpu.Row(f"matmul {dtype_name} {size}^3", "TFLOP/s", True)
@@ -106,26 +112,60 @@ def matmul(device: gpu.CudaDevice, modules: dict[str, ModuleType],
             return c
 
         launches[f"{compiler}-tma"] = launch_tma
-    gpu.measure_alternating(row, launches, check, figure, device, rounds,
-                            span=lambda column: clocks.span(f"{row.case}|{column}"))
-    return row
+    gpu.measure_alternating(row, launches, check, figure, device, rounds)
+    if not seconds or clocks is None:
+        return row, None
+    return row, sustained(device, row, launches, seconds, clocks, 2 * size ** 3)
 
 
-def clocks_table(rows: list[gpu.Row], columns: list[str], clocks: ClockLog) -> str:
-    """Each case's median SM clock (MHz) and power (W) per column, while it was timed."""
-    if clocks.unavailable:
-        return f"SM clock and power: {clocks.unavailable}\n"
-    width = max(len(row.case) for row in rows)
-    widths = [max(11, len(column) + 1) for column in columns]
-    lines = ["SM clock (MHz) / board power (W) while each column was timed (nvidia-smi)", "",
+def sustained(device: gpu.CudaDevice, row: gpu.Row, launches: dict[str, Any],
+              seconds: float, clocks: ClockLog, flops: int) -> dict[str, float]:
+    """Each column that `measure_alternating` timed, launched back to back for ``seconds``:
+    its TFLOP/s over the second half (the first lets the clock settle at the power cap), whose
+    time is ``clocks``'s span ``"case|column"``."""
+    torch = device.torch
+    result: dict[str, float] = {}
+    for column, launch in launches.items():
+        if row.values.get(column) is None:
+            continue
+        label = f"{row.case}|{column}"
+        settle = time.perf_counter() + seconds / 2
+        while time.perf_counter() < settle:
+            launch()
+            torch.cuda.synchronize()
+        start, end = (torch.cuda.Event(enable_timing=True) for _ in range(2))
+        launched, stop = 0, time.perf_counter() + seconds / 2
+        with clocks.span(label):
+            start.record()
+            while time.perf_counter() < stop:
+                launch()
+                launched += 1
+                if launched % 4 == 0:
+                    torch.cuda.synchronize()
+            end.record()
+            end.synchronize()
+        result[column] = flops * launched / (start.elapsed_time(end) * 1e-3) / 1e12
+    return result
+
+
+def sustained_table(rows: list[tuple[str, dict[str, float]]], columns: list[str],
+                    clocks: ClockLog, seconds: float) -> str:
+    """The sustained runs' table: per case and column, TFLOP/s, SM clock (MHz) and power (W)
+    (once ``clocks`` is closed: all its samples read)."""
+    width = max(len(case) for case, _ in rows)
+    widths = [max(14, len(column) + 1) for column in columns]
+    why = f" ({clocks.unavailable})" if clocks.unavailable else ""
+    lines = [f"sustained: each column back to back for {seconds:g} s; over the second half, "
+             f"TFLOP/s, median SM clock (MHz) and board power (W){why}", "",
              f"{'case':<{width}}  " + "".join(f"{c:>{w}}" for c, w in zip(columns, widths))]
-    for row in rows:
+    for case, figures in rows:
         cells = []
         for column, w in zip(columns, widths):
-            summary = clocks.summary(f"{row.case}|{column}")
-            cell = "n/a" if summary is None else f"{summary[0]:.0f}/{summary[1]:.0f}"
-            cells.append(f"{cell:>{w}}")
-        lines.append(f"{row.case:<{width}}  " + "".join(cells))
+            summary = clocks.summary(f"{case}|{column}")
+            text = "n/a" if column not in figures else f"{figures[column]:.0f}" + (
+                "" if summary is None else f" {summary[0]:.0f} {summary[1]:.0f}")
+            cells.append(f"{text:>{w}}")
+        lines.append(f"{case:<{width}}  " + "".join(cells))
     return "\n".join(lines) + "\n"
 
 
@@ -136,27 +176,35 @@ def main() -> int:
     parser.add_argument("--stages", type=int, default=NUM_STAGES, help="num_stages of both")
     parser.add_argument("--rounds", type=int, default=3,
                         help="timing rounds that alternate between the columns (medians)")
+    parser.add_argument("--sustained", type=float, default=0.0, metavar="SECONDS",
+                        help="then run each column back to back this long: TFLOP/s, SM clock "
+                             "and power at the power cap (0: no)")
     args = parser.parse_args()
     os.environ["TILECRAFT_BACKEND"] = "cuda"
     start = time.perf_counter()
     device = gpu.CudaDevice(gpu.import_triton())
-    rows = []
-    clocks = ClockLog(device.torch.cuda.current_device())
+    rows, sustained_rows = [], []
+    clocks = ClockLog(device.torch.cuda.current_device()) if args.sustained else None
     with tempfile.TemporaryDirectory(prefix="bench-matmul-") as folder_name:
         modules = gpu.kernel_modules(Path(folder_name), "matmul", MATMUL)
         tma_modules = gpu.kernel_modules(Path(folder_name), "matmul_tma", MATMUL_TMA)
         for size in (int(s) for s in args.sizes.split(",")):
             for dtype_name in ("float16", "bfloat16"):
-                rows.append(matmul(device, modules, tma_modules, size, dtype_name,
-                                   args.stages, args.rounds, clocks))
-    clocks.close()
+                row, steady = matmul(device, modules, tma_modules, size, dtype_name,
+                                     args.stages, args.rounds, args.sustained, clocks)
+                rows.append(row)
+                if steady is not None:
+                    sustained_rows.append((row.case, steady))
     heading = (f"matmul: tilecraft vs Triton vs torch (cuBLAS) on {device.describe()}; "
                f"blocks {CONFIG}, num_warps={NUM_WARPS}, num_stages={args.stages}; medians "
                f"of {args.rounds} rounds alternating between the columns; "
                f"{time.perf_counter() - start:.0f} s")
     columns = ["tilecraft", "triton", "tilecraft-tma", "triton-tma", "tilecraft-sm80",
                "triton-sm80", device.peer]
-    table = gpu.format_table(rows, columns, heading) + "\n" + clocks_table(rows, columns, clocks)
+    table = gpu.format_table(rows, columns, heading)
+    if clocks is not None:
+        clocks.close()
+        table += "\n" + sustained_table(sustained_rows, columns, clocks, args.sustained)
     print(table, end="")
     if args.out is not None:
         args.out.mkdir(parents=True, exist_ok=True)
