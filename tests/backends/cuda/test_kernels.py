@@ -268,6 +268,17 @@ def test_shared_addresses_fold_register_constants_into_offsets() -> None:
 
 
 @needs_ptxas
+@pytest.mark.parametrize("capability", [80, 90])
+def test_shared_memory_addresses_are_32_bit(capability: int) -> None:
+    """Shared-memory pointers are 32-bit (NVPTX's short pointers, as Triton compiles): every
+    cp.async target, ldmatrix row and ld/st.shared address is a 32-bit register."""
+    ptx = _aligned_matmul(capability, 3).asm["ptx"]
+    addresses = re.findall(r"cp\.async\.cg\.shared\.global \[([^]+]+)", ptx)
+    addresses += re.findall(r"(?:ldmatrix[^\[]*|[ls]t\.shared[.\w]*\s+)\[([^]+]+)", ptx)
+    assert addresses and all(re.fullmatch(r"%r\d+", a) for a in addresses), addresses
+
+
+@needs_ptxas
 def test_masked_copies_zero_fill_through_the_ignore_src_predicate() -> None:
     """The matmul's copies under its K masks: cp.async's ignore-src predicate (the negated
     mask), not a source size selected from the mask."""

@@ -80,7 +80,7 @@ def _masked_copy(fl: GPULowering, kind: str, nbytes: int, target: ir.Value, sour
     two more instructions a copy, in the loop of a pipelined matmul 12 copies a trip.)"""
     text = f"cp.async.{kind}.shared.global [$0], [$1], {nbytes}, $2;"
     asm = ir.InlineAsm(ir.FunctionType(ir.VoidType(), [target.type, source.type, T.I1]), text,
-                       "l,l,b,~{memory}", side_effect=True)
+                       "r,l,b,~{memory}", side_effect=True)
     fl.builder.call(asm, [target, source, fl.builder.not_(mask)])
 
 

@@ -212,6 +212,11 @@ def _initialize() -> None:
 def _target_machine(capability: int) -> llvm.TargetMachine:
     cpu = gpu_name(capability)
     _initialize()
+    # 32-bit shared-memory pointers (the data layout's p3:32), as Triton compiles: shared
+    # addresses, and the wgmma descriptors made from them, take one register and 32-bit
+    # arithmetic instead of two and 64-bit ops (an LLVM option of the whole process, read
+    # when a target machine is made)
+    llvm.set_option("tilecraft", "--nvptx-short-ptr")
     return llvm.Target.from_triple(TRIPLE).create_target_machine(
         cpu=cpu, features=f"+ptx{_PTX_VERSION[capability]}", opt=3)
 
