@@ -122,13 +122,13 @@ def sustained(device: gpu.CudaDevice, row: gpu.Row, launches: dict[str, Any],
               seconds: float, clocks: ClockLog, flops: int) -> dict[str, float]:
     """Each column that `measure_alternating` timed, launched back to back for ``seconds``:
     its TFLOP/s over the second half (the first lets the clock settle at the power cap), whose
-    time is ``clocks``'s span ``"case|column"``."""
+    time is ``clocks``'s span `_span_label`."""
     torch = device.torch
     result: dict[str, float] = {}
     for column, launch in launches.items():
         if row.values.get(column) is None:
             continue
-        label = f"{row.case}|{column}"
+        label = _span_label(row.case, column)
         settle = time.perf_counter() + seconds / 2
         while time.perf_counter() < settle:
             launch()
@@ -148,6 +148,11 @@ def sustained(device: gpu.CudaDevice, row: gpu.Row, launches: dict[str, Any],
     return result
 
 
+def _span_label(case: str, column: str) -> str:
+    """The `ClockLog` span of ``column``'s sustained run in ``case``."""
+    return f"{case}|{column}"
+
+
 def sustained_table(rows: list[tuple[str, dict[str, float]]], columns: list[str],
                     clocks: ClockLog, seconds: float) -> str:
     """The sustained runs' table: per case and column, TFLOP/s, SM clock (MHz) and power (W)
@@ -161,7 +166,7 @@ def sustained_table(rows: list[tuple[str, dict[str, float]]], columns: list[str]
     for case, figures in rows:
         cells = []
         for column, w in zip(columns, widths):
-            summary = clocks.summary(f"{case}|{column}")
+            summary = clocks.summary(_span_label(case, column))
             text = "n/a" if column not in figures else f"{figures[column]:.0f}" + (
                 "" if summary is None else f" {summary[0]:.0f} {summary[1]:.0f}")
             cells.append(f"{text:>{w}}")
