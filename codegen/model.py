@@ -182,6 +182,7 @@ LLVM_CASTS = ("trunc", "zext", "sext", "fptrunc", "fpext", "fptoui", "fptosi", "
               "sitofp")
 LLVM_BACKENDS = ("", "cpu", "cuda")
 LLVM_REGISTER_TYPES = ("f32", "f64", "i1", "i8", "i16", "i32", "i64")
+LLVM_FAST_MATH_FLAGS = ("nnan", "ninf", "nsz", "arcp", "contract", "afn", "reassoc")
 
 
 @dataclass
@@ -195,6 +196,8 @@ class LoweringRule:
     backend: str
     types: tuple[str, ...]
     fast_math: bool = False
+    # Fast-math flags an intrinsic's call always carries (`callFlags`).
+    flags: tuple[str, ...] = ()
 
 
 @dataclass
@@ -994,8 +997,13 @@ def _lowering_rules(rec: Record, entry: object,
         raise TdError(f"{what}: an intrinsic's name is 'llvm.<name>'", loc)
     if not re.fullmatch(r"[A-Za-z_][\w.$]*", name):
         raise TdError(f"{what}: not a function name", loc)
+    flags = tuple(entry.get("callFlags", [])) if kind == "intrinsic" else ()
+    unknown = [f for f in flags if f not in LLVM_FAST_MATH_FLAGS]
+    if unknown:
+        raise TdError(f"{what} names the fast-math flag '{unknown[0]}'; expected one of "
+                      f"{', '.join(LLVM_FAST_MATH_FLAGS)}", loc)
     return [LoweringRule(kind, name, backend, types, kind == "instruction"
-                         and entry.get_bit("fastMath"))]
+                         and entry.get_bit("fastMath"), flags)]
 
 
 # The `.td` class of each kind of lowering rule, and the field that names what it applies.

@@ -20,6 +20,7 @@ class Rule(NamedTuple):
     backend: str  # '' (both), 'cpu' or 'cuda'
     types: tuple[str, ...]  # the first operand's register types it applies to; empty: any
     fast_math: bool  # an instruction that takes the kernel's fast-math flags
+    flags: tuple[str, ...] = ()  # fast-math flags an intrinsic's call always carries
 
 
 class OpLowering(NamedTuple):
@@ -43,16 +44,16 @@ LOWERINGS: dict[str, OpLowering] = {
     ), 2, 1, False, 'defs/arith.td:121:7'),
     'arith.bitcast': OpLowering((
         Rule('op_hook', 'bitcast', '', (), False),
-    ), 1, 1, False, 'defs/arith.td:383:7'),
+    ), 1, 1, False, 'defs/arith.td:386:7'),
     'arith.ceildivsi': OpLowering((
         Rule('op_hook', 'rounded_div', '', (), False),
     ), 2, 12, False, 'defs/arith.td:99:7'),
     'arith.cmpf': OpLowering((
         Rule('op_hook', 'cmpf', '', (), False),
-    ), 2, 1, False, 'defs/arith.td:283:7'),
+    ), 2, 1, False, 'defs/arith.td:286:7'),
     'arith.cmpi': OpLowering((
         Rule('op_hook', 'cmpi', '', (), False),
-    ), 2, 1, False, 'defs/arith.td:279:7'),
+    ), 2, 1, False, 'defs/arith.td:282:7'),
     'arith.divf': OpLowering((
         Rule('op_hook', 'div_full', 'cuda', ('f32',), False),
         Rule('instruction', 'fdiv', '', (), False),
@@ -65,33 +66,33 @@ LOWERINGS: dict[str, OpLowering] = {
     ), 2, 12, False, 'defs/arith.td:93:7'),
     'arith.extf': OpLowering((
         Rule('op_hook', 'float_cast', '', (), False),
-    ), 1, 1, False, 'defs/arith.td:343:7'),
+    ), 1, 1, False, 'defs/arith.td:346:7'),
     'arith.extsi': OpLowering((
         Rule('op_hook', 'extsi', '', (), False),
-    ), 1, 1, False, 'defs/arith.td:331:7'),
+    ), 1, 1, False, 'defs/arith.td:334:7'),
     'arith.extui': OpLowering((
         Rule('cast', 'zext', '', (), False),
-    ), 1, 1, False, 'defs/arith.td:335:7'),
+    ), 1, 1, False, 'defs/arith.td:338:7'),
     'arith.floordivsi': OpLowering((
         Rule('op_hook', 'rounded_div', '', (), False),
     ), 2, 12, False, 'defs/arith.td:104:7'),
     'arith.fptosi': OpLowering((
         Rule('op_hook', 'float_to_int', '', (), False),
-    ), 1, 1, False, 'defs/arith.td:367:7'),
+    ), 1, 1, False, 'defs/arith.td:370:7'),
     'arith.fptoui': OpLowering((
         Rule('op_hook', 'float_to_int', '', (), False),
-    ), 1, 1, False, 'defs/arith.td:373:7'),
+    ), 1, 1, False, 'defs/arith.td:376:7'),
     'arith.index_cast': OpLowering((
         Rule('op_hook', 'extsi', '', (), False),
-    ), 1, 1, False, 'defs/arith.td:379:7'),
+    ), 1, 1, False, 'defs/arith.td:382:7'),
     'arith.maximumf': OpLowering((
         Rule('intrinsic', 'llvm.maximum', 'cpu', (), False),
         Rule('function_hook', 'maximumf', 'cuda', (), False),
     ), 2, 1, True, 'defs/arith.td:202:7'),
     'arith.maxnumf': OpLowering((
-        Rule('intrinsic', 'llvm.maximumnum', 'cpu', (), False),
+        Rule('intrinsic', 'llvm.maximumnum', 'cpu', (), False, ('nsz',)),
         Rule('intrinsic', 'llvm.maxnum', 'cuda', (), False),
-    ), 2, 1, True, 'defs/arith.td:219:7'),
+    ), 2, 1, True, 'defs/arith.td:220:7'),
     'arith.maxsi': OpLowering((
         Rule('op_hook', 'int_minmax', '', (), False),
     ), 2, 1, False, 'defs/arith.td:151:7'),
@@ -103,9 +104,9 @@ LOWERINGS: dict[str, OpLowering] = {
         Rule('function_hook', 'minimumf', 'cuda', (), False),
     ), 2, 1, True, 'defs/arith.td:209:7'),
     'arith.minnumf': OpLowering((
-        Rule('intrinsic', 'llvm.minimumnum', 'cpu', (), False),
+        Rule('intrinsic', 'llvm.minimumnum', 'cpu', (), False, ('nsz',)),
         Rule('intrinsic', 'llvm.minnum', 'cuda', (), False),
-    ), 2, 1, True, 'defs/arith.td:226:7'),
+    ), 2, 1, True, 'defs/arith.td:228:7'),
     'arith.minsi': OpLowering((
         Rule('op_hook', 'int_minmax', '', (), False),
     ), 2, 1, False, 'defs/arith.td:161:7'),
@@ -120,7 +121,7 @@ LOWERINGS: dict[str, OpLowering] = {
     ), 2, 1, False, 'defs/arith.td:81:7'),
     'arith.negf': OpLowering((
         Rule('instruction', 'fneg', '', (), False),
-    ), 1, 1, True, 'defs/arith.td:234:7'),
+    ), 1, 1, True, 'defs/arith.td:237:7'),
     'arith.ori': OpLowering((
         Rule('instruction', 'or', '', (), False),
     ), 2, 1, False, 'defs/arith.td:126:7'),
@@ -137,7 +138,7 @@ LOWERINGS: dict[str, OpLowering] = {
     ), 2, 12, False, 'defs/arith.td:115:7'),
     'arith.select': OpLowering((
         Rule('instruction', 'select', '', (), False),
-    ), 3, 1, True, 'defs/arith.td:298:7'),
+    ), 3, 1, True, 'defs/arith.td:301:7'),
     'arith.shli': OpLowering((
         Rule('op_hook', 'shift', '', (), False),
     ), 2, 1, False, 'defs/arith.td:136:7'),
@@ -149,7 +150,7 @@ LOWERINGS: dict[str, OpLowering] = {
     ), 2, 1, False, 'defs/arith.td:146:7'),
     'arith.sitofp': OpLowering((
         Rule('cast', 'sitofp', '', (), False),
-    ), 1, 1, False, 'defs/arith.td:355:7'),
+    ), 1, 1, False, 'defs/arith.td:358:7'),
     'arith.subf': OpLowering((
         Rule('instruction', 'fsub', '', (), True),
     ), 2, 1, False, 'defs/arith.td:177:7'),
@@ -158,13 +159,13 @@ LOWERINGS: dict[str, OpLowering] = {
     ), 2, 1, False, 'defs/arith.td:75:7'),
     'arith.truncf': OpLowering((
         Rule('op_hook', 'float_cast', '', (), False),
-    ), 1, 1, False, 'defs/arith.td:349:7'),
+    ), 1, 1, False, 'defs/arith.td:352:7'),
     'arith.trunci': OpLowering((
         Rule('cast', 'trunc', '', (), False),
-    ), 1, 1, False, 'defs/arith.td:339:7'),
+    ), 1, 1, False, 'defs/arith.td:342:7'),
     'arith.uitofp': OpLowering((
         Rule('cast', 'uitofp', '', (), False),
-    ), 1, 1, False, 'defs/arith.td:361:7'),
+    ), 1, 1, False, 'defs/arith.td:364:7'),
     'arith.xori': OpLowering((
         Rule('instruction', 'xor', '', (), False),
     ), 2, 1, False, 'defs/arith.td:131:7'),

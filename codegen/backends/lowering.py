@@ -31,6 +31,7 @@ class Rule(NamedTuple):
     backend: str  # '' (both), 'cpu' or 'cuda'
     types: tuple[str, ...]  # the first operand's register types it applies to; empty: any
     fast_math: bool  # an instruction that takes the kernel's fast-math flags
+    flags: tuple[str, ...] = ()  # fast-math flags an intrinsic's call always carries
 
 
 class OpLowering(NamedTuple):
@@ -46,8 +47,9 @@ class OpLowering(NamedTuple):
 
 
 def _rule(rule: LoweringRule) -> str:
+    flags = f", {rule.flags!r}" if rule.flags else ""
     return (f"Rule({rule.kind!r}, {rule.name!r}, {rule.backend!r}, {rule.types!r}, "
-            f"{rule.fast_math!r})")
+            f"{rule.fast_math!r}{flags})")
 
 
 def lowering_module(model: Model, root: Path) -> str:

@@ -47,10 +47,13 @@ class CastInstruction<string name, string ruleBackend = "", list<string> ruleTyp
 }
 
 // A call of an LLVM intrinsic overloaded on the operands' type: `Intrinsic<"llvm.sqrt">` calls
-// `llvm.sqrt.f32` on f32 registers.
-class Intrinsic<string name, string ruleBackend = "", list<string> ruleTypes = []>
+// `llvm.sqrt.f32` on f32 registers. `callFlags` are fast-math flags every such call carries,
+// where the op's meaning allows them (`["nsz"]`: either zero may come out for -0 and +0).
+class Intrinsic<string name, string ruleBackend = "", list<string> ruleTypes = [],
+                list<string> flags = []>
     : LLVMLowering<ruleBackend, ruleTypes> {
   string intrinsic = name;
+  list<string> callFlags = flags;
 }
 
 // A call of a function of the operands' type, by its exact name (a library function or an

@@ -12,7 +12,7 @@ from tilecraft.generated import arith as _arith
 
 
 class ExtSIOfExtUI(RewritePattern):
-    """`arith.extsi` rewrite from arith.td:414."""
+    """`arith.extsi` rewrite from arith.td:417."""
 
     ROOT = 'arith.extsi'
     BENEFIT = 2
@@ -31,7 +31,7 @@ class ExtSIOfExtUI(RewritePattern):
 
 
 class TruncIOfExtSI(RewritePattern):
-    """`arith.trunci` rewrite from arith.td:417."""
+    """`arith.trunci` rewrite from arith.td:420."""
 
     ROOT = 'arith.trunci'
     BENEFIT = 2
@@ -52,7 +52,7 @@ class TruncIOfExtSI(RewritePattern):
 
 
 class TruncIOfExtUI(RewritePattern):
-    """`arith.trunci` rewrite from arith.td:419."""
+    """`arith.trunci` rewrite from arith.td:422."""
 
     ROOT = 'arith.trunci'
     BENEFIT = 2
@@ -73,7 +73,7 @@ class TruncIOfExtUI(RewritePattern):
 
 
 class SelectTrueIsOr(RewritePattern):
-    """`arith.select` rewrite from arith.td:426."""
+    """`arith.select` rewrite from arith.td:429."""
 
     ROOT = 'arith.select'
     BENEFIT = 0
@@ -93,7 +93,7 @@ class SelectTrueIsOr(RewritePattern):
 
 
 class SelectFalseIsAnd(RewritePattern):
-    """`arith.select` rewrite from arith.td:428."""
+    """`arith.select` rewrite from arith.td:431."""
 
     ROOT = 'arith.select'
     BENEFIT = 0
@@ -113,7 +113,7 @@ class SelectFalseIsAnd(RewritePattern):
 
 
 class SelectOfSelectTrue(RewritePattern):
-    """`arith.select` rewrite from arith.td:431."""
+    """`arith.select` rewrite from arith.td:434."""
 
     ROOT = 'arith.select'
     BENEFIT = 0
@@ -135,7 +135,7 @@ class SelectOfSelectTrue(RewritePattern):
 
 
 class SelectOfSelectFalse(RewritePattern):
-    """`arith.select` rewrite from arith.td:433."""
+    """`arith.select` rewrite from arith.td:436."""
 
     ROOT = 'arith.select'
     BENEFIT = 0
@@ -157,7 +157,7 @@ class SelectOfSelectFalse(RewritePattern):
 
 
 class XOrINotCmpI(RewritePattern):
-    """`arith.xori` rewrite from arith.td:438."""
+    """`arith.xori` rewrite from arith.td:441."""
 
     ROOT = 'arith.xori'
     BENEFIT = 2
@@ -179,7 +179,7 @@ class XOrINotCmpI(RewritePattern):
 
 
 class XOrINotCmpF(RewritePattern):
-    """`arith.xori` rewrite from arith.td:441."""
+    """`arith.xori` rewrite from arith.td:444."""
 
     ROOT = 'arith.xori'
     BENEFIT = 2

@@ -14,6 +14,7 @@ from .util import run_gen
 def test_lowering_is_generated(project: Path) -> None:
     (project / "defs" / "t.td").write_text(HEADER + OP.format(lets='''  let llvmLowering = [
     FastMathInstruction<"fadd", "", ["f32"]>, Intrinsic<"llvm.maxnum", "cuda">,
+    Intrinsic<"llvm.maximumnum", "cpu", [], ["nsz"]>,
     Libm<"hypot">, Libdevice<"hypot">, Call<"twice_f64", "cpu">,
     FunctionHook<"twice", "cpu">, OpHook<"twice">];
   let llvmLoweringCost = 3;
@@ -23,6 +24,7 @@ def test_lowering_is_generated(project: Path) -> None:
     assert """    't.twice': OpLowering((
         Rule('instruction', 'fadd', '', ('f32',), True),
         Rule('intrinsic', 'llvm.maxnum', 'cuda', (), False),
+        Rule('intrinsic', 'llvm.maximumnum', 'cpu', (), False, ('nsz',)),
         Rule('call', 'hypotf', 'cpu', ('f32',), False),
         Rule('call', 'hypot', 'cpu', ('f64',), False),
         Rule('call', '__nv_hypotf', 'cuda', ('f32',), False),
@@ -52,6 +54,10 @@ def test_backends_and_types_are_known(project: Path, capsys) -> None:
     err = gen_error(project, OP.format(
         lets='  let llvmLowering = [Instruction<"fadd", "", ["f16"]>];'), capsys)
     assert "names the register type 'f16'; expected one of f32, f64, i1, i8, i16, i32, i64" in err
+    err = gen_error(project, OP.format(
+        lets='  let llvmLowering = [Intrinsic<"llvm.maxnum", "", [], ["fast"]>];'), capsys)
+    assert "t.td:7:7: error: Intrinsic<\"llvm.maxnum\"> in the llvmLowering of 'T_TwiceOp' " \
+        "names the fast-math flag 'fast'; expected one of nnan, ninf, nsz," in err
     err = gen_error(project, OP.format(lets='  let llvmLowering = [Intrinsic<"sqrt">];'), capsys)
     assert "Intrinsic<\"sqrt\"> in the llvmLowering of 'T_TwiceOp': an intrinsic's name is " \
         "'llvm.<name>'" in err

@@ -78,7 +78,8 @@ def apply_rule(builder: ir.IRBuilder, rule: Rule, args: Sequence[ir.Value],
         raise LoweringError(f"the {rule.kind} rule '{rule.name}' needs the op")
     ty = args[0].type
     name = f"{rule.name}.{register_type_name(ty)}" if rule.kind == "intrinsic" else rule.name
-    return builder.call(_declare(builder.module, name, ty, len(args)), list(args))
+    return builder.call(_declare(builder.module, name, ty, len(args)), list(args),
+                        fastmath=rule.flags)
 
 
 def emit_math(builder: ir.IRBuilder, backend: str, name: str, args: Sequence[ir.Value],

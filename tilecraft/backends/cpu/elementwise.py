@@ -24,7 +24,7 @@ from .. import llvm_lowering
 from . import mathlib
 from . import types as T
 from .lowering import FunctionLowering, error_at, lowers
-from .tiles import ExprTile, Tile
+from .tiles import ExprTile, SplatTile, Tile
 
 Emitter = Callable[[FunctionLowering, Operation, list], ir.Value]
 
@@ -47,6 +47,10 @@ def register(name: str, emit: Emitter, cost: int) -> None:
             return
         tiles = [fl.as_tile(v) for v in op.operands]
         shape = result.type.shape
+        if name == "arith.divf" and isinstance(tiles[1], SplatTile) and \
+                getattr(_result_type(op), "kind", None) == "f32":
+            fl.set(result, _divide_by_uniform(fl, tiles[0], tiles[1].value))
+            return
         fl.set(result, ExprTile(
             shape, T.reg_type(result.type),
             lambda fl, idx: emit(fl, op, [t.emit(fl, idx) for t in tiles]), tiles, cost,
@@ -107,6 +111,30 @@ def _float_flags(fl: FunctionLowering) -> tuple:
     ``fp_fusion`` multiplies and adds may be contracted into fused multiply-adds."""
     flags = ("reassoc", "nsz") if fl.reduction_depth else ()
     return flags + ("contract",) if fl.fp_fusion else flags
+
+
+def _divide_by_uniform(fl: FunctionLowering, x: Tile, y: ir.Value) -> ExprTile:
+    """``x / y`` for an f32 divisor ``y`` the same for every element (softmax's sum): each
+    element is ``x * r * s`` with ``r = 1 / (y * s)`` computed once, a multiply where a vector
+    division would take several times as long.
+
+    ``s`` is a power of two that keeps ``y * s`` normal and ``r`` neither denormal nor infinite
+    (1 unless ``|y|`` lies outside [2**-126, 2**126]). The result is within 2 ulp of the correctly
+    rounded quotient, the bound of CUDA's ``div.full.f32`` that Triton's (and the CUDA
+    backend's) f32 ``/`` is (``tl.div_rn`` divides exactly); zeros, infinities and NaN come out
+    as the division's."""
+    b = fl.builder
+    magnitude = mathlib.emit_math(b, "absf", [y])
+    large = b.fcmp_ordered(">", magnitude, ir.Constant(T.F32, 2.0 ** 126))
+    small = b.fcmp_ordered("<", magnitude, ir.Constant(T.F32, 2.0 ** -126))
+    scale = b.select(large, ir.Constant(T.F32, 2.0 ** -64),
+                     b.select(small, ir.Constant(T.F32, 2.0 ** 64), ir.Constant(T.F32, 1.0)))
+    reciprocal = b.fdiv(ir.Constant(T.F32, 1.0), b.fmul(y, scale))
+
+    def element(fl: FunctionLowering, idx) -> ir.Value:
+        return fl.builder.fmul(fl.builder.fmul(x.emit(fl, idx), reciprocal), scale)
+
+    return ExprTile(x.shape, T.F32, element, [x], cost=2, pointwise=True)
 
 
 # -- integers ------------------------------------------------------------------------------------

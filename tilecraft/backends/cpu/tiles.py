@@ -270,6 +270,17 @@ def index_times(b: ir.IRBuilder, index: ir.Value, factor: int) -> ir.Value:
     return b.mul(index, ir.Constant(I32, factor), flags=("nuw", "nsw"))
 
 
-def splat(value: ir.Value, shape: Sequence[int]) -> ExprTile:
+class SplatTile(ExprTile):
+    """Every element is ``value``, a scalar already emitted (so computed outside the loops that
+    read the tile)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: ir.Value, shape: Sequence[int]) -> None:
+        super().__init__(shape, value.type, lambda fl, idx: value, cost=0)
+        self.value = value
+
+
+def splat(value: ir.Value, shape: Sequence[int]) -> SplatTile:
     """Every element is ``value`` (a scalar already emitted)."""
-    return ExprTile(shape, value.type, lambda fl, idx: value, cost=0)
+    return SplatTile(value, shape)
