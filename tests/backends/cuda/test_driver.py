@@ -138,16 +138,18 @@ def test_launcher_streams() -> None:
 
 def test_launcher_reads_torch_current_stream_once_torch_has_cuda() -> None:
     """Once torch's CUDA is initialized, a launch on the current stream asks torch's raw
-    stream reader for the current device's stream."""
+    stream reader for the stream of device -1, torch's current device."""
     recorder = _RecordingDriver(1)
     launch = recorder.make(["i32"])
     saved = list(driver._TORCH_STREAM_READERS)
-    driver._TORCH_STREAM_READERS[:] = [lambda device: 0x7F0000009000 + device, lambda: 2]
+    asked = []
+    driver._TORCH_STREAM_READERS[:] = [lambda device: asked.append(device) or 0x7F0000009000]
     try:
         launch((1, 1, 1), None, 3)
     finally:
         driver._TORCH_STREAM_READERS[:] = saved
-    assert recorder.calls[0]["stream"] == 0x7F0000009002
+    assert recorder.calls[0]["stream"] == 0x7F0000009000
+    assert asked == [-1]  # torch's "the current device", in one call
 
 
 def test_launcher_kinds_of_values() -> None:

@@ -227,12 +227,14 @@ def test_streams(stand_in: StandIn) -> None:
         launch((1, 1, 1), None, 3)
         assert stand_in.recorded.stream is None
     saved = list(driver._TORCH_STREAM_READERS)
-    driver._TORCH_STREAM_READERS[:] = [lambda device: 0x7F0000009000 + device, lambda: 2]
+    asked = []
+    driver._TORCH_STREAM_READERS[:] = [lambda device: asked.append(device) or 0x7F0000009000]
     try:
         launch((1, 1, 1), None, 3)
     finally:
         driver._TORCH_STREAM_READERS[:] = saved
-    assert stand_in.recorded.stream == 0x7F0000009002
+    assert stand_in.recorded.stream == 0x7F0000009000
+    assert asked == [-1]  # torch's "the current device", in one call
     with pytest.raises(TypeError, match=r"stream='main' is not a CUDA stream"):
         launch((1, 1, 1), "main", 3)
     with pytest.raises(TypeError, match=r"stream=-1 is not a CUDA stream"):

@@ -190,26 +190,27 @@ def _properties(device: int) -> dict[str, Any]:
     }
 
 
-# torch's (raw current stream of a device, current device) functions, once torch has
-# initialized CUDA (it never goes back), so that later calls skip the checks.
-_TORCH_STREAM_READERS: list[Callable[..., int]] = []
+# torch's function from a device index to that device's raw current stream, once torch has
+# initialized CUDA (it never goes back), so that later calls skip the checks. It is called with
+# `CURRENT_DEVICE`: torch's -1, the current device (one call of 0.17 us on the H200 host,
+# against 0.34 us for asking the current device first, and 5 us for the public API).
+_TORCH_STREAM_READERS: list[Callable[[int], int]] = []
+CURRENT_DEVICE = -1
 
 
 def current_stream() -> int:
     """torch's current CUDA stream where torch is imported and has initialized CUDA (torch is
     never imported here), else 0, the legacy default stream."""
     if _TORCH_STREAM_READERS:
-        raw_stream, device = _TORCH_STREAM_READERS
-        return raw_stream(device())
+        return _TORCH_STREAM_READERS[0](CURRENT_DEVICE)
     torch = sys.modules.get("torch")
     if torch is None or not torch.cuda.is_initialized():
         return 0
     raw_stream = getattr(torch._C, "_cuda_getCurrentRawStream", None)
     if raw_stream is None:
         return int(torch.cuda.current_stream().cuda_stream)
-    # 0.25 us on the H100 host, against 5 us for the public API
-    _TORCH_STREAM_READERS[:] = [raw_stream, torch._C._cuda_getDevice]
-    return int(raw_stream(torch._C._cuda_getDevice()))
+    _TORCH_STREAM_READERS[:] = [raw_stream]
+    return int(raw_stream(CURRENT_DEVICE))
 
 
 def stream_handle(stream: object) -> int:
@@ -544,7 +545,7 @@ def make_launcher(name: str, arg_kinds: Sequence[str], arg_names: Sequence[str],
              "        raise _grid_error(grid)",
              "    if stream is None:",
              "        if _torch_stream:",
-             "            stream = _torch_stream[0](_torch_stream[1]())",
+             f"            stream = _torch_stream[0]({CURRENT_DEVICE})",
              "        else:",
              "            stream = _current_stream()",
              "    elif type(stream) is not int:",

@@ -21,7 +21,8 @@ typedef struct {
     PyObject *name;           /* str: the kernel's name */
     PyObject *kind_names;     /* tuple of str */
     PyObject *arg_names;      /* tuple of str */
-    PyObject *torch_stream;   /* list: [raw stream of a device, current device] once known */
+    PyObject *torch_stream;   /* list: [raw current stream of a device index] once known,
+                                 called with -1: torch's current device */
     PyObject *current_stream; /* () -> int */
     PyObject *stream_handle;  /* (stream) -> int */
     PyObject *pointer_of;     /* (value, name) -> int */
@@ -32,11 +33,13 @@ typedef struct {
 /* The stream handle `stream` names (None: the current stream); 0, or -1 with an exception. */
 static int cuda_stream(CudaLauncher *self, PyObject *stream, uint64_t *handle) {
     PyObject *value;
-    if (stream == Py_None && PyList_GET_SIZE(self->torch_stream) == 2) {
+    if (stream == Py_None && PyList_GET_SIZE(self->torch_stream) == 1) {
+        static PyObject *current_device; /* -1, kept for the process */
+        if (current_device == NULL && (current_device = PyLong_FromLong(-1)) == NULL) {
+            return -1;
+        }
         PyObject *raw_stream = Py_NewRef(PyList_GET_ITEM(self->torch_stream, 0));
-        PyObject *device = PyObject_CallNoArgs(PyList_GET_ITEM(self->torch_stream, 1));
-        value = device ? PyObject_CallOneArg(raw_stream, device) : NULL;
-        Py_XDECREF(device);
+        value = PyObject_CallOneArg(raw_stream, current_device);
         Py_DECREF(raw_stream);
     } else if (stream == Py_None) {
         value = PyObject_CallNoArgs(self->current_stream);
