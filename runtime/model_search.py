@@ -1,6 +1,7 @@
 """The autotuner's model-guided search over a large `Space`, after TVM's AutoTVM: a
-gradient-boosted cost model (LightGBM, the ``tuner`` extra) fitted on the configurations
-measured so far, and simulated annealing on the model proposing the next batch.
+gradient-boosted ranking model (LightGBM, the ``tuner`` extra) fitted on the configurations
+measured so far choosing the next batch among every compiled point, or in large spaces among
+those that simulated annealing on the model proposes.
 
 Each round:
 

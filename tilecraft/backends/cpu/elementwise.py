@@ -48,7 +48,7 @@ def register(name: str, emit: Emitter, cost: int) -> None:
         tiles = [fl.as_tile(v) for v in op.operands]
         shape = result.type.shape
         if name == "arith.divf" and isinstance(tiles[1], SplatTile) and \
-                getattr(_result_type(op), "kind", None) == "f32":
+                _result_type(op).kind == "f32":
             fl.set(result, _divide_by_uniform(fl, tiles[0], tiles[1].value))
             return
         fl.set(result, ExprTile(
